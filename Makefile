@@ -1,0 +1,36 @@
+# The two commands of the README: `make demo` and `make test`. Each creates .venv when missing,
+# installs shlo (editable) with the extras it needs, then runs.
+PYTHON ?= python3
+VENV ?= .venv
+BIN := $(VENV)/bin
+PIP := $(BIN)/python -m pip install --quiet --disable-pip-version-check
+
+.PHONY: demo test lit pytest install install-test clean
+
+$(BIN)/python:
+	$(PYTHON) -m venv $(VENV)
+
+install: $(BIN)/python
+	$(PIP) -e .
+
+install-test: $(BIN)/python
+	$(PIP) -e '.[test]'
+
+demo: install
+	$(BIN)/python -m shlo.tools.demo --out out
+
+# lit first, then pytest; both always run and both summaries are printed, pytest's last.
+test: install-test
+	@status=0; \
+	PATH="$(CURDIR)/$(BIN):$$PATH" $(BIN)/lit -sv test/lit || status=1; \
+	$(BIN)/pytest test/python || status=1; \
+	exit $$status
+
+lit: install-test
+	PATH="$(CURDIR)/$(BIN):$$PATH" $(BIN)/lit -sv test/lit
+
+pytest: install-test
+	$(BIN)/pytest test/python
+
+clean:
+	rm -rf out build *.egg-info test/lit/**/Output

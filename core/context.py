@@ -1,0 +1,58 @@
+"""The one MLIR context factory.
+
+Every module shlo touches lives in a context made by `context()`. It is the
+context of an IREE compiler session (so the in-process compiler can import the
+module without any copy) and it has every registered dialect loaded eagerly:
+IREE's own session context loads dialects lazily, and an op created before its
+dialect is loaded can be silently corrupted.
+"""
+from __future__ import annotations
+
+import threading
+
+from iree.compiler import ir
+
+_lock = threading.RLock()
+_home_sessions: dict[int, object] = {}   # id(context) -> the IREE Session that made it
+_default: ir.Context | None = None
+
+
+def context(*, allow_unregistered_dialects: bool = False) -> ir.Context:
+    """A new context with all dialects loaded, owned by a fresh IREE compiler session."""
+    from iree.compiler.api import Session
+
+    session = Session()
+    ctx = session.context            # the session hands ownership to Python; it keeps a reference
+    ctx.load_all_available_dialects()
+    ctx.allow_unregistered_dialects = allow_unregistered_dialects
+    with _lock:
+        _home_sessions[id(ctx)] = session
+    return ctx
+
+
+def default_context() -> ir.Context:
+    """The context in use: the innermost `with ctx:` if it is shlo's, else a shared default."""
+    global _default
+    current = _current()
+    if current is not None and is_shlo_context(current):
+        return current
+    with _lock:
+        if _default is None:
+            _default = context()
+        return _default
+
+
+def home_session(ctx: ir.Context):
+    """The IREE session whose context `ctx` is, or None if `ctx` was not made by `context()`."""
+    return _home_sessions.get(id(ctx))
+
+
+def is_shlo_context(ctx: ir.Context) -> bool:
+    return id(ctx) in _home_sessions
+
+
+def _current() -> ir.Context | None:
+    try:
+        return ir.Context.current
+    except ValueError:
+        return None

@@ -1,0 +1,83 @@
+"""The Python pass base class: a name, a docstring, options as typed dataclass fields, `run(op)`.
+
+A pass reports a failure by raising `shlo.PassError(message, at=op)`; the
+pass manager turns it into an MLIR error diagnostic at that op's location.
+"""
+from __future__ import annotations
+
+import dataclasses
+from typing import ClassVar
+
+from iree.compiler import ir
+
+from ..errors import PassError, PipelineError
+
+
+@dataclasses.dataclass
+class Pass:
+    """Subclass as a dataclass: set NAME, write a docstring, declare options as fields."""
+
+    NAME: ClassVar[str] = ""
+    # The op the pass anchors on ("" runs on any op, like an op-agnostic MLIR pass).
+    ANCHOR: ClassVar[str] = ""
+
+    def run(self, op: ir.Operation) -> None:
+        raise PassError(f"{self.NAME}: pass defines no run()")
+
+    @classmethod
+    def summary(cls) -> str:
+        return (cls.__doc__ or "").strip().splitlines()[0] if cls.__doc__ else ""
+
+    @classmethod
+    def option_fields(cls):
+        return dataclasses.fields(cls)
+
+    @classmethod
+    def from_options(cls, options: dict[str, str]) -> "Pass":
+        """Build the pass from textual options (`{opt=value}` in a pipeline)."""
+        fields = {f.name.replace("_", "-"): f for f in cls.option_fields()}
+        kwargs = {}
+        for key, text in options.items():
+            field = fields.get(key)
+            if field is None:
+                known = ", ".join(fields) or "none"
+                raise PipelineError(f"{cls.NAME}: unknown option '{key}' (options: {known})")
+            kwargs[field.name] = _parse_option(cls.NAME, key, field.type, text)
+        return cls(**kwargs)
+
+    def apply(self, module: ir.Module | ir.Operation) -> None:
+        """Run this pass alone on a module, through MLIR's pass manager."""
+        from .pipeline import run_passes
+        run_passes(module, [self])
+
+
+def nested_ops(op: ir.Operation, prefix: str = "") -> list[ir.Operation]:
+    """Every op nested in `op` (and `op` itself) whose name starts with `prefix`, in walk order."""
+    found = []
+
+    def visit(o):
+        if o.name.startswith(prefix):
+            found.append(o)
+        return ir.WalkResult.ADVANCE
+    op.walk(visit)
+    return found
+
+
+def _parse_option(pass_name: str, key: str, type_name, text: str):
+    kind = type_name if isinstance(type_name, str) else getattr(type_name, "__name__", str(type_name))
+    try:
+        if kind == "bool":
+            if text.lower() in ("1", "true", "on", ""):
+                return True
+            if text.lower() in ("0", "false", "off"):
+                return False
+            raise ValueError(text)
+        if kind == "int":
+            return int(text, 0)
+        if kind == "float":
+            return float(text)
+        if kind.startswith("list") or kind.startswith("tuple"):
+            return tuple(t.strip() for t in text.split(",") if t.strip())
+        return text
+    except ValueError:
+        raise PipelineError(f"{pass_name}: option '{key}' expects {kind}, got '{text}'") from None

@@ -1,0 +1,15 @@
+"""Named pipelines (textual, mixing shlo's Python passes with C++ passes) and IREE targets."""
+
+# What `shlo.compile` and `shlo-compile` run before handing a module to IREE.
+DEFAULT = "builtin.module(shlo-legalize-chlo, canonicalize, cse)"
+
+PIPELINES = {
+    "default": DEFAULT,
+    "legalize-chlo": "builtin.module(shlo-legalize-chlo)",
+    "none": "",
+}
+
+
+def get_pipeline(name_or_text: str) -> str:
+    """A named pipeline's text, or the argument itself when it is already a pipeline."""
+    return PIPELINES.get(name_or_text, name_or_text)

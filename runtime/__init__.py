@@ -1,0 +1,5 @@
+"""Compile modules in-process with IREE, and run the results on CPU, Vulkan and CUDA devices."""
+from .compiler import compile
+from .executable import Executable, load
+
+__all__ = ["compile", "Executable", "load"]

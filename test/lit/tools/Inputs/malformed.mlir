@@ -1,0 +1,4 @@
+func.func @f() {
+  return
+  %x = 3
+}
