@@ -51,10 +51,10 @@ def _in_f32(name: str, compute):
     """A unary float rule: f32 directly, f16/bf16 through f32, others rejected."""
     def rule(op: ir.Operation):
         x = op.operands[0]
-        element = ir.RankedTensorType(x.type).element_type
-        if ir.F32Type.isinstance(element):
+        element = ir.RankedTensorType(x.type).element_type.maybe_downcast()
+        if isinstance(element, ir.F32Type):
             return [compute(x)]
-        if ir.F16Type.isinstance(element) or ir.BF16Type.isinstance(element):
+        if isinstance(element, (ir.F16Type, ir.BF16Type)):
             f32 = ir.RankedTensorType.get(ir.RankedTensorType(x.type).shape, ir.F32Type.get())
             wide = stablehlo.convert(x, result_type=f32)
             return [stablehlo.convert(compute(wide), result_type=x.type)]

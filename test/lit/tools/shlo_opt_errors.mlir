@@ -6,7 +6,7 @@
 // RUN: not shlo-opt %t.does-not-exist 2>&1 | filecheck %s --check-prefix=MISSING
 // RUN: shlo-opt --list-passes | filecheck %s --check-prefix=LIST
 
-// PARSE:   malformed.mlir:3:3: error: expected operation name in quotes
+// PARSE:   malformed.mlir:3:5: error: expected ':'
 // UNKNOWN: 'no-such-pass' does not refer to a registered pass or pass pipeline
 // SYNTAX:  invalid pass pipeline {{.*}} expected ')'
 // OPTION:  shlo-legalize-chlo: unknown option 'bogus'
