@@ -133,12 +133,17 @@ def _concat_infer(b):
 # --- slice -------------------------------------------------------------------------------------
 
 
-def _slice_sizes(b):
-    r = T.rank(b.operand)
-    for name in ("start_indices", "limit_indices", "strides"):
-        if len(b.attrs[name]) != r:
-            return (f"{name} {list(b.attrs[name])} must have one entry per dimension of operand "
-                    f"{b.operand}")
+def _one_entry_per_dim(*names):
+    """A check: each of the attributes `names` has one entry per dimension of `operand`."""
+    def check(b):
+        for name in names:
+            if len(b.attrs[name]) != T.rank(b.operand):
+                return (f"{name} {list(b.attrs[name])} must have one entry per dimension of "
+                        f"operand {b.operand}")
+    return check
+
+
+_slice_sizes = _one_entry_per_dim("start_indices", "limit_indices", "strides")
 
 
 def _slice_bounds(b):
@@ -168,12 +173,7 @@ def _pad_elements(b):
                 f"{b.operand}")
 
 
-def _pad_sizes(b):
-    r = T.rank(b.operand)
-    for name in ("edge_padding_low", "edge_padding_high", "interior_padding"):
-        if len(b.attrs[name]) != r:
-            return (f"{name} {list(b.attrs[name])} must have one entry per dimension of operand "
-                    f"{b.operand}")
+_pad_sizes = _one_entry_per_dim("edge_padding_low", "edge_padding_high", "interior_padding")
 
 
 def _pad_interior(b):
