@@ -1,0 +1,156 @@
+"""shlo-bench: shlo's compiled code timed side by side with XLA (via jax) and numpy.
+
+    shlo-bench                      # the suite (heavy workloads only with --only)
+    shlo-bench --only matmul_1024,softmax_4096x4096 --rounds 7 --json bench.json
+
+Each workload is one JAX function: JAX lowers it to StableHLO text, shlo
+compiles the text through its default pipeline for the target, XLA runs the
+same function. Rounds interleave the contenders; the time of a contender is
+the median over rounds of each round's median. Results must agree before any
+time counts. Prints a table and the geometric mean of shlo/XLA.
+"""
+from __future__ import annotations
+
+import argparse
+import json
+import math
+import statistics
+import sys
+import time
+
+import numpy as np
+
+
+def _time(fn, repeats: int) -> float:
+    samples = []
+    for _ in range(repeats):
+        start = time.perf_counter()
+        fn()
+        samples.append(time.perf_counter() - start)
+    return statistics.median(samples)
+
+
+def _repeats(seconds_per_call: float, budget: float) -> int:
+    return max(1, min(50, int(budget / max(seconds_per_call, 1e-6))))
+
+
+def run_workload(w, target: str, rounds: int, flags: list[str], budget: float) -> dict:
+    import jax
+
+    import shlo
+
+    rng = np.random.default_rng(0)
+    args = w.inputs(rng)
+    row = {"name": w.name, "group": w.group, "target": target}
+    start = time.perf_counter()
+    lowered = jax.jit(w.jax_fn).lower(*args)
+    text = lowered.as_text()
+    xla = lowered.compile()
+    row["xla_compile_ms"] = (time.perf_counter() - start) * 1e3
+    start = time.perf_counter()
+    try:
+        executable = shlo.compile(text, target=target, flags=flags)
+    except shlo.Error as e:
+        row["error"] = str(e).splitlines()[0][:300]
+        return row
+    row["shlo_compile_ms"] = (time.perf_counter() - start) * 1e3
+
+    device_args = [jax.device_put(a) for a in args]
+    contenders = {
+        "shlo": lambda: executable(*args),
+        "xla": lambda: jax.block_until_ready(xla(*device_args)),
+    }
+    if w.numpy_fn is not None:
+        contenders["numpy"] = lambda: w.numpy_fn(*args)
+    want = np.asarray(contenders["xla"]())
+    got = contenders["shlo"]()
+    if not np.allclose(np.asarray(got, dtype=want.dtype), want, rtol=w.rtol, atol=w.atol):
+        worst = float(np.max(np.abs(np.asarray(got, np.float64) - want.astype(np.float64))))
+        row["error"] = f"shlo and XLA disagree (max abs difference {worst:.3g})"
+        return row
+
+    repeats = {}
+    for name, fn in contenders.items():
+        start = time.perf_counter()
+        fn()
+        repeats[name] = _repeats(time.perf_counter() - start, budget)
+    medians = {name: [] for name in contenders}
+    for _ in range(rounds):
+        for name, fn in contenders.items():
+            medians[name].append(_time(fn, repeats[name]))
+    for name, values in medians.items():
+        row[f"{name}_ms"] = statistics.median(values) * 1e3
+        row[f"{name}_spread"] = (max(values) - min(values)) / statistics.median(values)
+    row["ratio_xla"] = row["shlo_ms"] / row["xla_ms"]
+    if "numpy_ms" in row:
+        row["ratio_numpy"] = row["shlo_ms"] / row["numpy_ms"]
+    return row
+
+
+def _print_table(rows, out=sys.stdout):
+    print(f"{'workload':<26} {'shlo ms':>9} {'XLA ms':>9} {'numpy ms':>9} {'shlo/XLA':>9} "
+          f"{'spread':>7} {'compile ms shlo/XLA':>20}", file=out)
+    for r in rows:
+        if "error" in r:
+            print(f"{r['name']:<26} ERROR: {r['error']}", file=out)
+            continue
+        numpy_ms = f"{r['numpy_ms']:.2f}" if "numpy_ms" in r else "-"
+        spread = max(r["shlo_spread"], r["xla_spread"])
+        print(f"{r['name']:<26} {r['shlo_ms']:>9.2f} {r['xla_ms']:>9.2f} {numpy_ms:>9} "
+              f"{r['ratio_xla']:>9.2f} {spread:>6.0%} "
+              f"{r['shlo_compile_ms']:>9.0f}/{r['xla_compile_ms']:<9.0f}", file=out)
+    ratios = [r["ratio_xla"] for r in rows if "ratio_xla" in r]
+    if ratios:
+        geomean = math.exp(sum(math.log(x) for x in ratios) / len(ratios))
+        print(f"geomean shlo/XLA over {len(ratios)} workloads: {geomean:.2f} "
+              f"(worst {max(ratios):.2f}; below 1 means shlo is faster)", file=out)
+
+
+def main(argv=None) -> int:
+    p = argparse.ArgumentParser(prog="shlo-bench", description=__doc__.splitlines()[0])
+    p.add_argument("--only", help="comma-separated workload names (heavy ones included)")
+    p.add_argument("--target", default="cpu", help="cpu | vulkan | cuda")
+    p.add_argument("--rounds", type=int, default=5, help="interleaved rounds (default 5)")
+    p.add_argument("--budget", type=float, default=0.3,
+                   help="seconds per contender per round (sets the repeats)")
+    p.add_argument("--iree-flag", action="append", default=[], help="extra IREE flag")
+    p.add_argument("--json", help="write one JSON object per workload here")
+    p.add_argument("--list", action="store_true", help="list the workloads and exit")
+    args = p.parse_args(argv)
+
+    from .bench_workloads import workloads
+
+    suite = workloads()
+    if args.list:
+        for w in suite:
+            print(f"{w.name:<26} {w.group:<12} {'(heavy)' if w.heavy else ''}")
+        return 0
+    if args.only:
+        names = args.only.split(",")
+        unknown = sorted(set(names) - {w.name for w in suite})
+        if unknown:
+            print(f"shlo-bench: unknown workload(s) {', '.join(unknown)} (see --list)",
+                  file=sys.stderr)
+            return 2
+        suite = [w for w in suite if w.name in names]
+    else:
+        suite = [w for w in suite if not w.heavy]
+
+    rows = []
+    tty = sys.stderr.isatty()
+    for i, w in enumerate(suite):
+        if tty:
+            print(f"\r[{i + 1}/{len(suite)}] {w.name:<30}", end="", file=sys.stderr, flush=True)
+        rows.append(run_workload(w, args.target, args.rounds, args.iree_flag, args.budget))
+    if tty:
+        print("\r" + " " * 50 + "\r", end="", file=sys.stderr)
+    if args.json:
+        with open(args.json, "w") as f:
+            for r in rows:
+                f.write(json.dumps(r) + "\n")
+    _print_table(rows)
+    return 1 if any("error" in r for r in rows) else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
