@@ -87,7 +87,8 @@ def run_workload(w, target: str, rounds: int, flags: list[str], budget: float) -
     return row
 
 
-def _print_table(rows, out=sys.stdout):
+def _print_table(rows, out=None):
+    out = out or sys.stdout
     print(f"{'workload':<26} {'shlo ms':>9} {'XLA ms':>9} {'numpy ms':>9} {'shlo/XLA':>9} "
           f"{'spread':>7} {'compile ms shlo/XLA':>20}", file=out)
     for r in rows:
