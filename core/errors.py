@@ -6,6 +6,10 @@ and, where known, the source location as ``file:line:col``.
 """
 from __future__ import annotations
 
+import dataclasses
+
+from iree.compiler import ir
+
 
 class Error(Exception):
     """Root of every exception shlo raises."""
@@ -17,7 +21,11 @@ class Error(Exception):
 
 
 class ParseError(Error):
-    """MLIR text or bytecode that does not parse or verify."""
+    """MLIR text or bytecode that does not parse or verify; `diagnostics` holds MLIR's own."""
+
+    def __init__(self, message: str, *, location: str | None = None, diagnostics=()):
+        self.diagnostics = list(diagnostics)
+        super().__init__(message, location=location)
 
 
 class BuildError(Error):
@@ -53,30 +61,86 @@ class DeviceError(Error):
     """A runtime device (driver) is missing or failed."""
 
 
+def file_location(loc):
+    """The first `ir.FileLineColLoc` inside `loc` (pre-order, like MLIR's findInstanceOf), or None."""
+    loc = typed_location(loc)
+    if isinstance(loc, ir.FileLineColLoc):
+        return loc
+    for child in _child_locations(loc):
+        found = file_location(child)
+        if found is not None:
+            return found
+    return None
+
+
+def typed_location(loc):
+    """`loc` as its concrete class (FileLineColLoc, NameLoc, ...): MLIRError's are plain."""
+    if type(loc) is ir.Location:
+        return ir.Location.from_attr(loc.attr, loc.context)
+    return loc
+
+
+def _child_locations(loc) -> list:
+    if isinstance(loc, ir.NameLoc):
+        return [loc.child_loc]
+    if isinstance(loc, ir.CallSiteLoc):
+        return [loc.callee, loc.caller]
+    if isinstance(loc, ir.FusedLoc):
+        return list(loc.locations)
+    return []
+
+
 def location_text(loc) -> str | None:
-    """`file:line:col` for an `ir.Location`, or None for unknown locations."""
-    text = str(loc)
-    if not text.startswith("loc(") or text == "loc(unknown)":
-        return None
-    body = text[4:-1]
-    if body.startswith('"'):
-        name, _, rest = body[1:].partition('"')
-        return f"{name}{rest}" if rest.startswith(":") else name
-    return body
+    """`file:line:col` for an `ir.Location` (its first file location), else a name, else None."""
+    found = file_location(loc)
+    if found is not None:
+        return f"{found.filename}:{found.start_line}:{found.start_col}"
+    loc = typed_location(loc)
+    while isinstance(loc, ir.NameLoc):
+        if not isinstance(loc.child_loc, ir.UnknownLoc):
+            loc = typed_location(loc.child_loc)
+            continue
+        return loc.name_str
+    return None
+
+
+SEVERITIES = ("error", "warning", "note", "remark")
+
+
+@dataclasses.dataclass
+class Diagnostic:
+    """An MLIR diagnostic copied out of a handler callback (the callback's object dies with it).
+
+    `severity` is one of SEVERITIES; `location` an `ir.Location`; `notes` more Diagnostics.
+    """
+
+    severity: str
+    location: object
+    message: str
+    notes: list = dataclasses.field(default_factory=list)
+
+    @classmethod
+    def from_mlir(cls, diag, severity: str | None = None) -> "Diagnostic":
+        """Copy an `ir.Diagnostic` (or an `ir.MLIRError` diagnostic) with its notes."""
+        kind = severity or str(diag.severity).rsplit(".", 1)[-1].lower()
+        return cls(kind, diag.location, diag.message,
+                   [cls.from_mlir(n, None if hasattr(n, "severity") else "note")
+                    for n in diag.notes])
+
+    def lines(self, source_name: str | None = None):
+        """`where: severity: message` lines for this diagnostic and its notes."""
+        where = location_text(self.location)
+        if where and source_name and where.startswith("-:"):
+            where = source_name + where[1:]
+        yield f"{where}: {self.severity}: {self.message}" if where else \
+            f"{self.severity}: {self.message}"
+        for note in self.notes:
+            yield from note.lines(source_name)
 
 
 def diagnostics_text(mlir_error, source_name: str | None = None) -> str:
-    """Render an `ir.MLIRError`'s diagnostics the way mlir-opt prints them."""
+    """Render an `ir.MLIRError`'s diagnostics as `file:line:col: error: ...` lines."""
     lines = []
     for diag in mlir_error.error_diagnostics:
-        lines.extend(_diagnostic_lines(diag, "error", source_name))
+        lines.extend(Diagnostic.from_mlir(diag, "error").lines(source_name))
     return "\n".join(lines) if lines else str(mlir_error)
-
-
-def _diagnostic_lines(diag, kind: str, source_name: str | None):
-    where = location_text(diag.location)
-    if where and source_name and where.startswith("-:"):
-        where = source_name + where[1:]
-    yield f"{where}: {kind}: {diag.message}" if where else f"{kind}: {diag.message}"
-    for note in diag.notes:
-        yield from _diagnostic_lines(note, "note", source_name)

@@ -1,4 +1,9 @@
-"""Parse and print modules: text or bytecode in, text or bytecode out, errors as `ParseError`."""
+"""Parse and print modules: text or bytecode in, text or bytecode out, errors as `ParseError`.
+
+Modules of a shlo context are parsed by the IREE session's own parser under the
+source's real name, so every location says `in.mlir:3:5` (not `-:3:5`), as in
+mlir-opt; text padded with blank lines keeps the line numbers of a larger file.
+"""
 from __future__ import annotations
 
 import io
@@ -7,8 +12,8 @@ import sys
 
 from iree.compiler import ir
 
-from .context import default_context
-from .errors import ParseError, diagnostics_text
+from .context import default_context, home_session
+from .errors import Diagnostic, ParseError, diagnostics_text
 
 
 def parse_module(source: str | bytes, *, context: ir.Context | None = None,
@@ -16,39 +21,123 @@ def parse_module(source: str | bytes, *, context: ir.Context | None = None,
     """Parse MLIR text or bytecode into a verified module of a shlo context.
 
     A malformed input raises `ParseError` whose message is the parser's
-    diagnostics as ``name:line:col: error: ...``.
+    diagnostics as ``name:line:col: error: ...`` (and `.diagnostics` holds them).
     """
     ctx = context or default_context()
+    if home_session(ctx) is None:                 # a foreign context: MLIR's plain parser
+        try:
+            return ir.Module.parse(source, ctx)
+        except ir.MLIRError as e:
+            raise ParseError(diagnostics_text(e, source_name)) from None
+    captured: list[Diagnostic] = []
+
+    def capture(diag):
+        captured.append(Diagnostic.from_mlir(diag))
+        return True
+
+    handler = ctx.attach_diagnostic_handler(capture)
     try:
-        return ir.Module.parse(source, ctx)
-    except ir.MLIRError as e:
-        raise ParseError(diagnostics_text(e, source_name)) from None
+        module = parse_source(source, ctx, source_name)
+    finally:
+        handler.detach()
+    if module is None:
+        errors = [d for d in captured if d.severity == "error"] or captured
+        lines = [line for d in errors for line in d.lines(source_name)]
+        raise ParseError("\n".join(lines) or f"{source_name}: cannot parse", diagnostics=captured)
+    return module
+
+
+def parse_source(source: str | bytes, ctx: ir.Context, source_name: str) -> ir.Module | None:
+    """Parse with IREE's parser under `source_name`, or None if it fails.
+
+    Diagnostics go to the context's handlers (attach one to see them). A file
+    without a top-level `module` is wrapped in one located at `source_name:0:0`,
+    as mlir-opt does.
+    """
+    from iree.compiler.api import Source
+
+    session = home_session(ctx)
+    data = source.encode() if isinstance(source, str) else bytes(source)
+    invocation = session.invocation()
+    try:
+        source_handle = Source.wrap_buffer(session, data, buffer_name=source_name)
+        invocation._sources.append(source_handle)     # the invocation owns it, as parse_source does
+        if not _parse_entry()(invocation._inv_p, source_handle._source_p):
+            return None
+        parsed = invocation.export_module()
+    finally:
+        invocation.close()
+    return _as_module(parsed)
+
+
+_PARSE_ENTRY = None
+
+
+def _parse_entry():
+    """`ireeCompilerInvocationParseSource`, called with the GIL held.
+
+    `Invocation.parse_source` calls it through `ctypes.CDLL`, which releases the GIL;
+    a Python diagnostic handler that MLIR calls during the parse then aborts the
+    process. The same function through `ctypes.PyDLL` keeps the GIL.
+    """
+    global _PARSE_ENTRY
+    if _PARSE_ENTRY is None:
+        import ctypes
+
+        from iree.compiler.api import ctypes_dl
+        entry = ctypes.PyDLL(ctypes_dl._dylib._name).ireeCompilerInvocationParseSource
+        entry.restype, entry.argtypes = ctypes.c_bool, [ctypes.c_void_p, ctypes.c_void_p]
+        _PARSE_ENTRY = entry
+    return _PARSE_ENTRY
+
+
+def _as_module(parsed: ir.Operation) -> ir.Module:
+    """An `ir.Module` holding what IREE parsed (its ops, attributes and location move over)."""
+    with parsed.context:
+        module = ir.Module.create(parsed.location)
+        for name in list(parsed.attributes):
+            name = name if isinstance(name, str) else name.name
+            module.operation.attributes[name] = parsed.attributes[name]
+        for op in list(parsed.regions[0].blocks[0].operations):
+            module.body.append(op)
+    return module
 
 
 def read_module(path: str, *, context: ir.Context | None = None) -> ir.Module:
     """Read a module from a file, or from standard input when `path` is ``-``."""
     if path == "-":
         return parse_module(sys.stdin.buffer.read(), context=context, source_name="<stdin>")
-    ctx = context or default_context()
+    return parse_module(read_source(path), context=context, source_name=path)
+
+
+def read_source(path: str) -> bytes:
+    """A file's bytes (``-`` reads standard input); a missing file raises `ParseError`."""
+    if path == "-":
+        return sys.stdin.buffer.read()
     if not os.path.isfile(path):
         raise ParseError(f"cannot open input file '{path}': no such file")
     try:
-        return ir.Module.parseFile(path, ctx)
-    except ir.MLIRError as e:
-        raise ParseError(diagnostics_text(e, path)) from None
+        with open(path, "rb") as f:
+            return f.read()
+    except OSError as e:
+        raise ParseError(f"cannot open input file '{path}': {e.strerror}") from None
 
 
 def print_module(module: ir.Module | ir.Operation, *, generic: bool = False,
-                 debuginfo: bool = False) -> str:
+                 debuginfo: bool = False, pretty_debuginfo: bool = False,
+                 local_scope: bool = False, large_elements_limit: int | None = None,
+                 assume_verified: bool = False) -> str:
     """The module's text, as mlir-opt prints it (optionally generic form and locations)."""
     op = module.operation if isinstance(module, ir.Module) else module
     return op.get_asm(print_generic_op_form=generic, enable_debug_info=debuginfo,
-                      assume_verified=False)
+                      pretty_debug_info=pretty_debuginfo, use_local_scope=local_scope,
+                      large_elements_limit=large_elements_limit,
+                      assume_verified=assume_verified)
 
 
-def module_bytecode(module: ir.Module | ir.Operation) -> bytes:
-    """The module as MLIR bytecode."""
+def module_bytecode(module: ir.Module | ir.Operation, *, version: int | None = None) -> bytes:
+    """The module as MLIR bytecode (optionally of an older bytecode `version`)."""
     op = module.operation if isinstance(module, ir.Module) else module
     buf = io.BytesIO()
-    op.write_bytecode(buf)
+    op.write_bytecode(buf, desired_version=version)
     return buf.getvalue()

@@ -1,9 +1,11 @@
-"""CHLO ops: the elementwise unary ops and the broadcasting binary ops, declared as data.
+"""CHLO ops: the elementwise unary ops, the non-broadcasting binary ops (mulhi, next_after,
+polygamma, zeta) and the broadcasting binary ops, declared as data (the others: chlo_misc.py).
 
 CHLO has no spec of its own, so its constraints carry these ids (documented here, mirroring the
 StableHLO op each CHLO op lowers to):
   (I1), (I2)  operand element classes, as the StableHLO counterpart's inputs;
-  (C1)        element_type(lhs) = element_type(rhs) (unary ops: result type = operand type);
+  (C1)        element_type(lhs) = element_type(rhs) (unary ops: result type = operand type;
+              non-broadcasting binary ops: type(lhs) = type(rhs) = type(result));
   (C2)        broadcast_dimensions: one entry per dimension of the lower-rank operand, each in
               [0, rank of the higher-rank operand), no repeats;
   (C3)        the operand shapes broadcast (numpy rules: equal, or one of them 1), after
@@ -16,7 +18,7 @@ from iree.compiler import ir
 
 from . import attributes as A
 from . import types as T
-from .elementwise import compare_types, i1, like
+from .elementwise import compare_types, i1, like, merged_type, same_types
 from .opdef import Attr, Check, OpDef, Operand
 
 UNARY = [   # name, operand classes, result element rule
@@ -24,6 +26,11 @@ UNARY = [   # name, operand classes, result element rule
     ("atan", T.FP_C), ("atanh", T.FP_C), ("bessel_i1e", T.FP_C), ("conj", T.FP_C),
     ("cosh", T.FP_C), ("digamma", T.FP), ("erf", T.FP), ("erfc", T.FP), ("erf_inv", T.FP),
     ("lgamma", T.FP), ("sinh", T.FP_C), ("square", T.FP_C), ("tan", T.FP_C),
+    ("_asin_acos_kernel", frozenset({T.COMPLEX})),
+]
+NON_BROADCASTING = [  # name, operand names, operand classes
+    ("mulhi", ("lhs", "rhs"), T.INT), ("next_after", ("x", "y"), T.FP),
+    ("polygamma", ("n", "x"), T.FP), ("zeta", ("x", "q"), T.FP),
 ]
 PREDICATES = ["is_inf", "is_neg_inf", "is_pos_inf"]
 
@@ -135,8 +142,16 @@ def binary(name: str, classes) -> OpDef:
                  infer=_binary_infer(element))
 
 
+def non_broadcasting(name: str, operands, classes) -> OpDef:
+    x, y = operands
+    return OpDef(f"chlo.{name}", [Operand(x, classes), Operand(y, classes)],
+                 checks=[Check("C1", same_types(x, y))],
+                 infer=lambda b: merged_type([b.types[x], b.types[y]]))
+
+
 OPS: list[OpDef] = (
     [OpDef(f"chlo.{n}", [Operand("operand", c)], infer=like("operand")) for n, c in UNARY]
+    + [non_broadcasting(*row) for row in NON_BROADCASTING]
     + [OpDef(f"chlo.{n}", [Operand("operand", T.FP)], infer=like("operand", i1))
        for n in PREDICATES]
     + [binary(n, c) for n, c in BINARY])

@@ -1,16 +1,26 @@
 """StableHLO data-movement ops: constant, iota, broadcast_in_dim, reshape, transpose,
-concatenate, slice and pad, declared as data with the spec's constraints and shape rules."""
+concatenate, slice, pad, dynamic_slice, dynamic_update_slice, reverse, sort, tuple,
+get_tuple_element and the deprecated broadcast and torch_index_select, declared as data with
+the spec's constraints and shape rules (gather and scatter: gather_scatter.py).
+
+broadcast and torch_index_select are not in the spec; their checks carry these ids:
+  broadcast (C1): broadcast_sizes >= 0.
+  torch_index_select (C1) 0 <= dim < rank(operand); (C2) 0 <= batch_dims <= rank(index) and
+  batch_dims <= dim; (C3) the first batch_dims dimensions of operand and index agree.
+"""
 from __future__ import annotations
 
 from . import attributes as A
+from . import checks as K
+from . import quant_checks as Q
 from . import types as T
 from .errors import ArgumentError
-from .opdef import Attr, Check, Derived, OpDef, Operand
+from .opdef import Attr, Check, Derived, OpDef, Operand, Region
 
 # --- constant ----------------------------------------------------------------------------------
 
 
-def _constant_value(b):
+def constant_value(b):
     """(C1) type(value) = type(output): make the DenseElementsAttr (shaped by result_type)."""
     try:
         b.attrs["value"] = T.dense_attr(b.value, b.result_type)
@@ -30,12 +40,6 @@ def _iota_dimension(b):
                 f"{b.result_type}")
 
 
-def _element_of_result(b):
-    if T.elem(b.operand) != T.elem(b.result_type):
-        return (f"result_type {b.result_type} must have the element type of operand "
-                f"{b.operand}")
-
-
 def _bdims_size(b):
     if len(b.broadcast_dimensions) != T.rank(b.operand):
         return (f"broadcast_dimensions {list(b.broadcast_dimensions)} must have one entry per "
@@ -48,15 +52,6 @@ def _bdims_range(b):
     if bad:
         return (f"broadcast_dimensions {list(b.broadcast_dimensions)} has {bad[0]} out of range "
                 f"for rank-{r} result {b.result_type}")
-
-
-def _unique(name: str):
-    def check(b):
-        dims = list(b.attrs[name])
-        dup = [d for d in dims if dims.count(d) > 1]
-        if dup:
-            return f"{name} {dims} repeats dimension {dup[0]}"
-    return check
 
 
 def _bdims_sizes(b):
@@ -84,8 +79,13 @@ def _permutation(b):
 
 
 def _transpose_infer(b):
+    """Dims permuted; a per-axis quantized element follows its axis (C4)."""
     s = T.shape(b.operand)
-    return T.with_shape(b.operand, [s[p] for p in b.permutation])
+    et = T.elem(b.operand)
+    if Q.per_axis(b.operand):
+        et = T.with_quant_axis(et, list(b.permutation).index(
+            T.quant_params(et).quantization_dimension))
+    return T.with_shape(b.operand, [s[p] for p in b.permutation], et)
 
 
 # --- concatenate -------------------------------------------------------------------------------
@@ -201,25 +201,128 @@ def _pad_result(b):
 _ones = Derived(lambda b: (1,) * T.rank(b.operand))
 _zeros = Derived(lambda b: (0,) * T.rank(b.operand))
 
+# --- dynamic_slice / dynamic_update_slice --------------------------------------------------------
+
+_INDEX = frozenset({T.SINT, T.UINT})
+
+
+def _indices_count(b):
+    if len(b.start_indices) != T.rank(b.operand):
+        return (f"start_indices has {len(b.start_indices)} values but operand {b.operand} has "
+                f"rank {T.rank(b.operand)}")
+
+
+def _slice_sizes_count(b):
+    if len(b.slice_sizes) != T.rank(b.operand):
+        return (f"slice_sizes {list(b.slice_sizes)} must have one entry per dimension of "
+                f"operand {b.operand}")
+
+
+def _same_index_types(b):
+    types = {str(t) for t in b.start_indices}
+    if len(types) > 1:
+        return f"start_indices must have one type, got {', '.join(sorted(types))}"
+
+
+def _slice_sizes_fit(b):
+    for d, (n, size) in enumerate(zip(T.shape(b.operand), b.slice_sizes)):
+        if size < 0 or (n != T.DYN and size > n):
+            return (f"slice_sizes[{d}] = {size} must be in [0, {n}] for operand {b.operand}")
+
+
+def _update_rank(b):
+    if T.rank(b.update) != T.rank(b.operand):
+        return f"update {b.update} must have the rank of operand {b.operand}"
+
+
+def _update_fits(b):
+    for d, (u, n) in enumerate(zip(T.shape(b.update), T.shape(b.operand))):
+        if u != T.DYN and n != T.DYN and u > n:
+            return (f"update dimension {d} has size {u} but operand {b.operand} has only {n}")
+
+
+# --- reverse / sort / tuples ---------------------------------------------------------------------
+
+
+def _sort_dimension(b):
+    r = T.rank(b.inputs[0])
+    if not -r <= b.dimension < r:
+        return f"dimension {b.dimension} is out of range [-{r}, {r}) for inputs[0] {b.inputs[0]}"
+
+
+def _comparator_args(b, name):
+    return [T.with_shape(t, [], T.elem(t)) for t in b.inputs for _ in range(2)]
+
+
+def _i1_scalar(region: str):
+    """A region check: the region yields one tensor<i1>."""
+    def check(b, types):
+        if [str(t) for t in types] != ["tensor<i1>"]:
+            return (f"{region} must return (tensor<i1>), got "
+                    f"({', '.join(map(str, types))})")
+    return check
+
+
+def _tuple_index(b):
+    n = len(T.tuple_elements(b.operand))
+    if not 0 <= b.index < n:
+        return f"index {b.index} is out of range for {b.operand} with {n} elements"
+
+
+# --- deprecated: broadcast, torch_index_select ---------------------------------------------------
+
+
+def _sizes_non_negative(b):
+    bad = [d for d in b.broadcast_sizes if d < 0]
+    if bad:
+        return f"broadcast_sizes {list(b.broadcast_sizes)} must be >= 0, got {bad[0]}"
+
+
+def _tis_dim(b):
+    if not 0 <= b.dim < T.rank(b.operand):
+        return f"dim {b.dim} is out of range for operand {b.operand}"
+
+
+def _tis_batch_dims(b):
+    if not 0 <= b.batch_dims <= min(T.rank(b.index), b.dim):
+        return (f"batch_dims {b.batch_dims} must be in [0, min(rank(index) "
+                f"{T.rank(b.index)}, dim {b.dim})]")
+
+
+def _tis_batch_sizes(b):
+    so, si = T.shape(b.operand), T.shape(b.index)
+    for d in range(b.batch_dims):
+        if not T.same_dim(so[d], si[d]):
+            return (f"batch dimension {d} has size {so[d]} in operand {b.operand} but "
+                    f"{si[d]} in index {b.index}")
+
+
+def _tis_infer(b):
+    so, si = T.shape(b.operand), T.shape(b.index)
+    return T.with_shape(b.operand, so[:b.dim] + si[b.batch_dims:] + so[b.dim + 1:])
+
 OPS: list[OpDef] = [
     OpDef("stablehlo.constant", [Attr("value", A.ELEMENTS, positional=True)],
-          checks=[Check("C1", _constant_value)], infer=lambda b: b.value.type,
+          checks=[Check("C1", constant_value)], infer=lambda b: b.value.type,
           encode=lambda b: {"value": b.value}),
     OpDef("stablehlo.iota", [Attr("iota_dimension", A.I64)], result_type="required",
           result_classes=T.INT_FP_C, checks=[Check("C1", _iota_dimension)],
           infer=lambda b: b.result_type),
     OpDef("stablehlo.broadcast_in_dim",
-          [Operand("operand"), Attr("broadcast_dimensions", A.I64_ARRAY)],
+          [Operand("operand", Q.QUANTIZABLE), Attr("broadcast_dimensions", A.I64_ARRAY)],
           result_type="required",
-          checks=[Check("C1", _element_of_result), Check("C2", _bdims_size),
-                  Check("C3", _bdims_range), Check("C4", _unique("broadcast_dimensions")),
-                  Check("C5", _bdims_sizes)],
+          checks=[Check("C1", Q.element_carried), Check("C2", _bdims_size),
+                  Check("C3", _bdims_range), Check("C4", K.unique("broadcast_dimensions")),
+                  Check("C5", _bdims_sizes), Check("C6", Q.broadcast_axis)],
           infer=lambda b: b.result_type),
-    OpDef("stablehlo.reshape", [Operand("operand")], result_type="required",
-          checks=[Check("C1", _element_of_result), Check("C2", _reshape_size)],
+    OpDef("stablehlo.reshape", [Operand("operand", Q.QUANTIZABLE)], result_type="required",
+          checks=[Check("C1", Q.element_carried), Check("C2", _reshape_size),
+                  Check("C3", Q.reshape_axis)],
           infer=lambda b: b.result_type),
-    OpDef("stablehlo.transpose", [Operand("operand"), Attr("permutation", A.I64_ARRAY)],
-          checks=[Check("C2", _permutation)], result_id="C3", result_element_id="C1",
+    OpDef("stablehlo.transpose",
+          [Operand("operand", Q.QUANTIZABLE), Attr("permutation", A.I64_ARRAY)],
+          checks=[Check("C2", _permutation), Check("C4", Q.transpose_axis)],
+          result_id="C3", result_element_id="C1",
           infer=_transpose_infer),
     OpDef("stablehlo.concatenate", [Operand("inputs", variadic=True), Attr("dimension", A.I64)],
           checks=[Check("C3", _nonempty), Check("C4", _concat_dimension),
@@ -239,4 +342,48 @@ OPS: list[OpDef] = [
                   Check("C3", _pad_interior), Check("C4", _pad_result)],
           result_id="C4", result_element_id="C1",
           infer=lambda b: T.with_shape(b.operand, _pad_dims(b))),
+    OpDef("stablehlo.dynamic_slice",
+          [Operand("operand"), Operand("start_indices", _INDEX, variadic=True, rank0=True),
+           Attr("slice_sizes", A.I64_ARRAY)],
+          checks=[Check("C2", _indices_count), Check("C2", _slice_sizes_count),
+                  Check("C3", _same_index_types), Check("C4", _slice_sizes_fit)],
+          result_id="C5", result_element_id="C1",
+          infer=lambda b: T.with_shape(b.operand, list(b.slice_sizes))),
+    OpDef("stablehlo.dynamic_update_slice",
+          [Operand("operand"), Operand("update"),
+           Operand("start_indices", _INDEX, variadic=True, rank0=True)],
+          checks=[Check("C2", K.same_element_type("operand", "update")),
+                  Check("C3", _update_rank), Check("C4", _indices_count),
+                  Check("C5", _same_index_types), Check("C6", _update_fits)],
+          infer=lambda b: b.operand),
+    OpDef("stablehlo.reverse", [Operand("operand"), Attr("dimensions", A.I64_ARRAY)],
+          checks=[Check("C2", K.unique("dimensions")),
+                  Check("C3", K.in_range("dimensions", "operand"))],
+          infer=lambda b: b.operand),
+    OpDef("stablehlo.sort",
+          [Operand("inputs", variadic=True), Attr("dimension", A.I64, default=-1),
+           Attr("is_stable", A.BOOL, default=False), Region("comparator",
+                                                            check=Check("C5", _i1_scalar(
+                                                                "comparator")))],
+          checks=[Check("C1", K.nonempty("inputs")), Check("C3", K.same_shape("inputs")),
+                  Check("C4", _sort_dimension)],
+          region_args=_comparator_args, result_id="C2", infer=lambda b: list(b.inputs)),
+    OpDef("stablehlo.tuple", [Operand("val", variadic=True, what="value")],
+          result_type="none", result_what="value",
+          infer=lambda b: T.tuple_type(b.val)),
+    OpDef("stablehlo.get_tuple_element", [Operand("operand", what="tuple"),
+                                          Attr("index", A.I32)],
+          checks=[Check("C1", _tuple_index)], result_id="C2", result_what="value",
+          infer=lambda b: T.tuple_elements(b.operand)[b.index]),
+    OpDef("stablehlo.broadcast", [Operand("operand"), Attr("broadcast_sizes", A.I64_ARRAY)],
+          checks=[Check("C1", _sizes_non_negative)], result_id="C1",
+          infer=lambda b: T.with_shape(b.operand, list(b.broadcast_sizes)
+                                       + T.shape(b.operand)),
+          summary="Deprecated: use broadcast_in_dim."),
+    OpDef("stablehlo.torch_index_select",
+          [Operand("operand"), Operand("index", _INDEX), Attr("dim", A.I64),
+           Attr("batch_dims", A.I64)],
+          checks=[Check("C1", _tis_dim), Check("C2", _tis_batch_dims),
+                  Check("C3", _tis_batch_sizes)],
+          result_id="C3", infer=_tis_infer, summary="Deprecated: use gather."),
 ]

@@ -74,10 +74,17 @@ def i1(_et) -> ir.Type:
 
 # --- table-driven families -------------------------------------------------------------------
 
+# Ops with a `result_accuracy` attribute (the transcendental ones).
+WITH_ACCURACY = {"cbrt", "cosine", "exponential", "exponential_minus_one", "log",
+                 "log_plus_one", "logistic", "rsqrt", "sine", "sqrt", "tan", "tanh"}
+
+
 def unary(name: str, classes, summary: str = "") -> OpDef:
     """operand -> result of the same type (C1: baseline_type(operand) = baseline_type(result))."""
-    return OpDef(f"stablehlo.{name}", [Operand("operand", classes)], infer=like("operand"),
-                 summary=summary)
+    accuracy = ([Attr("result_accuracy", A.RESULT_ACCURACY, default=None)]
+                if name in WITH_ACCURACY else [])
+    return OpDef(f"stablehlo.{name}", [Operand("operand", classes), *accuracy],
+                 infer=like("operand"), summary=summary)
 
 
 def binary(name: str, classes, summary: str = "") -> OpDef:
@@ -212,8 +219,8 @@ SPECIAL = [
     OpDef("stablehlo.convert", [Operand("operand")], result_type="required",
           result_classes=T.ANY, checks=[Check("C1", _same_shape_as_result)],
           infer=lambda b: b.result_type),
-    OpDef("stablehlo.bitcast_convert", [Operand("operand")], result_type="required",
-          result_classes=T.ANY,
+    OpDef("stablehlo.bitcast_convert", [Operand("operand", T.ANY | {T.QUANT})],
+          result_type="required", result_classes=T.ANY | {T.QUANT},
           checks=[Check("C1", _bitcast_shape), Check("C2", _bitcast_complex)],
           infer=lambda b: b.result_type),
     OpDef("stablehlo.reduce_precision",
@@ -224,5 +231,78 @@ SPECIAL = [
           infer=like("operand")),
 ]
 
-OPS: list[OpDef] = ([unary(n, c) for n, c in UNARY] + [binary(n, c) for n, c in BINARY]
-                    + SPECIAL)
+# --- add: the one binary op taking quantized tensors (spec C2-C7) -----------------------------
+
+
+def _quantized(b) -> bool:
+    return T.is_quantized(T.elem(b.lhs)) or T.is_quantized(T.elem(b.rhs))
+
+
+def _params(t):
+    return T.quant_params(T.elem(t))
+
+
+def _unquantized_types(b):
+    """(C1) type(lhs) = type(rhs) = type(result); quantized operands: their shapes."""
+    return same_shapes("lhs", "rhs")(b) if _quantized(b) else same_types("lhs", "rhs")(b)
+
+
+def _add_infer(b):
+    """The operands' type; a quantized result's parameters are result_type's."""
+    if not _quantized(b):
+        return merged_type([b.lhs, b.rhs])
+    dims = [x if x != T.DYN else y for x, y in zip(T.shape(b.lhs), T.shape(b.rhs))]
+    return T.with_shape(b.result_type, dims)
+
+
+def _all_quantized(b):
+    """(C2) is_quantized(lhs) and is_quantized(rhs) and is_quantized(result)."""
+    if not _quantized(b):
+        return None
+    if not (T.is_quantized(T.elem(b.lhs)) and T.is_quantized(T.elem(b.rhs))):
+        return f"lhs {b.lhs} and rhs {b.rhs} must both be quantized"
+    if b.result_type is None or not T.is_quantized(T.elem(b.result_type)):
+        return ("a quantized add needs a quantized result_type= (its scale and zero point are "
+                f"not inferable), got {b.result_type}")
+
+
+def _same_param(what: str, cid: str):
+    def check(b):
+        if not _quantized(b):
+            return None
+        got = [str(getattr(_params(t), what)) for t in (b.lhs, b.rhs, b.result_type)]
+        if len(set(got)) > 1:
+            return f"{what} of lhs, rhs and result must agree, got {', '.join(got)}"
+    return check
+
+
+def _per_axis_result(b):
+    """(C5) (is_per_axis_quantized(lhs) or is_per_axis_quantized(rhs)) =
+    is_per_axis_quantized(result)."""
+    if _quantized(b) and (_params(b.lhs).per_axis or _params(b.rhs).per_axis) \
+            != _params(b.result_type).per_axis:
+        return f"result_type {b.result_type} must be per-axis quantized iff an operand is"
+
+
+def _same_axis(name: str):
+    """(C6/C7) quantization_dimension(name) = quantization_dimension(result)."""
+    def check(b):
+        if not _quantized(b) or not _params(b.types[name]).per_axis:
+            return None
+        mine, res = (_params(t).quantization_dimension for t in (b.types[name], b.result_type))
+        if mine != res:
+            return (f"{name}'s quantization_dimension {mine} must equal the result's {res}")
+    return check
+
+
+ADD = OpDef("stablehlo.add", [Operand("lhs", T.ANY | {T.QUANT}),
+                              Operand("rhs", T.ANY | {T.QUANT})],
+            checks=[Check("C1", _unquantized_types), Check("C2", _all_quantized),
+                    Check("C3", _same_param("storage_type", "C3")),
+                    Check("C4", _same_param("expressed_type", "C4")),
+                    Check("C5", _per_axis_result), Check("C6", _same_axis("lhs")),
+                    Check("C7", _same_axis("rhs"))],
+            infer=_add_infer)
+
+OPS: list[OpDef] = ([unary(n, c) for n, c in UNARY]
+                    + [ADD if n == "add" else binary(n, c) for n, c in BINARY] + SPECIAL)

@@ -6,6 +6,8 @@ labels I1, I2, ... follow from that order), its constraint checks tagged with th
 `builder(opdef)` turns it into a Python function; `build()` runs, in order: argument binding,
 operand and attribute validation, the checks, result inference (compared with a given
 `result_type`), op creation, region bodies, and the MLIR verifier as a last safety net.
+Ops whose results follow from their regions (`if`, `case`, `map`) build the regions first, into
+a provisional op whose blocks then move to the real one.
 """
 from __future__ import annotations
 
@@ -32,6 +34,8 @@ class Operand:
     variadic: bool = False
     rank0: bool = False          # must be a 0-dimensional tensor
     label: str = ""
+    what: str = "tensor"         # tensor | token | tensor_or_token | tuple | future | value
+    optional: bool = False       # may be None (then left out); a keyword after the attributes
 
 
 @dataclass(frozen=True)
@@ -52,13 +56,24 @@ class Attr:
     default: object = REQUIRED
     positional: bool = False     # also accepted positionally, after the operands (constant's value)
     label: str = ""
+    mlir: str = ""               # the MLIR attribute's name, when it differs from `name`
+    struct: object = None        # an attributes.Struct this keyword is one field of ...
+    field: str = ""              # ... under this field name (default: `name`)
+
+    @property
+    def mlir_name(self) -> str:
+        return self.mlir or self.name
 
 
 @dataclass(frozen=True)
 class Region:
-    """A region given as a Python callable: block arguments in, value(s) to yield out."""
+    """A region given as a Python callable: block arguments in, value(s) to yield out.
+    A variadic region (case's `branches`) is a list of callables; `check` checks one region's
+    yielded types: `check.fn(build, types) -> message or None`."""
     name: str
     label: str = ""
+    variadic: bool = False
+    check: "Check | None" = None
 
 
 @dataclass(frozen=True)
@@ -70,7 +85,8 @@ class Check:
 
 @dataclass
 class OpDef:
-    """One op, declared as data. `result_type`: 'optional', 'required' or 'none' (no keyword)."""
+    """One op, declared as data. `result_type`: 'optional', 'required' (one type),
+    'required_many' (a list of types: custom_call, infeed, recv) or 'none' (no keyword)."""
     name: str                                  # full name, e.g. "stablehlo.add"
     inputs: Sequence = ()                      # Operand / Attr / Region, in the spec's order
     infer: Callable | None = None              # build -> ir.Type or list of ir.Type
@@ -82,6 +98,10 @@ class OpDef:
     encode: Callable | None = None             # build -> {mlir attr name: ir.Attribute}
     region_args: Callable | None = None        # (build, region name) -> block argument types
     region_check: Check | None = None          # fn(build, yielded types) -> message or None
+    decode_operands: Callable | None = None    # op -> operand values per Operand (rebuild.py)
+    infer_from_regions: bool = False           # results follow from the regions' yields
+    post_checks: Sequence[Check] = ()          # checks that need b.yielded (after the regions)
+    result_what: str = "tensor"                # 'value': results may be tokens, tuples, ...
     summary: str = ""
     operands: list = field(init=False)
     attrs: list = field(init=False)
@@ -114,7 +134,10 @@ class Build:
         self.types: dict[str, object] = {}
         self.attrs: dict[str, object] = {}
         self.regions: dict[str, Callable] = {}
+        self.yielded: dict[str, list] = {}     # region name -> yielded types (list per branch)
+        self.blocks: dict[str, object] = {}    # region name -> its built block (list per branch)
         self.result_type = None
+        self.ip = None                         # the insertion point (composite looks up symbols)
 
     def __getattr__(self, name):
         d = self.__dict__
@@ -141,15 +164,16 @@ def builder(opdef: OpDef, pyname: str | None = None) -> Callable:
 
 def _signature(opdef: OpDef) -> inspect.Signature:
     P = inspect.Parameter
-    params = [P(o.name, P.POSITIONAL_OR_KEYWORD) for o in opdef.operands]
+    params = [P(o.name, P.POSITIONAL_OR_KEYWORD) for o in opdef.operands if not o.optional]
     for a in sorted(opdef.attrs, key=lambda a: not a.positional):
         default = None if isinstance(a.default, Derived) else a.default
         params.append(P(a.name, P.POSITIONAL_OR_KEYWORD if a.positional else P.KEYWORD_ONLY,
                         **({} if default is REQUIRED else {"default": default})))
+    params += [P(o.name, P.KEYWORD_ONLY, default=None) for o in opdef.operands if o.optional]
     params += [P(r.name, P.KEYWORD_ONLY) for r in opdef.regions]
     if opdef.result_type != "none":
         params.append(P("result_type", P.KEYWORD_ONLY,
-                        **({} if opdef.result_type == "required" else {"default": None})))
+                        **({"default": None} if opdef.result_type == "optional" else {})))
     params += [P("loc", P.KEYWORD_ONLY, default=None), P("ip", P.KEYWORD_ONLY, default=None)]
     return inspect.Signature(params)
 
@@ -160,6 +184,10 @@ def _docstring(opdef: OpDef) -> str:
         if isinstance(inp, Operand):
             what = ("tensor" if inp.classes is None or inp.classes >= T.ANY
                     else f"tensor of {T.describe(inp.classes)}")
+            what = {"tensor": what, "tensor_or_token": f"{what} or token", "token": "token",
+                    "tuple": "tuple", "future": "future", "value": "value"}[inp.what]
+            if inp.classes is None:
+                what = "value"
             what = ("0-d " if inp.rank0 else "") + what
             what = ("list of " + what + "s") if inp.variadic else what
             lines.append(f"({inp.label}) {inp.name}: {what}")
@@ -167,13 +195,22 @@ def _docstring(opdef: OpDef) -> str:
             opt = "" if inp.default is REQUIRED else f" = {inp.default!r}"
             lines.append(f"({inp.label}) {inp.name}{opt}: {inp.kind.doc}")
         else:
-            lines.append(f"({inp.label}) {inp.name}: callable(block arguments) -> value(s)")
+            what = "list of callables" if inp.variadic else "callable"
+            lines.append(f"({inp.label}) {inp.name}: {what}(block arguments) -> value(s)")
     if opdef.result_type != "none":
-        lines.append(f"result_type: {opdef.result_type}")
-    checks = [c.id for c in opdef.checks] + ([opdef.region_check.id] if opdef.region_check else [])
+        lines.append(f"result_type: {opdef.result_type.replace('_many', ', a list of types')}")
+    checks = [c.id for c in all_checks(opdef)]
     if checks:
         lines.append("Checks: " + ", ".join(dict.fromkeys(checks)))
     return "\n".join(lines)
+
+
+def all_checks(opdef: OpDef) -> list[Check]:
+    """Every Check of an op: its checks, region checks and post-region checks, in order."""
+    out = list(opdef.checks)
+    out += [r.check for r in opdef.regions if r.check is not None]
+    out += [opdef.region_check] if opdef.region_check else []
+    return out + list(opdef.post_checks)
 
 
 # --- the generic builder ---------------------------------------------------------------------
@@ -200,29 +237,67 @@ def _build(opdef: OpDef, arguments: dict, loc: ir.Location, ip: ir.InsertionPoin
         raise ConstraintError(op_name, message, cid, location=where)
 
     b = _collect(opdef, arguments, loc.context, fail)
+    b.ip = ip
     for check in opdef.checks:
         message = check.fn(b)
         if message:
             fail(message, check.id)
 
-    results = _infer(opdef, b, fail)
+    if not opdef.infer_from_regions:
+        results = _infer(opdef, b, fail)
+    attributes = _encode_or_fail(opdef, b, op_name, where)
+    regions = _region_slots(opdef, b)
+    first = ir.Operation.create(opdef.name, results=[] if opdef.infer_from_regions else results,
+                                operands=_flat(opdef, b), attributes=attributes,
+                                regions=len(regions), loc=loc, ip=ip)
+    op = first
     try:
-        attributes = _encode(opdef, b)
-    except ir.MLIRError as e:
-        raise VerifierError(f"{op_name}: attributes rejected by MLIR: {_notes(e)}",
-                            location=where) from None
-    op = ir.Operation.create(opdef.name, results=results, operands=_flat(opdef, b),
-                             attributes=attributes, regions=len(opdef.regions), loc=loc, ip=ip)
-    try:
-        for i, r in enumerate(opdef.regions):
-            _build_region(opdef, b, op.regions[i], r, loc, fail)
+        for i, (r, index) in enumerate(regions):
+            _build_region(opdef, b, first.regions[i], r, index, loc, fail)
+        for check in opdef.post_checks:
+            message = check.fn(b)
+            if message:
+                fail(message, check.id)
+        if opdef.infer_from_regions:     # now the results are known: move the blocks over
+            results = _infer(opdef, b, fail)
+            attributes = _encode_or_fail(opdef, b, op_name, where)   # may count the results
+            op = ir.Operation.create(opdef.name, results=results, operands=_flat(opdef, b),
+                                     attributes=attributes, regions=len(regions), loc=loc,
+                                     ip=ir.InsertionPoint(first))
+            for i in range(len(regions)):
+                for block in list(first.regions[i].blocks):
+                    block.append_to(op.regions[i])
+            first.erase()
+            first = None
         _verify(op, op_name, where)
     except BaseException:
-        op.erase()
+        if first is not None:
+            first.erase()
+        if op is not first:
+            op.erase()
         raise
     if len(results) == 1:
         return op.result
     return tuple(op.results) if results else op
+
+
+def _encode_or_fail(opdef: OpDef, b: Build, op_name: str, where) -> dict:
+    try:
+        return _encode(opdef, b)
+    except ir.MLIRError as e:
+        raise VerifierError(f"{op_name}: attributes rejected by MLIR: {_notes(e)}",
+                            location=where) from None
+
+
+def _region_slots(opdef: OpDef, b: Build) -> list:
+    """(Region, branch index or None) for each MLIR region of the op, in order."""
+    out = []
+    for r in opdef.regions:
+        if r.variadic:
+            out += [(r, i) for i in range(len(b.regions[r.name]))]
+        else:
+            out.append((r, None))
+    return out
 
 
 def _collect(opdef: OpDef, a: dict, ctx, fail) -> Build:
@@ -242,9 +317,14 @@ def _collect(opdef: OpDef, a: dict, ctx, fail) -> Build:
         if b.attrs[at.name] is None and isinstance(at.default, Derived):
             b.attrs[at.name] = at.default.fn(b)
     for r in opdef.regions:
-        if not callable(a[r.name]):
-            fail(f"region {r.name} must be a callable, got {type(a[r.name]).__name__}", r.label)
-        b.regions[r.name] = a[r.name]
+        fns = a[r.name]
+        if r.variadic:
+            if not isinstance(fns, (list, tuple)) or not all(callable(f) for f in fns):
+                fail(f"region {r.name} must be a list of callables, got {fns!r}", r.label)
+            fns = list(fns)
+        elif not callable(fns):
+            fail(f"region {r.name} must be a callable, got {type(fns).__name__}", r.label)
+        b.regions[r.name] = fns
     if opdef.result_type != "none" and a["result_type"] is not None:
         b.result_type = _result_type(opdef, a["result_type"], ctx, fail)
     return b
@@ -287,6 +367,8 @@ def _insertion_point(ip, ctx, op_name: str) -> ir.InsertionPoint:
 
 
 def _operand(o: Operand, v, ctx, fail):
+    if o.optional and v is None:
+        return None, None
     if o.variadic:
         if isinstance(v, (ir.Value, ir.Operation, ir.OpView)) or not isinstance(v, (list, tuple)):
             fail(f"{o.name} must be a list of values, got {type(v).__name__}", o.label)
@@ -306,21 +388,35 @@ def _one_operand(o: Operand, v, ctx, fail, what: str):
     if v.context is not ctx:
         fail(f"{what} belongs to another MLIR context than the op being built", o.label)
     t = v.type
-    if o.classes is None:
+    if o.classes is None or o.what == "value":
+        return v, t
+    if o.what != "tensor" and _other_kind(o.what, t):
         return v, t
     if not isinstance(t.maybe_downcast(), ir.RankedTensorType):
-        fail(f"{what} must be a ranked tensor, got {t}", o.label)
+        wanted = {"tensor": "a ranked tensor", "token": "a !stablehlo.token",
+                  "tensor_or_token": "a ranked tensor or a !stablehlo.token",
+                  "tuple": "a tuple", "future": "a !stablehlo.future"}[o.what]
+        fail(f"{what} must be {wanted}, got {t}", o.label)
+    if o.what in ("token", "tuple", "future"):
+        fail(f"{what} must be a {'!stablehlo.' if o.what != 'tuple' else ''}{o.what}, got {t}",
+             o.label)
     _element_class(o.classes, T.elem(t), what, t, o.label, fail)
     if o.rank0 and T.rank(t) != 0:
         fail(f"{what} must be a 0-dimensional tensor, got {t}", o.label)
     return v, t
 
 
+def _other_kind(what: str, t: ir.Type) -> bool:
+    """Whether `t` is the non-tensor type an operand of kind `what` may have."""
+    return ((what in ("token", "tensor_or_token") and T.is_token(t))
+            or (what == "tuple" and T.is_tuple(t)) or (what == "future" and T.is_future(t)))
+
+
 def _element_class(classes, et, what: str, t, label: str, fail):
     k = T.kind(et)
-    if k == T.QUANT:
-        fail(f"{what} is a quantized tensor {t}; shlo builders do not support quantized types",
-             label)
+    if k == T.QUANT and T.QUANT not in classes:
+        fail(f"{what} is a quantized tensor {t}; this op's builder takes no quantized tensors "
+             "(docs/dialect_coverage.md lists those that do)", label)
     if k not in classes:
         wanted = "a tensor" if classes >= T.ANY else f"a tensor of {T.describe(classes)} type"
         fail(f"{what} must be {wanted}, got {t}", label)
@@ -329,12 +425,16 @@ def _element_class(classes, et, what: str, t, label: str, fail):
 def _result_type(opdef: OpDef, given, ctx, fail):
     if isinstance(given, (list, tuple)) and opdef.result_type == "required":
         fail(f"result_type must be one ir.Type, got a {type(given).__name__}", "O1")
+    if opdef.result_type == "required_many" and not isinstance(given, (list, tuple)):
+        fail(f"result_type must be a list of ir.Types, got {type(given).__name__}", "O1")
     types = list(given) if isinstance(given, (list, tuple)) else [given]
     for t in types:
         if not isinstance(t, ir.Type):
             fail(f"result_type must be an ir.Type, got {type(t).__name__}", "O1")
         if t.context is not ctx:
             fail("result_type belongs to another MLIR context than the op being built", "O1")
+        if opdef.result_what == "value" and not T.is_ranked_tensor(t):
+            continue
         if not isinstance(t.maybe_downcast(), ir.RankedTensorType):
             fail(f"result_type must be a ranked tensor type, got {t}", "O1")
         if opdef.result_classes is not None:
@@ -346,7 +446,7 @@ def _infer(opdef: OpDef, b: Build, fail) -> list:
     inferred = opdef.infer(b) if opdef.infer else []
     inferred = list(inferred) if isinstance(inferred, (list, tuple)) else [inferred]
     given = b.result_type
-    if given is None or opdef.result_type == "required":
+    if given is None or opdef.result_type in ("required", "required_many"):
         return inferred
     given = list(given) if isinstance(given, (list, tuple)) else [given]
     if len(given) != len(inferred):
@@ -366,8 +466,10 @@ def _compatible(given: ir.Type, inferred: ir.Type) -> bool:
     """Equal, or `given` refines dynamic dimensions of `inferred` (or the other way round)."""
     if given == inferred:
         return True
+    if not (T.is_ranked_tensor(given) and T.is_ranked_tensor(inferred)):
+        return False
     g, t = ir.RankedTensorType(given), ir.RankedTensorType(inferred)
-    return (g.element_type == t.element_type and g.encoding == t.encoding
+    return (g.element_type == t.element_type and str(g.encoding) == str(t.encoding)
             and T.same_shape(g.shape, t.shape))
 
 
@@ -375,39 +477,64 @@ def _flat(opdef: OpDef, b: Build) -> list:
     out = []
     for o in opdef.operands:
         v = b.values[o.name]
-        out.extend(v if o.variadic else [v])
+        out.extend(v if o.variadic else [] if v is None else [v])
     return out
 
 
 def _encode(opdef: OpDef, b: Build) -> dict:
     if opdef.encode is not None:
         return opdef.encode(b)
-    return {a.name: a.kind.encode(b.attrs[a.name]) for a in opdef.attrs
-            if b.attrs[a.name] is not None}
+    return default_encode(opdef, b)
 
 
-def _build_region(opdef: OpDef, b: Build, region, r: Region, loc, fail):
-    arg_types = opdef.region_args(b, r.name)
+def default_encode(opdef: OpDef, b: Build) -> dict:
+    """{MLIR name: attribute} of the given attributes; struct fields grouped into their struct
+    (a struct with every field None is left out)."""
+    out, structs = {}, {}
+    for a in opdef.attrs:
+        v = b.attrs[a.name]
+        if a.struct is not None:
+            structs.setdefault(a.mlir_name, (a.struct, {}))[1][a.field or a.name] = v
+        elif v is not None:
+            attr = a.kind.encode(v)
+            if attr is not None:          # a False UnitAttr is left out
+                out[a.mlir_name] = attr
+    for name, (struct, values) in structs.items():
+        if any(v is not None for v in values.values()):
+            out[name] = struct.encode(values)
+    return out
+
+
+def _build_region(opdef: OpDef, b: Build, region, r: Region, index, loc, fail):
+    arg_types = opdef.region_args(b, r.name) if opdef.region_args else []
     block = region.blocks.append(*arg_types, arg_locs=[loc] * len(arg_types))
+    fn = b.regions[r.name] if index is None else b.regions[r.name][index]
+    label = r.name if index is None else f"{r.name}[{index}]"
     with ir.InsertionPoint(block), loc:
-        out = b.regions[r.name](*block.arguments)
+        out = fn(*block.arguments)
         ops = block.operations
         terminator = ops[len(ops) - 1] if len(ops) else None
         if terminator is not None and terminator.operation.name == "stablehlo.return":
             out = list(terminator.operation.operands)     # the body ended with return_ itself
         else:
             terminator = None
-        values = list(out) if isinstance(out, (list, tuple)) else [out]
+        values = [] if out is None else list(out) if isinstance(out, (list, tuple)) else [out]
         for i, v in enumerate(values):
             if isinstance(v, (ir.Operation, ir.OpView)):
                 res = v.operation.results
                 values[i] = res[0] if len(res) == 1 else v
             if not isinstance(values[i], ir.Value):
-                fail(f"region {r.name} must return ir.Values, got {type(v).__name__}", r.label)
-        if opdef.region_check is not None:
-            message = opdef.region_check.fn(b, [v.type for v in values])
+                fail(f"region {label} must return ir.Values, got {type(v).__name__}", r.label)
+        types = [v.type for v in values]
+        if index is None:
+            b.yielded[r.name], b.blocks[r.name] = types, block
+        else:
+            b.yielded.setdefault(r.name, []).append(types)
+            b.blocks.setdefault(r.name, []).append(block)
+        for check in (r.check, opdef.region_check):
+            message = check.fn(b, types) if check is not None else None
             if message:
-                fail(message, opdef.region_check.id)
+                fail(message if index is None else f"{label}: {message}", check.id)
         if terminator is None:
             ir.Operation.create("stablehlo.return", operands=values)
 

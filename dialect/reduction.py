@@ -1,10 +1,21 @@
-"""StableHLO contraction and reduction ops: dot_general, reduce (with its `body` region) and
-the region terminator `return`, declared as data with the spec's constraints."""
+"""StableHLO contraction and reduction ops: dot_general, reduce (with its `body` region), the
+region terminator `return`, and the deprecated dot, einsum and unary_einsum, declared as data
+with the spec's constraints (windowed ops: windows.py; convolution: convolution.py).
+
+dot, einsum and unary_einsum are not in the spec; their checks carry these ids:
+  dot (C1) lhs and rhs have rank 1 or 2; (C2) lhs's last and rhs's first dimension agree;
+  (C3) lhs and rhs have one element type; (C4) precision_config has 2 entries.
+  einsum/unary_einsum (C1) einsum_config is `labels,labels->labels` (`labels->labels` for
+  unary_einsum) with letters and at most one leading `...`; (C2) each operand has one label
+  per dimension; (C3) a label's dimensions agree; (C4) every output label is an input label.
+"""
 from __future__ import annotations
 
 from iree.compiler import ir
 
 from . import attributes as A
+from . import checks as K
+from . import quant_checks as Q
 from . import types as T
 from .opdef import Attr, Check, OpDef, Operand, Region
 
@@ -51,16 +62,6 @@ def _same_dims(what: str):
                 return (f"lhs {what} dimension {ld} has size {ls[ld]} but rhs {what} dimension "
                         f"{rd} has size {rs[rd]}")
     return check
-
-
-def _precision_size(b):
-    if b.precision_config is not None and len(b.precision_config) != 2:
-        return f"precision_config must have 2 entries, got {list(b.precision_config)}"
-
-
-def _dot_elements(b):
-    if T.elem(b.lhs) != T.elem(b.rhs):
-        return f"lhs and rhs must have the same element type, got {b.lhs} and {b.rhs}"
 
 
 def _algorithm_complete(b):
@@ -121,55 +122,48 @@ def _dot_infer(b):
     return T.with_shape(b.lhs, _dot_shape(b), element)
 
 
-def _dot_encode(b) -> dict:
-    fields = [f"{n} = [{', '.join(map(str, b.attrs[n]))}]" for n in (
-        "lhs_batching_dimensions", "rhs_batching_dimensions", "lhs_contracting_dimensions",
-        "rhs_contracting_dimensions") if b.attrs[n]]
-    out = {"dot_dimension_numbers": ir.Attribute.parse(f"#stablehlo.dot<{', '.join(fields)}>")}
-    if b.precision_config is not None:
-        out["precision_config"] = A.PRECISION_CONFIG.encode(b.precision_config)
-    if _has_algorithm(b):
-        out["algorithm"] = _algorithm_attr(b)
-    return out
+# (C1)-(C10): the dimension-number constraints, shared with chlo.ragged_dot.
+DOT_DIMENSION_CHECKS = [
+    Check("C1", _same_size("lhs_batching_dimensions", "rhs_batching_dimensions")),
+    Check("C2", _same_size("lhs_contracting_dimensions", "rhs_contracting_dimensions")),
+    Check("C3", _unique_dims("lhs")), Check("C4", _unique_dims("rhs")),
+    Check("C5", _in_range("lhs", "batching")), Check("C6", _in_range("lhs", "contracting")),
+    Check("C7", _in_range("rhs", "batching")), Check("C8", _in_range("rhs", "contracting")),
+    Check("C9", _same_dims("batching")), Check("C10", _same_dims("contracting")),
+]
 
-
-_DIMS = [Attr(f"{side}_{what}_dimensions", A.I64_ARRAY, default=())
+_DIMS = [Attr(f"{side}_{what}_dimensions", A.I64_ARRAY, default=(), struct=A.DOT_DIMS,
+              mlir="dot_dimension_numbers")
          for what in ("batching", "contracting") for side in ("lhs", "rhs")]
+
+
+def _algo(name: str, kind) -> Attr:
+    return Attr(name, kind, default=None, struct=A.DOT_ALGORITHM, mlir="algorithm")
 
 DOT_GENERAL = OpDef(
     "stablehlo.dot_general",
-    [Operand("lhs"), Operand("rhs"), *_DIMS,
+    [Operand("lhs", Q.QUANTIZABLE), Operand("rhs", Q.QUANTIZABLE), *_DIMS,
      Attr("precision_config", A.PRECISION_CONFIG, default=None),
-     Attr("lhs_precision_type", A.TYPE, default=None),
-     Attr("rhs_precision_type", A.TYPE, default=None),
-     Attr("accumulation_type", A.TYPE, default=None),
-     Attr("lhs_component_count", A.I32, default=None),
-     Attr("rhs_component_count", A.I32, default=None),
-     Attr("num_primitive_operations", A.I32, default=None),
-     Attr("allow_imprecise_accumulation", A.BOOL, default=None)],
+     _algo("lhs_precision_type", A.TYPE), _algo("rhs_precision_type", A.TYPE),
+     _algo("accumulation_type", A.TYPE), _algo("lhs_component_count", A.I32),
+     _algo("rhs_component_count", A.I32), _algo("num_primitive_operations", A.I32),
+     _algo("allow_imprecise_accumulation", A.BOOL)],
     checks=[
-        Check("C1", _same_size("lhs_batching_dimensions", "rhs_batching_dimensions")),
-        Check("C2", _same_size("lhs_contracting_dimensions", "rhs_contracting_dimensions")),
-        Check("C3", _unique_dims("lhs")), Check("C4", _unique_dims("rhs")),
-        Check("C5", _in_range("lhs", "batching")), Check("C6", _in_range("lhs", "contracting")),
-        Check("C7", _in_range("rhs", "batching")), Check("C8", _in_range("rhs", "contracting")),
-        Check("C9", _same_dims("batching")), Check("C10", _same_dims("contracting")),
-        Check("C11", _precision_size), Check("C13", _dot_elements),
+        *DOT_DIMENSION_CHECKS,
+        Check("C11", K.precision_pair), Check("C13", Q.unquantized_same_element),
+        Check("C14", Q.quantized_together), Check("C15", Q.rhs_zero_points),
+        Check("C16", Q.rhs_axis_not_contracting), Check("C17", Q.same_storage),
+        Check("C18", Q.same_expressed), Check("C19", Q.per_tensor_result),
+        Check("C20", Q.hybrid),
         Check("C21", _algorithm_complete), Check("C21", _algorithm_precision),
         Check("C22", _positive("lhs_component_count")),
         Check("C23", _positive("rhs_component_count")),
         Check("C24", _positive("num_primitive_operations")),
         Check("C21", _algorithm_known),
     ],
-    result_id="C12", infer=_dot_infer, encode=_dot_encode)
+    result_id="C12", infer=_dot_infer)
 
 # --- reduce --------------------------------------------------------------------------------------
-
-
-def _reduce_counts(b):
-    if not b.inputs or len(b.inputs) != len(b.init_values):
-        return (f"need as many init_values as inputs, and at least one; got {len(b.inputs)} "
-                f"inputs and {len(b.init_values)} init_values")
 
 
 def _reduce_shapes(b):
@@ -178,12 +172,6 @@ def _reduce_shapes(b):
         if not T.same_shape(s0, T.shape(t)):
             return (f"inputs must have the same shape, got inputs[0] {b.inputs[0]} and "
                     f"inputs[{i}] {t}")
-
-
-def _reduce_elements(b):
-    for i, (t, v) in enumerate(zip(b.inputs, b.init_values)):
-        if T.elem(t) != T.elem(v):
-            return f"init_values[{i}] {v} must have the element type of inputs[{i}] {t}"
 
 
 def _reduce_range(b):
@@ -219,8 +207,9 @@ REDUCE = OpDef(
     "stablehlo.reduce",
     [Operand("inputs", variadic=True), Operand("init_values", variadic=True, rank0=True),
      Attr("dimensions", A.I64_ARRAY), Region("body")],
-    checks=[Check("C3", _reduce_counts), Check("C1", _reduce_shapes),
-            Check("C2", _reduce_elements), Check("C4", _reduce_range),
+    checks=[Check("C3", K.counts_match("inputs", "init_values")), Check("C1", _reduce_shapes),
+            Check("C2", K.pairwise_element_type("inputs", "init_values")),
+            Check("C4", _reduce_range),
             Check("C5", _reduce_unique)],
     region_args=lambda b, name: list(b.init_values) * 2,
     region_check=Check("C6", _reduce_body),
@@ -229,4 +218,121 @@ REDUCE = OpDef(
 RETURN = OpDef("stablehlo.return", [Operand("results", classes=None, variadic=True)],
                result_type="none", summary="The terminator of StableHLO regions.")
 
-OPS: list[OpDef] = [DOT_GENERAL, REDUCE, RETURN]
+# --- deprecated: dot, einsum, unary_einsum -------------------------------------------------------
+
+
+def _dot_ranks(b):
+    if T.rank(b.lhs) not in (1, 2) or T.rank(b.rhs) not in (1, 2):
+        return f"lhs {b.lhs} and rhs {b.rhs} must have rank 1 or 2"
+
+
+def _dot_contracting(b):
+    k, k2 = T.shape(b.lhs)[-1], T.shape(b.rhs)[0]
+    if not T.same_dim(k, k2):
+        return (f"lhs contracting dimension {T.rank(b.lhs) - 1} has size {k} but rhs "
+                f"contracting dimension 0 has size {k2}")
+
+
+def _dot_shape_infer(b):
+    element = T.elem(b.result_type) if b.result_type is not None else T.elem(b.lhs)
+    return T.with_shape(b.lhs, T.shape(b.lhs)[:-1] + T.shape(b.rhs)[1:], element)
+
+
+DOT = OpDef("stablehlo.dot", [Operand("lhs"), Operand("rhs"),
+                              Attr("precision_config", A.PRECISION_CONFIG, default=None)],
+            checks=[Check("C1", _dot_ranks), Check("C2", _dot_contracting),
+                    Check("C3", Q.unquantized_same_element), Check("C4", K.precision_pair)],
+            result_id="C2", infer=_dot_shape_infer, summary="Deprecated: use dot_general.")
+
+
+def _einsum_terms(b):
+    """(input label strings, output label string) of einsum_config."""
+    ins, _, out = b.einsum_config.partition("->")
+    return [t.strip() for t in ins.split(",")], out.strip()
+
+
+def _einsum_syntax(n_inputs: int):
+    def check(b):
+        ins, out = _einsum_terms(b)
+        if "->" not in b.einsum_config or len(ins) != n_inputs:
+            form = "labels,labels->labels" if n_inputs == 2 else "labels->labels"
+            return f"einsum_config {b.einsum_config!r} must have the form {form!r}"
+        for term in ins + [out]:
+            body = term[3:] if term.startswith("...") else term
+            if not body.isalpha() and body:
+                return (f"einsum_config {b.einsum_config!r}: {term!r} must be letters after an "
+                        f"optional leading '...'")
+    return check
+
+
+def _labels(b):
+    """[(operand type, ellipsis dims, {label: size})] per input."""
+    ins, _ = _einsum_terms(b)
+    types = [b.lhs, b.rhs] if "lhs" in b.types else [b.operand]
+    out = []
+    for t, term in zip(types, ins):
+        body = term[3:] if term.startswith("...") else term
+        s = T.shape(t)
+        n_ell = len(s) - len(body) if term.startswith("...") else 0
+        out.append((t, term, s[:n_ell], list(zip(body, s[n_ell:]))))
+    return out
+
+
+def _einsum_ranks(b):
+    for t, term, ell, pairs in _labels(b):
+        body = term[3:] if term.startswith("...") else term
+        if len(body) > T.rank(t) or (not term.startswith("...") and len(body) != T.rank(t)):
+            return f"{term!r} has {len(body)} labels but operand {t} has rank {T.rank(t)}"
+
+
+def _label_sizes(b) -> dict:
+    sizes = {}
+    for _, _, _, pairs in _labels(b):
+        for label, n in pairs:
+            sizes.setdefault(label, []).append(n)
+    return sizes
+
+
+def _einsum_agree(b):
+    for label, ns in _label_sizes(b).items():
+        if not all(T.same_dim(ns[0], n) for n in ns[1:]):
+            return f"label {label!r} has sizes {ns} that differ"
+
+
+def _einsum_outputs(b):
+    _, out = _einsum_terms(b)
+    body = out[3:] if out.startswith("...") else out
+    missing = [c for c in body if c not in _label_sizes(b)]
+    if missing:
+        return f"output label {missing[0]!r} of {b.einsum_config!r} is in no input"
+
+
+def _einsum_infer(b):
+    _, out = _einsum_terms(b)
+    sizes = {k: next((n for n in ns if n != T.DYN), T.DYN) for k, ns in _label_sizes(b).items()}
+    dims = []
+    if out.startswith("..."):
+        ells = [ell for _, _, ell, _ in _labels(b)]
+        width = max(len(e) for e in ells)
+        padded = [[1] * (width - len(e)) + list(e) for e in ells]
+        dims = [max(col) if T.DYN not in col else T.DYN for col in zip(*padded)]
+        out = out[3:]
+    dims += [sizes[c] for c in out]
+    element = T.elem(b.result_type) if b.result_type is not None else T.elem(
+        b.types.get("lhs", b.types.get("operand")))
+    return T.with_shape(b.types.get("lhs", b.types.get("operand")), dims, element)
+
+
+def _einsum(name: str, operands: list) -> OpDef:
+    n = len(operands)
+    return OpDef(f"stablehlo.{name}", [*operands, Attr("einsum_config", A.STRING)],
+                 checks=[Check("C1", _einsum_syntax(n)), Check("C2", _einsum_ranks),
+                         Check("C3", _einsum_agree), Check("C4", _einsum_outputs)]
+                 + ([Check("C3", Q.unquantized_same_element)] if n == 2 else []),
+                 result_id="C4", infer=_einsum_infer, summary="Deprecated: use dot_general.")
+
+
+CHAPTER = "reduction"
+OPS: list[OpDef] = [DOT_GENERAL, REDUCE, RETURN, DOT,
+                    _einsum("einsum", [Operand("lhs"), Operand("rhs")]),
+                    _einsum("unary_einsum", [Operand("operand")])]

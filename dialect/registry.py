@@ -7,8 +7,11 @@ from .opdef import OpDef, builder
 
 
 def pyname(mnemonic: str) -> str:
-    """The Python name of an op's builder: its mnemonic, with a trailing _ for keywords."""
-    return mnemonic + "_" if keyword.iskeyword(mnemonic) else mnemonic
+    """The Python name of an op's builder: its mnemonic with '-' as '_' (`cross_replica_sum`),
+    no leading '_' (`chlo._asin_acos_kernel` -> `asin_acos_kernel`), and a trailing _ for
+    Python keywords (`if_`, `while_`)."""
+    name = mnemonic.replace("-", "_").lstrip("_")
+    return name + "_" if keyword.iskeyword(name) else name
 
 
 def builders(ops: list[OpDef]) -> dict:

@@ -70,8 +70,10 @@ def element_dtype(t: ir.Type) -> np.dtype:
 
 
 def tensor_type(shape: Sequence[int | None], dtype_or_element_type, *,
+                bounds: Sequence[int | None] | None = None,
                 context: ir.Context | None = None) -> ir.RankedTensorType:
-    """``tensor<shape x E>``; a dimension of None or -1 is dynamic (``?``)."""
+    """``tensor<shape x E>``; a dimension of None or -1 is dynamic (``?``). `bounds` (one entry
+    per dimension, None for none) makes a bounded type ``tensor<?xE, #stablehlo.bounds<4>>``."""
     try:
         dims = [DYN if d is None or d == -1 else _as_int(d) for d in shape]
     except TypeError:
@@ -79,7 +81,29 @@ def tensor_type(shape: Sequence[int | None], dtype_or_element_type, *,
     if any(d < 0 and d != DYN for d in dims):
         raise ArgumentError(f"tensor shape must have non-negative dimensions, got {list(shape)}")
     et = element_type(dtype_or_element_type, context=context)
-    return ir.RankedTensorType.get(dims, et, loc=ir.Location.unknown(et.context))
+    encoding = None
+    if bounds is not None:
+        if len(bounds) != len(dims):
+            raise ArgumentError(f"bounds {list(bounds)} must have one entry per dimension of "
+                                f"{list(shape)}")
+        encoding = bounds_attr(bounds, et.context)
+    return ir.RankedTensorType.get(dims, et, encoding, loc=ir.Location.unknown(et.context))
+
+
+def bounds_attr(bounds: Sequence[int | None], context: ir.Context | None = None):
+    """``#stablehlo.bounds<4, ?>`` (None or DYN: no bound)."""
+    text = ", ".join("?" if b is None or b == DYN else str(int(b)) for b in bounds)
+    return ir.Attribute.parse(f"#stablehlo.bounds<{text}>", context)
+
+
+def bounds(t: ir.Type) -> list[int | None]:
+    """The per-dimension bounds of a bounded tensor type (None where there is none)."""
+    rt = ir.RankedTensorType(t)
+    enc = rt.encoding
+    if enc is None or not str(enc).startswith("#stablehlo.bounds<"):
+        return [None] * rt.rank
+    inner = str(enc)[len("#stablehlo.bounds<"):-1]
+    return [None if x.strip() == "?" else int(x) for x in inner.split(",")] if inner else []
 
 
 def dense_attr(array, tensor_type: ir.Type | None = None) -> ir.DenseElementsAttr:
@@ -90,7 +114,15 @@ def dense_attr(array, tensor_type: ir.Type | None = None) -> ir.DenseElementsAtt
     values) and must have that shape, or be
     a scalar that fills it (a splat).
     """
-    if isinstance(array, ir.DenseElementsAttr):
+    if isinstance(array, ir.Attribute):     # an elements attribute (dense, resource) as is
+        try:
+            t = array.type
+        except (AttributeError, ValueError, TypeError):
+            t = None
+        if t is None or not is_ranked_tensor(t):
+            raise ArgumentError(f"{array} is not an elements attribute")
+        if tensor_type is not None and array.type != tensor_type:
+            raise ArgumentError(f"constant {array} does not match {tensor_type}")
         return array
     if tensor_type is None:
         arr = np.asarray(array)
@@ -188,7 +220,7 @@ def kind(et: ir.Type) -> str:
 
 def describe(classes) -> str:
     """'signed integer, floating-point or complex' for a set of classes."""
-    order = [BOOL, SINT, UINT, FLOAT, COMPLEX]
+    order = [BOOL, SINT, UINT, FLOAT, COMPLEX, QUANT]
     names = [c for c in order if c in classes]
     if set(names) >= INT:
         i = names.index(SINT)
@@ -199,6 +231,9 @@ def describe(classes) -> str:
 
 
 def num_bits(et: ir.Type) -> int:
+    """Bits per element: a complex type's two halves; a quantized type's storage type."""
+    if is_quantized(et):
+        return num_bits(quant_params(et).storage_type)
     t = et.maybe_downcast()
     if isinstance(t, ir.ComplexType):
         return 2 * num_bits(t.element_type)
@@ -260,3 +295,178 @@ def num_elements(dims: Sequence[int]) -> int | None:
     if any(d == DYN for d in dims):
         return None
     return int(np.prod(dims, dtype=np.int64)) if dims else 1
+
+
+# --- tokens, tuples, futures -----------------------------------------------------------------
+
+def token_type(*, context: ir.Context | None = None) -> ir.Type:
+    """``!stablehlo.token``."""
+    return ir.Type.parse("!stablehlo.token", context)
+
+
+def is_token(t: ir.Type) -> bool:
+    return str(t) == "!stablehlo.token"
+
+
+def tuple_type(types: Sequence[ir.Type]) -> ir.Type:
+    """``tuple<T0, ..., TN-1>``."""
+    return ir.TupleType.get_tuple(list(types))
+
+
+def is_tuple(t: ir.Type) -> bool:
+    return isinstance(t.maybe_downcast(), ir.TupleType)
+
+
+def tuple_elements(t: ir.Type) -> list[ir.Type]:
+    tt = ir.TupleType(t)
+    return [tt.get_type(i) for i in range(tt.num_types)]
+
+
+def future_type(types: Sequence[ir.Type]) -> ir.Type:
+    """``!stablehlo.future<T0, ...>``: what async_start returns and async_done waits for."""
+    return ir.Type.parse(f"!stablehlo.future<{', '.join(map(str, types))}>", types[0].context)
+
+
+def is_future(t: ir.Type) -> bool:
+    return str(t).startswith("!stablehlo.future<")
+
+
+def future_elements(t: ir.Type) -> list[ir.Type]:
+    inner = str(t)[len("!stablehlo.future<"):-1]
+    return [ir.Type.parse(s, t.context) for s in split_top_level(inner)]
+
+
+def is_ranked_tensor(t: ir.Type) -> bool:
+    return isinstance(t.maybe_downcast(), ir.RankedTensorType)
+
+
+def split_top_level(text: str, sep: str = ",") -> list[str]:
+    """Split `text` at `sep` outside (), [], {} and <> (a '->' arrow is not a bracket)."""
+    out, depth, start = [], 0, 0
+    for i, ch in enumerate(text):
+        if ch in "([{<":
+            depth += 1
+        elif ch in ")]}" or (ch == ">" and text[i - 1:i] != "-"):
+            depth -= 1
+        elif ch == sep and depth == 0:
+            out.append(text[start:i].strip())
+            start = i + 1
+    tail = text[start:].strip()
+    return out + [tail] if tail else out
+
+
+# --- quantized element types (!quant.uniform) --------------------------------------------------
+
+class QuantParams:
+    """The parameters of a ``!quant.uniform`` element type (per-tensor or per-axis)."""
+
+    def __init__(self, storage_type, storage_min, storage_max, expressed_type, scales,
+                 zero_points, quantization_dimension):
+        self.storage_type = storage_type
+        self.storage_min, self.storage_max = storage_min, storage_max
+        self.expressed_type = expressed_type
+        self.scales, self.zero_points = list(scales), list(zero_points)
+        self.quantization_dimension = quantization_dimension     # None: per-tensor
+
+    @property
+    def per_axis(self) -> bool:
+        return self.quantization_dimension is not None
+
+
+def quant_type(storage, expressed, scale, zero_point=0, *, axis: int | None = None,
+               storage_min: int | None = None, storage_max: int | None = None,
+               context: ir.Context | None = None) -> ir.Type:
+    """A ``!quant.uniform`` element type; per-axis when `axis` is given (then `scale` and
+    `zero_point` are sequences, one entry per slice of that axis)."""
+    storage = element_type(storage, context=context)
+    expressed = element_type(expressed, context=context)
+    st = str(storage)
+    if storage_min is not None or storage_max is not None:
+        lo, hi = _storage_range(storage)
+        st += f"<{lo if storage_min is None else storage_min}:" \
+              f"{hi if storage_max is None else storage_max}>"
+    if axis is None:
+        body = f"{st}:{expressed}, {float(scale)!r}:{int(zero_point)}"
+    else:
+        scales = list(scale)
+        zps = list(zero_point) if isinstance(zero_point, (list, tuple, np.ndarray)) \
+            else [zero_point] * len(scales)
+        pairs = ", ".join(f"{float(s)!r}:{int(z)}" for s, z in zip(scales, zps))
+        body = f"{st}:{expressed}:{axis}, {{{pairs}}}"
+    try:
+        return ir.Type.parse(f"!quant.uniform<{body}>", storage.context)
+    except ir.MLIRError as e:
+        notes = "; ".join(d.message for d in e.error_diagnostics) or str(e)
+        raise ArgumentError(f"invalid quantized type !quant.uniform<{body}>: {notes}") from None
+
+
+def _storage_range(storage: ir.Type) -> tuple[int, int]:
+    t = storage.maybe_downcast()
+    w = t.width
+    return (0, (1 << w) - 1) if t.is_unsigned else (-(1 << (w - 1)), (1 << (w - 1)) - 1)
+
+
+def is_quantized(et: ir.Type) -> bool:
+    return str(et).startswith("!quant.uniform<")
+
+
+def quant_params(et: ir.Type) -> QuantParams:
+    """Parse a ``!quant.uniform`` element type (its text) into QuantParams."""
+    text = str(et)[len("!quant.uniform<"):-1]
+    head, _, params = text.partition(", ")
+    parts = split_top_level(head, ":")
+    storage_text, expressed_text = parts[0], parts[1]
+    axis = int(parts[2]) if len(parts) > 2 else None
+    ctx = et.context
+    lo = hi = None
+    if "<" in storage_text:
+        storage_text, _, rng = storage_text.partition("<")
+        lo, _, hi = rng.rstrip(">").partition(":")
+        lo, hi = int(lo), int(hi)
+    storage = ir.Type.parse(storage_text, ctx)
+    if lo is None:
+        lo, hi = _storage_range(storage)
+    pairs = split_top_level(params.strip("{}"))
+    scales, zps = [], []
+    for p in pairs:
+        s, _, z = p.partition(":")
+        scales.append(float(s))
+        zps.append(int(z) if z else 0)
+    return QuantParams(storage, lo, hi, ir.Type.parse(expressed_text, ctx), scales, zps, axis)
+
+
+def with_quant_axis(et: ir.Type, axis: int) -> ir.Type:
+    """A per-axis quantized type like `et`, quantized along `axis` instead."""
+    p = quant_params(et)
+    lo, hi = _storage_range(p.storage_type)
+    bounds = {} if (p.storage_min, p.storage_max) == (lo, hi) else {
+        "storage_min": p.storage_min, "storage_max": p.storage_max}
+    return quant_type(p.storage_type, p.expressed_type, p.scales, p.zero_points, axis=axis,
+                      context=et.context, **bounds)
+
+
+def storage_or_element(et: ir.Type) -> ir.Type:
+    """A quantized type's storage type; any other element type unchanged."""
+    return quant_params(et).storage_type if is_quantized(et) else et
+
+
+# --- constant operands -------------------------------------------------------------------------
+
+def constant_values(value: ir.Value):
+    """The numpy array of `value` when a constant op (stablehlo/chlo/arith) defines it, else None.
+    Dynamism ops use it to infer static result shapes from shape operands."""
+    owner = value.owner
+    if not isinstance(owner, (ir.Operation, ir.OpView)):
+        return None
+    op = owner.operation
+    if op.name not in ("stablehlo.constant", "chlo.constant", "arith.constant"):
+        return None
+    attr = op.attributes["value"]
+    if not isinstance(attr.maybe_downcast(), ir.DenseIntElementsAttr):
+        return None
+    dense = ir.DenseIntElementsAttr(attr)
+    n = ir.ShapedType(dense.type)
+    if dense.is_splat:
+        return np.full(list(n.shape), dense.get_splat_value().value, dtype=np.int64)
+    return np.array([dense[i] for i in range(len(dense))], dtype=np.int64).reshape(
+        list(n.shape))

@@ -6,6 +6,11 @@ an MLIR pass (`PassManager.add(callable)`) at the level of the nearest anchor
 that can hold it, and visits the ops its nesting path selects. Because a nested
 pass only sees the op it runs on, running it op by op at the parent's level is
 observably the same as MLIR's nested run.
+
+`Instrumentation` holds mlir-opt's pass-manager options (IR printing before/after
+passes, on change, on failure; timing; statistics; verify-each), and
+`reproducer_text`/`read_reproducer` write and read MLIR's crash-reproducer format
+(the input module followed by its `mlir_reproducer` pipeline resource).
 """
 from __future__ import annotations
 
@@ -137,14 +142,82 @@ def parse_options(text: str) -> dict[str, str]:
     return out
 
 
-def build_pass_manager(pipeline: str | Nest,
-                       context: ir.Context | None = None) -> passmanager.PassManager:
+@dataclasses.dataclass
+class Instrumentation:
+    """mlir-opt's pass-manager options, applied to a PassManager by `apply`."""
+
+    print_before_all: bool = False         # --mlir-print-ir-before-all
+    print_after_all: bool = False          # --mlir-print-ir-after-all
+    print_after_change: bool = False       # --mlir-print-ir-after-change
+    print_after_failure: bool = False      # --mlir-print-ir-after-failure
+    print_module_scope: bool = False       # --mlir-print-ir-module-scope
+    print_tree_dir: str | None = None      # --mlir-print-ir-tree-dir
+    generic: bool = False                  # --mlir-print-op-generic (IR dumps too)
+    debuginfo: bool = False                # --mlir-print-debuginfo
+    large_elements_limit: int | None = None
+    timing: bool = False                   # --mlir-timing (report when the PassManager dies)
+    statistics: str | None = None          # --mlir-pass-statistics: "pipeline" or "list"
+    verify_each: bool = True               # --verify-each
+
+    def prints_ir(self) -> bool:
+        return self.print_before_all or self.print_after_all or self.print_after_failure
+
+    def apply(self, pm: passmanager.PassManager) -> None:
+        if self.prints_ir():
+            # As mlir-opt: after-failure and after-change filter the after-pass dumps.
+            pm.enable_ir_printing(
+                print_before_all=self.print_before_all,
+                print_after_all=self.print_after_all or self.print_after_failure,
+                print_module_scope=self.print_module_scope,
+                print_after_change=self.print_after_change,
+                print_after_failure=self.print_after_failure,
+                large_elements_limit=self.large_elements_limit,
+                enable_debug_info=self.debuginfo,
+                print_generic_op_form=self.generic,
+                tree_printing_dir_path=self.print_tree_dir)
+        if self.timing:
+            pm.enable_timing()
+        if self.statistics:
+            pm.enable_statistics(getattr(passmanager.PassDisplayMode, self.statistics.upper()))
+        pm.enable_verifier(self.verify_each)
+
+
+def build_pass_manager(pipeline: str | Nest, context: ir.Context | None = None,
+                       instrumentation: Instrumentation | None = None
+                       ) -> passmanager.PassManager:
     """A PassManager for a pipeline mixing Python and C++ passes."""
     root = parse_pipeline(pipeline) if isinstance(pipeline, str) else pipeline
     with (context or ir.Context.current):
         pm = passmanager.PassManager(root.op_name)
         _add_steps(pm, root.steps, [])
+        if instrumentation is not None:
+            instrumentation.apply(pm)
     return pm
+
+
+def nest_implicitly(steps: list[PassStep], context: ir.Context,
+                    op_name: str = "builtin.module") -> Nest:
+    """Pass flags as mlir-opt runs them: each pass nested under the op it is restricted to.
+
+    `--chlo-legalize-to-stablehlo --cse` becomes
+    `builtin.module(func.func(chlo-legalize-to-stablehlo), cse)` (MLIR's implicit nesting).
+    """
+    nested = []
+    for step in steps:
+        anchor = None
+        if is_shlo_pass(step.name):
+            anchor = create_pass(step.name, parse_options(step.options)).ANCHOR or None
+        else:
+            with context:
+                try:
+                    passmanager.PassManager(op_name).add(step.text())
+                except ValueError as e:
+                    m = re.search(r"restricted to '([^']+)'", str(e))
+                    if not m:
+                        _add_text(passmanager.PassManager(op_name), step.text())
+                    anchor = m.group(1)
+        nested.append(Nest(anchor, [step]) if anchor and anchor != op_name else step)
+    return Nest(op_name, nested)
 
 
 def _add_steps(pm, steps, path):
@@ -214,10 +287,11 @@ def _select(op: ir.Operation, path: list[str]):
 
 
 def run_pipeline(module: ir.Module | ir.Operation, pipeline: str | Nest,
-                 source_name: str | None = None) -> None:
+                 source_name: str | None = None, *,
+                 instrumentation: Instrumentation | None = None) -> None:
     """Run a textual pipeline on a module in place; failures raise `PassError`."""
     op = module.operation if isinstance(module, ir.Module) else module
-    pm = build_pass_manager(pipeline, op.context)
+    pm = build_pass_manager(pipeline, op.context, instrumentation)
     _run(pm, op, source_name)
 
 
@@ -236,3 +310,46 @@ def _run(pm, op, source_name):
         pm.run(op)
     except ir.MLIRError as e:
         raise PassError(diagnostics_text(e, source_name)) from None
+
+
+# -- crash reproducers (MLIR's format: the module, then its `mlir_reproducer` resource) --------
+
+_REPRODUCER = re.compile(r"\{-#\s*external_resources:\s*\{\s*mlir_reproducer:\s*\{(?P<body>.*?)\}"
+                         r"\s*\}\s*#-\}", re.S)
+
+
+def reproducer_text(module_text: str, pipeline: str, *, disable_threading: bool = False,
+                    verify_each: bool = True) -> str:
+    """A reproducer: `module_text` and the pipeline that failed on it (`--run-reproducer`)."""
+    quoted = pipeline.replace("\\", "\\\\").replace('"', '\\"')
+    return (f"{module_text}\n{{-#\n  external_resources: {{\n    mlir_reproducer: {{\n"
+            f"      pipeline: \"{quoted}\",\n"
+            f"      disable_threading: {str(disable_threading).lower()},\n"
+            f"      verify_each: {str(verify_each).lower()}\n    }}\n  }}\n#-}}\n")
+
+
+@dataclasses.dataclass
+class Reproducer:
+    """What a reproducer file holds: the module text (config blanked out) and how to run it."""
+
+    source: str
+    pipeline: str
+    disable_threading: bool = False
+    verify_each: bool = True
+
+
+def read_reproducer(text: str) -> Reproducer:
+    """Split a reproducer into its module and its configuration; `PipelineError` if it has none."""
+    m = _REPRODUCER.search(text)
+    if not m:
+        raise PipelineError("the input has no 'mlir_reproducer' configuration to run "
+                            "(expected a {-# external_resources: { mlir_reproducer: ... } #-} block)")
+    fields = dict(re.findall(r'(\w+)\s*:\s*("(?:[^"\\]|\\.)*"|\w+)', m.group("body")))
+    pipeline = fields.get("pipeline")
+    if pipeline is None:
+        raise PipelineError("the 'mlir_reproducer' configuration names no pipeline")
+    pipeline = re.sub(r"\\(.)", r"\1", pipeline[1:-1])
+    blank = re.sub(r"[^\n]", " ", m.group())          # keep the module's line numbers
+    return Reproducer(text[:m.start()] + blank + text[m.end():], pipeline,
+                      fields.get("disable_threading") == "true",
+                      fields.get("verify_each", "true") == "true")

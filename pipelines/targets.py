@@ -1,17 +1,86 @@
 """IREE target configurations as data: which HAL device, which backend flags, which runtime driver.
 
-A target is named `kind` or `kind:variant` (`cpu`, `cpu:znver4`, `vulkan`,
-`vulkan:rdna3`, `cuda:sm_89`); users append their own flags. Each distinct
-target gets its own IREE session, because flags accumulate per session.
+A target is named `kind` or `kind:variant`: `cpu` (this machine), `cpu:znver4`,
+`cpu:aarch64-linux-gnu` (cross-compiling; `cpu:TRIPLE:CPU` names both),
+`vulkan` (= `vulkan:llvmpipe`, right for Mesa's software driver), `vulkan:rdna3`,
+`cuda:sm_80` ... `cuda:sm_89`, `cuda:sm_90`/`sm_90a` (Hopper, described by shlo
+because IREE 3.13's table lacks it), `hip:gfx942` (compile only here), `vmvx`.
+Users append their own flags. Each distinct target gets its own IREE session,
+because flags accumulate per session.
+
+Variant names are checked here, against tables measured on IREE 3.13, before
+IREE sees them: IREE aborts the whole process on an unknown Vulkan or CUDA
+target name.
 """
 from __future__ import annotations
 
 import dataclasses
+import re
 
 from ..errors import CompileError
 
-# Flags every target shares: the input is StableHLO, and f64 stays f64 (IREE demotes by default).
-COMMON_FLAGS = ("--iree-input-type=stablehlo", "--iree-input-demote-f64-to-f32=false")
+# Flags every target shares: the input is StableHLO; f64 demotion is explicit (see Target).
+COMMON_FLAGS = ("--iree-input-type=stablehlo",)
+DEMOTE_F64_FLAG = "--iree-input-demote-f64-to-f32"
+
+# What a target can do with f64: everything, elementwise arithmetic only (SPIR-V's GLSL.std.450
+# has no f64 exp/log/sin/...), or nothing at all (no Float64 capability).
+F64_FULL, F64_ARITHMETIC, F64_NONE = "full", "arithmetic", "none"
+
+# ---- variant tables (each name was compiled with IREE 3.13; unknown names abort IREE) ---------
+
+_AMD = ("mi355x mi350x cdna4 gfx950 mi325x mi300x mi300a mi308x cdna3 gfx942 mi250x mi250 mi210 "
+        "cdna2 gfx90a mi100 cdna1 gfx908 rx9070xt rx9070 r9700 rx9060xt rx7900xtx rx7900xt "
+        "rx7800xt rx7700xt v710 w7900 w7800 w7700 phoenix gfx1103 strix-point gfx1150 strix-halo "
+        "gfx1151 rdna4 gfx1200 gfx1201 rdna3 gfx1100 gfx1101 gfx1102 rdna2 gfx1030 gfx1031 "
+        "gfx1032 gfx1033 gfx1034 gfx1035 gfx1036 rdna1 gfx1010 gfx1011 gfx1012 gfx1013 "
+        "gfx1250").split()
+_HIP_REJECTS = set("cdna4 cdna3 rdna4 rdna3 rdna2 rdna1 gfx1102 gfx1030 gfx1031 gfx1032 gfx1033 "
+                   "gfx1034 gfx1035 gfx1036 gfx1010 gfx1011 gfx1012 gfx1013".split())
+_NVIDIA_IREE = ("sm_60 sm_61 sm_62 sm_70 sm_72 sm_75 sm_80 sm_86 sm_87 sm_89 pascal volta turing "
+                "ampere ada a100 rtx3070 rtx3070ti rtx3080 rtx3080ti rtx3090 rtx3090ti rtx4070 "
+                "rtx4080 rtx4090").split()
+_ARM = ("valhall valhall1 valhall2 valhall3 valhall4 mali-g715 mali-g615 mali-g710 mali-g510 "
+        "mali-g310 mali-g78 mali-g77 mali-g57").split()
+_ADRENO = re.compile(r"adreno(-\d{3}l?)?$")          # IREE accepts adreno and adreno-NNN[l]
+
+VULKAN_TARGETS = frozenset(["llvmpipe", "vp_android_baseline_2022", *_AMD, *_ARM, *_NVIDIA_IREE])
+# Vulkan targets without the Float64 capability (IREE's mobile and baseline-profile tables).
+VULKAN_WITHOUT_F64 = frozenset(["vp_android_baseline_2022", *_ARM])
+HIP_TARGETS = frozenset(n for n in _AMD if n not in _HIP_REJECTS)
+
+# NVIDIA GPUs that IREE 3.13's table lacks, described by shlo. The description is what IREE
+# builds for sm_89 (same mma.sync intrinsics, which Hopper keeps), with Hopper's PTX level and
+# its 227 KiB of shared memory per workgroup; it goes into the module as `hal.device.targets`.
+CUDA_SHLO_TARGETS = {
+    "sm_90": dict(features="+ptx80", shared_memory=232448),
+    "sm_90a": dict(features="+ptx80", shared_memory=232448),
+}
+CUDA_ALIASES = {"hopper": "sm_90", "h100": "sm_90a", "h200": "sm_90a"}
+CUDA_TARGETS = frozenset([*_NVIDIA_IREE, *CUDA_SHLO_TARGETS, *CUDA_ALIASES])
+
+_CUDA_MMA = ("NV_MMA_SYNC_F32_16x8x16_F16 NV_MMA_SYNC_F16_16x8x16_F16 NV_MMA_SYNC_F32_16x8x16_BF16 "
+             "NV_MMA_SYNC_F32_16x8x32_F8E4M3FN NV_MMA_SYNC_F32_16x8x32_F8E5M2 "
+             "NV_WMMA_F32_16x16x16_F16 NV_WMMA_F16_16x16x16_F16").split()
+
+
+def cuda_device_targets(arch: str) -> str:
+    """The `hal.device.targets` attribute text that makes IREE compile PTX for `arch`."""
+    spec = CUDA_SHLO_TARGETS[arch]
+    gpu = (f'#iree_gpu.target<arch = "{arch}", features = "{spec["features"]}", wgp = <'
+           "compute = fp64|fp32|fp16|int64|int32|int16|int8, storage = b64|b32|b16|b8, "
+           "subgroup = shuffle|arithmetic, dot = dp4xi8toi32, "
+           f"mma = [{', '.join(f'<{m}>' for m in _CUDA_MMA)}], subgroup_size_choices = [32], "
+           "max_workgroup_sizes = [1024, 1024, 1024], max_thread_count_per_workgroup = 1024, "
+           f"max_workgroup_memory_bytes = {spec['shared_memory']}, "
+           "max_workgroup_counts = [2147483647, 65535, 65535]>>")
+    return (f'[#hal.device.target<"cuda", [#hal.executable.target<"cuda", "cuda-nvptx-fb", '
+            f"{{iree_codegen.target_info = {gpu}}}>]> : !hal.device]")
+
+
+# First components of LLVM triples: `cpu:X` is a triple when X starts with one of these and a '-'.
+_TRIPLE_ARCHS = ("x86_64", "i386", "i686", "aarch64", "arm64", "arm", "armv7", "riscv32", "riscv64",
+                 "wasm32", "wasm64", "powerpc64le", "s390x")
 
 
 @dataclasses.dataclass(frozen=True)
@@ -21,21 +90,29 @@ class TargetKind:
     flags: tuple[str, ...]        # the HAL device and backend
     variant_flag: str             # flag a `kind:variant` sets to the variant
     default_variant: str
+    variants: frozenset | None    # the accepted variants; None: any (checked by LLVM)
+    f64: str                      # F64_FULL / F64_ARITHMETIC / F64_NONE for the default variant
     description: str
 
 
 KINDS: dict[str, TargetKind] = {k.name: k for k in (
     TargetKind("cpu", "local-task",
-               ("--iree-hal-target-device=local", "--iree-hal-local-target-device-backends=llvm-cpu"),
-               "--iree-llvmcpu-target-cpu", "host", "llvm-cpu for this machine's CPU (or a named CPU)"),
+               ("--iree-hal-target-device=local",
+                "--iree-hal-local-target-device-backends=llvm-cpu"),
+               "--iree-llvmcpu-target-cpu", "host", None, F64_FULL,
+               "llvm-cpu: this machine's CPU, a named CPU, or a triple to cross-compile for"),
     TargetKind("vulkan", "vulkan", ("--iree-hal-target-device=vulkan",),
-               "--iree-vulkan-target", "llvmpipe",
+               "--iree-vulkan-target", "llvmpipe", VULKAN_TARGETS, F64_ARITHMETIC,
                "SPIR-V for Vulkan; llvmpipe matches Mesa's software driver"),
     TargetKind("cuda", "cuda", ("--iree-hal-target-device=cuda",),
-               "--iree-cuda-target", "sm_80", "PTX for NVIDIA GPUs (sm_80 .. sm_89)"),
+               "--iree-cuda-target", "sm_80", CUDA_TARGETS, F64_FULL,
+               "PTX for NVIDIA GPUs: sm_60 .. sm_89 from IREE, sm_90/sm_90a (Hopper) from shlo"),
+    TargetKind("hip", "hip", ("--iree-hal-target-device=hip",),
+               "--iree-rocm-target", "gfx942", HIP_TARGETS, F64_FULL,
+               "AMDGPU code objects for ROCm/HIP (compile only without an AMD GPU)"),
     TargetKind("vmvx", "local-sync",
                ("--iree-hal-target-device=local", "--iree-hal-local-target-device-backends=vmvx"),
-               "", "", "IREE's portable VM-based reference backend"),
+               "", "", frozenset(), F64_FULL, "IREE's portable VM-based reference backend"),
 )}
 
 
@@ -44,6 +121,7 @@ class Target:
     kind: TargetKind
     variant: str
     extra_flags: tuple[str, ...] = ()
+    demote_f64: bool = False      # the user's explicit opt-in to compute f64 in f32
 
     @property
     def name(self) -> str:
@@ -54,19 +132,105 @@ class Target:
         return self.kind.driver
 
     @property
+    def triple(self) -> str | None:
+        """The LLVM triple of a cross-compiling CPU target (None: this machine)."""
+        if self.kind.name == "cpu" and _is_triple(self.variant.split(":")[0]):
+            return self.variant.split(":")[0]
+        return None
+
+    @property
+    def cpu(self) -> str | None:
+        """The CPU name of a CPU target (`host`, `znver4`, `generic`, ...)."""
+        if self.kind.name != "cpu":
+            return None
+        if self.triple:
+            return self.variant.split(":")[1] if ":" in self.variant else "generic"
+        return self.variant
+
+    @property
+    def f64(self) -> str:
+        """What this target can compute in f64 (F64_FULL, F64_ARITHMETIC or F64_NONE)."""
+        if self.kind.name == "vulkan" and (self.variant in VULKAN_WITHOUT_F64
+                                           or _ADRENO.match(self.variant)):
+            return F64_NONE
+        return self.kind.f64
+
+    @property
+    def device_targets(self) -> str | None:
+        """A `hal.device.targets` attribute to put on the module (targets IREE lacks)."""
+        if self.kind.name == "cuda" and self.variant in CUDA_SHLO_TARGETS:
+            return cuda_device_targets(self.variant)
+        return None
+
+    @property
     def flags(self) -> tuple[str, ...]:
-        variant = (f"{self.kind.variant_flag}={self.variant}",) if self.kind.variant_flag else ()
-        return COMMON_FLAGS + self.kind.flags + variant + self.extra_flags
+        if self.kind.name == "cpu" and self.triple:
+            variant = (f"--iree-llvmcpu-target-triple={self.triple}",
+                       f"--iree-llvmcpu-target-cpu={self.cpu}")
+        elif self.kind.variant_flag and not self.device_targets:
+            variant = (f"{self.kind.variant_flag}={self.variant}",)
+        else:
+            variant = ()
+        demote = (f"{DEMOTE_F64_FLAG}={'true' if self.demote_f64 else 'false'}",)
+        return COMMON_FLAGS + demote + self.kind.flags + variant + self.extra_flags
 
 
-def get_target(spec: str | Target, flags: tuple[str, ...] | list[str] = ()) -> Target:
-    """Resolve `cpu`, `vulkan:llvmpipe`, `cuda:sm_89`, ... plus user flags into a `Target`."""
+def get_target(spec: str | Target, flags: tuple[str, ...] | list[str] = (), *,
+               demote_f64: bool = False) -> Target:
+    """Resolve `cpu`, `vulkan:llvmpipe`, `cuda:sm_90`, ... plus user flags into a `Target`."""
+    flags = tuple(flags)
     if isinstance(spec, Target):
-        return dataclasses.replace(spec, extra_flags=spec.extra_flags + tuple(flags))
-    kind_name, _, variant = spec.partition(":")
-    kind = KINDS.get(kind_name)
-    if kind is None:
-        raise CompileError(f"unknown target '{spec}' (targets: {', '.join(KINDS)})")
-    if variant and not kind.variant_flag:
-        raise CompileError(f"target '{kind_name}' takes no variant, got '{spec}'")
-    return Target(kind, variant or kind.default_variant, tuple(flags))
+        target = dataclasses.replace(spec, extra_flags=spec.extra_flags + flags,
+                                     demote_f64=spec.demote_f64 or demote_f64)
+    else:
+        kind_name, _, variant = spec.strip().partition(":")
+        kind = KINDS.get(kind_name)
+        if kind is None:
+            raise CompileError(f"unknown target '{spec}' (targets: {', '.join(KINDS)})")
+        if variant and kind.variants is not None and not kind.variants:
+            raise CompileError(f"target '{kind_name}' takes no variant, got '{spec}'")
+        variant = variant or kind.default_variant
+        if kind.name in ("vulkan", "cuda", "hip"):
+            variant = variant.lower()
+        if kind.variant_flag:
+            _check_variant(kind, variant)
+        if kind.name == "cuda":
+            variant = CUDA_ALIASES.get(variant, variant)
+        target = Target(kind, variant, flags, demote_f64)
+    for flag in target.extra_flags:
+        _check_user_flag(flag)
+    return target
+
+
+def variant_names(kind: TargetKind) -> list[str]:
+    """A kind's accepted variants in natural order (`adreno-NNN` stands for its pattern)."""
+    names = sorted(kind.variants or (), key=_natural)
+    return names + ["adreno", "adreno-NNN[l]"] if kind.name == "vulkan" else names
+
+
+def _check_variant(kind: TargetKind, variant: str):
+    if kind.variants is None:                       # CPU names and triples: LLVM decides
+        if not re.fullmatch(r"[\w.\-]+(:[\w.\-]+)?", variant) or (
+                ":" in variant and not _is_triple(variant.split(":")[0])):
+            raise CompileError(f"target 'cpu:{variant}': expected cpu:CPU, cpu:TRIPLE or "
+                               f"cpu:TRIPLE:CPU (e.g. cpu:znver4, cpu:aarch64-linux-gnu)")
+        return
+    if variant in kind.variants or (kind.name == "vulkan" and _ADRENO.match(variant)):
+        return
+    raise CompileError(f"unknown {kind.name} target '{variant}' "
+                       f"(known: {', '.join(variant_names(kind))})")
+
+
+def _check_user_flag(flag: str):
+    """Flags that name a GPU go through the same tables: IREE aborts on unknown names."""
+    for kind in KINDS.values():
+        if kind.variant_flag and kind.variants and flag.startswith(kind.variant_flag + "="):
+            _check_variant(kind, flag.partition("=")[2].lower())
+
+
+def _is_triple(text: str) -> bool:
+    return "-" in text and text.split("-")[0] in _TRIPLE_ARCHS
+
+
+def _natural(name: str):
+    return [int(p) if p.isdigit() else p for p in re.split(r"(\d+)", name)]

@@ -1,16 +1,25 @@
 """In-process compilation of a module to a .vmfb with IREE's compiler API.
 
+`compile_module` is the one path from a module to .vmfb bytes, shared by
+`shlo.compile` and `shlo-compile`: shlo's pipeline (pass by pass when the IR
+of every stage is dumped), the f64 policy, the numpy-friendly boundary, the
+on-disk cache, then IREE.
+
 One IREE session per target (flags accumulate per session). A module is
 imported into the session whose context it lives in, with no text round trip:
 the first target a shlo context is compiled for claims that context's own
 session; other targets get a session of their own, into whose context the
-module is copied as bytecode.
+module is copied as bytecode. IREE's diagnostics come back as a
+`CompileError` naming a reproducer and the command that replays it.
 """
 from __future__ import annotations
 
+import contextlib
 import ctypes
 import os
+import re
 import shlex
+import sys
 import tempfile
 import threading
 
@@ -21,34 +30,69 @@ from ..errors import CompileError
 from ..module_io import module_bytecode, parse_module, print_module
 from ..pipelines import DEFAULT, get_pipeline
 from ..pipelines.targets import Target, get_target
+from .boundary import prepare_boundary
+from .cache import CompileCache
+from .f64 import check_f64
+from .target_probe import probe_target
 
-_lock = threading.Lock()
-_claimed: dict[int, str] = {}                 # id(context) -> target name its session compiles for
-_target_sessions: dict[str, object] = {}      # target name -> session (for modules of other contexts)
+_lock = threading.RLock()
+_claimed: dict[int, str] = {}                 # id(context) -> the session key its session serves
+_target_sessions: dict[str, object] = {}      # session key -> session, for foreign modules
 
 _SEVERITY_ERROR = 2
 _DiagnosticCallback = ctypes.CFUNCTYPE(None, ctypes.c_int, ctypes.c_void_p, ctypes.c_size_t,
                                        ctypes.c_void_p)
+# IREE's note that demotion changed the public signatures: shlo converts values at the boundary.
+_DEMOTION_NOTE = re.compile(r"WARNING: ConvertTypesPass .*?New signature:\n(?:    .*\n)*\n?", re.S)
 
 
-def compile(module, target: str | Target = "cpu", *, flags=(), pipeline: str | None = DEFAULT):
+def compile(module, target: str | Target = "cpu", *, flags=(), pipeline: str | None = DEFAULT,
+            demote_f64: bool = False, cache: bool | CompileCache = True,
+            dump_dir: str | None = None):
     """Compile a module (ir.Module, MLIR text/bytecode, or an object with `.module`) for a target.
 
     Runs `pipeline` (shlo's legalizations by default; None or "" for none) on a
-    copy of the module, then IREE; returns an `Executable`. IREE's diagnostics
-    come back as a `CompileError` that names a reproducer on disk.
+    copy of the module, then IREE; returns an `Executable`. f64 stays f64 unless
+    `demote_f64=True`. Results are cached on disk (`cache=False` to skip; see
+    shlo.runtime.cache). IREE's diagnostics come back as a `CompileError` that
+    names a reproducer on disk and the command that replays it.
     """
     from .executable import Executable
 
-    target = get_target(target, flags)
-    module = _as_module(module)
-    work = module.operation.clone()
-    pipeline_text = get_pipeline(pipeline) if pipeline else ""
-    if pipeline_text:
-        from ..passes.pipeline import run_pipeline
-        run_pipeline(work, pipeline_text)
-    vmfb = compile_to_vmfb(work, target, original=module, pipeline=pipeline_text)
+    target = get_target(target, flags, demote_f64=demote_f64)
+    vmfb = compile_module(module, target, pipeline=pipeline, cache=cache, dump_dir=dump_dir)
     return Executable(vmfb, device=target.driver, target=target.name)
+
+
+def compile_module(module, target: Target, *, pipeline: str | None = DEFAULT,
+                   cache: bool | CompileCache = True, dump_dir: str | None = None,
+                   source_name: str | None = None) -> bytes:
+    """The .vmfb bytes for a module: shlo's pipeline, f64 check, boundary, cache, IREE."""
+    probe_target(target)
+    module = _as_module(module)
+    pipeline_text = get_pipeline(pipeline) if pipeline else ""
+    stages = _Stages(dump_dir)
+    work = module.operation.clone()
+    stages.write("input", work)
+    _run_pipeline(work, pipeline_text, stages, source_name)
+    check_f64(work, target)
+    prepare_boundary(work, demote_f64=target.demote_f64)
+    if target.device_targets:
+        with work.context:
+            work.attributes["hal.device.targets"] = ir.Attribute.parse(target.device_targets)
+    stages.write("boundary", work)
+
+    store = CompileCache.from_environment() if cache is True else (cache or None)
+    key = store and CompileCache.key(module_bytecode(work), target.name, target.flags)
+    if store and not dump_dir:
+        cached = store.get(key)
+        if cached is not None:
+            return cached
+    vmfb = compile_to_vmfb(work, target, original=module, pipeline=pipeline_text,
+                           stages=stages)
+    if store:
+        store.put(key, vmfb)
+    return vmfb
 
 
 def _as_module(module) -> ir.Module:
@@ -62,13 +106,57 @@ def _as_module(module) -> ir.Module:
                        f"{type(module).__name__}")
 
 
+def _run_pipeline(work: ir.Operation, pipeline: str, stages, source_name):
+    """Run shlo's pipeline; pass by pass (top-level steps) when every stage is dumped."""
+    if not pipeline:
+        return
+    from ..passes.pipeline import Nest, parse_pipeline, run_pipeline
+    if not stages.directory:
+        run_pipeline(work, pipeline, source_name=source_name)
+        return
+    root = parse_pipeline(pipeline)
+    for step in root.steps:
+        run_pipeline(work, Nest(root.op_name, [step]), source_name=source_name)
+        stages.write(getattr(step, "name", None) or step.op_name, work)
+
+
+class _Stages:
+    """Writes `NN-stage.mlir` files into a dump directory (or nothing, without one)."""
+
+    def __init__(self, directory: str | None):
+        self.directory = directory
+        self.count = 0
+        if directory:
+            os.makedirs(directory, exist_ok=True)
+
+    def write(self, name: str, op_or_text) -> None:
+        if not self.directory:
+            return
+        text = op_or_text if isinstance(op_or_text, str) else print_module(op_or_text)
+        with open(os.path.join(self.directory, f"{self.count:02d}-{name}.mlir"), "w") as f:
+            f.write(text)
+        self.count += 1
+
+    def adopt_iree_phases(self, phase_dir: str) -> None:
+        """Rename IREE's `<module>.<N>.<phase>.mlir` dumps into the numbered sequence."""
+        phases = []
+        for name in os.listdir(phase_dir):
+            m = re.fullmatch(r".*?\.(\d+)\.([\w.\-]+)\.mlir", name)
+            if m:
+                phases.append((int(m.group(1)), m.group(2), name))
+        for _, phase, name in sorted(phases):
+            with open(os.path.join(phase_dir, name)) as f:
+                self.write(f"iree-{phase}", f.read())
+            os.remove(os.path.join(phase_dir, name))
+        os.rmdir(phase_dir)
+
+
 def compile_to_vmfb(module_op: ir.Operation, target: Target, *, original=None,
-                    pipeline: str = "") -> bytes:
-    """IREE-compile a legalized module op (consumed: IREE rewrites it) to .vmfb bytes."""
+                    pipeline: str = "", stages: _Stages | None = None) -> bytes:
+    """IREE-compile a prepared module op (consumed: IREE rewrites it) to .vmfb bytes."""
     from iree.compiler.api import Output
 
-    session, module_op = _session_for(module_op, target)
-    invocation = session.invocation()
+    lib = _dylib()
     errors: list[str] = []
 
     @_DiagnosticCallback
@@ -76,41 +164,84 @@ def compile_to_vmfb(module_op: ir.Operation, target: Target, *, original=None,
         if severity == _SEVERITY_ERROR:
             errors.append(ctypes.string_at(message, size).decode("utf-8", "replace"))
 
-    _dylib().ireeCompilerInvocationEnableCallbackDiagnostics(invocation._inv_p, 0, on_diagnostic,
-                                                             None)
-    invocation.import_module(module_op)
-    if not invocation.execute():
-        raise _compile_error(errors, target, original if original is not None else module_op,
-                             pipeline)
-    output = Output.open_membuffer()
-    invocation.output_vm_bytecode(output)
-    vmfb = bytes(output.map_memory())
-    output.close()
-    invocation.close()
+    with _lock:
+        session, module_op = _session_for(module_op, target)
+        invocation = session.invocation()
+        lib.ireeCompilerInvocationEnableCallbackDiagnostics(invocation._inv_p, 0, on_diagnostic,
+                                                            None)
+        phase_dir = None
+        if stages is not None and stages.directory:
+            phase_dir = tempfile.mkdtemp(prefix=".iree-phases-", dir=stages.directory)
+            lib.ireeCompilerInvocationSetDumpCompilationPhasesTo(invocation._inv_p,
+                                                                 phase_dir.encode())
+        invocation.import_module(module_op)
+        if target.demote_f64:
+            with _captured_stderr() as printed:
+                ok = invocation.execute()
+            sys.stderr.write(_DEMOTION_NOTE.sub("", printed.text))
+        else:
+            ok = invocation.execute()
+        if phase_dir:
+            stages.adopt_iree_phases(phase_dir)
+        if not ok:
+            raise _compile_error(errors, target, original if original is not None else module_op,
+                                 pipeline)
+        output = Output.open_membuffer()
+        invocation.output_vm_bytecode(output)
+        vmfb = bytes(output.map_memory())
+        output.close()
+        invocation.close()
     return vmfb
 
 
 def _session_for(module_op: ir.Operation, target: Target):
     """The session compiling for `target`, and the module op living in its context."""
     ctx = module_op.context
-    with _lock:
-        home = home_session(ctx)
-        if home is None:
-            raise CompileError("module was not created in a shlo context: build or parse it "
-                               "with shlo.context() / shlo.parse_module")
-        claimed = _claimed.setdefault(id(ctx), target.name + repr(target.flags))
-        if claimed == target.name + repr(target.flags):
-            if not getattr(home, "_shlo_configured", False):
-                home.set_flags(*target.flags)
-                home._shlo_configured = True
-            return home, module_op
-        key = target.name + repr(target.flags)
-        session = _target_sessions.get(key)
-        if session is None:
-            session = home_session(new_context())
-            session.set_flags(*target.flags)
-            _target_sessions[key] = session
+    home = home_session(ctx)
+    if home is None:
+        raise CompileError("module was not created in a shlo context: build or parse it "
+                           "with shlo.context() / shlo.parse_module")
+    key = target.name + repr(target.flags)
+    if _claimed.setdefault(id(ctx), key) == key:
+        if not getattr(home, "_shlo_configured", False):
+            _set_flags(home, target)
+            home._shlo_configured = True
+        return home, module_op
+    session = _target_sessions.get(key)
+    if session is None:
+        session = home_session(new_context())
+        _set_flags(session, target)
+        _target_sessions[key] = session
     return session, ir.Module.parse(module_bytecode(module_op), session.context).operation
+
+
+def _set_flags(session, target: Target):
+    try:
+        session.set_flags(*target.flags)
+    except ValueError as e:
+        raise CompileError(f"IREE rejected the flags of target '{target.name}': "
+                           f"{' '.join(str(e).split())}") from None
+
+
+class _Printed:
+    text = ""
+
+
+@contextlib.contextmanager
+def _captured_stderr():
+    """Collect what native code writes to file descriptor 2 (to drop IREE's demotion note)."""
+    printed = _Printed()
+    sys.stderr.flush()
+    saved = os.dup(2)
+    with tempfile.TemporaryFile() as sink:
+        os.dup2(sink.fileno(), 2)
+        try:
+            yield printed
+        finally:
+            os.dup2(saved, 2)
+            os.close(saved)
+            sink.seek(0)
+            printed.text = sink.read().decode("utf-8", "replace")
 
 
 def _compile_error(errors: list[str], target: Target, module, pipeline: str) -> CompileError:
@@ -118,17 +249,30 @@ def _compile_error(errors: list[str], target: Target, module, pipeline: str) -> 
     path = os.path.join(directory, "input.mlir")
     with open(path, "w") as f:
         f.write(print_module(module, debuginfo=True))
-    command = (f"shlo-compile {shlex.quote(path)} --target {target.name}"
-               + "".join(f" --iree-flag={shlex.quote(f)}" for f in target.extra_flags)
-               + (f" --pipeline={shlex.quote(pipeline)}" if pipeline != DEFAULT else "")
-               + f" -o {shlex.quote(os.path.join(directory, 'out.vmfb'))}")
+    command = " ".join(replay_command(path, target, pipeline,
+                                      os.path.join(directory, "out.vmfb")))
     first = errors[0].splitlines()[0] if errors else "IREE reported no diagnostic"
+    if "does not have integral number of total bytes" in first:
+        first += (" (IREE 3.13 cannot keep a sub-byte tensor with an odd number of elements "
+                  "between dispatches: use an even element count or compute in i8)")
     message = (f"IREE compilation for target '{target.name}' failed: {first} "
-               f"(reproduce: {command})")
+               f"(reproducer: {path}; replay: {command})")
     error = CompileError(message, reproducer=path)
     error.diagnostics = errors
     error.command = command
     return error
+
+
+def replay_command(path: str, target: Target, pipeline: str, output: str) -> list[str]:
+    """The `shlo-compile` command line (quoted words) that compiles `path` the same way."""
+    words = ["shlo-compile", path, "--target", target.name]
+    words += [f"--iree-flag={f}" for f in target.extra_flags]
+    if target.demote_f64:
+        words.append("--demote-f64")
+    if pipeline != get_pipeline(DEFAULT):
+        words.append(f"--pipeline={pipeline or 'none'}")
+    words += ["-o", output]
+    return [shlex.quote(w) for w in words]
 
 
 def _dylib():
@@ -137,4 +281,7 @@ def _dylib():
     fn = lib.ireeCompilerInvocationEnableCallbackDiagnostics
     fn.argtypes = [ctypes.c_void_p, ctypes.c_int, _DiagnosticCallback, ctypes.c_void_p]
     fn.restype = None
+    dump = lib.ireeCompilerInvocationSetDumpCompilationPhasesTo
+    dump.argtypes = [ctypes.c_void_p, ctypes.c_char_p]
+    dump.restype = None
     return lib

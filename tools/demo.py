@@ -85,7 +85,7 @@ def run_target(module, target: str, args, want, out_dir: str) -> dict:
 
     row = {"target": target}
     start = time.perf_counter()
-    executable = shlo.compile(module, target=target, pipeline=None)
+    executable = shlo.compile(module, target=target, pipeline=None, cache=False)
     row["compile_ms"] = (time.perf_counter() - start) * 1e3
     path = os.path.join(out_dir, f"mlp_{target}.vmfb")
     executable.save(path)

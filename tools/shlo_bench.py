@@ -49,7 +49,7 @@ def run_workload(w, target: str, rounds: int, flags: list[str], budget: float) -
     row["xla_compile_ms"] = (time.perf_counter() - start) * 1e3
     start = time.perf_counter()
     try:
-        executable = shlo.compile(text, target=target, flags=flags)
+        executable = shlo.compile(text, target=target, flags=flags, cache=False)  # cold compile
     except shlo.Error as e:
         row["error"] = str(e).splitlines()[0][:300]
         return row

@@ -2,109 +2,225 @@
 
     shlo-run model.vmfb --device local-task --input=2x3xf32=1,2,3,4,5,6 --input=@b.npy
     shlo-run model.mlir --target vulkan --function main --output=@result.npy
+
+Inputs (one per argument, in order; iree-run-module's syntax):
+    2x3xf32=1,2,3,4,5,6   2x2xi32=[1 2][3 4]   f32=2.5   4xi32=7 (splat)
+    2x3xf32=@raw.bin (raw little-endian contents)   @file.npy (one or more arrays)
+    1,2,3 or 2.5 (no type: read as the function's argument type)
+Outputs (one per result, in order): `-` print (the default for every result),
+`@file.npy` write, `+file.npy` append, `@file.bin`/`+file.bin` raw contents, `` ignore.
+Values print as iree-run-module prints them: `2x2xf32=[1 2][3 4]`.
 """
 from __future__ import annotations
 
 import argparse
+import os
 import re
 import sys
 
 import numpy as np
 
+# The device a target's code runs on, and the target an .mlir is compiled for on a device.
+TARGET_FOR_DEVICE = {"local-task": "cpu", "local-sync": "cpu", "vulkan": "vulkan", "cuda": "cuda",
+                     "hip": "hip"}
 
 
-def parse_input(text: str) -> np.ndarray:
-    """`2x3xf32=1,2,3,4,5,6`, `f32=2.5`, `4xi32=7` (splat) or `@file.npy`."""
+def parse_input(text: str, spec=None) -> list[np.ndarray]:
+    """The arrays an `--input` names (a .npy file may hold several); `spec` types untyped values."""
     from shlo.errors import InvocationError
     from shlo.runtime.abi import ELEMENT_DTYPES
 
     if text.startswith("@"):
-        try:
-            return np.load(text[1:], allow_pickle=False)
-        except (OSError, ValueError) as e:
-            raise InvocationError(f"--input={text}: cannot read .npy file: {e}") from None
-    spec, eq, values = text.partition("=")
-    *dims, element = spec.split("x") if spec else [""]
-    dtype = ELEMENT_DTYPES.get(element)
-    if not eq or dtype is None or not all(d.isdigit() for d in dims):
-        raise InvocationError(f"--input={text}: expected SHAPExTYPE=VALUES (e.g. 2x3xf32=1,2,3,4,5,6) "
-                              f"or @file.npy")
-    shape = tuple(int(d) for d in dims)
+        return _read_npy(text[1:])
+    head, eq, values = text.partition("=")
+    if not eq:                                     # untyped: the function's argument type
+        if spec is None or spec.dtype is None or None in spec.shape:
+            raise InvocationError(f"--input={text}: expected SHAPExTYPE=VALUES (e.g. "
+                                  f"2x3xf32=1,2,3,4,5,6) or @file.npy")
+        shape, dtype, values = tuple(spec.shape), spec.dtype, text
+    else:
+        *dims, element = head.split("x") if head else [""]
+        dtype = ELEMENT_DTYPES.get(_element_alias(element))
+        if dtype is None or not all(d.isdigit() for d in dims):
+            raise InvocationError(f"--input={text}: expected SHAPExTYPE=VALUES (e.g. "
+                                  f"2x3xf32=1,2,3,4,5,6) or @file.npy")
+        shape = tuple(int(d) for d in dims)
+    if values.startswith("@"):
+        return [_read_raw(text, values[1:], shape, dtype)]
     items = [v for v in re.split(r"[\s,\[\]]+", values) if v]
     try:
-        flat = np.array([_scalar(v) for v in items]).astype(dtype)
-    except ValueError as e:
+        flat = np.array([_scalar(v, dtype) for v in items]).astype(dtype)
+    except (ValueError, TypeError, OverflowError) as e:
         raise InvocationError(f"--input={text}: bad value: {e}") from None
     size = int(np.prod(shape))
     if flat.size == 1:
-        return np.full(shape, flat[0], dtype=dtype)
+        return [np.full(shape, flat[0], dtype=dtype)]
     if flat.size != size:
-        raise InvocationError(f"--input={text}: {flat.size} values for shape {spec} "
-                              f"({size} elements)")
+        raise InvocationError(f"--input={text}: {flat.size} values for shape "
+                              f"{'x'.join(map(str, shape)) or 'scalar'} ({size} elements)")
+    return [flat.reshape(shape)]
+
+
+def _element_alias(name: str) -> str:
+    # iree-run-module spells complex types by their total width: cf64 = complex<f32>.
+    return {"cf64": "complex<f32>", "cf128": "complex<f64>"}.get(name, name)
+
+
+def _read_npy(path: str) -> list[np.ndarray]:
+    from shlo.errors import InvocationError
+    arrays = []
+    try:
+        with open(path, "rb") as f:
+            size = os.fstat(f.fileno()).st_size
+            while f.tell() < size:
+                arrays.append(np.load(f, allow_pickle=False))
+    except (OSError, ValueError) as e:
+        raise InvocationError(f"--input=@{path}: cannot read .npy file: {e}") from None
+    if not arrays:
+        raise InvocationError(f"--input=@{path}: the file holds no array")
+    return arrays
+
+
+def _read_raw(text: str, path: str, shape, dtype) -> np.ndarray:
+    from shlo.errors import InvocationError
+    try:
+        flat = np.fromfile(path, dtype=dtype)
+    except OSError as e:
+        raise InvocationError(f"--input={text}: cannot read '{path}': {e.strerror}") from None
+    if flat.size != int(np.prod(shape)):
+        raise InvocationError(f"--input={text}: '{path}' holds {flat.size} elements, "
+                              f"the shape needs {int(np.prod(shape))}")
     return flat.reshape(shape)
 
 
-def _scalar(v: str):
-    if v.lower() in ("true", "false"):
-        return v.lower() == "true"
-    return complex(v) if "j" in v else float(v) if any(c in v for c in ".eEn") else int(v)
+def _scalar(v: str, dtype: np.dtype):
+    """One value, read as its element type reads it (so `-0` stays a negative zero in f32)."""
+    low = v.lower()
+    if dtype == np.bool_:
+        if low not in ("true", "false", "1", "0"):
+            raise ValueError(f"'{v}' is not a boolean (true, false, 1, 0)")
+        return low in ("true", "1")
+    if dtype.kind == "c":
+        return complex(v)
+    if dtype.kind in "iu" or str(dtype) in ("int4", "uint4"):
+        return int(v, 0)
+    return float(v)
 
 
-def format_result(array: np.ndarray) -> str:
-    """iree-run-module's spelling: `2x2xf32=[1 2][3 4]`."""
+def format_result(array: np.ndarray, max_elements: int = 1024) -> str:
+    """iree-run-module's spelling: `2x2xf32=[1 2][3 4]`, %G floats, i1 as bytes, elided past N."""
     from shlo.runtime.abi import describe
 
-    def nested(a):
-        if a.ndim == 0:
-            return str(a.item()).lower() if a.dtype == np.bool_ else str(a.item())
+    budget = [max_elements]
+
+    def value(x) -> str:
+        if array.dtype == np.bool_:
+            return "01" if x else "00"
+        if array.dtype.kind == "c":
+            return f"{x.real:G}{x.imag:+G}j"
+        if array.dtype.kind in "iub" or str(array.dtype) in ("int4", "uint4"):
+            return str(int(x))
+        return f"{float(x):G}"
+
+    def row(a) -> str:                     # returns text; stops at the budget with "..."
+        parts = []
+        for x in a:
+            if budget[0] <= 0:
+                return " ".join(parts) + "..."
+            budget[0] -= 1
+            parts.append(value(x))
+        return " ".join(parts)
+
+    def nested(a) -> str:
         if a.ndim == 1:
-            return "[" + " ".join(nested(x) for x in a) + "]"
-        return "".join(nested(x) for x in a)
-    body = nested(array)
+            return row(a)
+        out = ""
+        for x in a:
+            if budget[0] <= 0:
+                break
+            out += "[" + nested(x) + "]"
+        return out
+
+    body = value(array[()]) if array.ndim == 0 else nested(array)
     return f"{describe(array)}={body}"
 
 
+def write_output(spec: str, array: np.ndarray, max_elements: int) -> None:
+    """Handle one `--output`: `-` print, `@`/`+` write or append .npy or raw bytes, `` ignore."""
+    if spec == "":
+        return
+    if spec == "-":
+        print(format_result(array, max_elements))
+        return
+    mode = {"@": "wb", "+": "ab"}.get(spec[:1])
+    if mode is None:
+        from shlo.errors import InvocationError
+        raise InvocationError(f"--output={spec}: expected -, @FILE or +FILE (.npy or raw)")
+    with open(spec[1:], mode) as f:
+        if spec.endswith(".npy"):
+            np.save(f, array, allow_pickle=False)
+        else:
+            f.write(np.ascontiguousarray(array).tobytes())
+
+
 def main(argv: list[str] | None = None) -> int:
-    p = argparse.ArgumentParser(prog="shlo-run", description=__doc__.splitlines()[0])
-    p.add_argument("module", help=".vmfb, or .mlir to compile for --target first")
-    p.add_argument("--device", help="local-task | local-sync | vulkan | cuda (default: from target)")
-    p.add_argument("--target", default="cpu", help="target to compile an .mlir for")
+    p = argparse.ArgumentParser(prog="shlo-run", description=__doc__.splitlines()[0],
+                                formatter_class=argparse.RawDescriptionHelpFormatter,
+                                epilog="\n".join(__doc__.splitlines()[2:]))
+    p.add_argument("module", nargs="?", help=".vmfb, or .mlir to compile for --target first")
+    p.add_argument("--module", dest="module_flag", help="iree-run-module's spelling of MODULE")
+    p.add_argument("--device", help="local-task | local-sync | vulkan | cuda | hip "
+                                    "(default: the target's)")
+    p.add_argument("--target", help="target to compile an .mlir for (default: the device's, "
+                                    "else cpu)")
     p.add_argument("--function", default=None, help="function to run (default: main)")
     p.add_argument("--input", action="append", default=[], help="an input, in order (repeatable)")
-    p.add_argument("--output", action="append", default=[],
-                   help="@file.npy per result, in order (default: print them)")
+    p.add_argument("--output", action="append", default=[], help="what to do with each result")
+    p.add_argument("--output_max_element_count", "--output-max-element-count", type=int,
+                   default=1024, help="print at most this many elements per result")
+    p.add_argument("--demote-f64", action="store_true", help="compile f64 as f32 (.mlir only)")
+    p.add_argument("--iree-flag", action="append", default=[], help="extra IREE flag (.mlir only)")
     args = p.parse_args(argv)
+    path = args.module or args.module_flag
+    if not path:
+        p.error("a .vmfb or .mlir module is required")
 
     import shlo
 
+    device = args.device.split("://")[0] if args.device else None
     try:
-        if args.module.endswith(".vmfb"):
-            executable = shlo.load(args.module, device=args.device or "local-task")
+        if path.endswith(".vmfb"):
+            executable = shlo.load(path, device=device or "local-task")
         else:
-            executable = shlo.compile(shlo.read_module(args.module), target=args.target)
-            if args.device:
-                executable.device = args.device
-        inputs = [parse_input(t) for t in args.input]
+            target = args.target or TARGET_FOR_DEVICE.get(device or "", "cpu")
+            executable = shlo.compile(shlo.read_module(path), target=target,
+                                      flags=args.iree_flag, demote_f64=args.demote_f64)
+            if device:
+                executable.device = device
         name = args.function or executable.entry
-        results = executable.function(name)(*inputs)
+        function = executable.function(name)
+        specs = [v.spec for v in function.signature.inputs]
+        inputs = []
+        for text in args.input:
+            spec = specs[len(inputs)] if len(inputs) < len(specs) else None
+            inputs.extend(parse_input(text, spec))
+        results = function(*inputs)
+        results = results if isinstance(results, tuple) else (results,)
+        if len(args.output) > len(results):
+            raise shlo.InvocationError(f"{len(args.output)} --output given for "
+                                       f"{len(results)} results")
+        print(f"EXEC @{name}")
+        for i, array in enumerate(results):
+            spec = args.output[i] if i < len(args.output) else "-"
+            if spec == "-":
+                print(f"result[{i}]: hal.buffer_view")
+            write_output(spec, array, args.output_max_element_count)
     except shlo.Error as e:
         print(f"shlo-run: {e}", file=sys.stderr)
         return 1
     except OSError as e:
-        print(f"shlo-run: cannot read '{args.module}': {e.strerror}", file=sys.stderr)
+        print(f"shlo-run: {e.filename or path}: {e.strerror}", file=sys.stderr)
         return 1
-    results = results if isinstance(results, tuple) else (results,)
-    if args.output and len(args.output) != len(results):
-        print(f"shlo-run: {len(args.output)} --output given for {len(results)} results",
-              file=sys.stderr)
-        return 1
-    print(f"EXEC @{name}")
-    for i, array in enumerate(results):
-        if args.output:
-            np.save(args.output[i].lstrip("@"), array)
-        else:
-            print(f"result[{i}]: hal.buffer_view")
-            print(format_result(array))
     return 0
 
 

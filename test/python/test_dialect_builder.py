@@ -31,10 +31,15 @@ def fn():
 
 
 def test_builder_functions_are_derived_from_the_tables():
-    assert len(stablehlo.OPS) == len(stablehlo.__all__) == 58
-    assert len(chlo.OPS) == len(chlo.__all__) == 40
-    for name in ("and_", "or_", "not_", "return_", "dot_general", "broadcast_in_dim"):
+    # 107 ops of the spec (with async_start/async_done and collective_reduce), return, the
+    # 9 deprecated-but-valid ops; the 51 CHLO ops. Every one is registered in the wheel.
+    assert len(stablehlo.OPS) == len(stablehlo.__all__) == 118
+    assert len(chlo.OPS) == len(chlo.__all__) == 51
+    assert all(CTX.is_registered_operation(op.name) for op in (*stablehlo.OPS, *chlo.OPS))
+    for name in ("and_", "or_", "not_", "return_", "dot_general", "broadcast_in_dim", "if_",
+                 "while_", "cross_replica_sum"):
         assert callable(getattr(stablehlo, name))
+    assert chlo.asin_acos_kernel.opdef.name == "chlo._asin_acos_kernel"
     sig = inspect.signature(stablehlo.dot_general)
     assert list(sig.parameters)[:2] == ["lhs", "rhs"]
     assert sig.parameters["lhs_contracting_dimensions"].kind == inspect.Parameter.KEYWORD_ONLY
@@ -246,3 +251,71 @@ def test_explicit_loc_and_ip_without_context_managers():
     v = stablehlo.compare(a, b, comparison_direction="LT", loc=loc, ip=ip)
     w = chlo.broadcast_complex(a, b, loc=loc, ip=ip)
     assert str(v.type) == "tensor<2xi1>" and str(w.type) == "tensor<2xcomplex<f32>>"
+
+
+def test_results_from_regions_keep_the_insertion_order(fn):
+    """if/case build their regions first (in a provisional op) and then the op itself, at the
+    insertion point: the op lands where it was asked for, with the moved bodies."""
+    block, (a, b) = fn
+    first = stablehlo.negate(a)
+    pred = stablehlo.compare(a, b, comparison_direction="LT")
+    scalar = stablehlo.reduce([pred], [stablehlo.constant(np.bool_(True))], dimensions=[0, 1],
+                              body=lambda x, y: stablehlo.and_(x, y))
+    r = stablehlo.if_(scalar, true_branch=lambda: first, false_branch=lambda: stablehlo.abs(b))
+    last = stablehlo.add(r, first)
+    names = [op.name for op in block.operations]
+    assert names[-2:] == ["stablehlo.if", "stablehlo.add"] and names.count("stablehlo.if") == 1
+    assert [op.name for op in r.owner.regions[1].blocks[0].operations] == [
+        "stablehlo.abs", "stablehlo.return"]
+    assert last.owner.verify()
+
+
+def test_failed_region_ops_leave_nothing_behind(fn):
+    block, (a, b) = fn
+    i = stablehlo.constant(np.int32(0))
+    n = len(block.operations)
+    with pytest.raises(ConstraintError, match=r"^case: branches\[0\] returns .*\(C3\)$"):
+        stablehlo.case(i, branches=[lambda: a, lambda: stablehlo.convert(
+            a, result_type=tensor_type([2, 3], np.int32))])
+    assert len(block.operations) == n
+
+
+def test_optional_operand_and_rebuild(fn):
+    """collective_broadcast's optional `root` becomes has_dynamic_root; rebuild() decodes the
+    op back into the same builder call."""
+    from shlo.dialect import rebuild
+    block, (a, b) = fn
+    root = stablehlo.constant(np.array([0, 1], np.int32))
+    r = stablehlo.collective_broadcast([a, b], replica_groups=[[0, 1]], root=root)
+    assert "has_dynamic_root" in str(r[0].owner)
+    args, kwargs = rebuild.arguments(r[0].owner)
+    assert args == [[a, b]] and kwargs["root"] == root and kwargs["replica_groups"].tolist() == \
+        [[0, 1]]
+    again = rebuild.rebuild(r[0].owner)
+    assert [v.type for v in again] == [v.type for v in r]
+    assert "has_dynamic_root" in str(again[0].owner) and again[0].owner.operands[2] == root
+
+
+def test_rebuild_clones_regions(fn):
+    from shlo.dialect import rebuild
+    block, (a, b) = fn
+    zero = stablehlo.constant(np.float32(0))
+    r = stablehlo.reduce([a], [zero], dimensions=[1],
+                         body=lambda x, y: stablehlo.maximum(x, stablehlo.negate(y)))
+    again = rebuild.rebuild(r.owner, ip=ir.InsertionPoint(block))
+    assert again.type == r.type
+    body = again.owner.regions[0].blocks[0]
+    assert [op.name for op in body.operations] == ["stablehlo.negate", "stablehlo.maximum",
+                                                   "stablehlo.return"]
+    assert again.owner.verify()
+    with pytest.raises(ArgumentError, match="has no shlo builder"):
+        rebuild.arguments(block.owner)
+
+
+def test_quantized_operands_are_rejected_where_not_supported(fn):
+    block, (a, b) = fn
+    qt = tensor_type([2, 3], shlo.dialect.types.quant_type("int8", "float32", 0.5))
+    x = stablehlo.uniform_quantize(a, result_type=qt)
+    with pytest.raises(ConstraintError, match=r"^cosine: operand is a quantized tensor .*\(I1\)$"):
+        stablehlo.cosine(x)
+    assert str(stablehlo.uniform_dequantize(x).type) == "tensor<2x3xf32>"

@@ -1,0 +1,91 @@
+"""Make a module's public functions callable from numpy, and remember the user's signature.
+
+IREE passes tensors in byte-addressed buffers: a tensor of i4/ui4 with an odd
+number of elements (or a 0-d one) cannot cross the boundary at all, and numpy
+has no packed nibbles either. So sub-byte integers travel widened to bytes:
+each public function gets a `stablehlo.convert` after its entry and before its
+returns, and nothing inside changes. When the boundary the user sees differs
+from the one IREE compiles (widened types, or f64 demoted on request), the
+user's function type is recorded in `iree.reflection` as `shlo.signature`; the
+runtime reads it back from the .vmfb to validate and convert values.
+"""
+from __future__ import annotations
+
+from iree.compiler import ir
+
+# Element types that cannot cross IREE's boundary, and the type they travel as.
+WIDENED = {"i4": "i8", "ui4": "ui8", "si4": "si8"}
+F64_ELEMENTS = ("f64", "complex<f64>")
+
+
+def prepare_boundary(module_op: ir.Operation, *, demote_f64: bool = False) -> None:
+    """Widen sub-byte boundary types of public functions; record user signatures (in place)."""
+    with module_op.context, ir.Location.unknown():
+        for op in module_op.regions[0].blocks[0].operations:
+            if op.operation.name == "func.func" and _is_public(op) and op.regions[0].blocks:
+                _prepare_function(op.operation, demote_f64=demote_f64)
+
+
+def _prepare_function(func: ir.Operation, *, demote_f64: bool = False) -> None:
+    function_type = ir.FunctionType(ir.TypeAttr(func.attributes["function_type"]).value)
+    inputs, results = list(function_type.inputs), list(function_type.results)
+    wide_inputs, wide_results = [_widened(t) for t in inputs], [_widened(t) for t in results]
+    changed = wide_inputs != inputs or wide_results != results
+    demoted = demote_f64 and any(element_name(t) in F64_ELEMENTS for t in inputs + results)
+    if not changed and not demoted:
+        return
+    _record_signature(func, function_type)
+    if not changed:
+        return
+    entry = func.regions[0].blocks[0]
+    first = entry.operations[0]
+    for arg, narrow, wide in zip(entry.arguments, inputs, wide_inputs):
+        if narrow != wide:
+            arg.set_type(wide)
+            with ir.InsertionPoint(first):
+                convert = _convert(arg, narrow)
+            arg.replace_all_uses_except(convert.result, convert)
+    for block in func.regions[0].blocks:
+        terminator = block.operations[len(block.operations) - 1]
+        if terminator.operation.name != "func.return":
+            continue
+        for i, (narrow, wide) in enumerate(zip(results, wide_results)):
+            if narrow != wide:
+                with ir.InsertionPoint(terminator):
+                    terminator.operands[i] = _convert(terminator.operands[i], wide).result
+    func.attributes["function_type"] = ir.TypeAttr.get(
+        ir.FunctionType.get(wide_inputs, wide_results))
+
+
+def _record_signature(func: ir.Operation, function_type: ir.FunctionType) -> None:
+    entries = {}
+    if "iree.reflection" in func.attributes:
+        existing = ir.DictAttr(func.attributes["iree.reflection"])
+        entries = {existing[i].name: existing[i].attr for i in range(len(existing))}
+    entries["shlo.signature"] = ir.StringAttr.get(str(function_type))
+    func.attributes["iree.reflection"] = ir.DictAttr.get(entries)
+
+
+def _convert(value: ir.Value, to: ir.Type) -> ir.Operation:
+    return ir.Operation.create("stablehlo.convert", results=[to], operands=[value])
+
+
+def _widened(t: ir.Type) -> ir.Type:
+    tensor = t.maybe_downcast()
+    if not isinstance(tensor, ir.RankedTensorType):
+        return t
+    wide = WIDENED.get(str(tensor.element_type))
+    if wide is None:
+        return t
+    return ir.RankedTensorType.get(tensor.shape, ir.Type.parse(wide), tensor.encoding)
+
+
+def element_name(t: ir.Type) -> str:
+    """`f32` for tensor<2xf32> (and for f32 itself)."""
+    shaped = t.maybe_downcast()
+    return str(shaped.element_type) if isinstance(shaped, ir.ShapedType) else str(t)
+
+
+def _is_public(op) -> bool:
+    visibility = op.attributes["sym_visibility"] if "sym_visibility" in op.attributes else None
+    return visibility is None or ir.StringAttr(visibility).value == "public"

@@ -1,0 +1,166 @@
+"""shlo.compile: the on-disk cache, IREE diagnostics with a replayable reproducer, stage dumps."""
+import os
+import shlex
+import subprocess
+
+import numpy as np
+import pytest
+
+import shlo
+from conftest import BIN
+from shlo.runtime import cache as cache_module
+from shlo.runtime.cache import CompileCache
+
+SCALE = """func.func @main(%x: tensor<3xf32>) -> tensor<3xf32> {
+  %c = stablehlo.constant dense<%s> : tensor<3xf32>
+  %0 = stablehlo.multiply %x, %c : tensor<3xf32>
+  return %0 : tensor<3xf32>
+}"""
+X = np.array([1, -2, 0.5], np.float32)
+
+
+def scaled(factor):
+    return SCALE.replace("%s", repr(float(factor)))
+
+
+@pytest.fixture
+def cache(tmp_path):
+    return CompileCache(str(tmp_path / "cache"))
+
+
+def entries(cache):
+    return sorted(n for n in os.listdir(cache.directory) if n.endswith(".vmfb"))
+
+
+def test_second_compile_is_a_hit_and_keys_separate_targets_and_flags(cache):
+    first = shlo.compile(scaled(2), target="vmvx", cache=cache)
+    assert (cache.hits, cache.misses) == (0, 1) and len(entries(cache)) == 1
+    again = shlo.compile(scaled(2), target="vmvx", cache=cache)
+    assert cache.hits == 1 and again.vmfb == first.vmfb
+    np.testing.assert_array_equal(again(X), X * 2)
+    shlo.compile(scaled(2), target="vmvx", flags=["--iree-opt-level=O1"], cache=cache)
+    shlo.compile(scaled(3), target="vmvx", cache=cache)
+    assert cache.misses == 3 and len(entries(cache)) == 3
+    assert not [n for n in os.listdir(cache.directory) if n.startswith(".tmp-")]   # atomic
+
+
+def test_compiler_version_is_part_of_the_key(cache, monkeypatch):
+    shlo.compile(scaled(2), target="vmvx", cache=cache)
+    monkeypatch.setattr(cache_module, "compiler_version", lambda: "3.14.0@other")
+    shlo.compile(scaled(2), target="vmvx", cache=cache)
+    assert cache.hits == 0 and len(entries(cache)) == 2
+
+
+@pytest.mark.parametrize("damage", ["truncate", "flip", "garbage"])
+def test_damaged_entry_is_detected_and_rebuilt(cache, damage):
+    shlo.compile(scaled(5), target="vmvx", cache=cache)
+    path = os.path.join(cache.directory, entries(cache)[0])
+    data = open(path, "rb").read()
+    damaged = {"truncate": data[:len(data) // 2],
+               "flip": data[:-10] + bytes([data[-10] ^ 1]) + data[-9:],
+               "garbage": b"not a cache entry"}[damage]
+    open(path, "wb").write(damaged)
+    rebuilt = shlo.compile(scaled(5), target="vmvx", cache=cache)
+    assert cache.rebuilt == 1 and cache.hits == 0
+    np.testing.assert_array_equal(rebuilt(X), X * 5)
+    assert open(path, "rb").read() == data                     # the entry is whole again
+
+
+def test_size_limit_evicts_least_recently_used(tmp_path):
+    cache = CompileCache(str(tmp_path / "cache"))
+    for factor in (2, 3):
+        shlo.compile(scaled(factor), target="vmvx", cache=cache)
+    for name in entries(cache):                              # both long unused...
+        os.utime(os.path.join(cache.directory, name), (1, 1))
+    shlo.compile(scaled(2), target="vmvx", cache=cache)      # ...until a hit refreshes 2
+    assert cache.hits == 1
+    cache.max_bytes = cache.size() + 10                      # room for about two entries
+    shlo.compile(scaled(4), target="vmvx", cache=cache)
+    assert len(entries(cache)) == 2 and cache.size() <= cache.max_bytes
+    hits = cache.hits
+    shlo.compile(scaled(2), target="vmvx", cache=cache)          # survived: still a hit
+    assert cache.hits == hits + 1
+    shlo.compile(scaled(3), target="vmvx", cache=cache)          # evicted: compiled again
+    assert cache.hits == hits + 1
+
+
+def test_cache_location_and_switch_come_from_the_environment(tmp_path, monkeypatch):
+    monkeypatch.setenv("SHLO_CACHE_DIR", str(tmp_path / "here"))
+    monkeypatch.setenv("SHLO_CACHE_MAX_BYTES", "12345")
+    found = CompileCache.from_environment()
+    assert found.directory == str(tmp_path / "here") and found.max_bytes == 12345
+    shlo.compile(scaled(7), target="vmvx")
+    assert len(os.listdir(tmp_path / "here")) == 1
+    monkeypatch.setenv("SHLO_CACHE", "0")
+    assert CompileCache.from_environment() is None
+    monkeypatch.delenv("SHLO_CACHE_DIR")
+    monkeypatch.delenv("SHLO_CACHE")
+    monkeypatch.setenv("HOME", str(tmp_path / "home"))
+    monkeypatch.delenv("XDG_CACHE_HOME", raising=False)
+    assert CompileCache.from_environment().directory == str(tmp_path / "home/.cache/shlo")
+
+
+CHOLESKY = """func.func @main(%a: tensor<3x3xf32>) -> tensor<3x3xf32> {
+  %0 = stablehlo.cholesky %a, lower = true : tensor<3x3xf32>
+  return %0 : tensor<3x3xf32>
+}"""
+
+
+def test_compile_error_has_iree_message_and_a_command_that_replays_it(ctx):
+    module = shlo.parse_module(CHOLESKY, context=ctx, source_name="chol.mlir")
+    with pytest.raises(shlo.CompileError) as info:
+        shlo.compile(module, target="cpu", flags=["--iree-opt-level=O1"], cache=False)
+    error = info.value
+    message = str(error)
+    assert "chol.mlir:2:8: failed to legalize operation 'stablehlo.cholesky'" in message
+    assert "stablehlo.cholesky" in open(error.reproducer).read()
+    words = shlex.split(error.command)
+    assert words[:2] == ["shlo-compile", error.reproducer]
+    assert "--iree-flag=--iree-opt-level=O1" in words
+    replay = subprocess.run([os.path.join(BIN, words[0])] + words[1:], capture_output=True,
+                            text=True, timeout=300)
+    assert replay.returncode == 1
+    iree_message = message.split(" (reproducer:")[0]
+    assert iree_message in replay.stderr                        # the same IREE diagnostic
+
+
+def test_dump_dir_has_every_stage_in_order(tmp_path):
+    dump = tmp_path / "ir"
+    executable = shlo.compile(scaled(2), target="vmvx", cache=False, dump_dir=str(dump))
+    names = sorted(os.listdir(dump))
+    assert names[0] == "00-input.mlir"
+    assert [n[3:] for n in names[1:5]] == ["shlo-legalize-chlo.mlir", "canonicalize.mlir",
+                                          "cse.mlir", "boundary.mlir"]
+    phases = [n[3:-5] for n in names[5:]]
+    assert phases[0] == "iree-input" and phases[-1] == "iree-vm" and "iree-flow" in phases
+    assert "vm.func" in (dump / names[-1]).read_text()
+    np.testing.assert_array_equal(executable(X), X * 2)
+
+
+def test_compile_accepts_text_modules_and_wrappers_and_rejects_garbage(ctx):
+    class Computation:                       # anything with a `.module`, like an XlaComputation
+        module = shlo.parse_module(scaled(2), context=ctx)
+    np.testing.assert_array_equal(shlo.compile(Computation(), target="vmvx", cache=False)(X), X * 2)
+    with pytest.raises(shlo.ParseError):
+        shlo.compile("func.func @main(")
+    with pytest.raises(shlo.CompileError, match="expects an ir.Module, MLIR text or bytecode"):
+        shlo.compile(42)
+    with pytest.raises(shlo.CompileError, match="IREE rejected the flags of target 'vmvx'"):
+        shlo.compile(scaled(2), target="vmvx", flags=["--no-such-iree-flag"], cache=False)
+
+
+def test_same_module_for_two_targets(ctx):
+    module = shlo.parse_module(scaled(3), context=ctx)
+    on_cpu = shlo.compile(module, target="cpu", cache=False)
+    on_vmvx = shlo.compile(module, target="vmvx", cache=False)
+    np.testing.assert_array_equal(on_cpu(X), on_vmvx(X))
+    assert on_cpu.device == "local-task" and on_vmvx.device == "local-sync"
+
+
+def test_compile_does_not_touch_the_callers_module(ctx):
+    module = shlo.parse_module("func.func @main(%a: tensor<3xi4>) -> tensor<3xi4> {\n"
+                               "  return %a : tensor<3xi4>\n}", context=ctx)
+    before = shlo.print_module(module)
+    with pytest.raises(shlo.CompileError, match="odd number of elements"):
+        shlo.compile(module, target="cpu", cache=False)
+    assert shlo.print_module(module) == before
