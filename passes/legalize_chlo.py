@@ -1,14 +1,18 @@
-"""shlo-legalize-chlo: rewrite CHLO ops into StableHLO, as a table of Python rewrite rules.
+"""shlo-legalize-chlo: rewrite every CHLO op into StableHLO, with rules declared as tables.
 
-Each rule takes the CHLO op (built under its location, inserted before it) and
-returns the StableHLO values that replace its results. The rules run through
-MLIR's greedy pattern driver (`iree.compiler.rewrite`). A CHLO op with no rule
-makes the pass fail at that op with a message naming it: nothing is left for
-IREE to finish silently.
+The rules live in small modules, one per family: chlo_broadcast (the 21 broadcasting ops and
+constant_like), chlo_erf (erf, erfc, erf_inv), chlo_gamma (lgamma, digamma, polygamma, zeta,
+bessel_i1e), chlo_trig (sinh ... acosh, tan, _asin_acos_kernel), chlo_arith (conj, square,
+is_inf, next_after, mulhi) and chlo_structure (constant, top_k, ragged_dot, scan). A rule takes
+a `Match` (the CHLO op and the values standing for its operands) and returns the StableHLO
+values that replace the op's results; it runs under the op's location.
 
-Element types: f32 computes directly; f16 and bf16 compute in f32 and round
-back; f64 math needs its own (double-precision) approximations and is rejected
-with an error until they are written.
+Rules run through MLIR's greedy pattern driver (`iree.compiler.rewrite`). Because ops of one
+signature (name, operand and result types, attributes) always expand the same way, a rule
+runs once per signature into a scratch block with the typed builders, and every op of that
+signature replays the recorded ops with `ir.Operation.create` (rules whose expansion holds
+regions, like scan and top_k, run directly each time). A CHLO op with no rule, or one a rule
+cannot lower (e.g. a type the op does not define), makes the pass fail at that op.
 """
 from __future__ import annotations
 
@@ -16,114 +20,113 @@ import dataclasses
 
 from iree.compiler import ir, rewrite
 
-from ..dialect import stablehlo
 from ..errors import PassError
+from . import chlo_arith, chlo_broadcast, chlo_erf, chlo_gamma, chlo_structure, chlo_trig
 from .base import Pass, nested_ops
+from .chlo_expr import Match, attributes, generic_text, scope
 
-# erf(x) = x * P(x^2) / Q(x^2) on x clamped to [-4, 4] (|erf| rounds to 1 beyond): the f32
-# rational approximation used by Eigen and XLA. Measured against mpmath: <= 3 ULP in f32.
-_ERF_P = (-2.72614225801306e-10, 2.77068142495902e-08, -2.10102402082508e-06,
-          -5.69250639462346e-05, -7.34990630326855e-04, -2.95459980854025e-03,
-          -1.60960333262415e-02)
-_ERF_Q = (-1.45660718464996e-05, -2.13374055278905e-04, -1.68282697438203e-03,
-          -7.37332916720468e-03, -1.42647390514189e-02)
+RULES = {**chlo_broadcast.RULES, **chlo_erf.RULES, **chlo_gamma.RULES, **chlo_trig.RULES,
+         **chlo_arith.RULES, **chlo_structure.RULES}
 
 
-def _constant(value: float, like: ir.Value) -> ir.Value:
-    return stablehlo.constant(value, result_type=like.type)
+@dataclasses.dataclass
+class Recipe:
+    """A recorded expansion: (op name, result types, operand refs, attributes) per op, where a
+    ref is (-1, k) for the k-th operand of the CHLO op and (i, k) for result k of step i."""
+    steps: list
+    outputs: list
 
 
-def _horner(x: ir.Value, coefficients) -> ir.Value:
-    acc = _constant(coefficients[0], x)
-    for c in coefficients[1:]:
-        acc = stablehlo.add(stablehlo.multiply(acc, x), _constant(c, x))
-    return acc
+class _Direct:
+    """Cache marker: this signature's expansion cannot be replayed; run the rule each time."""
 
 
-def _erf_f32(x: ir.Value) -> ir.Value:
-    clamped = stablehlo.clamp(_constant(-4.0, x), x, _constant(4.0, x))
-    x2 = stablehlo.multiply(clamped, clamped)
-    ratio = stablehlo.divide(_horner(x2, _ERF_P), _horner(x2, _ERF_Q))
-    return stablehlo.multiply(clamped, ratio)   # x * (P/Q): one rounding, exact for subnormals
+def _signature(op: ir.Operation):
+    try:
+        attrs = tuple(attributes(op).items())
+    except TypeError:           # an attribute the bindings cannot wrap: key on the text
+        attrs = generic_text(op)
+    return (op.name, tuple(v.type for v in op.operands), tuple(r.type for r in op.results),
+            attrs)
 
 
-def _in_f32(name: str, compute):
-    """A unary float rule: f32 directly, f16/bf16 through f32, others rejected."""
-    def rule(op: ir.Operation):
-        x = op.operands[0]
-        element = ir.RankedTensorType(x.type).element_type.maybe_downcast()
-        if isinstance(element, ir.F32Type):
-            return [compute(x)]
-        if isinstance(element, (ir.F16Type, ir.BF16Type)):
-            f32 = ir.RankedTensorType.get(ir.RankedTensorType(x.type).shape, ir.F32Type.get())
-            wide = stablehlo.convert(x, result_type=f32)
-            return [stablehlo.convert(compute(wide), result_type=x.type)]
-        raise PassError(f"shlo-legalize-chlo: chlo.{name} on {element} is not supported: "
-                        f"only f16, bf16 and f32 have a lowering so far", at=op)
-    return rule
+def _record(rule, op: ir.Operation):
+    """Run `rule` once on block arguments standing for `op`'s operands and keep what it built."""
+    holder = ir.Operation.create("builtin.module", regions=1, loc=op.location)
+    types = [v.type for v in op.operands]
+    block = holder.regions[0].blocks.append(*types, arg_locs=[op.location] * len(types))
+    try:
+        with ir.InsertionPoint(block), op.location, scope():
+            outputs = rule(Match(op, list(block.arguments)))
+        refs = {arg: (-1, k) for k, arg in enumerate(block.arguments)}
+        steps = []
+        for i, built in enumerate(block.operations):
+            built = built.operation
+            if len(built.regions) or any(v not in refs for v in built.operands):
+                return _Direct
+            try:
+                step_attributes = attributes(built)
+            except TypeError:       # e.g. a complex constant: replayed from its text
+                if len(built.operands):
+                    return _Direct
+                step_attributes = generic_text(built)
+            steps.append((built.name, [r.type for r in built.results],
+                          [refs[v] for v in built.operands], step_attributes))
+            for k, r in enumerate(built.results):
+                refs[r] = (i, k)
+        if any(v not in refs for v in outputs):
+            return _Direct
+        return Recipe(steps, [refs[v] for v in outputs])
+    finally:
+        holder.erase()
 
 
-def _enum_name(attr: ir.Attribute) -> str:
-    return str(attr).rstrip(">").split()[-1]
-
-
-def _broadcast_operands(op: ir.Operation) -> list[ir.Value]:
-    """Both operands broadcast (numpy-style, or by `broadcast_dimensions`) to the result shape."""
-    result = ir.RankedTensorType(op.results[0].type)
-    if not result.has_static_shape:
-        raise PassError(f"shlo-legalize-chlo: {op.name} with a dynamic result "
-                        f"{result} is not supported yet: only static shapes are", at=op)
-    lhs, rhs = op.operands[0], op.operands[1]
-    mapping = None
-    if "broadcast_dimensions" in op.attributes:
-        mapping = [int(d) for d in ir.DenseI64ArrayAttr(op.attributes["broadcast_dimensions"])]
-    low_rank = min(ir.RankedTensorType(lhs.type).rank, ir.RankedTensorType(rhs.type).rank)
-    out = []
-    for value in (lhs, rhs):
-        vtype = ir.RankedTensorType(value.type)
-        if vtype.shape == result.shape:
-            out.append(value)
+def _replay(recipe: Recipe, operands, loc, ip) -> list:
+    made = []
+    create = ir.Operation.create
+    for name, types, refs, attrs in recipe.steps:
+        if isinstance(attrs, str):      # an op with no operands, kept as text
+            op = ir.Operation.parse(attrs, context=loc.context)
+            ip.insert(op)
+            made.append(op.results)
             continue
-        if mapping is not None and vtype.rank == low_rank and vtype.rank < result.rank:
-            dims = mapping
-        else:
-            dims = list(range(result.rank - vtype.rank, result.rank))
-        target = ir.RankedTensorType.get(result.shape, vtype.element_type)
-        out.append(stablehlo.broadcast_in_dim(value, broadcast_dimensions=dims, result_type=target))
-    return out
+        args = [operands[k] if i < 0 else made[i][k] for i, k in refs]
+        made.append(create(name, results=types, operands=args, attributes=attrs,
+                           loc=loc, ip=ip).results)
+    return [operands[k] if i < 0 else made[i][k] for i, k in recipe.outputs]
 
 
-def _broadcasting(builder):
-    def rule(op: ir.Operation):
-        return [builder(*_broadcast_operands(op))]
-    return rule
+def _lower(rule, op: ir.Operation, ip, cache: dict) -> list:
+    """The values replacing `op`'s results, built before it."""
+    direct = getattr(rule, "direct", False)
+    key = None if direct else _signature(op)
+    recipe = cache.get(key) if key is not None else _Direct
+    if recipe is None:
+        try:
+            recipe = _record(rule, op)
+        except PassError as e:
+            recipe = e
+        cache[key] = recipe
+    if isinstance(recipe, PassError):
+        raise PassError(recipe.message, at=op)
+    if recipe is _Direct:
+        with ip, op.location, scope():
+            return list(rule(Match(op, list(op.operands))))
+    return _replay(recipe, list(op.operands), op.location, ip)
 
 
-def _compare(op: ir.Operation):
-    lhs, rhs = _broadcast_operands(op)
-    kwargs = {"comparison_direction": _enum_name(op.attributes["comparison_direction"])}
-    if "compare_type" in op.attributes:
-        kwargs["compare_type"] = _enum_name(op.attributes["compare_type"])
-    return [stablehlo.compare(lhs, rhs, **kwargs)]
-
-
-RULES = {
-    "chlo.erf": _in_f32("erf", _erf_f32),
-    "chlo.broadcast_compare": _compare,
-    **{f"chlo.broadcast_{name}": _broadcasting(getattr(stablehlo, builder)) for name, builder in (
-        ("add", "add"), ("subtract", "subtract"), ("multiply", "multiply"),
-        ("divide", "divide"), ("maximum", "maximum"), ("minimum", "minimum"),
-        ("power", "power"), ("remainder", "remainder"), ("and", "and_"), ("or", "or_"),
-        ("xor", "xor"), ("atan2", "atan2"), ("complex", "complex"),
-        ("shift_left", "shift_left"), ("shift_right_arithmetic", "shift_right_arithmetic"),
-        ("shift_right_logical", "shift_right_logical"))},
-}
-
-
-def _pattern(rule):
+def _pattern(rule, cache: dict, errors: list):
     def match_and_rewrite(op, rewriter):
-        with rewriter.ip, op.location:
-            values = rule(op.operation)
+        try:
+            values = _lower(rule, op.operation, rewriter.ip, cache)
+        except PassError as e:
+            errors.append(e)
+            return True
+        except Exception as e:   # a bug in a rule must not cross the C++ driver
+            errors.append(PassError(f"shlo-legalize-chlo: internal error lowering "
+                                    f"{op.operation.name}: {type(e).__name__}: {e}",
+                                    at=op.operation))
+            return True
         rewriter.replace_op(op, values)
     return match_and_rewrite
 
@@ -137,27 +140,15 @@ class LegalizeChlo(Pass):
     def run(self, op: ir.Operation) -> None:
         missing = [o for o in nested_ops(op, "chlo.") if o.name not in RULES]
         if missing:
-            raise PassError(f"shlo-legalize-chlo: no lowering for '{missing[0].name}' yet "
-                            f"({len(RULES)} CHLO ops are lowered so far)", at=missing[0])
+            raise PassError(f"shlo-legalize-chlo: no lowering for '{missing[0].name}' "
+                            f"(shlo lowers {len(RULES)} CHLO ops)", at=missing[0])
         errors: list[PassError] = []
+        cache: dict = {}
         patterns = rewrite.RewritePatternSet(op.context)
         for name, rule in RULES.items():
-            patterns.add(name, _guarded(_pattern(rule), errors))
+            patterns.add(name, _pattern(rule, cache, errors))
         config = rewrite.GreedyRewriteConfig()
         config.enable_folding = False
         rewrite.apply_patterns_and_fold_greedily(op, patterns.freeze(), config)
         if errors:
             raise errors[0]
-
-
-def _guarded(pattern, errors):
-    """Exceptions must not cross the C++ pattern driver: record them and report no match."""
-    def guarded(op, rewriter):
-        try:
-            return pattern(op, rewriter)
-        except PassError as e:
-            errors.append(e)
-        except Exception as e:
-            errors.append(PassError(f"shlo-legalize-chlo: {type(e).__name__}: {e}", at=op.operation))
-        return True
-    return guarded

@@ -1,7 +1,13 @@
 """Named pipelines (textual, mixing shlo's Python passes with C++ passes) and IREE targets."""
 
-# What `shlo.compile` and `shlo-compile` run before handing a module to IREE.
-DEFAULT = "builtin.module(shlo-legalize-chlo, canonicalize, cse)"
+# What `shlo.compile` and `shlo-compile` run before handing a module to IREE, in order:
+# one pass (or nested pipeline) per entry.
+DEFAULT_PASSES = [
+    "shlo-legalize-chlo",
+    "canonicalize",
+    "cse",
+]
+DEFAULT = "builtin.module(" + ", ".join(DEFAULT_PASSES) + ")"
 
 PIPELINES = {
     "default": DEFAULT,

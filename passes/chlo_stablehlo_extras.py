@@ -1,0 +1,176 @@
+"""StableHLO and shape ops shlo.dialect has no typed builder for yet, built with
+`ir.Operation.create` (each helper is small and names its op; they can move to the dialect).
+
+Used by the CHLO decompositions for dynamic shapes (`get_dimension_size`, `shape_of`,
+`dynamic_broadcast_in_dim`, `dynamic_iota`, `real_dynamic_slice`, `dynamic_reshape`), for
+sorting (`sort` with a comparator region) and loops (`while_`, `dynamic_slice`,
+`dynamic_update_slice`), and the few shape-dialect ops an unbounded dynamic broadcast needs.
+"""
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+
+from iree.compiler import ir
+
+from ..dialect import stablehlo
+
+I32 = "i32"
+
+
+def _i64_array(values: Sequence[int]) -> ir.Attribute:
+    return ir.DenseI64ArrayAttr.get([int(v) for v in values])
+
+
+def _tensor(shape: Sequence[int], element) -> ir.RankedTensorType:
+    if isinstance(element, str):
+        element = ir.Type.parse(element)
+    return ir.RankedTensorType.get(list(shape), element)
+
+
+def _create(name: str, results, operands, attributes=None, regions: int = 0) -> ir.Operation:
+    return ir.Operation.create(name, results=list(results), operands=list(operands),
+                               attributes=attributes or {}, regions=regions)
+
+
+def get_dimension_size(value: ir.Value, dimension: int) -> ir.Value:
+    """`stablehlo.get_dimension_size`: the size of one dimension as tensor<i32>."""
+    i64 = ir.IntegerType.get_signless(64)
+    return _create("stablehlo.get_dimension_size", [_tensor([], I32)], [value],
+                   {"dimension": ir.IntegerAttr.get(i64, dimension)}).result
+
+
+def shape_of(value: ir.Value, element: str = "i64") -> ir.Value:
+    """The runtime shape of a ranked tensor as a 1-D tensor (pure StableHLO: one
+    get_dimension_size per dimension, static sizes as constants)."""
+    t = ir.RankedTensorType(value.type)
+    et = ir.Type.parse(element)
+    parts = []
+    for d, size in enumerate(t.shape):
+        if size == ir.ShapedType.get_dynamic_size():
+            dim = get_dimension_size(value, d)
+            if element != I32:
+                dim = stablehlo.convert(dim, result_type=_tensor([], et))
+            parts.append(stablehlo.reshape(dim, result_type=_tensor([1], et)))
+        else:
+            parts.append(stablehlo.constant([size], result_type=_tensor([1], et)))
+    if not parts:
+        return stablehlo.constant([], result_type=_tensor([0], et))
+    return parts[0] if len(parts) == 1 else stablehlo.concatenate(parts, dimension=0)
+
+
+def dynamic_broadcast_in_dim(operand: ir.Value, output_dimensions: ir.Value,
+                             broadcast_dimensions: Sequence[int], result_type: ir.Type,
+                             expanding: Sequence[int] = (),
+                             nonexpanding: Sequence[int] = ()) -> ir.Value:
+    """`stablehlo.dynamic_broadcast_in_dim` to the runtime shape `output_dimensions`, with the
+    operand dimensions known to expand (size 1 to more) or not."""
+    attributes = {"broadcast_dimensions": _i64_array(broadcast_dimensions)}
+    if expanding:
+        attributes["known_expanding_dimensions"] = _i64_array(expanding)
+    if nonexpanding:
+        attributes["known_nonexpanding_dimensions"] = _i64_array(nonexpanding)
+    return _create("stablehlo.dynamic_broadcast_in_dim", [result_type],
+                   [operand, output_dimensions], attributes).result
+
+
+def dynamic_iota(output_shape: ir.Value, iota_dimension: int, result_type: ir.Type) -> ir.Value:
+    """`stablehlo.dynamic_iota`."""
+    i64 = ir.IntegerType.get_signless(64)
+    return _create("stablehlo.dynamic_iota", [result_type], [output_shape],
+                   {"iota_dimension": ir.IntegerAttr.get(i64, iota_dimension)}).result
+
+
+def dynamic_reshape(operand: ir.Value, output_shape: ir.Value, result_type: ir.Type) -> ir.Value:
+    """`stablehlo.dynamic_reshape`."""
+    return _create("stablehlo.dynamic_reshape", [result_type], [operand, output_shape]).result
+
+
+def real_dynamic_slice(operand: ir.Value, start: ir.Value, limit: ir.Value, strides: ir.Value,
+                       result_type: ir.Type) -> ir.Value:
+    """`stablehlo.real_dynamic_slice` with 1-D start/limit/stride tensors."""
+    return _create("stablehlo.real_dynamic_slice", [result_type],
+                   [operand, start, limit, strides]).result
+
+
+def dynamic_slice(operand: ir.Value, starts: Sequence[ir.Value], sizes: Sequence[int]) -> ir.Value:
+    """`stablehlo.dynamic_slice` with 0-d start indices and static slice sizes."""
+    t = ir.RankedTensorType(operand.type)
+    return _create("stablehlo.dynamic_slice", [_tensor(sizes, t.element_type)],
+                   [operand, *starts], {"slice_sizes": _i64_array(sizes)}).result
+
+
+def dynamic_update_slice(operand: ir.Value, update: ir.Value,
+                         starts: Sequence[ir.Value]) -> ir.Value:
+    """`stablehlo.dynamic_update_slice` with 0-d start indices."""
+    return _create("stablehlo.dynamic_update_slice", [operand.type],
+                   [operand, update, *starts]).result
+
+
+def _fill_region(region: ir.Region, arg_types: Sequence[ir.Type], body: Callable) -> None:
+    loc = ir.Location.current
+    block = region.blocks.append(*arg_types, arg_locs=[loc] * len(arg_types))
+    with ir.InsertionPoint(block):
+        out = body(*block.arguments)
+        values = list(out) if isinstance(out, (list, tuple)) else [out]
+        stablehlo.return_(values)
+
+
+def sort(inputs: Sequence[ir.Value], dimension: int, is_stable: bool,
+         comparator: Callable) -> list[ir.Value]:
+    """`stablehlo.sort`: `comparator(lhs0, rhs0, lhs1, rhs1, ...)` returns the i1 'lhs first'."""
+    i64 = ir.IntegerType.get_signless(64)
+    op = _create("stablehlo.sort", [v.type for v in inputs], inputs,
+                 {"dimension": ir.IntegerAttr.get(i64, dimension),
+                  "is_stable": ir.BoolAttr.get(is_stable)}, regions=1)
+    scalars = []
+    for v in inputs:
+        scalar = _tensor([], ir.RankedTensorType(v.type).element_type)
+        scalars += [scalar, scalar]
+    _fill_region(op.regions[0], scalars, comparator)
+    return list(op.results)
+
+
+def optimization_barrier(values: Sequence[ir.Value]) -> list[ir.Value]:
+    """`stablehlo.optimization_barrier`: the values, unchanged, as a fence for rewrites."""
+    return list(_create("stablehlo.optimization_barrier", [v.type for v in values],
+                        values).results)
+
+
+def while_(initial: Sequence[ir.Value], cond: Callable, body: Callable) -> list[ir.Value]:
+    """`stablehlo.while`: `cond(*carried)` gives an i1 scalar, `body(*carried)` the next values."""
+    types = [v.type for v in initial]
+    op = _create("stablehlo.while", types, initial, regions=2)
+    _fill_region(op.regions[0], types, cond)
+    _fill_region(op.regions[1], types, body)
+    return list(op.results)
+
+
+# --- the shape dialect, only for unbounded dynamic broadcasts ----------------------------------
+
+def shape_shape_of(value: ir.Value) -> ir.Value:
+    """`shape.shape_of` as an extent tensor (tensor<?xindex>)."""
+    extent = ir.RankedTensorType.get([ir.RankedTensorType(value.type).rank], ir.IndexType.get())
+    return _create("shape.shape_of", [extent], [value]).result
+
+
+def shape_cstr_broadcastable(shapes: Sequence[ir.Value]) -> ir.Value:
+    """`shape.cstr_broadcastable`: a witness that the shapes broadcast."""
+    return _create("shape.cstr_broadcastable", [ir.Type.parse("!shape.witness")], shapes).result
+
+
+def shape_broadcast(shapes: Sequence[ir.Value], rank: int) -> ir.Value:
+    """`shape.broadcast` of extent tensors, as tensor<rank x index>."""
+    extent = ir.RankedTensorType.get([rank], ir.IndexType.get())
+    return _create("shape.broadcast", [extent], shapes).result
+
+
+def shape_assuming(witness: ir.Value, result_types: Sequence[ir.Type],
+                   body: Callable) -> list[ir.Value]:
+    """`shape.assuming %witness { body() ; shape.assuming_yield }`."""
+    op = _create("shape.assuming", result_types, [witness], regions=1)
+    block = op.regions[0].blocks.append()
+    with ir.InsertionPoint(block):
+        out = body()
+        values = list(out) if isinstance(out, (list, tuple)) else [out]
+        _create("shape.assuming_yield", [], values)
+    return list(op.results)
