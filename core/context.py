@@ -17,6 +17,19 @@ _home_sessions: dict[int, object] = {}   # id(context) -> the IREE Session that 
 _default: ir.Context | None = None
 
 
+def _stand_in_dialect_modules() -> None:
+    """The wheel has no Python module for the stablehlo and chlo dialects, and the bindings
+    retry that failed import each time they wrap an op of them (a filesystem search per op:
+    most of a pattern rewrite's time). shlo's builder modules of those names stand in; they
+    register no op classes, so ops stay generic OpViews."""
+    from iree.compiler._mlir_libs import _mlir
+    if "shlo.dialect" not in _mlir.globals.dialect_search_modules:
+        _mlir.globals.append_dialect_search_prefix("shlo.dialect")
+
+
+_stand_in_dialect_modules()
+
+
 def context(*, allow_unregistered_dialects: bool = False) -> ir.Context:
     """A new context with all dialects loaded, owned by a fresh IREE compiler session."""
     from iree.compiler.api import Session

@@ -284,9 +284,14 @@ def fmt_shape(dims: Sequence[int]) -> str:
 
 
 def with_shape(t: ir.Type, dims: Sequence[int], element: ir.Type | None = None) -> ir.Type:
-    """A tensor type like `t` (same encoding) with other dims and/or element type."""
+    """A tensor type like `t` (same encoding) with other dims and/or element type; bounds
+    (one per dimension) are dropped when the rank changes or no dimension stays dynamic."""
     rt = ir.RankedTensorType(t)
-    return ir.RankedTensorType.get(list(dims), element or rt.element_type, rt.encoding,
+    encoding = rt.encoding
+    if encoding is not None and "bounds" in str(encoding) and (
+            len(dims) != rt.rank or DYN not in dims):
+        encoding = None
+    return ir.RankedTensorType.get(list(dims), element or rt.element_type, encoding,
                                    loc=ir.Location.unknown(rt.context))
 
 

@@ -11,9 +11,11 @@
 """
 from __future__ import annotations
 
+import numpy as np
 from iree.compiler import ir
 
 from ..dialect import stablehlo
+from ..dialect.types import element_dtype
 from ..errors import PassError
 from .chlo_expr import (Num, complex_, const, float_info, imag, is_complex, is_finite, is_nan,
                         real, select)
@@ -59,13 +61,33 @@ def _inf_test(kind: str):
 def next_after_rule(m):
     x, y = Num(m.operands[0]), Num(m.operands[1])
     info = float_info(x.element)
-    if info.bits not in (4, 8, 16, 32, 64):
-        raise PassError(f"shlo-legalize-chlo: {m.op.name} on {x.element} is not supported: "
-                        f"stepping its bit pattern needs an integer type of its width "
-                        f"({info.bits} bits), which StableHLO does not have", at=m.op)
+    if info.bits < 8:
+        return [_next_after_by_table(x, y).value]
     if not info.has_negative:
         return [_next_after_unsigned(x, y, info).value]
     return [_next_after_signed(x, y, info).value]
+
+
+def _next_after_by_table(x: Num, y: Num) -> Num:
+    """Sub-byte floats (f4, f6): their few values, exact in f32, are the table; the neighbour
+    of x towards y is the nearest table value past x (integers of their width would have to
+    live in bytes, where a bitcast no longer means the same bits)."""
+    table = sorted(set(float(v) for v in _all_values(x.element) if np.isfinite(v)))
+    xf, yf = x.to("f32"), y.to("f32")
+    up, down = xf, xf
+    for v in reversed(table):                   # ends on the smallest value above x
+        up = select(xf < v, xf.like(v), up)
+    for v in table:                             # ends on the largest value below x
+        down = select(xf > v, xf.like(v), down)
+    out = select(yf > xf, up, select(yf < xf, down, yf))
+    return select(is_nan(xf) | is_nan(yf), xf.like(float("nan")), out).to(x.element)
+
+
+def _all_values(element: ir.Type) -> np.ndarray:
+    """Every value of a float type of at most 8 bits, as float64."""
+    dtype = element_dtype(element)
+    bits = float_info(element).bits
+    return np.arange(1 << bits, dtype=np.uint8).view(dtype).astype(np.float64)
 
 
 def _next_after_signed(x: Num, y: Num, info) -> Num:

@@ -5,9 +5,11 @@ Operands broadcast the numpy way (trailing dimensions aligned), or along any val
 `broadcast_dimensions` mapping of the lower-rank operand (the C++ lowering accepts only
 numpy's prefix padding there). Static shapes use stablehlo.broadcast_in_dim; dynamic and
 bounded ones stablehlo.dynamic_broadcast_in_dim to the result extents, computed in plain
-StableHLO (get_dimension_size, numpy's size-1 rule as a select): no shape dialect. As with
-dynamic_broadcast_in_dim itself, shapes that do not broadcast at runtime are undefined
-behaviour (the C++ lowering's shape.cstr_broadcastable assertion is not emitted).
+StableHLO (get_dimension_size, numpy's size-1 rule as a select). Where the sizes meeting in
+a dimension are not known to agree until run time, the broadcasts sit in a `shape.assuming`
+region guarded by `shape.cstr_broadcastable` of each operand's shape laid out in the
+result's rank (so any mapping, not only numpy's, is checked): shlo-legalize-shape turns that
+into a run-time check that fails with the op's name, where IREE alone computes garbage.
 """
 from __future__ import annotations
 
@@ -78,14 +80,53 @@ def broadcast_operands(m) -> list[ir.Value]:
                                                   result_type=target))
         return out
     extents = _result_extents(result, m.operands, mappings)
-    out = []
-    for value, dims in zip(m.operands, mappings):
-        expanding, nonexpanding = _expansion(value, dims, m.operands, mappings, shape)
-        target = ir.RankedTensorType.get(shape, ir.RankedTensorType(value.type).element_type,
-                                         result.encoding)
-        out.append(extras.dynamic_broadcast_in_dim(value, extents, dims, target, expanding,
-                                                   nonexpanding))
-    return out
+    targets = [ir.RankedTensorType.get(shape, ir.RankedTensorType(v.type).element_type,
+                                       result.encoding) for v in m.operands]
+
+    def broadcasts():
+        out = []
+        for value, dims, target in zip(m.operands, mappings, targets):
+            expanding, nonexpanding = _expansion(value, dims, m.operands, mappings, shape)
+            out.append(extras.dynamic_broadcast_in_dim(value, extents, dims, target, expanding,
+                                                       nonexpanding))
+        return out
+    if not _needs_check(result, m.operands, mappings):
+        return broadcasts()
+    shapes = [_shape_in_result_rank(v, dims, len(shape)) for v, dims in zip(m.operands, mappings)]
+    if any(size not in (DYN, 1) for size in shape):
+        shapes.append(_index_extents([stablehlo.constant(
+            [1 if size == DYN else size], result_type=_I64x1()) for size in shape]))
+    return extras.shape_assuming(extras.shape_cstr_broadcastable(shapes), targets, broadcasts)
+
+
+def _I64x1() -> ir.RankedTensorType:
+    return ir.RankedTensorType.get([1], ir.IntegerType.get_signless(64))
+
+
+def _needs_check(result: ir.RankedTensorType, operands, mappings) -> bool:
+    """Whether some result dimension gets sizes that may disagree at run time: two or more
+    sizes other than a static 1 (the result type's own static size counts), one dynamic."""
+    for d, size in enumerate(result.shape):
+        sizes = [] if size == DYN else [size]
+        for value, dims in zip(operands, mappings):
+            if d in dims:
+                sizes.append(ir.RankedTensorType(value.type).shape[dims.index(d)])
+        sizes = [x for x in sizes if x != 1]
+        if DYN in sizes and len(sizes) >= 2:
+            return True
+    return False
+
+
+def _shape_in_result_rank(value: ir.Value, dims: list[int], rank: int) -> ir.Value:
+    """The operand's runtime shape laid out in the result's dimensions (1 where it has none),
+    as the extent tensor shape.cstr_broadcastable takes."""
+    return _index_extents([_extent(value, dims.index(d)).value if d in dims else
+                           stablehlo.constant([1], result_type=_I64x1()) for d in range(rank)])
+
+
+def _index_extents(parts: list[ir.Value]) -> ir.Value:
+    joined = parts[0] if len(parts) == 1 else stablehlo.concatenate(parts, dimension=0)
+    return extras.index_cast(joined, ir.IndexType.get())
 
 
 def _expansion(value, dims, operands, mappings, shape):
@@ -111,7 +152,7 @@ def _expansion(value, dims, operands, mappings, shape):
 def _extent(value: ir.Value, dim: int) -> Num:
     """The size of one dimension as tensor<1xi64> (a constant when it is static)."""
     size = ir.RankedTensorType(value.type).shape[dim]
-    one_i64 = ir.RankedTensorType.get([1], ir.IntegerType.get_signless(64))
+    one_i64 = _I64x1()
     if size != DYN:
         return Num(stablehlo.constant([size], result_type=one_i64))
     runtime = Num(extras.get_dimension_size(value, dim)).to("i64")

@@ -158,6 +158,13 @@ def shape_cstr_broadcastable(shapes: Sequence[ir.Value]) -> ir.Value:
     return _create("shape.cstr_broadcastable", [ir.Type.parse("!shape.witness")], shapes).result
 
 
+def index_cast(value: ir.Value, element: ir.Type) -> ir.Value:
+    """`arith.index_cast` of an integer or index tensor to the same shape of `element`."""
+    t = ir.RankedTensorType(value.type)
+    return _create("arith.index_cast", [ir.RankedTensorType.get(list(t.shape), element)],
+                   [value]).result
+
+
 def shape_broadcast(shapes: Sequence[ir.Value], rank: int) -> ir.Value:
     """`shape.broadcast` of extent tensors, as tensor<rank x index>."""
     extent = ir.RankedTensorType.get([rank], ir.IndexType.get())

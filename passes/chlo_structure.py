@@ -69,13 +69,14 @@ def _constant_like(m):
 def _top_k(m):
     x = m.operands[0]
     t = ir.RankedTensorType(x.type)
-    if not t.has_static_shape:
-        raise PassError(f"shlo-legalize-chlo: chlo.top_k on {t} is not supported: only "
-                        f"static shapes are", at=m.op)
     k = ir.IntegerAttr(m.op.attributes["k"]).value
     last = t.rank - 1
     index_type = element_of(m.op.results[1])
-    iota = stablehlo.iota(iota_dimension=last, result_type=with_element(t, index_type))
+    if t.has_static_shape:
+        iota = stablehlo.iota(iota_dimension=last, result_type=with_element(t, index_type))
+    else:
+        shape = extras.shape_of(x)
+        iota = extras.dynamic_iota(shape, last, with_element(t, index_type))
     ordered = _total_order_key if is_float(t.element_type) else Num
 
     def descending(a, b, i, j):
@@ -85,14 +86,27 @@ def _top_k(m):
         return ((ka > kb) | (ka.eq(kb) & (Num(i) < Num(j)))).value
 
     values, indices = extras.sort([x, iota], last, True, descending)
-    # IREE rewrites sort + slices of both results into its own top-k, which drops the
-    # tie-break and is not stable; the barrier keeps the sort a sort
-    values, indices = extras.optimization_barrier([values, indices])
-    limits = list(t.shape)
-    limits[last] = k
-    starts = [0] * t.rank
-    return [stablehlo.slice(values, start_indices=starts, limit_indices=limits),
-            stablehlo.slice(indices, start_indices=starts, limit_indices=limits)]
+    if t.has_static_shape:
+        # IREE rewrites sort + slices of both results into its own top-k, which drops the
+        # tie-break and is not stable; the barrier keeps the sort a sort (IREE cannot
+        # compile the barrier on dynamic shapes, where it does not rewrite the sort either)
+        values, indices = extras.optimization_barrier([values, indices])
+        limits = list(t.shape)
+        limits[last] = k
+        starts = [0] * t.rank
+        return [stablehlo.slice(values, start_indices=starts, limit_indices=limits),
+                stablehlo.slice(indices, start_indices=starts, limit_indices=limits)]
+    # dynamic: the first k along the last dimension, everything along the others
+    i64 = ir.IntegerType.get_signless(64)
+    vector = ir.RankedTensorType.get([t.rank], i64)
+    k_last = stablehlo.constant([0] * last + [k], result_type=vector)
+    is_last = stablehlo.constant([False] * last + [True], result_type=ir.RankedTensorType.get(
+        [t.rank], ir.IntegerType.get_signless(1)))
+    limits = stablehlo.select(is_last, k_last, shape)
+    starts = stablehlo.constant([0] * t.rank, result_type=vector)
+    strides = stablehlo.constant([1] * t.rank, result_type=vector)
+    return [extras.real_dynamic_slice(v, starts, limits, strides, r.type)
+            for v, r in zip((values, indices), m.op.results)]
 
 
 _top_k.direct = True     # its sort holds a comparator region

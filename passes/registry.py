@@ -11,6 +11,28 @@ from ..errors import PipelineError
 
 PASSES: dict[str, tuple[str, str]] = {
     "shlo-legalize-chlo": ("shlo.passes.legalize_chlo", "LegalizeChlo"),
+    "shlo-lower-sort": ("shlo.passes.lower_sort", "LowerSort"),
+    "shlo-canonicalize-scatter": ("shlo.passes.canonicalize_scatter", "CanonicalizeScatter"),
+    "shlo-canonicalize-gather": ("shlo.passes.canonicalize_gather", "CanonicalizeGather"),
+    "shlo-expand-reduce-window": ("shlo.passes.expand_reduce_window", "ExpandReduceWindow"),
+    "shlo-legalize-integer-ops": ("shlo.passes.legalize_integer_ops", "LegalizeIntegerOps"),
+    "shlo-round-narrow-float-converts": ("shlo.passes.round_narrow_float_converts",
+                                         "RoundNarrowFloatConverts"),
+    "shlo-expand-select-and-scatter": ("shlo.passes.expand_select_and_scatter",
+                                       "ExpandSelectAndScatter"),
+    "shlo-refine-arguments": ("shlo.passes.refine_arguments", "RefineArguments"),
+    "shlo-refine-shapes": ("shlo.passes.refine_shapes", "RefineShapes"),
+    "shlo-legalize-shape": ("shlo.passes.legalize_shape", "LegalizeShape"),
+    "shlo-insert-shape-checks": ("shlo.passes.insert_shape_checks", "InsertShapeChecks"),
+    "shlo-expand-dynamic-ops": ("shlo.passes.expand_dynamic_ops", "ExpandDynamicOps"),
+    "shlo-expand-f64-math": ("shlo.passes.expand_f64_math", "ExpandF64Math"),
+    "shlo-expand-linalg": ("shlo.passes.expand_linalg", "ExpandLinalg"),
+    "shlo-widen-sub-byte": ("shlo.passes.widen_sub_byte", "WidenSubByte"),
+    "shlo-single-process-collectives": ("shlo.passes.single_process_collectives",
+                                        "SingleProcessCollectives"),
+    "shlo-expand-custom-calls": ("shlo.passes.custom_call", "ExpandCustomCalls"),
+    "shlo-reject-token-ops": ("shlo.passes.reject_token_ops", "RejectTokenOps"),
+    "shlo-expand-complex-minmax": ("shlo.passes.expand_complex_minmax", "ExpandComplexMinMax"),
 }
 
 

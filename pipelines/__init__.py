@@ -3,7 +3,26 @@
 # What `shlo.compile` and `shlo-compile` run before handing a module to IREE, in order:
 # one pass (or nested pipeline) per entry.
 DEFAULT_PASSES = [
+    "shlo-legalize-shape",
+    "shlo-refine-shapes",
+    "shlo-insert-shape-checks",
+    "shlo-expand-custom-calls",
     "shlo-legalize-chlo",
+    "shlo-legalize-shape",
+    "shlo-expand-dynamic-ops",
+    "shlo-expand-linalg",
+    "shlo-expand-f64-math",
+    "shlo-widen-sub-byte",
+    "shlo-single-process-collectives",
+    "shlo-reject-token-ops",
+    "shlo-expand-complex-minmax",
+    "shlo-lower-sort",
+    "shlo-expand-select-and-scatter",
+    "shlo-expand-reduce-window",
+    "shlo-legalize-integer-ops",
+    "shlo-round-narrow-float-converts",
+    "shlo-canonicalize-scatter",
+    "shlo-canonicalize-gather",
     "canonicalize",
     "cse",
 ]

@@ -14,7 +14,7 @@ from __future__ import annotations
 from iree.compiler import ir
 
 # Element types that cannot cross IREE's boundary, and the type they travel as.
-WIDENED = {"i4": "i8", "ui4": "ui8", "si4": "si8"}
+WIDENED = {"i4": "i8", "ui4": "ui8", "si4": "si8", "i2": "i8", "ui2": "ui8", "si2": "si8"}
 F64_ELEMENTS = ("f64", "complex<f64>")
 
 
@@ -40,7 +40,12 @@ def _prepare_function(func: ir.Operation, *, demote_f64: bool = False) -> None:
     entry = func.regions[0].blocks[0]
     first = entry.operations[0]
     for arg, narrow, wide in zip(entry.arguments, inputs, wide_inputs):
-        if narrow != wide:
+        if narrow != wide and _round_trip_users(arg, wide):     # already widened inside
+            arg.set_type(wide)
+            for user in _round_trip_users(arg, wide):
+                user.results[0].replace_all_uses_with(arg)
+                user.erase()
+        elif narrow != wide:
             arg.set_type(wide)
             with ir.InsertionPoint(first):
                 convert = _convert(arg, narrow)
@@ -51,10 +56,24 @@ def _prepare_function(func: ir.Operation, *, demote_f64: bool = False) -> None:
             continue
         for i, (narrow, wide) in enumerate(zip(results, wide_results)):
             if narrow != wide:
+                producer = terminator.operands[i].owner
+                if (getattr(producer, "name", "") == "stablehlo.convert"
+                        and producer.operands[0].type == wide):     # narrowed from bytes
+                    terminator.operands[i] = producer.operands[0]
+                    continue
                 with ir.InsertionPoint(terminator):
                     terminator.operands[i] = _convert(terminator.operands[i], wide).result
     func.attributes["function_type"] = ir.TypeAttr.get(
         ir.FunctionType.get(wide_inputs, wide_results))
+
+
+def _round_trip_users(arg: ir.Value, wide: ir.Type) -> list:
+    """The ops using `arg`, when every one converts it to `wide` (shlo-widen-sub-byte's
+    entry converts): the widened argument can replace them."""
+    users = [use.owner for use in arg.uses]
+    if users and all(u.name == "stablehlo.convert" and u.results[0].type == wide for u in users):
+        return users
+    return []
 
 
 def _record_signature(func: ir.Operation, function_type: ir.FunctionType) -> None:

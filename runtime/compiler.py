@@ -29,7 +29,10 @@ from ..context import context as new_context, home_session
 from ..errors import CompileError
 from ..module_io import module_bytecode, parse_module, print_module
 from ..pipelines import DEFAULT, get_pipeline
+from ..pipelines.cpu_tuning import tuned
 from ..pipelines.targets import Target, get_target
+from .abi import mark_read_only_inputs
+from ..passes.expand_f64_math import without_f64_expansion
 from .boundary import prepare_boundary
 from .cache import CompileCache
 from .f64 import check_f64
@@ -48,7 +51,7 @@ _DEMOTION_NOTE = re.compile(r"WARNING: ConvertTypesPass .*?New signature:\n(?:  
 
 def compile(module, target: str | Target = "cpu", *, flags=(), pipeline: str | None = DEFAULT,
             demote_f64: bool = False, cache: bool | CompileCache = True,
-            dump_dir: str | None = None):
+            dump_dir: str | None = None, specialize: bool = False):
     """Compile a module (ir.Module, MLIR text/bytecode, or an object with `.module`) for a target.
 
     Runs `pipeline` (shlo's legalizations by default; None or "" for none) on a
@@ -56,10 +59,17 @@ def compile(module, target: str | Target = "cpu", *, flags=(), pipeline: str | N
     `demote_f64=True`. Results are cached on disk (`cache=False` to skip; see
     shlo.runtime.cache). IREE's diagnostics come back as a `CompileError` that
     names a reproducer on disk and the command that replays it.
+    `specialize=True` compiles nothing yet: each call compiles (once per argument shapes and
+    dtypes) a copy whose shapes are refined to the arguments' (see shlo.runtime.specialize).
     """
     from .executable import Executable
 
     target = get_target(target, flags, demote_f64=demote_f64)
+    if specialize:
+        from .specialize import SpecializingExecutable
+        return SpecializingExecutable(_as_module(module), lambda refined: Executable(
+            compile_module(refined, target, pipeline=pipeline, cache=cache, dump_dir=dump_dir),
+            device=target.driver, target=target.name))
     vmfb = compile_module(module, target, pipeline=pipeline, cache=cache, dump_dir=dump_dir)
     return Executable(vmfb, device=target.driver, target=target.name)
 
@@ -71,12 +81,16 @@ def compile_module(module, target: Target, *, pipeline: str | None = DEFAULT,
     probe_target(target)
     module = _as_module(module)
     pipeline_text = get_pipeline(pipeline) if pipeline else ""
+    if target.demote_f64:           # IREE computes f64 in f32: no f64 expansions (bit tricks)
+        pipeline_text = without_f64_expansion(pipeline_text)
     stages = _Stages(dump_dir)
     work = module.operation.clone()
     stages.write("input", work)
     _run_pipeline(work, pipeline_text, stages, source_name)
     check_f64(work, target)
     prepare_boundary(work, demote_f64=target.demote_f64)
+    mark_read_only_inputs(work)
+    target = tuned(target, work)                  # per-module cpu flags (cpu_tuning)
     if target.device_targets:
         with work.context:
             work.attributes["hal.device.targets"] = ir.Attribute.parse(target.device_targets)

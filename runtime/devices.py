@@ -1,13 +1,32 @@
-"""Runtime devices: one `iree.runtime.Config` per driver, created once and shared.
+"""Runtime devices: one `iree.runtime.Config` per driver, and moving numpy arrays onto them.
 
-Moving arrays onto a device and back (through a staging buffer where device
-memory is not mappable, as on Vulkan) is `standalone_loader.upload/download`.
+On the local CPU drivers (`local-task`, `local-sync`) device memory is host
+memory, so `to_device` hands IREE the numpy array's own memory (no copy) when
+IREE can use it in place: C-contiguous, writeable (IREE's import refuses
+read-only memory) and 64-byte aligned (IREE's CPU code generator assumes
+64-byte aligned buffers: it emits aligned AVX-512 loads, which fault on less).
+Everything else is copied (`standalone_loader.upload`). numpy aligns large
+arrays to 16 bytes only: `empty_aligned` / `aligned` make arrays that qualify,
+and the arrays shlo returns on CPU already do, so chained calls never copy.
+IREE 3.13 may update an input buffer in place (dynamic_update_slice, scatter,
+sort, loops), so only functions whose module IREE merely reads
+(`abi.mark_read_only_inputs`, recorded at compile time) get zero-copy inputs.
 """
 from __future__ import annotations
 
 import threading
 
+import iree.runtime as rt
+import numpy as np
+
 from ..errors import DeviceError
+from .standalone_loader import upload
+
+# Drivers whose device memory is host memory, and the alignment their compiled code assumes.
+HOST_MEMORY_DRIVERS = frozenset({"local-task", "local-sync"})
+ALIGNMENT = 64
+_IMPORT_MEMORY = int(rt.MemoryType.HOST_LOCAL | rt.MemoryType.DEVICE_VISIBLE)
+_IMPORT_USAGE = int(rt.BufferUsage.DEFAULT)
 
 _lock = threading.Lock()
 _configs: dict[str, object] = {}
@@ -15,8 +34,6 @@ _configs: dict[str, object] = {}
 
 def device_config(driver: str):
     """The `iree.runtime.Config` (instance + device) for a driver, created on first use."""
-    import iree.runtime as rt
-
     with _lock:
         config = _configs.get(driver)
         if config is None:
@@ -42,3 +59,37 @@ def driver_available(driver: str) -> tuple[bool, str]:
 def first_line(e: Exception) -> str:
     text = str(e).strip()
     return text.splitlines()[0] if text else type(e).__name__
+
+
+def can_import(driver: str | None, array: np.ndarray) -> bool:
+    """Whether `to_device` passes this array to IREE without copying it."""
+    return (driver in HOST_MEMORY_DRIVERS and array.flags.c_contiguous and array.flags.writeable
+            and array.ctypes.data % ALIGNMENT == 0)
+
+
+def to_device(driver: str | None, device, array: np.ndarray, element_type):
+    """A buffer view of a C-contiguous array: its own memory where possible, else a copy."""
+    if can_import(driver, array):
+        buffer = device.allocator.import_host_allocation(array, _IMPORT_MEMORY, _IMPORT_USAGE)
+        return rt.HalBufferView(buffer, array.shape, element_type)
+    return upload(device, array, element_type)
+
+
+def empty_aligned(shape, dtype=np.float32) -> np.ndarray:
+    """Like `numpy.empty`, but 64-byte aligned: CPU devices read it in place, without a copy."""
+    dtype = np.dtype(dtype)
+    nbytes = int(np.prod(shape, dtype=np.int64)) * dtype.itemsize
+    raw = np.empty(nbytes + ALIGNMENT, np.uint8)
+    start = -raw.ctypes.data % ALIGNMENT
+    return raw[start:start + nbytes].view(dtype).reshape(shape)
+
+
+def aligned(array) -> np.ndarray:
+    """The array itself when CPU devices can read it in place, else an aligned C-order copy."""
+    array = np.asarray(array)
+    if array.flags.c_contiguous and array.ctypes.data % ALIGNMENT == 0:
+        return array
+    copy = empty_aligned(array.shape, array.dtype)
+    copy[...] = array
+    return copy
+

@@ -4,22 +4,68 @@ Inputs are validated (count, shape, dtype) against the module's own signature
 before anything reaches the device; results come back as numpy arrays of the
 user's types (ml_dtypes for bf16, f8 and i4). The calling machinery is
 `standalone_loader` (which deploys without shlo); this module adds shared
-devices, shlo's exceptions, and saving.
+devices, shlo's exceptions, zero-copy inputs on CPU (`devices.to_device`), and
+saving.
 """
 from __future__ import annotations
 
 import os
 
+import numpy as np
+
 from ..errors import DeviceError, InvocationError
 from . import standalone_loader
-from .abi import Signature
-from .devices import device_config
+from .abi import Signature, inputs_read_only, validate
+from .devices import device_config, to_device
+from .shape_errors import shape_check_error
 
 
 class Function(standalone_loader.Function):
-    """One exported function: numpy arrays in, numpy arrays out, shlo exceptions."""
+    """One exported function: numpy arrays in, numpy arrays out, shlo exceptions.
+
+    On CPU drivers aligned inputs are read in place (see `devices.to_device`)
+    when the module says IREE only reads them (`abi.inputs_read_only`); a result
+    that is one of those inputs returned unchanged is copied, so results never
+    share memory with the caller's arrays.
+    """
     ArgumentError = InvocationError
     DeviceFailure = DeviceError
+
+    def __init__(self, signature: Signature, device, vm_context, vm_function, driver: str):
+        super().__init__(signature, device, vm_context, vm_function)
+        # The driver whose device may read inputs in place; None: always copy them.
+        self.zero_copy_driver = driver if inputs_read_only(vm_function.reflection) else None
+
+    def __call__(self, *args):
+        arrays = [value.to_device(array) for array, value in
+                  zip(validate(self.signature, args, self.ArgumentError), self.signature.inputs)]
+        arg_list = self._list(len(arrays))
+        for array, element_type in zip(arrays, self._element_types):
+            arg_list.push_ref(to_device(self.zero_copy_driver, self._device, array, element_type))
+        results = self._invoke(arg_list)
+        results = tuple(r.copy() if any(np.may_share_memory(r, a) for a in arrays) else r
+                        for r in results)
+        return results[0] if len(results) == 1 else results
+
+    def _invoke(self, arg_list) -> list[np.ndarray]:
+        """Run the function on prepared arguments; its results as distinct numpy arrays."""
+        ret_list = self._list(len(self.signature.outputs))
+        try:
+            self._vm_context.invoke(self._vm_function, arg_list, ret_list)
+        except (RuntimeError, ValueError) as e:
+            message = (str(e).strip().splitlines() or [type(e).__name__])[0]
+            shape_error = shape_check_error(self.signature, message, arg_list)
+            if shape_error is not None:
+                raise shape_error from None
+            raise DeviceError(f"{self.signature.name}: the device failed: {message}") from None
+        results = []
+        for i, value in enumerate(self.signature.outputs):
+            view = ret_list.get_as_object(i, self._view)
+            array = value.to_user(standalone_loader.download(self._device, view, value.transport))
+            if any(np.may_share_memory(array, r) for r in results):   # one buffer returned twice
+                array = array.copy()
+            results.append(array)
+        return results
 
 
 class Executable:
@@ -80,7 +126,7 @@ class Executable:
                 raise InvocationError(f"module has no function '{name}' "
                                       f"(functions: {', '.join(exports) or 'none'})")
             signature = standalone_loader.parse_reflection(name, exports[name].reflection)
-            function = Function(signature, config.device, vm_context, exports[name])
+            function = Function(signature, config.device, vm_context, exports[name], self.device)
             self._functions[name] = function
         return function
 

@@ -41,6 +41,8 @@ ELEMENT_DTYPES = {
     "f8E5M2FNUZ": np.dtype(ml_dtypes.float8_e5m2fnuz),
     "i4": np.dtype(ml_dtypes.int4), "ui4": np.dtype(ml_dtypes.uint4),
     "si4": np.dtype(ml_dtypes.int4),
+    "i2": np.dtype(ml_dtypes.int2), "ui2": np.dtype(ml_dtypes.uint2),
+    "si2": np.dtype(ml_dtypes.int2),
     "complex<f32>": np.dtype(np.complex64), "complex<f64>": np.dtype(np.complex128),
 }
 _ELEMENT_NAMES = {v: k for k, v in reversed(list(ELEMENT_DTYPES.items()))}

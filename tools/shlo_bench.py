@@ -5,7 +5,9 @@
 
 Each workload is one JAX function: JAX lowers it to StableHLO text, shlo
 compiles the text through its default pipeline for the target, XLA runs the
-same function. Rounds interleave the contenders; the time of a contender is
+same function. Inputs are 64-byte aligned (`shlo.runtime.devices.aligned`), so
+on CPU shlo reads them in place, as XLA reads its device_put arrays; numpy uses
+the same arrays. Rounds interleave the contenders; the time of a contender is
 the median over rounds of each round's median. Results must agree before any
 time counts. Prints a table and the geometric mean of shlo/XLA.
 """
@@ -34,41 +36,35 @@ def _repeats(seconds_per_call: float, budget: float) -> int:
     return max(1, min(50, int(budget / max(seconds_per_call, 1e-6))))
 
 
-def run_workload(w, target: str, rounds: int, flags: list[str], budget: float) -> dict:
+def prepare(w):
+    """Inputs, the StableHLO text JAX lowers the workload to, and XLA's compiled function."""
     import jax
 
-    import shlo
+    from ..runtime.devices import aligned
 
-    rng = np.random.default_rng(0)
-    args = w.inputs(rng)
-    row = {"name": w.name, "group": w.group, "target": target}
+    args = [aligned(a) for a in w.inputs(np.random.default_rng(0))]
     start = time.perf_counter()
     lowered = jax.jit(w.jax_fn).lower(*args)
-    text = lowered.as_text()
     xla = lowered.compile()
-    row["xla_compile_ms"] = (time.perf_counter() - start) * 1e3
-    start = time.perf_counter()
-    try:
-        executable = shlo.compile(text, target=target, flags=flags, cache=False)  # cold compile
-    except shlo.Error as e:
-        row["error"] = str(e).splitlines()[0][:300]
-        return row
-    row["shlo_compile_ms"] = (time.perf_counter() - start) * 1e3
-
+    xla_ms = (time.perf_counter() - start) * 1e3
     device_args = [jax.device_put(a) for a in args]
-    contenders = {
-        "shlo": lambda: executable(*args),
-        "xla": lambda: jax.block_until_ready(xla(*device_args)),
-    }
-    if w.numpy_fn is not None:
-        contenders["numpy"] = lambda: w.numpy_fn(*args)
-    want = np.asarray(contenders["xla"]())
-    got = contenders["shlo"]()
-    if not np.allclose(np.asarray(got, dtype=want.dtype), want, rtol=w.rtol, atol=w.atol):
-        worst = float(np.max(np.abs(np.asarray(got, np.float64) - want.astype(np.float64))))
-        row["error"] = f"shlo and XLA disagree (max abs difference {worst:.3g})"
-        return row
+    return args, lowered.as_text(), (lambda: jax.block_until_ready(xla(*device_args))), xla_ms
 
+
+def disagreement(w, got, want) -> str | None:
+    """None when shlo's result matches XLA's within the workload's tolerance, else why not."""
+    want = np.asarray(want)
+    got = np.asarray(got, dtype=want.dtype)
+    if got.shape == want.shape and np.allclose(got, want, rtol=w.rtol, atol=w.atol):
+        return None
+    if got.shape != want.shape:
+        return f"shlo and XLA disagree (shapes {got.shape} vs {want.shape})"
+    worst = float(np.max(np.abs(got.astype(np.float64) - want.astype(np.float64))))
+    return f"shlo and XLA disagree (max abs difference {worst:.3g})"
+
+
+def time_interleaved(contenders: dict, rounds: int, budget: float) -> dict:
+    """name -> (median over rounds of each round's median seconds, relative spread)."""
     repeats = {}
     for name, fn in contenders.items():
         start = time.perf_counter()
@@ -78,13 +74,42 @@ def run_workload(w, target: str, rounds: int, flags: list[str], budget: float) -
     for _ in range(rounds):
         for name, fn in contenders.items():
             medians[name].append(_time(fn, repeats[name]))
-    for name, values in medians.items():
-        row[f"{name}_ms"] = statistics.median(values) * 1e3
-        row[f"{name}_spread"] = (max(values) - min(values)) / statistics.median(values)
+    return {name: (statistics.median(v), (max(v) - min(v)) / statistics.median(v))
+            for name, v in medians.items()}
+
+
+def run_workload(w, target: str, rounds: int, flags: list[str], budget: float) -> dict:
+    import shlo
+
+    args, text, xla_call, xla_ms = prepare(w)
+    row = {"name": w.name, "group": w.group, "target": target, "xla_compile_ms": xla_ms}
+    start = time.perf_counter()
+    try:
+        executable = shlo.compile(text, target=target, flags=flags, cache=False)  # cold compile
+    except shlo.Error as e:
+        row["error"] = str(e).splitlines()[0][:300]
+        return row
+    row["shlo_compile_ms"] = (time.perf_counter() - start) * 1e3
+
+    contenders = {"shlo": lambda: executable(*args), "xla": xla_call}
+    if w.numpy_fn is not None:
+        contenders["numpy"] = lambda: w.numpy_fn(*args)
+    error = disagreement(w, contenders["shlo"](), contenders["xla"]())
+    if error:
+        row["error"] = error
+        return row
+    for name, (seconds, spread) in time_interleaved(contenders, rounds, budget).items():
+        row[f"{name}_ms"] = seconds * 1e3
+        row[f"{name}_spread"] = spread
     row["ratio_xla"] = row["shlo_ms"] / row["xla_ms"]
     if "numpy_ms" in row:
         row["ratio_numpy"] = row["shlo_ms"] / row["numpy_ms"]
     return row
+
+
+def geomean(values) -> float:
+    values = list(values)
+    return math.exp(sum(math.log(x) for x in values) / len(values))
 
 
 def _print_table(rows, out=None):
@@ -102,9 +127,20 @@ def _print_table(rows, out=None):
               f"{r['shlo_compile_ms']:>9.0f}/{r['xla_compile_ms']:<9.0f}", file=out)
     ratios = [r["ratio_xla"] for r in rows if "ratio_xla" in r]
     if ratios:
-        geomean = math.exp(sum(math.log(x) for x in ratios) / len(ratios))
-        print(f"geomean shlo/XLA over {len(ratios)} workloads: {geomean:.2f} "
+        print(f"geomean shlo/XLA over {len(ratios)} workloads: {geomean(ratios):.2f} "
               f"(worst {max(ratios):.2f}; below 1 means shlo is faster)", file=out)
+
+
+def select(suite, only: str | None, prog: str = "shlo-bench"):
+    """The named workloads (heavy ones included), or the light ones; None after an error."""
+    if not only:
+        return [w for w in suite if not w.heavy]
+    names = only.split(",")
+    unknown = sorted(set(names) - {w.name for w in suite})
+    if unknown:
+        print(f"{prog}: unknown workload(s) {', '.join(unknown)} (see --list)", file=sys.stderr)
+        return None
+    return [w for w in suite if w.name in names]
 
 
 def main(argv=None) -> int:
@@ -126,17 +162,9 @@ def main(argv=None) -> int:
         for w in suite:
             print(f"{w.name:<26} {w.group:<12} {'(heavy)' if w.heavy else ''}")
         return 0
-    if args.only:
-        names = args.only.split(",")
-        unknown = sorted(set(names) - {w.name for w in suite})
-        if unknown:
-            print(f"shlo-bench: unknown workload(s) {', '.join(unknown)} (see --list)",
-                  file=sys.stderr)
-            return 2
-        suite = [w for w in suite if w.name in names]
-    else:
-        suite = [w for w in suite if not w.heavy]
-
+    suite = select(suite, args.only)
+    if suite is None:
+        return 2
     rows = []
     tty = sys.stderr.isatty()
     for i, w in enumerate(suite):

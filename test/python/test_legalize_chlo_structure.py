@@ -313,6 +313,21 @@ def test_next_after_steps_to_the_neighbouring_value(program, e):
     np.testing.assert_array_equal(got.astype(np.float64), want)
 
 
+@pytest.mark.parametrize("e", ["f6E2M3FN", "f6E3M2FN"])
+def test_next_after_on_6_bit_floats_in_the_reference_interpreter(e):
+    """IREE 3.13 cannot compile conversions to f6, so the lowering runs in the interpreter:
+    every pair of values."""
+    from shlo.tools.chlo_accuracy import DTYPES, function_text, run_in_reference_interpreter
+    dtype = DTYPES[e]
+    pool = all_values(dtype)
+    x, y = pool.repeat(pool.size), np.tile(pool, pool.size)
+    text = function_text("main", "next_after", e, x.size, 2)
+    got = run_in_reference_interpreter(
+        text, "builtin.module(func.func(shlo-legalize-chlo))",
+        [x.astype(np.float32), y.astype(np.float32)])
+    np.testing.assert_array_equal(got.astype(np.float64), next_after_oracle(x, y, dtype))
+
+
 @pytest.mark.parametrize("e", ["f32", "bf16", "f8E4M3FN", "f8E5M2"])
 def test_is_inf_predicates(program, e):
     from shlo.tools.chlo_accuracy import DTYPES

@@ -144,3 +144,94 @@ func.func @conj_square(%z: tensor<4xcomplex<f32>>, %x: tensor<4xf32>) -> (tensor
   %1 = chlo.square %x : tensor<4xf32> -> tensor<4xf32>
   return %0, %1 : tensor<4xcomplex<f32>>, tensor<4xf32>
 }
+
+// asin and acos share one kernel (a polynomial near 0, atan2 of sqrt(1-x^2) beyond).
+// CHECK-LABEL: func.func @asin_f32
+// CHECK-NOT:     chlo.
+// CHECK:         stablehlo.sqrt
+// CHECK:         return
+func.func @asin_f32(%x: tensor<4xf32>) -> tensor<4xf32> {
+  %0 = chlo.asin %x : tensor<4xf32> -> tensor<4xf32>
+  return %0 : tensor<4xf32>
+}
+
+// CHECK-LABEL: func.func @acos_f32
+// CHECK-NOT:     chlo.
+// CHECK:         stablehlo.sqrt
+// CHECK:         return
+func.func @acos_f32(%x: tensor<4xf32>) -> tensor<4xf32> {
+  %0 = chlo.acos %x : tensor<4xf32> -> tensor<4xf32>
+  return %0 : tensor<4xf32>
+}
+
+// The inverse hyperbolics go through log1p (exact near 0) and log (for large arguments).
+// CHECK-LABEL: func.func @acosh_f32
+// CHECK-DAG:     stablehlo.log_plus_one
+// CHECK-DAG:     stablehlo.log
+// CHECK:         return
+func.func @acosh_f32(%x: tensor<4xf32>) -> tensor<4xf32> {
+  %0 = chlo.acosh %x : tensor<4xf32> -> tensor<4xf32>
+  return %0 : tensor<4xf32>
+}
+
+// CHECK-LABEL: func.func @asinh_f32
+// CHECK-DAG:     stablehlo.sign
+// CHECK-DAG:     stablehlo.log_plus_one
+// CHECK:         return
+func.func @asinh_f32(%x: tensor<4xf32>) -> tensor<4xf32> {
+  %0 = chlo.asinh %x : tensor<4xf32> -> tensor<4xf32>
+  return %0 : tensor<4xf32>
+}
+
+// CHECK-LABEL: func.func @atanh_f32
+// CHECK-COUNT-2: stablehlo.log_plus_one
+// CHECK:         return
+func.func @atanh_f32(%x: tensor<4xf32>) -> tensor<4xf32> {
+  %0 = chlo.atanh %x : tensor<4xf32> -> tensor<4xf32>
+  return %0 : tensor<4xf32>
+}
+
+// sinh and cosh: exp(|x|) with a split exp(|x|/2)^2 near overflow; sinh uses expm1 near 0.
+// CHECK-LABEL: func.func @sinh_f32
+// CHECK-DAG:     stablehlo.exponential_minus_one
+// CHECK-DAG:     stablehlo.exponential
+// CHECK:         return
+func.func @sinh_f32(%x: tensor<4xf32>) -> tensor<4xf32> {
+  %0 = chlo.sinh %x : tensor<4xf32> -> tensor<4xf32>
+  return %0 : tensor<4xf32>
+}
+
+// CHECK-LABEL: func.func @cosh_f32
+// CHECK-COUNT-2: stablehlo.exponential
+// CHECK:         return
+func.func @cosh_f32(%x: tensor<4xf32>) -> tensor<4xf32> {
+  %0 = chlo.cosh %x : tensor<4xf32> -> tensor<4xf32>
+  return %0 : tensor<4xf32>
+}
+
+// digamma: reflection for negative arguments, recurrence and an asymptotic series.
+// CHECK-LABEL: func.func @digamma_f32
+// CHECK-NOT:     chlo.
+// CHECK:         stablehlo.floor
+// CHECK:         return
+func.func @digamma_f32(%x: tensor<4xf32>) -> tensor<4xf32> {
+  %0 = chlo.digamma %x : tensor<4xf32> -> tensor<4xf32>
+  return %0 : tensor<4xf32>
+}
+
+// CHECK-LABEL: func.func @zeta_f32
+// CHECK-NOT:     chlo.
+// CHECK:         stablehlo.power
+// CHECK:         return
+func.func @zeta_f32(%x: tensor<4xf32>, %q: tensor<4xf32>) -> tensor<4xf32> {
+  %0 = chlo.zeta %x, %q : tensor<4xf32>, tensor<4xf32> -> tensor<4xf32>
+  return %0 : tensor<4xf32>
+}
+
+// CHECK-LABEL: func.func @is_pos_inf_f32
+// CHECK:         %[[INF:.*]] = stablehlo.constant dense<0x7F800000> : tensor<4xf32>
+// CHECK:         stablehlo.compare EQ, %arg0, %[[INF]]
+func.func @is_pos_inf_f32(%x: tensor<4xf32>) -> tensor<4xi1> {
+  %0 = chlo.is_pos_inf %x : tensor<4xf32> -> tensor<4xi1>
+  return %0 : tensor<4xi1>
+}

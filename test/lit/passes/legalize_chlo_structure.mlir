@@ -96,3 +96,14 @@ func.func @scan(%x: tensor<4xi32>, %init: tensor<i32>) -> (tensor<4xi32>, tensor
   } : (tensor<4xi32>, tensor<i32>) -> (tensor<4xi32>, tensor<i32>)
   return %0#0, %0#1 : tensor<4xi32>, tensor<i32>
 }
+
+// A dynamic top_k: the same sort on a dynamic iota, then the first k along the last dimension.
+// CHECK-LABEL: func.func @top_k_dynamic
+// CHECK:         stablehlo.dynamic_iota
+// CHECK:         stablehlo.sort
+// CHECK-NOT:     stablehlo.optimization_barrier
+// CHECK-COUNT-2: stablehlo.real_dynamic_slice
+func.func @top_k_dynamic(%x: tensor<?x6xf32>) -> (tensor<?x3xf32>, tensor<?x3xi32>) {
+  %v, %i = chlo.top_k(%x, k = 3) : tensor<?x6xf32> -> (tensor<?x3xf32>, tensor<?x3xi32>)
+  return %v, %i : tensor<?x3xf32>, tensor<?x3xi32>
+}

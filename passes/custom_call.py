@@ -1,0 +1,91 @@
+"""shlo-expand-custom-calls: stablehlo.custom_call by a registry of Python decompositions.
+
+IREE compiles no custom_call except `shape_assertion`. A user maps a call target to a
+decomposition with `register_custom_call(target, fn)`; `fn(op, *operands)` runs with the
+insertion point before the call and its location, builds StableHLO with shlo's builders
+(`from shlo.dialect import stablehlo`) and returns the value or values replacing the call's
+results (same types). A target that is neither registered nor IREE's own is an error that
+names it.
+
+    from shlo.passes.custom_call import register_custom_call
+    register_custom_call("my_lib.softplus", lambda op, x: stablehlo.log_plus_one(
+        stablehlo.exponential(x)))
+"""
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Callable
+
+from iree.compiler import ir
+
+from ..errors import PassError
+from .base import Pass
+from .op_rules import apply_rules
+
+# Targets IREE compiles itself: left alone.
+IREE_TARGETS = frozenset({"shape_assertion"})
+_REGISTRY: dict[str, Callable] = {}
+
+
+def register_custom_call(target: str, decomposition: Callable) -> None:
+    """Map `stablehlo.custom_call @target` to `decomposition(op, *operands)` (replaces any
+    earlier registration of that target)."""
+    if not isinstance(target, str) or not target:
+        raise ValueError("register_custom_call: the target must be a non-empty string")
+    if not callable(decomposition):
+        raise ValueError(f"register_custom_call: the decomposition for '{target}' is not "
+                         f"callable")
+    _REGISTRY[target] = decomposition
+
+
+def unregister_custom_call(target: str) -> None:
+    _REGISTRY.pop(target, None)
+
+
+def registered_custom_calls() -> list[str]:
+    return sorted(_REGISTRY)
+
+
+def _target(op: ir.Operation) -> str:
+    return ir.StringAttr(op.attributes["call_target_name"]).value
+
+
+def _expand(op: ir.Operation):
+    target = _target(op)
+    if target in IREE_TARGETS:
+        return None
+    fn = _REGISTRY.get(target)
+    if fn is None:
+        known = ", ".join(registered_custom_calls()) or "none"
+        raise PassError(f"stablehlo.custom_call: no decomposition for target '{target}': "
+                        f"register one with shlo.passes.custom_call.register_custom_call "
+                        f"(registered: {known})", at=op)
+    out = fn(op, *op.operands)
+    values = list(out) if isinstance(out, (list, tuple)) else [out]
+    values = [v.result if isinstance(v, (ir.Operation, ir.OpView)) else v for v in values]
+    got, want = [v.type for v in values], [r.type for r in op.results]
+    if got != want:
+        raise PassError(f"stablehlo.custom_call: the decomposition of '{target}' returned "
+                        f"{', '.join(map(str, got)) or 'nothing'}; the call's results are "
+                        f"{', '.join(map(str, want)) or 'none'}", at=op)
+    return values
+
+
+@dataclasses.dataclass
+class ExpandCustomCalls(Pass):
+    """Replace stablehlo.custom_call ops by their registered Python decompositions."""
+
+    NAME = "shlo-expand-custom-calls"
+
+    def run(self, op: ir.Operation) -> None:
+        failed = []
+
+        def rule(call: ir.Operation):
+            if failed:      # a decomposition failed after building ops: stop rewriting
+                return None
+            try:
+                return _expand(call)
+            except Exception:
+                failed.append(call)
+                raise
+        apply_rules(op, {"stablehlo.custom_call": rule}, self.NAME)

@@ -1,0 +1,135 @@
+"""shlo-expand-dynamic-ops: rewrite the dynamic ops IREE 3.13 cannot compile into forms it can.
+
+- `dynamic_reshape` to a result with dynamic dimensions (IREE: "failed to legalize"):
+  `tensor.collapse_shape` to 1-D, then `tensor.expand_shape` to the sizes read from the
+  shape operand.
+- `dynamic_broadcast_in_dim` with an operand dimension that is dynamic and not known to
+  expand or not (IREE rejects it): a `stablehlo.if` on whether that size is 1, each branch a
+  dynamic_broadcast_in_dim that says which (nested for several such dimensions, at most
+  `MAX_AMBIGUOUS`).
+"""
+from __future__ import annotations
+
+import dataclasses
+
+import numpy as np
+from iree.compiler import ir
+
+from ..dialect import stablehlo
+from ..dialect.types import DYN
+from ..errors import PassError
+from . import chlo_stablehlo_extras as extras
+from .base import Pass, nested_ops
+from .op_rules import apply_rules
+
+MAX_AMBIGUOUS = 4
+
+
+def _index_of(shape: ir.Value, d: int) -> ir.Value:
+    """Entry d of a 1-D integer shape tensor as an `index`."""
+    index = ir.IndexType.get()
+    position = ir.Operation.create("arith.constant", results=[index],
+                                   attributes={"value": ir.IntegerAttr.get(index, d)}).result
+    element = ir.RankedTensorType(shape.type).element_type
+    entry = ir.Operation.create("tensor.extract", results=[element],
+                                operands=[shape, position]).result
+    return ir.Operation.create("arith.index_cast", results=[index], operands=[entry]).result
+
+
+def _cast(value: ir.Value, t: ir.Type) -> ir.Value:
+    if value.type == t:
+        return value
+    return ir.Operation.create("tensor.cast", results=[t], operands=[value]).result
+
+
+def _i64_arrays(groups) -> ir.ArrayAttr:
+    i64 = ir.IntegerType.get_signless(64)
+    return ir.ArrayAttr.get([ir.ArrayAttr.get([ir.IntegerAttr.get(i64, d) for d in group])
+                             for group in groups])
+
+
+def _dynamic_reshape(op):
+    operand, shape = op.operands[0], op.operands[1]
+    result = ir.RankedTensorType(op.results[0].type)
+    if result.has_static_shape:
+        return None
+    source = ir.RankedTensorType(operand.type)
+    element = source.element_type
+    if source.rank == 0:
+        operand = stablehlo.reshape(operand, result_type=ir.RankedTensorType.get([1], element))
+        source = ir.RankedTensorType(operand.type)
+    flat = operand
+    if source.rank > 1:
+        size = DYN if not source.has_static_shape else int(np.prod(source.shape))
+        flat = ir.Operation.create(
+            "tensor.collapse_shape", results=[ir.RankedTensorType.get([size], element)],
+            operands=[operand],
+            attributes={"reassociation": _i64_arrays([list(range(source.rank))])}).result
+    flat = _cast(flat, ir.RankedTensorType.get([DYN], element))
+    if result.rank == 0:
+        return [stablehlo.reshape(flat, result_type=result)]
+    sizes = [_index_of(shape, d) for d in range(result.rank) if result.shape[d] == DYN]
+    return [ir.Operation.create(
+        "tensor.expand_shape", results=[result], operands=[flat, *sizes],
+        attributes={"reassociation": _i64_arrays([list(range(result.rank))]),
+                    "static_output_shape": ir.DenseI64ArrayAttr.get(list(result.shape))}).result]
+
+
+def _dims(op: ir.Operation, name: str) -> list[int]:
+    return [int(d) for d in ir.DenseI64ArrayAttr(op.attributes[name])] \
+        if name in op.attributes else []
+
+
+def _ambiguous(op: ir.Operation) -> list[int]:
+    known = set(_dims(op, "known_expanding_dimensions")) | \
+        set(_dims(op, "known_nonexpanding_dimensions"))
+    shape = ir.RankedTensorType(op.operands[0].type).shape
+    return [k for k, size in enumerate(shape) if size == DYN and k not in known]
+
+
+def _broadcast_variant(op, expanding, nonexpanding) -> ir.Value:
+    operand, output = op.operands[0], op.operands[1]
+    return extras.dynamic_broadcast_in_dim(
+        operand, output, _dims(op, "broadcast_dimensions"), op.results[0].type,
+        sorted(set(_dims(op, "known_expanding_dimensions")) | set(expanding)),
+        sorted(set(_dims(op, "known_nonexpanding_dimensions")) | set(nonexpanding)))
+
+
+def _dynamic_broadcast_in_dim(op):
+    ambiguous = _ambiguous(op)
+    if not ambiguous:
+        return None
+    if len(ambiguous) > MAX_AMBIGUOUS:
+        raise PassError(f"{op.name}: {len(ambiguous)} operand dimensions may or may not "
+                        f"expand (IREE needs to know; shlo branches on at most "
+                        f"{MAX_AMBIGUOUS}): set known_expanding_dimensions or "
+                        f"known_nonexpanding_dimensions", at=op)
+    one = stablehlo.constant(np.array(1, np.int32))
+
+    def branch(remaining, expanding, nonexpanding):
+        if not remaining:
+            return _broadcast_variant(op, expanding, nonexpanding)
+        k, rest = remaining[0], remaining[1:]
+        is_one = stablehlo.compare(extras.get_dimension_size(op.operands[0], k), one,
+                                   comparison_direction="EQ")
+        return stablehlo.if_(
+            is_one, true_branch=lambda: branch(rest, expanding + [k], nonexpanding),
+            false_branch=lambda: branch(rest, expanding, nonexpanding + [k]))
+    return [branch(ambiguous, [], [])]
+
+
+RULES = {
+    "stablehlo.dynamic_reshape": _dynamic_reshape,
+    "stablehlo.dynamic_broadcast_in_dim": _dynamic_broadcast_in_dim,
+}
+
+
+@dataclasses.dataclass
+class ExpandDynamicOps(Pass):
+    """Rewrite dynamic ops IREE cannot compile (dynamic reshapes, ambiguous broadcasts)."""
+
+    NAME = "shlo-expand-dynamic-ops"
+
+    def run(self, op: ir.Operation) -> None:
+        if any(o.name in RULES for o in nested_ops(op)):
+            apply_rules(op, RULES, self.NAME)

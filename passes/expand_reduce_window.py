@@ -1,0 +1,70 @@
+"""shlo-expand-reduce-window: make a reduce_window's padding and base dilation explicit, so IREE
+sees only a plain sliding window over exactly the elements it reads.
+
+The spec defines reduce_window on `pad(inputs, init_values, padding_low, padding_high,
+base_dilations - 1)`: edge padding and the holes of base dilation hold the init value. IREE
+3.13 lowers the padding itself, and fails where it should not: padding of unsigned integers
+(`unresolved target materialization from ('ui32') to ('i32')`, every unsigned cumsum,
+cumprod, cummin, cummax), and windows whose strides leave the padded input's tail unread
+(`'linalg.generic' op inferred input/output operand #1 has shape's dimension #0 to be 3,
+but found 2`). The rewrite pads each input with its init value (stablehlo.pad with interior
+padding for base dilation; negative padding slices), slices off the tail no window reaches,
+and keeps window dimensions, strides and window dilations. A reduce_window without padding,
+base dilation or unread tail is left alone, and so is one with dynamic shapes or complex
+elements (IREE's compiler crashes on a complex stablehlo.pad).
+"""
+from __future__ import annotations
+
+import dataclasses
+
+from iree.compiler import ir
+
+from ..dialect import stablehlo
+from ..dialect.rebuild import arguments
+from ..dialect.windows import num_windows
+from .chlo_expr import element_of, is_complex
+from .index_vectors import is_static, shape_of
+from .op_rules import RulesPass
+
+
+def _reduce_window(op: ir.Operation):
+    (inputs, inits), kw = arguments(op)
+    if not is_static(*inputs) or any(is_complex(element_of(x)) for x in inputs):
+        return None                 # (IREE's compiler crashes on a complex stablehlo.pad)
+    shape = shape_of(inputs[0])
+    rank = len(shape)
+    window = list(kw["window_dimensions"])
+    strides = list(kw.get("window_strides") or [1] * rank)
+    base = list(kw.get("base_dilations") or [1] * rank)
+    dilation = list(kw.get("window_dilations") or [1] * rank)
+    padding = kw.get("padding")
+    padding = [[0, 0]] * rank if padding is None else [list(map(int, p)) for p in padding]
+    counts = [num_windows(*args) for args in zip(shape, window, strides, base, dilation,
+                                                  [p[0] for p in padding],
+                                                  [p[1] for p in padding])]
+    padded = [lo + ((n - 1) * b + 1 if n else 0) + hi
+              for n, b, (lo, hi) in zip(shape, base, padding)]
+    # the elements the windows read: up to the end of the last window
+    used = [(c - 1) * s + (w - 1) * d + 1 if c else 0
+            for c, s, w, d in zip(counts, strides, window, dilation)]
+    if base == [1] * rank and all(p == [0, 0] for p in padding) and used == shape:
+        return None
+    if 0 in counts:
+        return None                     # an empty result: nothing for IREE to get wrong
+    high = [hi - (p - u) for (lo, hi), p, u in zip(padding, padded, used)]
+    low = [lo for lo, _ in padding]
+    xs = [stablehlo.pad(x, init, edge_padding_low=low, edge_padding_high=high,
+                        interior_padding=[b - 1 for b in base])
+          for x, init in zip(inputs, inits)]
+    kw.update(base_dilations=None, padding=None)
+    kw.pop("result_type", None)
+    out = stablehlo.reduce_window(xs, list(inits), **kw)
+    return list(out) if isinstance(out, (list, tuple)) else [out]
+
+
+@dataclasses.dataclass
+class ExpandReduceWindow(RulesPass):
+    """Make reduce_window padding and base dilation explicit pads IREE lowers correctly."""
+
+    NAME = "shlo-expand-reduce-window"
+    RULES = {"stablehlo.reduce_window": _reduce_window}

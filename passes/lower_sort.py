@@ -1,0 +1,294 @@
+"""shlo-lower-sort: rewrite `stablehlo.sort` into a bitonic sorting network of StableHLO ops.
+
+IREE 3.13 sorts on CPU with one thread and quadratic time (64K floats: 24 s). A bitonic
+network sorts 2^k elements in k(k+1)/2 compare-exchange steps; each step is a few reshapes,
+slices, selects and a concatenate over the whole tensor, which IREE fuses into parallel,
+vectorized dispatches, so a sort does O(n log² n) work in O(log² n) passes over memory.
+
+Semantics are the op's own: the comparator region runs on whole tensors (each of its ops is
+elementwise, so it computes the same function of each element pair), the sort runs along
+`dimension` (other dimensions are sorted independently, side by side), and every operand moves
+with the keys. A sort whose length is not a power of two is padded; padding is told apart by an
+i32 index operand (index >= length), which also breaks ties by position when `is_stable` is
+set (a before b iff less(a, b), or neither is less and a came first), so a stable sort gives
+exactly the order of a stable sequential sort.
+
+Sorts shorter than `min-size` stay as they are (IREE is fast there), as do sorts the network
+cannot express: dynamic shapes, or a comparator with a non-elementwise op.
+"""
+from __future__ import annotations
+
+import dataclasses
+
+import numpy as np
+from iree.compiler import ir
+
+from ..dialect import stablehlo
+from . import chlo_stablehlo_extras as extras
+from .base import Pass, nested_ops
+from .elementwise_ops import ELEMENTWISE_OPS
+
+I32_MAX = 2**31 - 1
+
+
+@dataclasses.dataclass
+class LowerSort(Pass):
+    """Lower stablehlo.sort to a bitonic network of elementwise StableHLO ops."""
+
+    NAME = "shlo-lower-sort"
+    min_size: int = 512          # shorter sorts stay IREE's (faster there, measured)
+
+    def run(self, op: ir.Operation) -> None:
+        for sort in nested_ops(op, "stablehlo.sort"):
+            if sort.name == "stablehlo.sort" and why_not_lowered(sort, self.min_size) is None:
+                lower(sort)
+
+
+def why_not_lowered(sort: ir.Operation, min_size: int) -> str | None:
+    """None when `sort` becomes a network, else the reason it stays as it is."""
+    types = [ir.RankedTensorType(v.type) for v in sort.operands]
+    if not all(t.has_static_shape for t in types):
+        return "dynamic shape"
+    dimension = ir.IntegerAttr(sort.attributes["dimension"]).value % max(types[0].rank, 1)
+    length = types[0].shape[dimension] if types[0].rank else 1
+    if length < max(min_size, 2):
+        return f"length {length} below min-size {min_size}"
+    if length > I32_MAX // 2:
+        return "too long for i32 positions"
+    body = sort.regions[0].blocks[0]
+    for op in body.operations:
+        if op.name not in ELEMENTWISE_OPS | {"stablehlo.constant", "stablehlo.return"}:
+            return f"comparator uses {op.name}"
+        if op.name == "stablehlo.constant" and not ir.DenseElementsAttr(
+                op.attributes["value"]).is_splat:
+            return "comparator constant is not a scalar"
+    return None
+
+
+def lower(sort: ir.Operation) -> None:
+    """Replace `sort` by the network (in place)."""
+    with sort.location, ir.InsertionPoint(sort):
+        results = _Network(sort).build()
+    for old, new in zip(sort.results, results):
+        old.replace_all_uses_with(new)
+    sort.erase()
+
+
+class _Network:
+    """The values being sorted as [rows, width] tensors, width a power of two."""
+
+    def __init__(self, sort: ir.Operation):
+        self.sort = sort
+        self.comparator = sort.regions[0].blocks[0]
+        self.types = [ir.RankedTensorType(v.type) for v in sort.operands]
+        shape = list(self.types[0].shape)
+        rank = len(shape)
+        self.dimension = ir.IntegerAttr(sort.attributes["dimension"]).value % max(rank, 1)
+        self.stable = ir.BoolAttr(sort.attributes["is_stable"]).value \
+            if "is_stable" in sort.attributes else False
+        self.length = shape[self.dimension] if rank else 1
+        self.width = 1 << (self.length - 1).bit_length()
+        self.rows = int(np.prod([d for i, d in enumerate(shape) if i != self.dimension],
+                                dtype=np.int64))
+        self.permutation = [i for i in range(rank) if i != self.dimension] + [self.dimension]
+        # positions: to tell padding apart, and to break ties for a stable sort
+        self.with_positions = self.stable or self.width != self.length
+
+    # ---- layout: operands <-> one flat [rows * width] vector --------------------------------
+
+    def build(self) -> list[ir.Value]:
+        values = [self._flatten(v) for v in self.sort.operands]
+        size = self.rows * self.width
+        i32 = ir.IntegerType.get_signless(32)
+        flat = ir.RankedTensorType.get([size], i32)
+        index = stablehlo.iota(iota_dimension=0, result_type=flat)
+        column = stablehlo.and_(index, stablehlo.constant(ir.DenseElementsAttr.get_splat(
+            flat, ir.IntegerAttr.get(i32, self.width - 1))))
+        if self.with_positions:
+            values.append(stablehlo.iota(iota_dimension=1, result_type=ir.RankedTensorType.get(
+                [self.rows, self.width], i32)))
+            values[-1] = stablehlo.reshape(values[-1], result_type=flat)
+        schedule = [(block, half) for block in _powers(2, self.width)
+                    for half in reversed(_powers(1, block // 2))]
+        blocks = _i32_constant([b for b, _ in schedule])
+        halves = _i32_constant([h for _, h in schedule])
+        zero = _i32_constant(0)
+
+        def cond(step, *_):
+            return stablehlo.compare(step, _i32_constant(len(schedule)),
+                                     comparison_direction="LT")
+
+        def body(step, *carried):
+            block = _scalar_at(blocks, step)
+            half = _scalar_at(halves, step)
+            return [stablehlo.add(step, _i32_constant(1)),
+                    *self._step(list(carried), index, column, block, half)]
+
+        results = extras.while_([zero, *values], cond, body)[1:]
+        return [self._unflatten(v, t) for v, t in zip(results, self.types)]
+
+    def _flatten(self, value: ir.Value) -> ir.Value:
+        t = ir.RankedTensorType(value.type)
+        if self.permutation != list(range(t.rank)):
+            value = stablehlo.transpose(value, permutation=self.permutation)
+        value = stablehlo.reshape(value, result_type=ir.RankedTensorType.get(
+            [self.rows, self.length], t.element_type))
+        if self.width != self.length:
+            zero = stablehlo.constant(_zero(t.element_type))
+            value = stablehlo.pad(value, zero, edge_padding_low=[0, 0],
+                                  edge_padding_high=[0, self.width - self.length],
+                                  interior_padding=[0, 0])
+        return stablehlo.reshape(value, result_type=ir.RankedTensorType.get(
+            [self.rows * self.width], t.element_type))
+
+    def _unflatten(self, value: ir.Value, t: ir.RankedTensorType) -> ir.Value:
+        value = stablehlo.reshape(value, result_type=ir.RankedTensorType.get(
+            [self.rows, self.width], t.element_type))
+        if self.width != self.length:
+            value = stablehlo.slice(value, start_indices=[0, 0],
+                                    limit_indices=[self.rows, self.length], strides=[1, 1])
+        shape = list(t.shape)
+        transposed = [shape[i] for i in self.permutation]
+        value = stablehlo.reshape(value, result_type=ir.RankedTensorType.get(
+            transposed, t.element_type))
+        if self.permutation != list(range(t.rank)):
+            inverse = [self.permutation.index(i) for i in range(t.rank)]
+            value = stablehlo.transpose(value, permutation=inverse)
+        return value
+
+    # ---- one compare-exchange step -----------------------------------------------------------
+
+    def _step(self, values: list[ir.Value], index: ir.Value, column: ir.Value, block: ir.Value,
+              half: ir.Value) -> list[ir.Value]:
+        """Element i (flat `index`, `column` in its row) meets its partner i ^ half (rows are
+        powers of two long, so flat positions work); blocks of `block` elements sort ascending
+        when column & block == 0, else descending. The element wanting the first place of the pair takes its partner iff the
+        partner goes first; the other takes it iff its own value goes first: both decide on
+        the same comparison, so they swap together."""
+        shape = ir.RankedTensorType(index.type)
+        half_v = stablehlo.broadcast_in_dim(half, broadcast_dimensions=[], result_type=shape)
+        block_v = stablehlo.broadcast_in_dim(block, broadcast_dimensions=[], result_type=shape)
+        zeros = stablehlo.constant(ir.DenseElementsAttr.get_splat(
+            shape, ir.IntegerAttr.get(shape.element_type, 0)))
+        partner_index = stablehlo.xor(index, half_v)
+        lower = stablehlo.compare(stablehlo.and_(index, half_v), zeros, comparison_direction="EQ")
+        ascending = stablehlo.compare(stablehlo.and_(column, block_v), zeros,
+                                      comparison_direction="EQ")
+        wants_first = stablehlo.compare(lower, ascending, comparison_direction="EQ")
+        partners = [_gather(v, partner_index) for v in values]
+        partner_first, own_first = self._less_both(partners, values)
+        take = stablehlo.select(wants_first, partner_first, own_first)
+        return [stablehlo.select(take, p, v) for v, p in zip(values, partners)]
+
+    # ---- the order --------------------------------------------------------------------------
+
+    def _less_both(self, a: list[ir.Value], b: list[ir.Value]) -> tuple[ir.Value, ir.Value]:
+        """(a goes before b, b goes before a): the comparator both ways, then padding last and,
+        when stable, ties by position."""
+        count = len(self.types)
+        a_first = self._comparator(a[:count], b[:count])
+        b_first = self._comparator(b[:count], a[:count])
+        if not self.with_positions:
+            return a_first, b_first
+        pa, pb = a[count], b[count]
+        if self.stable:
+            a_earlier = stablehlo.compare(pa, pb, comparison_direction="LT")
+            a_first, b_first = (
+                stablehlo.or_(a_first, stablehlo.and_(stablehlo.not_(b_first), a_earlier)),
+                stablehlo.or_(b_first, stablehlo.and_(stablehlo.not_(a_first),
+                                                      stablehlo.not_(a_earlier))))
+        if self.width == self.length:
+            return a_first, b_first
+        limit = stablehlo.constant(ir.DenseElementsAttr.get_splat(
+            ir.RankedTensorType(pa.type), ir.IntegerAttr.get(ir.IntegerType.get_signless(32),
+                                                              self.length)))
+        a_real = stablehlo.compare(pa, limit, comparison_direction="LT")
+        b_real = stablehlo.compare(pb, limit, comparison_direction="LT")
+        # a real element goes before padding; padding never goes first
+        return (stablehlo.and_(a_real, stablehlo.or_(stablehlo.not_(b_real), a_first)),
+                stablehlo.and_(b_real, stablehlo.or_(stablehlo.not_(a_real), b_first)))
+
+    def _comparator(self, a: list[ir.Value], b: list[ir.Value]) -> ir.Value:
+        """The comparator region's ops, cloned onto whole tensors."""
+        shape = ir.RankedTensorType(a[0].type).shape
+        env = {}                         # comparator value -> tensor value
+        for i, (x, y) in enumerate(zip(a, b)):
+            env[self.comparator.arguments[2 * i]] = x
+            env[self.comparator.arguments[2 * i + 1]] = y
+        for op in self.comparator.operations:
+            if op.name == "stablehlo.return":
+                return _lookup(env, op.operands[0], shape)
+            results = [_widened(r.type, shape) for r in op.results]
+            if op.name == "stablehlo.constant":
+                scalar = ir.DenseElementsAttr(op.attributes["value"])
+                value = ir.DenseElementsAttr.get_splat(results[0], scalar.get_splat_value())
+                new = ir.Operation.create("stablehlo.constant", results=results,
+                                          attributes={"value": value})
+            else:
+                new = ir.Operation.create(
+                    op.name, results=results, operands=[_lookup(env, v, shape) for v in op.operands],
+                    attributes={name: op.attributes[name] for name in op.attributes})
+            for old, value in zip(op.results, new.results):
+                env[old] = value
+        raise AssertionError("comparator without stablehlo.return")
+
+
+def _powers(low: int, high: int) -> list[int]:
+    """low, 2*low, 4*low, ... up to high (powers of two)."""
+    out = []
+    while low <= high:
+        out.append(low)
+        low *= 2
+    return out
+
+
+def _i32_constant(values) -> ir.Value:
+    i32 = ir.IntegerType.get_signless(32)
+    array = np.asarray(values, np.int32)
+    return stablehlo.constant(ir.DenseElementsAttr.get(
+        array, type=ir.RankedTensorType.get(list(array.shape), i32)))
+
+
+def _scalar_at(table: ir.Value, step: ir.Value) -> ir.Value:
+    """table[step] as a 0-d tensor."""
+    one = extras.dynamic_slice(table, [step], [1])
+    return stablehlo.reshape(one, result_type=ir.RankedTensorType.get(
+        [], ir.RankedTensorType(table.type).element_type))
+
+
+def _gather(values: ir.Value, indices: ir.Value) -> ir.Value:
+    """values[indices] for 1-D tensors."""
+    n = ir.RankedTensorType(indices.type).shape[0]
+    column = stablehlo.reshape(indices, result_type=ir.RankedTensorType.get(
+        [n, 1], ir.RankedTensorType(indices.type).element_type))
+    return stablehlo.gather(values, column, offset_dims=[], collapsed_slice_dims=[0],
+                            start_index_map=[0], index_vector_dim=1, slice_sizes=[1],
+                            result_type=ir.RankedTensorType.get(
+                                [n], ir.RankedTensorType(values.type).element_type))
+
+
+def _lookup(env: dict, value: ir.Value, shape) -> ir.Value:
+    """The tensor standing for a comparator value; a scalar from outside the region (CSE
+    shares constants with the enclosing function) is broadcast to the step's shape."""
+    if value in env:
+        return env[value]
+    env[value] = stablehlo.broadcast_in_dim(value, broadcast_dimensions=[],
+                                            result_type=_widened(value.type, shape))
+    return env[value]
+
+
+def _widened(t: ir.Type, shape) -> ir.RankedTensorType:
+    return ir.RankedTensorType.get(list(shape), ir.RankedTensorType(t).element_type)
+
+
+def _zero(element: ir.Type) -> ir.DenseElementsAttr:
+    t = ir.RankedTensorType.get([], element)
+    if isinstance(element.maybe_downcast(), ir.IntegerType):
+        return ir.DenseElementsAttr.get_splat(t, ir.IntegerAttr.get(element, 0))
+    if isinstance(element.maybe_downcast(), ir.ComplexType):
+        return ir.DenseElementsAttr.get(np.zeros((), _complex_dtype(element)), type=t)
+    return ir.DenseElementsAttr.get_splat(t, ir.FloatAttr.get(element, 0.0))
+
+
+def _complex_dtype(element: ir.Type):
+    return np.complex128 if str(ir.ComplexType(element).element_type) == "f64" else np.complex64

@@ -1,0 +1,90 @@
+"""shlo-round-narrow-float-converts: round to 8-bit and 4-bit floats in the source type first.
+
+IREE 3.13 converts f32 (and f16, bf16, f64) values that lie just below a narrow float's
+smallest normal number to 0 instead of rounding them up to it (measured for every f8 type and
+f4E2M1FN: e.g. 0.0147 -> 0 for f8E4M3FN, want 2^-6; 0.76 -> 0 for f4E2M1FN, want 1): a
+silently wrong result wherever a model quantizes to f8. This pass rounds the value to the
+target's grid in the source's own type (round-to-nearest-even at the target's quantum for
+the value's binade, the subnormal quantum below the smallest normal), so the conversion that
+follows only ever meets values it represents exactly. NaN, infinities and values beyond the
+target's range go through unchanged, to IREE's conversion as before. An f64 source is
+rounded in f64 and then narrowed to f32 exactly (IREE cannot truncate f64 to f8 at all).
+"""
+from __future__ import annotations
+
+import dataclasses
+import math
+
+from iree.compiler import ir
+
+from ..dialect import stablehlo
+from .chlo_expr import Num, float_info, is_float, round_even, select
+from .base import nested_ops
+from .op_rules import CANONICAL, RulesPass, apply_rules
+
+# source float type -> (integer type of its width, explicit mantissa bits, exponent bias)
+_SOURCE = {"f32": ("i32", 23, 127), "f64": ("i64", 52, 1023)}
+
+
+def _needs_rounding(op: ir.Operation) -> bool:
+    source = ir.RankedTensorType(op.operands[0].type).element_type
+    target = ir.RankedTensorType(op.results[0].type).element_type
+    if not (is_float(source) and is_float(target)) or CANONICAL in op.attributes:
+        return False
+    info = float_info(target)
+    # 8 bits or fewer, signed (f8E8M0FNU is powers of two only: no grid to round to)
+    return info.bits <= 8 and info.has_negative and float_info(source).bits > info.bits
+
+
+def _round_to_grid(x: Num, target: ir.Type) -> Num:
+    """x rounded to `target`'s values (within its exponent range), still in x's type."""
+    int_type, mantissa, bias = _SOURCE[str(x.element)]
+    info = float_info(target)
+    m = info.mantissa_bits
+    emin = int(round(math.log2(info.tiny)))
+    bits = x.bitcast(int_type)
+    biased = Num(stablehlo.shift_right_logical(bits.value, bits.like(mantissa).value)) \
+        & ((1 << (_width(int_type) - 1 - mantissa)) - 1)
+    unbiased = biased - bias
+    exponent = select(unbiased < emin, biased.like(emin), unbiased)
+    # the quantum 2^(exponent - m), built from its bit pattern
+    quantum = Num(stablehlo.shift_left((exponent - m + bias).value, bits.like(mantissa).value))
+    quantum = quantum.bitcast(x.element)
+    rounded = round_even(x / quantum) * quantum
+    return select(x.ne(x) | (abs(x) > float(info.max) * 2), x, rounded)
+
+
+def _width(int_type: str) -> int:
+    return int(int_type[1:])
+
+
+def _convert(op: ir.Operation):
+    if not _needs_rounding(op):
+        return None
+    x = Num(op.operands[0])
+    target_type = op.results[0].type
+    target = ir.RankedTensorType(target_type).element_type
+    wide = x if str(x.element) in _SOURCE else x.to("f32")      # f16/bf16: exact in f32
+    # on the grid, an f64 value is exact in f32 too (and IREE cannot truncate f64 to f8)
+    on_grid = _round_to_grid(wide, target).to("f32")
+    result = stablehlo.convert(on_grid.value, result_type=target_type)
+    result.owner.attributes[CANONICAL] = ir.UnitAttr.get()
+    return [result]
+
+
+RULES = {"stablehlo.convert": _convert}
+
+
+@dataclasses.dataclass
+class RoundNarrowFloatConverts(RulesPass):
+    """Round values to an 8- or 4-bit float's grid before converting to it (IREE flushes
+    values just below the smallest normal to zero)."""
+
+    NAME = "shlo-round-narrow-float-converts"
+    RULES = RULES
+
+    def run(self, op: ir.Operation) -> None:
+        apply_rules(op, RULES, self.NAME)
+        for converted in nested_ops(op, "stablehlo.convert"):
+            if CANONICAL in converted.attributes:
+                del converted.attributes[CANONICAL]

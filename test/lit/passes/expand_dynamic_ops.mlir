@@ -1,0 +1,42 @@
+// RUN: shlo-opt --shlo-expand-dynamic-ops --split-input-file %s | filecheck %s
+// RUN: not shlo-opt --shlo-expand-dynamic-ops %S/Inputs/expand_dynamic_ops_errors.mlir 2>&1 | filecheck %s --check-prefix=ERR
+
+// ERR: expand_dynamic_ops_errors.mlir:3:8: error: stablehlo.dynamic_broadcast_in_dim: 5 operand dimensions may or may not expand (IREE needs to know; shlo branches on at most 4): set known_expanding_dimensions or known_nonexpanding_dimensions
+
+// A dynamic_reshape to a dynamic result: collapse to 1-D, expand to the runtime sizes.
+// CHECK-LABEL: func.func @reshape
+// CHECK:         %[[F:.*]] = tensor.collapse_shape %arg0 {{\[\[}}0, 1]] : tensor<?x?xf32> into tensor<?xf32>
+// CHECK:         %[[E0:.*]] = tensor.extract %arg1[%{{.*}}] : tensor<2xi64>
+// CHECK:         %[[I0:.*]] = arith.index_cast %[[E0]] : i64 to index
+// CHECK:         %[[E1:.*]] = tensor.extract %arg1[%{{.*}}] : tensor<2xi64>
+// CHECK:         %[[I1:.*]] = arith.index_cast %[[E1]] : i64 to index
+// CHECK:         tensor.expand_shape %[[F]] {{\[\[}}0, 1]] output_shape [%[[I0]], %[[I1]]] : tensor<?xf32> into tensor<?x?xf32>
+// CHECK-NOT:     stablehlo.dynamic_reshape
+func.func @reshape(%a: tensor<?x?xf32>, %s: tensor<2xi64>) -> tensor<?x?xf32> {
+  %0 = stablehlo.dynamic_reshape %a, %s : (tensor<?x?xf32>, tensor<2xi64>) -> tensor<?x?xf32>
+  return %0 : tensor<?x?xf32>
+}
+
+// -----
+
+// A static result is left to IREE, which compiles it.
+// CHECK-LABEL: func.func @static_result
+// CHECK:         stablehlo.dynamic_reshape
+func.func @static_result(%a: tensor<?xf32>, %s: tensor<2xi64>) -> tensor<2x3xf32> {
+  %0 = stablehlo.dynamic_reshape %a, %s : (tensor<?xf32>, tensor<2xi64>) -> tensor<2x3xf32>
+  return %0 : tensor<2x3xf32>
+}
+
+// -----
+
+// A dimension that may or may not expand: branch on its size.
+// CHECK-LABEL: func.func @ambiguous_broadcast
+// CHECK:         %[[N:.*]] = stablehlo.get_dimension_size %arg0, dim = 0
+// CHECK:         %[[ONE:.*]] = stablehlo.compare EQ, %[[N]]
+// CHECK:         "stablehlo.if"(%[[ONE]])
+// CHECK:         stablehlo.dynamic_broadcast_in_dim %arg0, %arg1, dims = [1] {known_expanding_dimensions = array<i64: 0>}
+// CHECK:         stablehlo.dynamic_broadcast_in_dim %arg0, %arg1, dims = [1] {known_nonexpanding_dimensions = array<i64: 0>}
+func.func @ambiguous_broadcast(%a: tensor<?xf32>, %s: tensor<2xi64>) -> tensor<?x?xf32> {
+  %0 = stablehlo.dynamic_broadcast_in_dim %a, %s, dims = [1] : (tensor<?xf32>, tensor<2xi64>) -> tensor<?x?xf32>
+  return %0 : tensor<?x?xf32>
+}

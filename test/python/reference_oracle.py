@@ -1,0 +1,50 @@
+"""The StableHLO reference interpreter as a test oracle: run one function of a module's text
+on numpy arguments (the module crosses into jaxlib's MLIR as text, arguments as dense
+attributes made there, results come back as numpy copies)."""
+from __future__ import annotations
+
+import re
+
+import numpy as np
+
+from shlo.tools.conformance_reference import _jaxlib_context
+
+
+def evaluate(function_text: str, args) -> list[np.ndarray]:
+    """Results of the single function in `function_text` (renamed `main`) on `args`."""
+    jir, stablehlo, ctx = _jaxlib_context()
+    text = re.sub(r"func\.func (public |private )?@[\w$.]+\(", "func.func @main(", function_text,
+                  count=1)
+    with ctx, jir.Location.unknown():
+        module = jir.Module.parse(text)
+        attrs = [jir.DenseElementsAttr.get(np.ascontiguousarray(a), shape=list(np.shape(a)),
+                                           signless=np.asarray(a).dtype.kind != "u")
+                 for a in args]
+        return [np.array(r, copy=True) for r in stablehlo.eval_module(module, attrs)]
+
+
+def function_name(function_text: str) -> str:
+    return function_text.split("@", 1)[1].split("(", 1)[0]
+
+
+def compile_functions(ctx, cases, target: str):
+    """One executable of all the (function text, args) `cases`, through shlo's default pipeline."""
+    import shlo
+    text = "\n".join(function_text for function_text, _ in cases)
+    return shlo.compile(shlo.parse_module(text, context=ctx), target=target)
+
+
+def assert_matches_reference(exe, case) -> None:
+    """The compiled function of `case` returns what the interpreter returns, exactly."""
+    function_text, args = case
+    got = exe.function(function_name(function_text))(*args)
+    got = got if isinstance(got, (list, tuple)) else [got]
+    for g, want in zip(got, evaluate(function_text, args)):
+        np.testing.assert_array_equal(np.asarray(g), want, err_msg=function_text)
+
+
+def check_all(ctx, cases, target: str) -> None:
+    """Compile `cases` as one module for `target`; every function matches the interpreter."""
+    exe = compile_functions(ctx, cases, target)
+    for case in cases:
+        assert_matches_reference(exe, case)

@@ -1,0 +1,131 @@
+"""Dynamic shapes on IREE: one compiled dynamic module called with many shapes (numerics against
+numpy), clear errors when run-time shapes do not fit, and compile(..., specialize=True)."""
+import numpy as np
+import pytest
+
+import shlo
+from shlo.runtime.cache import CompileCache
+
+# One module, compiled once for the whole file.
+DYNAMIC = """
+func.func @broadcast_add(%a: tensor<?x3xf32>, %b: tensor<?x?xf32>) -> tensor<?x3xf32> {
+  %0 = chlo.broadcast_add %a, %b : (tensor<?x3xf32>, tensor<?x?xf32>) -> tensor<?x3xf32>
+  return %0 : tensor<?x3xf32>
+}
+func.func @broadcast_mul_rank(%a: tensor<?x?xf32>, %b: tensor<?xf32>) -> tensor<?x?xf32> {
+  %0 = chlo.broadcast_multiply %a, %b : (tensor<?x?xf32>, tensor<?xf32>) -> tensor<?x?xf32>
+  return %0 : tensor<?x?xf32>
+}
+func.func @reshape(%a: tensor<?x?xf32>, %s: tensor<2xi64>) -> tensor<?x?xf32> {
+  %0 = stablehlo.dynamic_reshape %a, %s : (tensor<?x?xf32>, tensor<2xi64>) -> tensor<?x?xf32>
+  return %0 : tensor<?x?xf32>
+}
+func.func @broadcast_in_dim(%a: tensor<?xf32>, %s: tensor<2xi64>) -> tensor<?x?xf32> {
+  %0 = stablehlo.dynamic_broadcast_in_dim %a, %s, dims = [1] : (tensor<?xf32>, tensor<2xi64>) -> tensor<?x?xf32>
+  return %0 : tensor<?x?xf32>
+}
+func.func @add(%a: tensor<?xf32>, %b: tensor<?xf32>) -> tensor<?xf32> {
+  %0 = stablehlo.add %a, %b : tensor<?xf32>
+  return %0 : tensor<?xf32>
+}
+"""
+
+rng = np.random.default_rng(7)
+
+
+def f32(*shape):
+    return rng.standard_normal(shape).astype(np.float32)
+
+
+@pytest.fixture(scope="module")
+def exe(ctx):
+    return shlo.compile(shlo.parse_module(DYNAMIC, context=ctx, source_name="dyn.mlir"), "cpu")
+
+
+@pytest.mark.parametrize("a,b", [((4, 3), (4, 3)), ((4, 3), (1, 3)), ((1, 3), (5, 1)),
+                                 ((2, 3), (2, 1)), ((7, 3), (1, 1)), ((0, 3), (1, 3))])
+def test_one_dynamic_broadcast_for_many_shapes(exe, a, b):
+    x, y = f32(*a), f32(*b)
+    out = exe.function("broadcast_add")(x, y)
+    assert out.shape == np.broadcast_shapes(a, b)
+    np.testing.assert_array_equal(out, x + y)
+
+
+@pytest.mark.parametrize("a,b", [((2, 5), (5,)), ((3, 1), (4,)), ((1, 1), (6,))])
+def test_dynamic_broadcast_of_lower_rank(exe, a, b):
+    x, y = f32(*a), f32(*b)
+    np.testing.assert_array_equal(exe.function("broadcast_mul_rank")(x, y), x * y)
+
+
+@pytest.mark.parametrize("a,b", [((4, 3), (5, 3)), ((4, 3), (4, 2)), ((2, 3), (3, 3))])
+def test_broadcast_mismatch_is_a_clear_error(exe, a, b):
+    with pytest.raises(shlo.InvocationError) as info:
+        exe.function("broadcast_add")(f32(*a), f32(*b))
+    message = str(info.value)
+    assert message.startswith("broadcast_add: shape.cstr_broadcastable at dyn.mlir:3:8: shapes "
+                              "of tensor<?x3xf32>, tensor<?x?xf32>")
+    assert "do not broadcast" in message
+    assert f"called with {a[0]}x{a[1]}xf32, {b[0]}x{b[1]}xf32" in message
+    # the executable still works after the failed call
+    np.testing.assert_array_equal(exe.function("broadcast_add")(np.ones((2, 3), np.float32),
+                                                                np.ones((1, 3), np.float32)), 2)
+
+
+@pytest.mark.parametrize("shape,new", [((3, 4), (6, 2)), ((2, 6), (1, 12)), ((5, 1), (5, 1))])
+def test_dynamic_reshape_to_dynamic_result(exe, shape, new):
+    x = f32(*shape)
+    out = exe.function("reshape")(x, np.array(new, np.int64))
+    np.testing.assert_array_equal(out, x.reshape(new))
+
+
+def test_reshape_and_broadcast_mismatches(exe):
+    with pytest.raises(shlo.InvocationError, match=r"reshape: stablehlo.dynamic_reshape at "
+                       r"dyn.mlir:11:8: operand tensor<\?x\?xf32> and the output shape have "
+                       r"different element counts \(called with 3x4xf32, 2xi64\)"):
+        exe.function("reshape")(f32(3, 4), np.array([5, 2], np.int64))
+    np.testing.assert_array_equal(
+        exe.function("broadcast_in_dim")(np.arange(3, dtype=np.float32), np.array([2, 3])),
+        np.broadcast_to(np.arange(3, dtype=np.float32), (2, 3)))
+    with pytest.raises(shlo.InvocationError, match=r"stablehlo.dynamic_broadcast_in_dim at "
+                       r"dyn.mlir:15:8: operand tensor<\?xf32> does not broadcast"):
+        exe.function("broadcast_in_dim")(f32(4), np.array([2, 3], np.int64))
+    with pytest.raises(shlo.InvocationError, match=r"add: stablehlo.add at dyn.mlir:19:8: "
+                       r"operand shapes tensor<\?xf32>, tensor<\?xf32> differ"):
+        exe.function("add")(f32(4), f32(5))
+    np.testing.assert_array_equal(exe.function("add")(np.ones(5, np.float32),
+                                                      np.ones(5, np.float32)), 2)
+
+
+SPECIALIZE = """
+func.func @main(%x: tensor<?x?xf32>) -> tensor<?x?xf32> {
+  %d0 = stablehlo.get_dimension_size %x, dim = 0 : (tensor<?x?xf32>) -> tensor<i32>
+  %d1 = stablehlo.get_dimension_size %x, dim = 1 : (tensor<?x?xf32>) -> tensor<i32>
+  %r0 = stablehlo.reshape %d0 : (tensor<i32>) -> tensor<1xi32>
+  %r1 = stablehlo.reshape %d1 : (tensor<i32>) -> tensor<1xi32>
+  %s = stablehlo.concatenate %r1, %r0, dim = 0 : (tensor<1xi32>, tensor<1xi32>) -> tensor<2xi32>
+  %t = stablehlo.transpose %x, dims = [1, 0] : (tensor<?x?xf32>) -> tensor<?x?xf32>
+  %i = stablehlo.dynamic_iota %s, dim = 1 : (tensor<2xi32>) -> tensor<?x?xf32>
+  %0 = stablehlo.add %t, %i : tensor<?x?xf32>
+  return %0 : tensor<?x?xf32>
+}
+"""
+
+
+def test_specialize_compiles_once_per_shape_and_uses_the_cache(ctx, tmp_path):
+    module = shlo.parse_module(SPECIALIZE, context=ctx)
+    cache = CompileCache(str(tmp_path))
+    exe = shlo.compile(module, "cpu", specialize=True, cache=cache)
+    for shape in [(2, 3), (4, 1), (2, 3)]:
+        x = f32(*shape)
+        expected = x.T + np.arange(shape[0], dtype=np.float32)[None, :]
+        np.testing.assert_array_equal(exe(x), expected)
+    assert sorted(key[1][0][0] for key in exe.specializations) == [(2, 3), (4, 1)]
+    assert (cache.misses, cache.hits) == (2, 0)
+    # the specialisation is static: no dynamic op or shape computation reached IREE
+    again = shlo.compile(module, "cpu", specialize=True, cache=cache)
+    np.testing.assert_array_equal(again(np.ones((4, 1), np.float32)),
+                                  1 + np.arange(4, dtype=np.float32)[None, :])
+    assert cache.hits == 1
+    with pytest.raises(shlo.InvocationError, match=r"main: cannot specialize for arguments "
+                       r"tensor<3xf32>: .*argument 0 has type tensor<\?x\?xf32>"):
+        exe(f32(3))
