@@ -5,7 +5,8 @@ reduction modulo pi/2 (complex sinh/cosh, tan).
 Why not stablehlo.sine/cosine: IREE's CPU backend has no f64 sine or cosine (the link fails),
 its f32 sine returns the wrong sign for tiny negative inputs, and its f32 argument reduction
 loses about one ULP per unit of |x| (270 ULP at x = 246, measured). The reduction here is
-exact while |x| < 2^12 pi/2 (f32) or 2^20 pi/2 (f64) and stays bounded beyond.
+exact while |x| < 2^12 pi/2 (f32) or 2^20 pi/2 (f64); past that, f32 and narrower types take
+the target's sine and cosine, and f64 stays bounded (no f64 sine to fall back to).
 """
 from __future__ import annotations
 
@@ -13,6 +14,7 @@ import math
 
 import numpy as np
 
+from ..dialect import stablehlo
 from .chlo_expr import Num, horner, round_even, select
 
 
@@ -82,4 +84,13 @@ def sin_cos(x: Num) -> tuple[Num, Num]:
     cos_x = select(swap, s, c)
     sin_x = select(quadrant >= 2, -sin_x, sin_x)
     cos_negative = quadrant.eq(1) | quadrant.eq(2)
-    return sin_x, select(cos_negative, -cos_x, cos_x)
+    cos_x = select(cos_negative, -cos_x, cos_x)
+    if f64:         # (no f64 sine on the target to fall back to: bounded, not meaningful)
+        return sin_x, cos_x
+    # past the exact range: the target's own sine and cosine, inexact but meaningful
+    exact = abs(x) < EXACT_LIMIT
+    return (select(exact, sin_x, Num(stablehlo.sine(x.value))),
+            select(exact, cos_x, Num(stablehlo.cosine(x.value))))
+
+
+EXACT_LIMIT = 2.0 ** 12 * math.pi / 2     # f32: where k * p1 stops being exact

@@ -47,6 +47,13 @@ def device_config(driver: str):
         return config
 
 
+def forget_device(driver: str, config) -> None:
+    """Drop a driver's device (it was lost) so that the next `device_config` opens a new one."""
+    with _lock:
+        if _configs.get(driver) is config:
+            del _configs[driver]
+
+
 def driver_available(driver: str) -> tuple[bool, str]:
     """Whether a driver can open a device here, and if not, why."""
     try:

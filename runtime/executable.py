@@ -16,7 +16,7 @@ import numpy as np
 from ..errors import DeviceError, InvocationError
 from . import standalone_loader
 from .abi import Signature, inputs_read_only, validate
-from .devices import device_config, to_device
+from .devices import device_config, forget_device, to_device
 from .shape_errors import shape_check_error
 
 
@@ -31,17 +31,24 @@ class Function(standalone_loader.Function):
     ArgumentError = InvocationError
     DeviceFailure = DeviceError
 
-    def __init__(self, signature: Signature, device, vm_context, vm_function, driver: str):
+    def __init__(self, signature: Signature, device, vm_context, vm_function, driver: str,
+                 on_device_lost=None):
         super().__init__(signature, device, vm_context, vm_function)
         # The driver whose device may read inputs in place; None: always copy them.
         self.zero_copy_driver = driver if inputs_read_only(vm_function.reflection) else None
+        self.driver = driver
+        self._on_device_lost = on_device_lost
 
     def __call__(self, *args):
         arrays = [value.to_device(array) for array, value in
                   zip(validate(self.signature, args, self.ArgumentError), self.signature.inputs)]
         arg_list = self._list(len(arrays))
-        for array, element_type in zip(arrays, self._element_types):
-            arg_list.push_ref(to_device(self.zero_copy_driver, self._device, array, element_type))
+        try:
+            for array, element_type in zip(arrays, self._element_types):
+                arg_list.push_ref(to_device(self.zero_copy_driver, self._device, array,
+                                            element_type))
+        except RuntimeError as e:
+            raise self._device_failure(str(e)) from None
         results = self._invoke(arg_list)
         results = tuple(r.copy() if any(np.may_share_memory(r, a) for a in arrays) else r
                         for r in results)
@@ -57,7 +64,7 @@ class Function(standalone_loader.Function):
             shape_error = shape_check_error(self.signature, message, arg_list)
             if shape_error is not None:
                 raise shape_error from None
-            raise DeviceError(f"{self.signature.name}: the device failed: {message}") from None
+            raise self._device_failure(message) from None
         results = []
         for i, value in enumerate(self.signature.outputs):
             view = ret_list.get_as_object(i, self._view)
@@ -66,6 +73,16 @@ class Function(standalone_loader.Function):
                 array = array.copy()
             results.append(array)
         return results
+
+    def _device_failure(self, message: str) -> DeviceError:
+        """The error for a failed upload or call. A lost device (VK_ERROR_DEVICE_LOST, e.g.
+        a driver fault) stays lost: it is dropped, and the next call opens a new one."""
+        message = (message.strip().splitlines() or ["unknown failure"])[0]
+        if "DEVICE_LOST" in message and self._on_device_lost is not None:
+            self._on_device_lost()
+            return DeviceError(f"{self.signature.name}: the '{self.driver}' device was lost "
+                               f"({message}); the next call opens a new device")
+        return DeviceError(f"{self.signature.name}: the device failed: {message}")
 
 
 class Executable:
@@ -126,9 +143,17 @@ class Executable:
                 raise InvocationError(f"module has no function '{name}' "
                                       f"(functions: {', '.join(exports) or 'none'})")
             signature = standalone_loader.parse_reflection(name, exports[name].reflection)
-            function = Function(signature, config.device, vm_context, exports[name], self.device)
+            function = Function(signature, config.device, vm_context, exports[name], self.device,
+                                on_device_lost=self._device_lost)
             self._functions[name] = function
         return function
+
+    def _device_lost(self) -> None:
+        """Forget the lost device and everything loaded on it."""
+        if self._loaded is not None:
+            forget_device(self._loaded[0], self._loaded[1])
+        self._loaded, self._entry = None, None
+        self._functions.clear()
 
     def save(self, path: str) -> None:
         """Write the .vmfb (atomically: a reader never sees half a file)."""

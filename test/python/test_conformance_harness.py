@@ -322,10 +322,10 @@ def test_a_file_compiles_once_and_a_failing_chunk_does_not_sink_the_others(tmp_p
         // -----
 
         func.func @cannot_compile() {
-          %0 = stablehlo.constant dense<[[1.0, 1.0], [1.0, 1.0]]> : tensor<2x2xf32>
-          %1 = stablehlo.fft %0, type = RFFT, length = [2, 2] : (tensor<2x2xf32>) -> tensor<2x2xcomplex<f32>>
-          %2 = stablehlo.real %1 : (tensor<2x2xcomplex<f32>>) -> tensor<2x2xf32>
-          check.expect_almost_eq_const %2, dense<[[4.0, 0.0], [0.0, 0.0]]> : tensor<2x2xf32>
+          %0 = stablehlo.constant dense<[1.0, 2.0]> : tensor<2xf32>
+          %1 = stablehlo.convert %0 : (tensor<2xf32>) -> tensor<2xf6E2M3FN>
+          %2 = stablehlo.convert %1 : (tensor<2xf6E2M3FN>) -> tensor<2xf32>
+          check.expect_almost_eq_const %2, dense<[1.0, 2.0]> : tensor<2xf32>
           func.return
         }
         """))
@@ -338,6 +338,7 @@ def test_a_file_compiles_once_and_a_failing_chunk_does_not_sink_the_others(tmp_p
     assert outcomes["cannot_compile"]["cause"] == "compile"
     assert outcomes["cannot_compile"]["line"] == 10
     assert len(compiles) == 2                 # the file, then the file without the bad chunk
+    # (IREE 3.13 cannot convert to a 6-bit float at all: a compile failure shlo cannot fix)
 
 
 def test_a_hanging_function_times_out_and_finished_ones_are_kept(tmp_path):

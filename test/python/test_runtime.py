@@ -271,3 +271,27 @@ def test_missing_driver_is_a_clean_error(cpu):
     moved = shlo.Executable(cpu.vmfb, device="no-such-driver")
     with pytest.raises(shlo.DeviceError, match="no-such-driver"):
         moved(A, B)
+
+
+class _LostDevice:
+    """A VM context whose device was lost (what the Vulkan driver reports after a fault)."""
+
+    def invoke(self, *args):
+        raise RuntimeError("Error invoking function: c/runtime/src/iree/hal/drivers/vulkan/"
+                           "queue.c:2867: DATA_LOSS; [vkSignalSemaphore] VK_ERROR_DEVICE_LOST")
+
+
+def test_a_lost_device_is_replaced_on_the_next_call():
+    from shlo.runtime import devices
+    exe = shlo.compile("func.func @main(%a: tensor<3xf32>) -> tensor<3xf32> {\n"
+                       "  %0 = stablehlo.add %a, %a : tensor<3xf32>\n"
+                       "  return %0 : tensor<3xf32>\n}", target="cpu")
+    x = np.array([1, 2, 3], np.float32)
+    np.testing.assert_array_equal(exe(x), 2 * x)
+    lost_config = devices.device_config(exe.device)
+    exe.function("main")._vm_context = _LostDevice()
+    with pytest.raises(shlo.DeviceError, match="the 'local-task' device was lost .*"
+                                               "the next call opens a new device"):
+        exe.function("main")(x)
+    np.testing.assert_array_equal(exe(x), 2 * x)           # a new device, the module reloaded
+    assert devices.device_config(exe.device) is not lost_config

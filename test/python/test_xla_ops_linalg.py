@@ -217,7 +217,7 @@ CASES = [
          lambda x: np.fft.ifft(x).astype(C64), rtol=1e-5, atol=1e-5),
     Case("fft_2d", (COMPLEX.reshape(1, 3, 8)[:, :, :4].copy(),),
          lambda b, x: xla.Fft(x, "FFT", [3, 4]), lambda x: np.fft.fft2(x).astype(C64),
-         rtol=1e-5, atol=1e-5, xfail="IREE cannot legalize a multi-dimensional stablehlo.fft"),
+         rtol=1e-5, atol=1e-5),
     Case("rfft", (normal(3, 16),), lambda b, x: xla.Fft(x, "RFFT", [16]),
          lambda x: np.fft.rfft(x).astype(C64), rtol=1e-5, atol=1e-5),
     Case("irfft", (np.fft.rfft(normal(2, 16)).astype(C64),),
@@ -250,8 +250,7 @@ CASES = [
     Case("batch_norm_grad", (BN_X, normal(3), BN_X.mean((0, 2, 3)), BN_X.var((0, 2, 3)),
                              normal(*BN_X.shape)),
          lambda b, x, s, m, v, dy: tuple_items(xla.BatchNormGrad(x, s, m, v, dy, 1e-3, 1), 3),
-         batch_norm_grad_oracle, rtol=1e-4, atol=1e-4,
-         xfail="IREE cannot legalize stablehlo.batch_norm_grad"),
+         batch_norm_grad_oracle, rtol=1e-4, atol=1e-4),
 ]
 
 SUITE = Suite("linalg", CASES)
