@@ -231,24 +231,19 @@ def expm1(x) -> Num:
     return f64_math.expm1(x)
 
 
-def atan2(y, x) -> Num:
-    y = Num(y)
-    return Num(stablehlo.atan2(y.value, _value(x, y.value)))
+def _binary(builder) -> Callable[[Num, object], Num]:
+    def apply(a, b) -> Num:
+        a = Num(a)
+        return Num(builder(a.value, _value(b, a.value)))
+    apply.__name__ = builder.__name__
+    apply.__doc__ = f"stablehlo.{builder.__name__} of a Num and a Num or number."
+    return apply
 
 
-def power(x, y) -> Num:
-    x = Num(x)
-    return Num(stablehlo.power(x.value, _value(y, x.value)))
-
-
-def maximum(a, b) -> Num:
-    a = Num(a)
-    return Num(stablehlo.maximum(a.value, _value(b, a.value)))
-
-
-def minimum(a, b) -> Num:
-    a = Num(a)
-    return Num(stablehlo.minimum(a.value, _value(b, a.value)))
+atan2 = _binary(stablehlo.atan2)        # atan2(y, x)
+power = _binary(stablehlo.power)
+maximum = _binary(stablehlo.maximum)
+minimum = _binary(stablehlo.minimum)
 
 
 def select(pred: Num, on_true, on_false) -> Num:

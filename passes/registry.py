@@ -16,6 +16,7 @@ PASSES: dict[str, tuple[str, str]] = {
     "shlo-canonicalize-gather": ("shlo.passes.canonicalize_gather", "CanonicalizeGather"),
     "shlo-expand-reduce-window": ("shlo.passes.expand_reduce_window", "ExpandReduceWindow"),
     "shlo-legalize-integer-ops": ("shlo.passes.legalize_integer_ops", "LegalizeIntegerOps"),
+    "shlo-legalize-dot-algorithm": ("shlo.passes.legalize_dot_algorithm", "LegalizeDotAlgorithm"),
     "shlo-round-narrow-float-converts": ("shlo.passes.round_narrow_float_converts",
                                          "RoundNarrowFloatConverts"),
     "shlo-expand-select-and-scatter": ("shlo.passes.expand_select_and_scatter",

@@ -20,6 +20,7 @@ DEFAULT_PASSES = [
     "shlo-expand-select-and-scatter",
     "shlo-expand-reduce-window",
     "shlo-legalize-integer-ops",
+    "shlo-legalize-dot-algorithm",
     "shlo-round-narrow-float-converts",
     "shlo-expand-batch-norm-grad",
     "shlo-expand-integer-rng",
