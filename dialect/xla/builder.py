@@ -109,7 +109,8 @@ class XlaBuilder:
         self._root = self
         self.context = default_context()
         self._params: dict[int, tuple[Shape, str, list]] = {}
-        self._callees: dict[int, str] = {}
+        # id(computation) -> (the computation, kept alive so its id is not reused; its symbol)
+        self._callees: dict[int, tuple[XlaComputation, str]] = {}
         with self.context, ir.Location.unknown():
             self.module = ir.Module.create()
             with ir.InsertionPoint(self.module.body):
@@ -268,7 +269,7 @@ class XlaBuilder:
         root = self._root
         key = id(computation)
         if key in root._callees:
-            return root._callees[key]
+            return root._callees[key][1]
         if computation.module.context is not self.context:
             fail("XlaComputation", "the computation was built in another MLIR context")
         prefix = f"{_symbol(computation.name())}_{next(XlaBuilder._names)}"
@@ -284,7 +285,7 @@ class XlaBuilder:
             for old, (new, _) in copies.items():
                 for _, copy in copies.values():
                     ir.SymbolTable.replace_all_symbol_uses(old, new, copy)
-        root._callees[key] = prefix
+        root._callees[key] = (computation, prefix)
         return prefix
 
 

@@ -255,3 +255,26 @@ def test_errors_for_builders_and_parameters():
         xla.Neg(y)
     with _raises(r"^build: XlaBuilder 'empty' has no operations"):
         xla.XlaBuilder("empty").build()
+
+
+def test_temporary_computations_each_keep_their_own_body():
+    """A computation used once and dropped must not lend its symbol to a later one that
+    Python happens to allocate at the same address (the builder keys copies by identity)."""
+    import gc
+    import weakref
+    b = xla.XlaBuilder("temps")
+    x = xla.Parameter(b, 0, S("F32", [2]), "x")
+    outs, copied = [], []
+    for k in range(8):
+        plus = xla.XlaBuilder("plus")
+        xla.Add(xla.Parameter(plus, 0, S("F32", [2]), "p"), xla.Constant(plus, np.float32(k)))
+        computation = plus.build()
+        outs.append(xla.Call(b, computation, [x]))
+        copied.append(weakref.ref(computation))
+        del plus, computation
+        gc.collect()
+    # the builder keeps what it copied alive, so no later computation can share its id
+    assert all(ref() is not None for ref in copied)
+    got = shlo.compile(b.build(xla.Tuple(outs)).module, target="cpu")(np.array([1, 2], np.float32))
+    for k, value in enumerate(got):
+        np.testing.assert_array_equal(value, np.array([1, 2], np.float32) + k)
