@@ -79,7 +79,8 @@ def broadcast_operands(m) -> list[ir.Value]:
             out.append(stablehlo.broadcast_in_dim(value, broadcast_dimensions=dims,
                                                   result_type=target))
         return out
-    extents = _result_extents(result, m.operands, mappings)
+    memo: dict = {}          # (operand, dimension) -> its size, built once
+    extents = _result_extents(result, m.operands, mappings, memo)
     targets = [ir.RankedTensorType.get(shape, ir.RankedTensorType(v.type).element_type,
                                        result.encoding) for v in m.operands]
 
@@ -92,14 +93,15 @@ def broadcast_operands(m) -> list[ir.Value]:
         return out
     if not _needs_check(result, m.operands, mappings):
         return broadcasts()
-    shapes = [_shape_in_result_rank(v, dims, len(shape)) for v, dims in zip(m.operands, mappings)]
+    shapes = [_shape_in_result_rank(v, dims, len(shape), memo)
+              for v, dims in zip(m.operands, mappings)]
     if any(size not in (DYN, 1) for size in shape):
         shapes.append(_index_extents([stablehlo.constant(
-            [1 if size == DYN else size], result_type=_I64x1()) for size in shape]))
+            [1 if size == DYN else size], result_type=_i64x1()) for size in shape]))
     return extras.shape_assuming(extras.shape_cstr_broadcastable(shapes), targets, broadcasts)
 
 
-def _I64x1() -> ir.RankedTensorType:
+def _i64x1() -> ir.RankedTensorType:
     return ir.RankedTensorType.get([1], ir.IntegerType.get_signless(64))
 
 
@@ -117,11 +119,11 @@ def _needs_check(result: ir.RankedTensorType, operands, mappings) -> bool:
     return False
 
 
-def _shape_in_result_rank(value: ir.Value, dims: list[int], rank: int) -> ir.Value:
+def _shape_in_result_rank(value: ir.Value, dims: list[int], rank: int, memo: dict) -> ir.Value:
     """The operand's runtime shape laid out in the result's dimensions (1 where it has none),
     as the extent tensor shape.cstr_broadcastable takes."""
-    return _index_extents([_extent(value, dims.index(d)).value if d in dims else
-                           stablehlo.constant([1], result_type=_I64x1()) for d in range(rank)])
+    return _index_extents([_extent(value, dims.index(d), memo).value if d in dims else
+                           stablehlo.constant([1], result_type=_i64x1()) for d in range(rank)])
 
 
 def _index_extents(parts: list[ir.Value]) -> ir.Value:
@@ -149,17 +151,25 @@ def _expansion(value, dims, operands, mappings, shape):
     return expanding, nonexpanding
 
 
-def _extent(value: ir.Value, dim: int) -> Num:
-    """The size of one dimension as tensor<1xi64> (a constant when it is static)."""
+def _extent(value: ir.Value, dim: int, memo: dict) -> Num:
+    """The size of one dimension as tensor<1xi64> (a constant when it is static), built once
+    per (value, dimension) in `memo`."""
+    if (value, dim) in memo:
+        return memo[value, dim]
+    memo[value, dim] = _new_extent(value, dim)
+    return memo[value, dim]
+
+
+def _new_extent(value: ir.Value, dim: int) -> Num:
     size = ir.RankedTensorType(value.type).shape[dim]
-    one_i64 = _I64x1()
+    one_i64 = _i64x1()
     if size != DYN:
         return Num(stablehlo.constant([size], result_type=one_i64))
     runtime = Num(extras.get_dimension_size(value, dim)).to("i64")
     return Num(stablehlo.reshape(runtime.value, result_type=one_i64))
 
 
-def _result_extents(result: ir.RankedTensorType, operands, mappings) -> ir.Value:
+def _result_extents(result: ir.RankedTensorType, operands, mappings, memo: dict) -> ir.Value:
     """The broadcast result's runtime shape (tensor<rank x i64>): per dimension, the static
     size when the result type knows it, else numpy's rule on the operands' sizes (a size
     of 1 yields to the other operand's)."""
@@ -173,7 +183,7 @@ def _result_extents(result: ir.RankedTensorType, operands, mappings) -> ir.Value
         for value, dims in zip(operands, mappings):
             if d not in dims or ir.RankedTensorType(value.type).shape[dims.index(d)] == 1:
                 continue
-            size_here = _extent(value, dims.index(d))
+            size_here = _extent(value, dims.index(d), memo)
             extent = size_here if extent is None else select(extent.eq(1), size_here, extent)
         parts.append((extent or Num(stablehlo.constant([1], result_type=one_i64))).value)
     return parts[0] if len(parts) == 1 else stablehlo.concatenate(parts, dimension=0)

@@ -22,8 +22,8 @@ from .chlo_expr import Num, float_info, is_float, round_even, select
 from .base import nested_ops
 from .op_rules import CANONICAL, RulesPass, apply_rules
 
-# source float type -> (integer type of its width, explicit mantissa bits, exponent bias)
-_SOURCE = {"f32": ("i32", 23, 127), "f64": ("i64", 52, 1023)}
+# source float type -> (width, explicit mantissa bits, exponent bias)
+_SOURCE = {"f32": (32, 23, 127), "f64": (64, 52, 1023)}
 
 
 def _needs_rounding(op: ir.Operation) -> bool:
@@ -38,13 +38,13 @@ def _needs_rounding(op: ir.Operation) -> bool:
 
 def _round_to_grid(x: Num, target: ir.Type) -> Num:
     """x rounded to `target`'s values (within its exponent range), still in x's type."""
-    int_type, mantissa, bias = _SOURCE[str(x.element)]
+    width, mantissa, bias = _SOURCE[str(x.element)]
     info = float_info(target)
     m = info.mantissa_bits
     emin = int(round(math.log2(info.tiny)))
-    bits = x.bitcast(int_type)
+    bits = x.bitcast(f"i{width}")
     biased = Num(stablehlo.shift_right_logical(bits.value, bits.like(mantissa).value)) \
-        & ((1 << (_width(int_type) - 1 - mantissa)) - 1)
+        & ((1 << (width - 1 - mantissa)) - 1)
     unbiased = biased - bias
     exponent = select(unbiased < emin, biased.like(emin), unbiased)
     # the quantum 2^(exponent - m), built from its bit pattern
@@ -52,10 +52,6 @@ def _round_to_grid(x: Num, target: ir.Type) -> Num:
     quantum = quantum.bitcast(x.element)
     rounded = round_even(x / quantum) * quantum
     return select(x.ne(x) | (abs(x) > float(info.max) * 2), x, rounded)
-
-
-def _width(int_type: str) -> int:
-    return int(int_type[1:])
 
 
 def _convert(op: ir.Operation):
