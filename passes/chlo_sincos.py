@@ -1,12 +1,15 @@
 """sin and cos as polynomials, for the decompositions that need them: sin(pi r) and cos(pi r)
-on |r| <= 1/2 (the gamma-function reflections) and sin/cos of any argument by Cody-Waite
-reduction modulo pi/2 (complex sinh/cosh, tan).
+on |r| <= 1/2 (the gamma-function reflections) and sin/cos of any argument (stablehlo
+sine/cosine/tan through shlo-accurate-math, complex functions, chlo.tan).
 
 Why not stablehlo.sine/cosine: IREE's CPU backend has no f64 sine or cosine (the link fails),
-its f32 sine returns the wrong sign for tiny negative inputs, and its f32 argument reduction
-loses about one ULP per unit of |x| (270 ULP at x = 246, measured). The reduction here is
-exact while |x| < 2^12 pi/2 (f32) or 2^20 pi/2 (f64); past that, f32 and narrower types take
-the target's sine and cosine, and f64 stays bounded (no f64 sine to fall back to).
+and its f32 ones are wrong: the sign of sin(x) for tiny negative x, 3e4 ULP near the zeros of
+cos at |x| = 33 (its argument reduction loses about one ULP per unit of |x|), and +-inf past
+|x| ~ 1e20 (measured). Here the argument is reduced modulo pi/2 by Cody-Waite (exact while
+|x| < 2^12 pi/2 in f32, 2^20 pi/2 in f64) and, for larger f32 arguments, by Payne-Hanek:
+the 24-bit significand times a 96-bit window of the bits of 2/pi, in 64-bit integer
+arithmetic, which is exact for every f32. Past 2^20 pi/2 an f64 result is bounded, not
+meaningful (no 53-bit Payne-Hanek yet).
 """
 from __future__ import annotations
 
@@ -15,7 +18,7 @@ import math
 import numpy as np
 
 from ..dialect import stablehlo
-from .chlo_expr import Num, horner, round_even, select
+from .chlo_expr import Num, horner, is_finite, round_even, select
 
 
 def _taylor(odd: bool, terms: int, scale: float = 1.0) -> list[float]:
@@ -67,30 +70,101 @@ def _half_pi_parts(is_f64: bool) -> tuple[float, float, float]:
 HALF_PI = {f64: _half_pi_parts(f64) for f64 in (False, True)}
 
 
+def _two_over_pi_bits(bits: int) -> int:
+    """floor(2/pi * 2^bits), from Machin's formula pi = 16 atan(1/5) - 4 atan(1/239) in
+    integer fixed point (64 guard bits)."""
+    one = 1 << (bits + 64)
+
+    def atan_inverse(n: int) -> int:        # atan(1/n) * one
+        total, term, k, sign = 0, one // n, 1, 1
+        while term:
+            total += sign * (term // k)
+            term //= n * n
+            k, sign = k + 2, -sign
+        return total
+    pi = 16 * atan_inverse(5) - 4 * atan_inverse(239)
+    return (2 * one << bits) // pi
+
+
+# f32 Payne-Hanek: for a biased exponent b, x = M 2^(b-150) with a 24-bit integer M, and
+# x 2/pi mod 4 = (M T mod 2^96) 2^-94, where T = floor(2/pi 2^(b-56)) mod 2^96 (the bits of 2/pi
+# of weight 2^1 .. 2^-94 once multiplied by 2^(b-150); the lost tail is below 2^-70).
+_PH_FIRST_EXPONENT, _PH_LAST_EXPONENT = 127 + 12, 254       # |x| >= 2^12 takes this path
+_TWO_OVER_PI = _two_over_pi_bits(254 - 56 + 8)
+
+
+def _ph_window(b: int) -> int:
+    return (_TWO_OVER_PI >> (254 - 56 + 8 - (b - 56))) % (1 << 96)
+
+
+_PH_WORDS = [[(_ph_window(b) >> (32 * i)) & 0xFFFFFFFF
+              for b in range(_PH_FIRST_EXPONENT, _PH_LAST_EXPONENT + 1)] for i in range(3)]
+_MASK32 = 0xFFFFFFFF
+
+
+def _lookup(words: list[int], index: Num) -> Num:
+    """words[index] (ui64) for an i32 index tensor of any shape: a gather from a constant."""
+    from iree.compiler import ir
+    table = stablehlo.constant(np.array(words, np.uint64), result_type=ir.RankedTensorType.get(
+        [len(words)], ir.IntegerType.get_unsigned(64)))
+    rank = index.type.rank
+    result = ir.RankedTensorType.get(index.type.shape, ir.IntegerType.get_unsigned(64))
+    return Num(stablehlo.gather(table, index.value, offset_dims=[], collapsed_slice_dims=[0],
+                                start_index_map=[0], index_vector_dim=rank, slice_sizes=[1],
+                                result_type=result))
+
+
+def _shr(x: Num, n: int) -> Num:
+    return Num(stablehlo.shift_right_logical(x.value, x.like(n).value))
+
+
+def _shl(x: Num, n: int) -> Num:
+    return Num(stablehlo.shift_left(x.value, x.like(n).value))
+
+
+def reduce_payne_hanek(x: Num) -> tuple[Num, Num]:
+    """(r, k) with x = k pi/2 + r, |r| <= pi/4, k an i32, for f32 x with |x| >= 2^12."""
+    bits = abs(x).bitcast("ui32")
+    exponent = _shr(bits, 23)
+    significand = ((bits & 0x7FFFFF) | 0x800000).to("ui64")
+    index = select(exponent < _PH_FIRST_EXPONENT, exponent.like(_PH_FIRST_EXPONENT),
+                   select(exponent > _PH_LAST_EXPONENT, _PH_LAST_EXPONENT, exponent))
+    index = (index - _PH_FIRST_EXPONENT).to("i32")
+    p0, p1, p2 = (significand * _lookup(words, index) for words in _PH_WORDS)
+    carry = _shr(p0, 32) + (p1 & _MASK32)
+    middle = carry & _MASK32
+    high = (_shr(p1, 32) + p2 + _shr(carry, 32)) & _MASK32
+    # y = x 2/pi mod 4 = high:middle / 2^62 (2 integer bits, 62 fraction bits), to nearest
+    fraction = _shl(high & 0x3FFFFFFF, 32) | middle
+    up = fraction >= (1 << 61)
+    k = (_shr(high, 30) + select(up, fraction.like(1), 0)).to("i32")
+    signed = fraction.to("i64") - select(up, fraction.like(1 << 62), 0).to("i64")
+    r = signed.to("f32") * (math.pi / 2 * 2.0 ** -62)
+    negative = x < 0.0
+    return select(negative, -r, r), select(negative, -k, k)
+
+
 def sin_cos(x: Num) -> tuple[Num, Num]:
     """(sin x, cos x): x = k pi/2 + r with |r| <= pi/4, polynomials in r, quadrant k mod 4."""
     f64 = x.is_f64
     p1, p2, p3 = HALF_PI[f64]
     k = round_even(x * (2 / math.pi))
     r = ((x - k * p1) - k * p2) - k * p3
-    # past the exact range the reduction is meaningless; keep the polynomials bounded
-    r = select(r > math.pi / 4, r.like(math.pi / 4), select(r < -math.pi / 4, -math.pi / 4, r))
+    quadrant = k.to("i64" if f64 else "i32")
+    if f64:     # past the exact range the reduction is meaningless; keep the polynomials bounded
+        r = select(r > math.pi / 4, r.like(math.pi / 4), select(r < -math.pi / 4, -math.pi / 4, r))
+    else:
+        huge = (abs(x) >= 2.0 ** 12) & is_finite(x)
+        r_huge, k_huge = reduce_payne_hanek(x)
+        r, quadrant = select(huge, r_huge, r), select(huge, k_huge, quadrant)
     r2 = r * r
     s = r * horner(r2, SIN[f64])
     c = horner(r2, COS[f64])
-    quadrant = k.to("i64" if f64 else "i32") & 3
+    quadrant = quadrant & 3
     swap = (quadrant & 1).eq(1)
     sin_x = select(swap, c, s)
     cos_x = select(swap, s, c)
     sin_x = select(quadrant >= 2, -sin_x, sin_x)
     cos_negative = quadrant.eq(1) | quadrant.eq(2)
     cos_x = select(cos_negative, -cos_x, cos_x)
-    if f64:         # (no f64 sine on the target to fall back to: bounded, not meaningful)
-        return sin_x, cos_x
-    # past the exact range: the target's own sine and cosine, inexact but meaningful
-    exact = abs(x) < EXACT_LIMIT
-    return (select(exact, sin_x, Num(stablehlo.sine(x.value))),
-            select(exact, cos_x, Num(stablehlo.cosine(x.value))))
-
-
-EXACT_LIMIT = 2.0 ** 12 * math.pi / 2     # f32: where k * p1 stops being exact
+    return sin_x, cos_x

@@ -27,6 +27,7 @@ PASSES: dict[str, tuple[str, str]] = {
     "shlo-insert-shape-checks": ("shlo.passes.insert_shape_checks", "InsertShapeChecks"),
     "shlo-expand-dynamic-ops": ("shlo.passes.expand_dynamic_ops", "ExpandDynamicOps"),
     "shlo-expand-f64-math": ("shlo.passes.expand_f64_math", "ExpandF64Math"),
+    "shlo-accurate-math": ("shlo.passes.accurate_math", "AccurateMath"),
     "shlo-expand-linalg": ("shlo.passes.expand_linalg", "ExpandLinalg"),
     "shlo-widen-sub-byte": ("shlo.passes.widen_sub_byte", "WidenSubByte"),
     "shlo-single-process-collectives": ("shlo.passes.single_process_collectives",

@@ -12,6 +12,7 @@ DEFAULT_PASSES = [
     "shlo-expand-dynamic-ops",
     "shlo-expand-linalg",
     "shlo-expand-f64-math",
+    "shlo-accurate-math",
     "shlo-widen-sub-byte",
     "shlo-single-process-collectives",
     "shlo-reject-token-ops",

@@ -32,6 +32,7 @@ from ..pipelines import DEFAULT, get_pipeline
 from ..pipelines.cpu_tuning import tuned
 from ..pipelines.targets import Target, get_target
 from .abi import mark_read_only_inputs
+from ..passes.accurate_math import without_accurate_math
 from ..passes.expand_f64_math import without_f64_expansion
 from .boundary import prepare_boundary
 from .cache import CompileCache
@@ -50,13 +51,15 @@ _DEMOTION_NOTE = re.compile(r"WARNING: ConvertTypesPass .*?New signature:\n(?:  
 
 
 def compile(module, target: str | Target = "cpu", *, flags=(), pipeline: str | None = DEFAULT,
-            demote_f64: bool = False, cache: bool | CompileCache = True,
-            dump_dir: str | None = None, specialize: bool = False):
+            demote_f64: bool = False, fast_math: bool = False,
+            cache: bool | CompileCache = True, dump_dir: str | None = None,
+            specialize: bool = False):
     """Compile a module (ir.Module, MLIR text/bytecode, or an object with `.module`) for a target.
 
     Runs `pipeline` (shlo's legalizations by default; None or "" for none) on a
     copy of the module, then IREE; returns an `Executable`. f64 stays f64 unless
-    `demote_f64=True`. Results are cached on disk (`cache=False` to skip; see
+    `demote_f64=True`. `fast_math=True` keeps IREE's own sine, cosine, tan, atan2 and
+    complex<f32> functions (faster, inaccurate: see shlo-accurate-math). Results are cached on disk (`cache=False` to skip; see
     shlo.runtime.cache). IREE's diagnostics come back as a `CompileError` that
     names a reproducer on disk and the command that replays it.
     `specialize=True` compiles nothing yet: each call compiles (once per argument shapes and
@@ -68,21 +71,25 @@ def compile(module, target: str | Target = "cpu", *, flags=(), pipeline: str | N
     if specialize:
         from .specialize import SpecializingExecutable
         return SpecializingExecutable(_as_module(module), lambda refined: Executable(
-            compile_module(refined, target, pipeline=pipeline, cache=cache, dump_dir=dump_dir),
+            compile_module(refined, target, pipeline=pipeline, cache=cache, dump_dir=dump_dir,
+                           fast_math=fast_math),
             device=target.driver, target=target.name))
-    vmfb = compile_module(module, target, pipeline=pipeline, cache=cache, dump_dir=dump_dir)
+    vmfb = compile_module(module, target, pipeline=pipeline, cache=cache, dump_dir=dump_dir,
+                          fast_math=fast_math)
     return Executable(vmfb, device=target.driver, target=target.name)
 
 
 def compile_module(module, target: Target, *, pipeline: str | None = DEFAULT,
                    cache: bool | CompileCache = True, dump_dir: str | None = None,
-                   source_name: str | None = None) -> bytes:
+                   source_name: str | None = None, fast_math: bool = False) -> bytes:
     """The .vmfb bytes for a module: shlo's pipeline, f64 check, boundary, cache, IREE."""
     probe_target(target)
     module = _as_module(module)
     pipeline_text = get_pipeline(pipeline) if pipeline else ""
     if target.demote_f64:           # IREE computes f64 in f32: no f64 expansions (bit tricks)
         pipeline_text = without_f64_expansion(pipeline_text)
+    if fast_math:
+        pipeline_text = without_accurate_math(pipeline_text)
     stages = _Stages(dump_dir)
     work = module.operation.clone()
     stages.write("input", work)

@@ -33,18 +33,26 @@ _configs: dict[str, object] = {}
 
 
 def device_config(driver: str):
-    """The `iree.runtime.Config` (instance + device) for a driver, created on first use."""
+    """The `iree.runtime.Config` (instance + device) for a driver, created on first use.
+
+    The device is shlo's own, not iree.runtime's process-wide cached one, so that after
+    `forget_device` the next call really opens a new device."""
     with _lock:
         config = _configs.get(driver)
         if config is None:
             try:
-                config = rt.Config(driver)
+                config = rt.Config(device=rt.get_device(driver, cache=False))
             except Exception as e:      # the driver is missing or has no usable device
                 cause = e.__cause__ or e    # iree.runtime keeps the driver's own reason there
                 raise DeviceError(f"cannot open IREE device '{driver}': {first_line(cause)}") \
                     from None
             _configs[driver] = config
         return config
+
+
+def is_current(driver: str, config) -> bool:
+    """Whether `config` is still the driver's device (not forgotten after a loss)."""
+    return _configs.get(driver) is config
 
 
 def forget_device(driver: str, config) -> None:

@@ -16,7 +16,7 @@ import numpy as np
 from ..errors import DeviceError, InvocationError
 from . import standalone_loader
 from .abi import Signature, inputs_read_only, validate
-from .devices import device_config, forget_device, to_device
+from .devices import device_config, forget_device, is_current, to_device
 from .shape_errors import shape_check_error
 
 
@@ -97,7 +97,7 @@ class Executable:
         self._entry: Function | None = None
 
     def _load(self):
-        if self._loaded is None or self._loaded[0] != self.device:
+        if not self._loaded_here():
             import iree.runtime as rt
 
             config = device_config(self.device)
@@ -110,6 +110,12 @@ class Executable:
             self._loaded = (self.device, config, context.vm_context, exports)
             self._functions, self._entry = {}, None
         return self._loaded
+
+    def _loaded_here(self) -> bool:
+        """Whether the module is loaded on the current device of `self.device` (a device lost
+        under another executable is replaced, and this one moves to the new device too)."""
+        loaded = self._loaded
+        return loaded is not None and loaded[0] == self.device and is_current(*loaded[:2])
 
     def _load_failure(self, e: Exception) -> str:
         text = " ".join(str(e).split())[:300]
@@ -129,8 +135,7 @@ class Executable:
         return "main" if "main" in names or len(names) != 1 else names[0]
 
     def __call__(self, *args):
-        loaded = self._loaded
-        if loaded is None or loaded[0] != self.device or self._entry is None:
+        if self._entry is None or not self._loaded_here():
             self._entry = self.function(self.entry)
         return self._entry(*args)
 

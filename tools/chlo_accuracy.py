@@ -37,8 +37,9 @@ _TAIL = "shlo-expand-f64-math, shlo-round-narrow-float-converts, canonicalize, c
 SHLO_PIPELINE = f"builtin.module(func.func(shlo-legalize-chlo), {_TAIL})"
 CPP_PIPELINE = f"builtin.module(func.func(chlo-legalize-to-stablehlo), {_TAIL})"
 MP_BITS = 120
-TRIG_LIMIT = 4e3     # |argument| bound for ops built on sin/cos: past it the argument reduction
-                     # (shlo's exact to 6400 in f32; IREE's worse) cannot be accurate
+TRIG_LIMIT = 4e3     # |argument| bound for ops built on sin/cos: past it the C++ lowering
+                     # (IREE's sine and cosine) cannot be accurate, and shlo's f64 reduction
+                     # is exact only to 2^20 pi/2
 
 # MLIR element type -> numpy dtype; the narrow types cross IREE's boundary as f32
 DTYPES = {

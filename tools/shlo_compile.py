@@ -28,6 +28,9 @@ def main(argv: list[str] | None = None) -> int:
                    help="extra flag for IREE (repeatable), e.g. --iree-flag=--iree-opt-level=O3")
     p.add_argument("--demote-f64", action="store_true",
                    help="compute f64 in f32 (never done without this flag)")
+    p.add_argument("--fast-math", action="store_true",
+                   help="keep IREE's own sin/cos/tan/atan2 and complex<f32> functions: faster, "
+                        "inaccurate (leaves out shlo-accurate-math)")
     p.add_argument("--dump-dir", help="write the IR of every stage here")
     p.add_argument("--no-cache", action="store_true", help="do not use the on-disk compile cache")
     p.add_argument("--list-targets", action="store_true", help="print the targets and exit")
@@ -46,7 +49,8 @@ def main(argv: list[str] | None = None) -> int:
         target = get_target(args.target, args.iree_flag, demote_f64=args.demote_f64)
         module = shlo.read_module(args.input)
         vmfb = compile_module(module, target, pipeline=args.pipeline, cache=not args.no_cache,
-                              dump_dir=args.dump_dir, source_name=args.input)
+                              dump_dir=args.dump_dir, source_name=args.input,
+                              fast_math=args.fast_math)
     except shlo.Error as e:
         print(f"shlo-compile: {e}", file=sys.stderr)
         return 1

@@ -287,11 +287,17 @@ def test_a_lost_device_is_replaced_on_the_next_call():
                        "  %0 = stablehlo.add %a, %a : tensor<3xf32>\n"
                        "  return %0 : tensor<3xf32>\n}", target="cpu")
     x = np.array([1, 2, 3], np.float32)
+    other = shlo.Executable(exe.vmfb, device=exe.device)      # another module, same device
     np.testing.assert_array_equal(exe(x), 2 * x)
+    np.testing.assert_array_equal(other(x), 2 * x)
     lost_config = devices.device_config(exe.device)
     exe.function("main")._vm_context = _LostDevice()
     with pytest.raises(shlo.DeviceError, match="the 'local-task' device was lost .*"
                                                "the next call opens a new device"):
         exe.function("main")(x)
     np.testing.assert_array_equal(exe(x), 2 * x)           # a new device, the module reloaded
-    assert devices.device_config(exe.device) is not lost_config
+    new_config = devices.device_config(exe.device)
+    assert new_config is not lost_config
+    assert new_config.device is not lost_config.device     # not iree.runtime's cached device
+    np.testing.assert_array_equal(other(x), 2 * x)         # the other module moved to it too
+    assert other.function("main")._device is new_config.device

@@ -1,0 +1,191 @@
+"""shlo-accurate-math against mpmath, in ULP: f32 sin/cos/tan over the whole f32 range
+(Payne-Hanek past 2^12), atan2, every f16 and bf16 value, and the complex<f32> functions,
+on IREE's CPU backend and a subset on Vulkan; fast_math=True leaves the pass out.
+
+Subnormal inputs and exact results are left out (IREE flushes them to zero), and complex
+points with a part below 1e-15 (whose squares would be subnormal inside the kernels).
+"""
+import math
+import re
+
+import ml_dtypes
+import numpy as np
+import pytest
+
+import shlo
+from shlo.tools.chlo_accuracy import (all_values, complex_grid, real_grid, ulp_distance,
+                                      without_subnormals)
+
+from conftest import vulkan_or_skip
+
+
+def _mp():
+    import mpmath
+    mpmath.mp.prec = 200         # sin(1e38) needs the 128 bits of pi/2 below the exponent
+    return mpmath
+
+
+MP = _mp()
+
+
+def _real(fn):
+    def f(*xs):
+        if any(math.isnan(x) for x in xs):
+            return math.nan
+        try:
+            return float(fn(*[MP.mpf(x) for x in xs]))
+        except (ValueError, ZeroDivisionError):
+            return math.nan
+    return f
+
+
+def _trig(fn):
+    return lambda x: math.nan if math.isinf(x) else _real(fn)(x)
+
+
+def _atan2(y, x):
+    if math.isnan(x) or math.isnan(y):
+        return math.nan
+    v = math.atan2(y, x)            # IEEE special cases (zeros, infinities)
+    if v != 0 and math.isfinite(x) and math.isfinite(y) and x != 0 and y != 0:
+        return float(MP.atan2(MP.mpf(y), MP.mpf(x)))
+    return v
+
+
+# op -> (oracle on Python floats, max ULP)
+REAL = {"sine": (_trig(MP.sin), 2), "cosine": (_trig(MP.cos), 2), "tan": (_trig(MP.tan), 4)}
+NARROW = {"f16": np.dtype(np.float16), "bf16": np.dtype(ml_dtypes.bfloat16)}
+COMPLEX = {
+    "exponential": (MP.exp, 2), "exponential_minus_one": (MP.expm1, 3), "log": (MP.log, 2),
+    "log_plus_one": (MP.log1p, 2), "sine": (MP.sin, 2), "cosine": (MP.cos, 3),
+    "tan": (MP.tan, 5), "tanh": (MP.tanh, 5), "sqrt": (MP.sqrt, 2),
+    "rsqrt": (lambda z: 1 / MP.sqrt(z), 4),
+}
+ENTIRE = ("exponential", "exponential_minus_one", "sine", "cosine", "tan", "tanh")
+
+
+def _oracle_complex(fn, z):
+    scale = abs(int(MP.log(abs(z), 2))) if z != 0 else 0
+    with MP.workprec(200 + 2 * scale):
+        return complex(fn(MP.mpc(z)))
+
+
+def _cases():
+    cases = []
+    x32 = real_grid(np.float32, 700, points=(1e20, 1e30, 3.4e38, 6434.0, 4096.0, 4095.75,
+                                             16367173 * 2.0 ** 72, -1e-7, 33.0))
+    for op, (oracle, bound) in REAL.items():
+        want = np.array([oracle(float(v)) for v in x32])
+        args, want = without_subnormals([x32], want, np.dtype(np.float32))
+        cases.append((op, "f32", args, want.astype(np.float32), bound))
+        for name, dtype in NARROW.items():
+            x = all_values(dtype)
+            want = np.array([oracle(float(v)) for v in x.astype(np.float64)])
+            args, want = without_subnormals([x], want, np.dtype(np.float32))
+            with np.errstate(all="ignore"):
+                cases.append((op, name, args, want.astype(dtype), 1))
+    base = real_grid(np.float32, 24, points=(3.0, 10.0, 0.1, 1.5, -2.0, -1e38))
+    ys, xs = [a.ravel() for a in np.meshgrid(base, base)]
+    want = np.array([_atan2(float(a), float(b)) for a, b in zip(ys, xs)])
+    args, want = without_subnormals([ys, xs], want, np.dtype(np.float32))
+    cases.append(("atan2", "f32", args, want.astype(np.float32), 3))
+    z = complex_grid(np.dtype(np.complex64), 1200)
+    z = z[(np.abs(z.real) > 1e-15) & (np.abs(z.imag) > 1e-15)]
+    for op, (oracle, bound) in COMPLEX.items():
+        zz = z[(np.abs(z.real) < 80) & (np.abs(z.imag) < 1e4)] if op in ENTIRE else z
+        want = np.array([_oracle_complex(oracle, complex(v)) for v in zz])
+        args, want = without_subnormals([zz], want, np.dtype(np.float32))
+        with np.errstate(all="ignore"):
+            cases.append((op, "complex<f32>", args, want.astype(np.complex64), bound))
+    return cases
+
+
+CASES = _cases()
+IDS = [f"{op}-{t}" for op, t, *_ in CASES]
+BOUNDARY = {"f16": np.float16, "bf16": np.float32}     # bf16 crosses as f32, converted inside
+
+
+def _function(i, op, type_name, args):
+    t = f"tensor<{args[0].size}x{type_name}>"
+    if type_name == "bf16":
+        b = f"tensor<{args[0].size}xf32>"
+        return (f"func.func @f{i}(%a0: {b}) -> {b} {{\n"
+                f"  %x = stablehlo.convert %a0 : ({b}) -> {t}\n"
+                f"  %r = stablehlo.{op} %x : {t}\n"
+                f"  %o = stablehlo.convert %r : ({t}) -> {b}\n  return %o : {b}\n}}")
+    params = ", ".join(f"%a{k}: {t}" for k in range(len(args)))
+    names = ", ".join(f"%a{k}" for k in range(len(args)))
+    return (f"func.func @f{i}({params}) -> {t} {{\n  %r = stablehlo.{op} {names} : {t}\n"
+            f"  return %r : {t}\n}}")
+
+
+@pytest.fixture(scope="module")
+def module_text():
+    return "\n".join(_function(i, op, t, args) for i, (op, t, args, _, _) in enumerate(CASES))
+
+
+@pytest.fixture(scope="module")
+def cpu(ctx, module_text):
+    return shlo.compile(shlo.parse_module(module_text, context=ctx), target="cpu")
+
+
+def _check(exe, index, bound=None):
+    op, type_name, args, want, default_bound = CASES[index]
+    bound = default_bound if bound is None else bound
+    inputs = [a.astype(BOUNDARY[type_name]) if type_name in BOUNDARY else a for a in args]
+    got = np.asarray(exe.function(f"f{index}")(*inputs))
+    with np.errstate(all="ignore"):
+        got = got.astype(want.dtype)
+    errors = ulp_distance(got, want)
+    worst = int(np.argmax(np.nan_to_num(errors, posinf=1e300)))
+    shown = ", ".join(repr(a[worst]) for a in args)
+    assert errors.max() <= bound, (f"{op}({shown}) on {type_name} = {got[worst]!r}, want "
+                                   f"{want[worst]!r}: {errors[worst]} ULP > {bound}")
+
+
+@pytest.mark.parametrize("index", range(len(CASES)), ids=IDS)
+def test_cpu_ulp_error_against_mpmath(cpu, index):
+    _check(cpu, index)
+
+
+# Vulkan: the real kernels (Payne-Hanek's 64-bit integers and table gather included) and the
+# complex ones that do not go through the target's exp (Mesa's f32 exp is ~25 ULP off).
+VULKAN = ("sine-f32", "cosine-f32", "tan-f32", "atan2-f32", "sine-f16", "log-complex<f32>",
+          "sqrt-complex<f32>")
+
+
+def test_vulkan_ulp_error_against_mpmath(ctx):
+    vulkan_or_skip()
+    chosen = [IDS.index(name) for name in VULKAN]
+    text = "\n".join(_function(i, *CASES[i][:3]) for i in chosen)
+    exe = shlo.compile(shlo.parse_module(text, context=ctx), target="vulkan")
+    for index in chosen:
+        _check(exe, index)
+
+
+def test_no_inaccurate_op_reaches_iree(ctx, module_text):
+    from shlo.passes.accurate_math import EXPANSIONS
+    from shlo.passes.pipeline import run_pipeline
+    module = shlo.parse_module(module_text, context=ctx)
+    run_pipeline(module, "builtin.module(shlo-accurate-math)")
+    left = [line.strip() for line in str(module).splitlines()
+            for op, (real, cplx) in EXPANSIONS.items() if f"{op} " in line and (
+                (cplx and "complex<f32>" in line)
+                or (real and re.search(r"x(f32|f16|bf16)>", line)))]
+    assert not left, f"still in the module after shlo-accurate-math: {left}"
+
+
+def test_fast_math_leaves_the_pass_out(ctx):
+    from shlo.passes.accurate_math import without_accurate_math
+    from shlo.pipelines import DEFAULT
+    assert "shlo-accurate-math" in DEFAULT
+    assert "shlo-accurate-math" not in without_accurate_math(DEFAULT)
+    text = ("func.func @main(%x: tensor<4xf32>) -> tensor<4xf32> {\n"
+            "  %0 = stablehlo.sine %x : tensor<4xf32>\n  return %0 : tensor<4xf32>\n}")
+    x = np.array([0.5, -1.0, 2.0, 100.0], np.float32)
+    accurate = shlo.compile(text, target="cpu")
+    fast = shlo.compile(text, target="cpu", fast_math=True)
+    assert accurate.vmfb != fast.vmfb
+    want = np.sin(x.astype(np.float64))
+    np.testing.assert_allclose(accurate(x), want, rtol=2e-7)
+    np.testing.assert_allclose(fast(x), want, rtol=1e-4)      # IREE's own: looser
