@@ -11,7 +11,9 @@ and inherit the same errors.
 This pass rewrites those ops, for every float type below f64 and for complex<f32>, into
 shlo's kernels: sin/cos with exact argument reduction (`chlo_sincos`), tan and atan2 from
 `chlo_trig`, complex functions from `complex_math`. Narrower floats compute in f32 and
-round once. f64 and complex<f64> are shlo-expand-f64-math's. The price is speed (a sine
+round once. f64 and complex<f64> are shlo-expand-f64-math's. With `exp-log=true`, which
+targets whose own f32 exp and log1p are wrong set (`TargetKind.pass_options`: Vulkan), f32
+exp, expm1, log1p and logistic become `f32_math`'s kernels too. The price is speed (a sine
 is about twice IREE's): `shlo.compile(..., fast_math=True)` or `shlo-compile --fast-math`
 leaves this pass out.
 """
@@ -22,12 +24,12 @@ import re
 
 from iree.compiler import ir
 
-from . import chlo_trig
+from . import chlo_trig, f32_math
 from .base import Pass
 from .chlo_expr import Match, Num, element_of, is_complex, is_float
 from .chlo_sincos import sin_cos
-from .complex_math import (c_cos, c_exp, c_expm1, c_log, c_log1p, c_power, c_rsqrt, c_sin,
-                           c_sqrt, c_tan, c_tanh)
+from .complex_math import (c_cos, c_exp, c_expm1, c_log, c_log1p, c_logistic, c_power, c_rsqrt,
+                           c_sin, c_sqrt, c_tan, c_tanh)
 from .op_rules import apply_rules
 
 C64 = "complex<f32>"
@@ -47,12 +49,20 @@ EXPANSIONS = {
     "stablehlo.exponential_minus_one": (None, c_expm1),
     "stablehlo.log": (None, c_log),
     "stablehlo.log_plus_one": (None, c_log1p),
+    "stablehlo.logistic": (None, c_logistic),
     "stablehlo.tanh": (None, c_tanh),
     "stablehlo.sqrt": (None, c_sqrt),
     "stablehlo.rsqrt": (None, c_rsqrt),
     "stablehlo.power": (None, c_power),
 }
 NEEDS_OP = {_tan, c_tan, c_tanh}      # kernels that read the op (result type, location)
+# with exp-log=true (targets whose own f32 exp and log1p are wrong: Vulkan on Mesa)
+EXP_LOG = {
+    "stablehlo.exponential": f32_math.exp,
+    "stablehlo.exponential_minus_one": f32_math.expm1,
+    "stablehlo.log_plus_one": f32_math.log1p,
+    "stablehlo.logistic": f32_math.logistic,
+}
 
 
 def _rule(real_kernel, complex_kernel):
@@ -75,6 +85,8 @@ def _rule(real_kernel, complex_kernel):
 
 
 RULES = {name: _rule(*kernels) for name, kernels in EXPANSIONS.items()}
+EXP_LOG_RULES = {**RULES, **{name: _rule(kernel, EXPANSIONS[name][1])
+                             for name, kernel in EXP_LOG.items()}}
 
 
 def without_accurate_math(pipeline: str) -> str:
@@ -87,6 +99,7 @@ class AccurateMath(Pass):
     """Rewrite sin/cos/tan/atan2 below f64 and complex<f32> functions into accurate kernels."""
 
     NAME = "shlo-accurate-math"
+    exp_log: bool = False       # also f32 exp, expm1, log1p, logistic (shlo.passes.f32_math)
 
     def run(self, op: ir.Operation) -> None:
-        apply_rules(op, RULES, self.NAME)
+        apply_rules(op, EXP_LOG_RULES if self.exp_log else RULES, self.NAME)

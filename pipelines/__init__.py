@@ -40,6 +40,15 @@ PIPELINES = {
 }
 
 
+def with_pass_options(pipeline: str, options) -> str:
+    """`pipeline` with each (pass, "key=value") of `options` set on that pass where it appears
+    without options of its own."""
+    import re
+    for name, option in options:
+        pipeline = re.sub(rf"\b{re.escape(name)}\b(?![{{\w-])", f"{name}{{{option}}}", pipeline)
+    return pipeline
+
+
 def get_pipeline(name_or_text: str) -> str:
     """A named pipeline's text, or the argument itself when it is already a pipeline."""
     return PIPELINES.get(name_or_text, name_or_text)

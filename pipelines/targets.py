@@ -93,6 +93,9 @@ class TargetKind:
     variants: frozenset | None    # the accepted variants; None: any (checked by LLVM)
     f64: str                      # F64_FULL / F64_ARITHMETIC / F64_NONE for the default variant
     description: str
+    # options this target sets on passes of shlo's pipeline, e.g. ("shlo-accurate-math",
+    # "exp-log=true") where the target's own functions are less accurate than IREE's CPU ones
+    pass_options: tuple[tuple[str, str], ...] = ()
 
 
 # The cpu target's optimisation flags, chosen by `python -m shlo.tools.flag_sweep` on the bench
@@ -112,7 +115,9 @@ KINDS: dict[str, TargetKind] = {k.name: k for k in (
                "llvm-cpu: this machine's CPU, a named CPU, or a triple to cross-compile for"),
     TargetKind("vulkan", "vulkan", ("--iree-hal-target-device=vulkan",),
                "--iree-vulkan-target", "llvmpipe", VULKAN_TARGETS, F64_ARITHMETIC,
-               "SPIR-V for Vulkan; llvmpipe matches Mesa's software driver"),
+               "SPIR-V for Vulkan; llvmpipe matches Mesa's software driver",
+               # Mesa: exp 44 ULP off, log1p = log(1 + x) (docs/iree_gaps.md)
+               (("shlo-accurate-math", "exp-log=true"),)),
     TargetKind("cuda", "cuda", ("--iree-hal-target-device=cuda",),
                "--iree-cuda-target", "sm_80", CUDA_TARGETS, F64_FULL,
                "PTX for NVIDIA GPUs: sm_60 .. sm_89 from IREE, sm_90/sm_90a (Hopper) from shlo"),

@@ -28,7 +28,7 @@ from iree.compiler import ir
 from ..context import context as new_context, home_session
 from ..errors import CompileError
 from ..module_io import module_bytecode, parse_module, print_module
-from ..pipelines import DEFAULT, get_pipeline
+from ..pipelines import DEFAULT, get_pipeline, with_pass_options
 from ..pipelines.cpu_tuning import tuned
 from ..pipelines.targets import Target, get_target
 from .abi import mark_read_only_inputs
@@ -90,6 +90,7 @@ def compile_module(module, target: Target, *, pipeline: str | None = DEFAULT,
         pipeline_text = without_f64_expansion(pipeline_text)
     if fast_math:
         pipeline_text = without_accurate_math(pipeline_text)
+    pipeline_text = with_pass_options(pipeline_text, target.kind.pass_options)
     stages = _Stages(dump_dir)
     work = module.operation.clone()
     stages.write("input", work)

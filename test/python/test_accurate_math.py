@@ -1,6 +1,7 @@
 """shlo-accurate-math against mpmath, in ULP: f32 sin/cos/tan over the whole f32 range
-(Payne-Hanek past 2^12), atan2, every f16 and bf16 value, and the complex<f32> functions,
-on IREE's CPU backend and a subset on Vulkan; fast_math=True leaves the pass out.
+(Payne-Hanek past 2^12), atan2, every f16 and bf16 value, the complex<f32> functions and
+(Vulkan's exp-log=true) f32 exp/expm1/log1p/logistic, on IREE's CPU backend and a subset on
+Vulkan; fast_math=True leaves the pass out.
 
 Subnormal inputs and exact results are left out (IREE flushes them to zero), and complex
 points with a part below 1e-15 (whose squares would be subnormal inside the kernels).
@@ -52,8 +53,18 @@ def _atan2(y, x):
     return v
 
 
+def _log1p(x):
+    return math.nan if x < -1 else -math.inf if x == -1 else float(MP.log1p(x))
+
+
 # op -> (oracle on Python floats, max ULP)
 REAL = {"sine": (_trig(MP.sin), 2), "cosine": (_trig(MP.cos), 2), "tan": (_trig(MP.tan), 4)}
+# shlo-accurate-math{exp-log=true} (the Vulkan target's): op -> (oracle, max ULP); the CPU
+# keeps IREE's own, which are within IREE_CPU_BOUND (4 ULP just below exp's overflow)
+EXP_LOG = {"exponential": (_real(MP.exp), 1), "exponential_minus_one": (_real(MP.expm1), 1),
+           "log_plus_one": (_real(_log1p), 2),
+           "logistic": (_real(lambda x: 1 / (1 + MP.exp(-x))), 2)}
+IREE_CPU_BOUND = 4
 NARROW = {"f16": np.dtype(np.float16), "bf16": np.dtype(ml_dtypes.bfloat16)}
 COMPLEX = {
     "exponential": (MP.exp, 2), "exponential_minus_one": (MP.expm1, 3), "log": (MP.log, 2),
@@ -84,6 +95,11 @@ def _cases():
             args, want = without_subnormals([x], want, np.dtype(np.float32))
             with np.errstate(all="ignore"):
                 cases.append((op, name, args, want.astype(dtype), 1))
+    x32 = real_grid(np.float32, 700, points=(1e-7, -3e-8, 0.4, -0.4, 88.7, 88.8, -103.9, -1.0))
+    for op, (oracle, bound) in EXP_LOG.items():
+        want = np.array([oracle(float(v)) for v in x32])
+        args, want = without_subnormals([x32], want, np.dtype(np.float32))
+        cases.append((op, "f32", args, want.astype(np.float32), bound))
     base = real_grid(np.float32, 24, points=(3.0, 10.0, 0.1, 1.5, -2.0, -1e38))
     ys, xs = [a.ravel() for a in np.meshgrid(base, base)]
     want = np.array([_atan2(float(a), float(b)) for a, b in zip(ys, xs)])
@@ -145,13 +161,25 @@ def _check(exe, index, bound=None):
 
 @pytest.mark.parametrize("index", range(len(CASES)), ids=IDS)
 def test_cpu_ulp_error_against_mpmath(cpu, index):
-    _check(cpu, index)
+    op, type_name = CASES[index][:2]
+    _check(cpu, index, IREE_CPU_BOUND if op in EXP_LOG and type_name == "f32" else None)
 
 
-# Vulkan: the real kernels (Payne-Hanek's 64-bit integers and table gather included) and the
-# complex ones that do not go through the target's exp (Mesa's f32 exp is ~25 ULP off).
-VULKAN = ("sine-f32", "cosine-f32", "tan-f32", "atan2-f32", "sine-f16", "log-complex<f32>",
-          "sqrt-complex<f32>")
+def test_exp_log_kernels_on_cpu(ctx):
+    """The exp-log=true kernels, which only the Vulkan target uses, checked on the CPU too."""
+    chosen = [i for i, (op, t, *_) in enumerate(CASES) if op in EXP_LOG and t == "f32"]
+    text = "\n".join(_function(i, *CASES[i][:3]) for i in chosen)
+    exe = shlo.compile(shlo.parse_module(text, context=ctx), target="cpu",
+                       pipeline="builtin.module(shlo-accurate-math{exp-log=true})")
+    for index in chosen:
+        _check(exe, index)
+
+
+# Vulkan: the real kernels (Payne-Hanek's 64-bit integers and table gather included), the
+# exp-log ones (Mesa's own exp is 44 ULP off, its log1p 7.7e6), and complex ones.
+VULKAN = ("sine-f32", "cosine-f32", "tan-f32", "atan2-f32", "sine-f16", "exponential-f32",
+          "exponential_minus_one-f32", "log_plus_one-f32", "logistic-f32", "log-complex<f32>",
+          "sqrt-complex<f32>", "exponential-complex<f32>")
 
 
 def test_vulkan_ulp_error_against_mpmath(ctx):
@@ -189,3 +217,14 @@ def test_fast_math_leaves_the_pass_out(ctx):
     want = np.sin(x.astype(np.float64))
     np.testing.assert_allclose(accurate(x), want, rtol=2e-7)
     np.testing.assert_allclose(fast(x), want, rtol=1e-4)      # IREE's own: looser
+
+
+def test_the_vulkan_target_asks_for_the_exp_log_kernels():
+    from shlo.pipelines import DEFAULT, with_pass_options
+    from shlo.pipelines.targets import get_target
+    vulkan, cpu = get_target("vulkan"), get_target("cpu")
+    assert "shlo-accurate-math{exp-log=true}" in with_pass_options(DEFAULT,
+                                                                   vulkan.kind.pass_options)
+    assert with_pass_options(DEFAULT, cpu.kind.pass_options) == DEFAULT
+    mine = "builtin.module(shlo-accurate-math{exp-log=false}, cse)"     # the user's wins
+    assert with_pass_options(mine, vulkan.kind.pass_options) == mine

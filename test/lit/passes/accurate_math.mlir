@@ -51,3 +51,18 @@ func.func @untouched(%x: tensor<4xf64>, %z: tensor<2xcomplex<f32>>) -> (tensor<4
   %1 = stablehlo.atan2 %z, %z : tensor<2xcomplex<f32>>
   return %0, %1 : tensor<4xf64>, tensor<2xcomplex<f32>>
 }
+
+// exp-log=true (the Vulkan target's option): f32 exp and log1p become arithmetic too.
+// RUN: shlo-opt --pass-pipeline='builtin.module(shlo-accurate-math{exp-log=true})' %s | filecheck %s --check-prefix=EXPLOG
+// EXPLOG-LABEL: func.func @exp_log
+// EXPLOG-NOT:     stablehlo.{{exponential|log_plus_one}}
+// EXPLOG:         stablehlo.round_nearest_even
+// EXPLOG:         stablehlo.shift_left
+// EXPLOG:         stablehlo.log
+// EXPLOG-NOT:     stablehlo.{{exponential|log_plus_one}}
+// EXPLOG:         return
+func.func @exp_log(%x: tensor<4xf32>) -> (tensor<4xf32>, tensor<4xf32>) {
+  %0 = stablehlo.exponential %x : tensor<4xf32>
+  %1 = stablehlo.log_plus_one %x : tensor<4xf32>
+  return %0, %1 : tensor<4xf32>, tensor<4xf32>
+}
