@@ -13,18 +13,20 @@ shlo's kernels: sin/cos with exact argument reduction (`chlo_sincos`), tan and a
 `chlo_trig`, complex functions from `complex_math`. Narrower floats compute in f32 and
 round once. f64 and complex<f64> are shlo-expand-f64-math's. With `exp-log=true`, which
 targets whose own f32 exp and log1p are wrong set (`TargetKind.pass_options`: Vulkan), f32
-exp, expm1, log1p and logistic become `f32_math`'s kernels too. The price is speed (a sine
+exp, expm1, log1p and logistic become `f32_math`'s kernels too. pow below f64 is computed
+in f64 (fdlibm's, `f64_math`) unless `f64=false`, which targets without f64 set. The price is speed (a sine
 is about twice IREE's): `shlo.compile(..., fast_math=True)` or `shlo-compile --fast-math`
 leaves this pass out.
 """
 from __future__ import annotations
 
 import dataclasses
+import functools
 import re
 
 from iree.compiler import ir
 
-from . import chlo_trig, f32_math
+from . import chlo_trig, f32_math, f64_math
 from .base import Pass
 from .chlo_expr import Match, Num, element_of, is_complex, is_float
 from .chlo_sincos import sin_cos
@@ -33,6 +35,11 @@ from .complex_math import (c_cos, c_exp, c_expm1, c_log, c_log1p, c_logistic, c_
 from .op_rules import apply_rules
 
 C64 = "complex<f32>"
+
+
+def _power_in_f64(x: Num, y: Num) -> Num:
+    """x^y computed in f64 (fdlibm's pow in f64 arithmetic) and rounded once."""
+    return f64_math.power(x.to("f64"), y.to("f64")).to("f32")
 
 
 def _tan(x: Num, op: ir.Operation) -> Num:
@@ -55,6 +62,9 @@ EXPANSIONS = {
     "stablehlo.rsqrt": (None, c_rsqrt),
     "stablehlo.power": (None, c_power),
 }
+# with f64=true (targets that compute f64 arithmetic): pow below f64 goes through f64 (IREE
+# computes exp(y log x) in f32: 64 ULP off for large results, 128 in bf16)
+F64_POWER = {"stablehlo.power": _power_in_f64}
 NEEDS_OP = {_tan, c_tan, c_tanh}      # kernels that read the op (result type, location)
 # with exp-log=true (targets whose own f32 exp and log1p are wrong: Vulkan on Mesa)
 EXP_LOG = {
@@ -84,9 +94,13 @@ def _rule(real_kernel, complex_kernel):
     return rule
 
 
-RULES = {name: _rule(*kernels) for name, kernels in EXPANSIONS.items()}
-EXP_LOG_RULES = {**RULES, **{name: _rule(kernel, EXPANSIONS[name][1])
-                             for name, kernel in EXP_LOG.items()}}
+@functools.lru_cache(maxsize=None)
+def rules(exp_log: bool, f64: bool) -> dict:
+    """The rule table for a combination of the pass's options."""
+    real = {name: kernels[0] for name, kernels in EXPANSIONS.items()}
+    real.update(EXP_LOG if exp_log else {})
+    real.update(F64_POWER if f64 else {})
+    return {name: _rule(real.get(name), EXPANSIONS.get(name, (None, None))[1]) for name in real}
 
 
 def without_accurate_math(pipeline: str) -> str:
@@ -100,6 +114,7 @@ class AccurateMath(Pass):
 
     NAME = "shlo-accurate-math"
     exp_log: bool = False       # also f32 exp, expm1, log1p, logistic (shlo.passes.f32_math)
+    f64: bool = True            # the target computes f64 arithmetic: pow goes through f64
 
     def run(self, op: ir.Operation) -> None:
-        apply_rules(op, EXP_LOG_RULES if self.exp_log else RULES, self.NAME)
+        apply_rules(op, rules(self.exp_log, self.f64), self.NAME)

@@ -42,10 +42,14 @@ PIPELINES = {
 
 def with_pass_options(pipeline: str, options) -> str:
     """`pipeline` with each (pass, "key=value") of `options` set on that pass where it appears
-    without options of its own."""
+    without options of its own (the user's own options win)."""
     import re
+    grouped: dict[str, list[str]] = {}
     for name, option in options:
-        pipeline = re.sub(rf"\b{re.escape(name)}\b(?![{{\w-])", f"{name}{{{option}}}", pipeline)
+        grouped.setdefault(name, []).append(option)
+    for name, opts in grouped.items():
+        pipeline = re.sub(rf"\b{re.escape(name)}\b(?![{{\w-])", f"{name}{{{' '.join(opts)}}}",
+                          pipeline)
     return pipeline
 
 

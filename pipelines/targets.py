@@ -170,6 +170,13 @@ class Target:
         return self.kind.f64
 
     @property
+    def pass_options(self) -> tuple[tuple[str, str], ...]:
+        """Options this target sets on shlo's passes: its kind's, and pow below f64 kept out
+        of f64 where the target has none."""
+        no_f64 = (("shlo-accurate-math", "f64=false"),) if self.f64 == F64_NONE else ()
+        return self.kind.pass_options + no_f64
+
+    @property
     def device_targets(self) -> str | None:
         """A `hal.device.targets` attribute to put on the module (targets IREE lacks)."""
         if self.kind.name == "cuda" and self.variant in CUDA_SHLO_TARGETS:

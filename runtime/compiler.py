@@ -90,7 +90,7 @@ def compile_module(module, target: Target, *, pipeline: str | None = DEFAULT,
         pipeline_text = without_f64_expansion(pipeline_text)
     if fast_math:
         pipeline_text = without_accurate_math(pipeline_text)
-    pipeline_text = with_pass_options(pipeline_text, target.kind.pass_options)
+    pipeline_text = with_pass_options(pipeline_text, target.pass_options)
     stages = _Stages(dump_dir)
     work = module.operation.clone()
     stages.write("input", work)

@@ -1,7 +1,7 @@
 """shlo-accurate-math against mpmath, in ULP: f32 sin/cos/tan over the whole f32 range
 (Payne-Hanek past 2^12), atan2, every f16 and bf16 value, the complex<f32> functions and
-(Vulkan's exp-log=true) f32 exp/expm1/log1p/logistic, on IREE's CPU backend and a subset on
-Vulkan; fast_math=True leaves the pass out.
+(Vulkan's exp-log=true) f32 exp/expm1/log1p/logistic, pow through f64, on IREE's CPU
+backend and a subset on Vulkan; fast_math=True leaves the pass out.
 
 Subnormal inputs and exact results are left out (IREE flushes them to zero), and complex
 points with a part below 1e-15 (whose squares would be subnormal inside the kernels).
@@ -50,6 +50,20 @@ def _atan2(y, x):
     v = math.atan2(y, x)            # IEEE special cases (zeros, infinities)
     if v != 0 and math.isfinite(x) and math.isfinite(y) and x != 0 and y != 0:
         return float(MP.atan2(MP.mpf(y), MP.mpf(x)))
+    return v
+
+
+def _pow(x, y):
+    """C's pow: mpmath for finite nonzero results, math.pow's special cases otherwise."""
+    try:
+        v = math.pow(x, y)
+    except OverflowError:
+        return -math.inf if x < 0 and y == int(y) and int(y) % 2 else math.inf
+    except ValueError:       # 0 to a negative power: inf, signed for odd integers; or NaN
+        odd = y == int(y) and int(y) % 2
+        return math.nan if x != 0 else math.copysign(math.inf, x) if odd else math.inf
+    if v != 0 and math.isfinite(v) and x > 0 and math.isfinite(x) and math.isfinite(y):
+        return float(MP.power(MP.mpf(x), MP.mpf(y)))
     return v
 
 
@@ -105,6 +119,15 @@ def _cases():
     want = np.array([_atan2(float(a), float(b)) for a, b in zip(ys, xs)])
     args, want = without_subnormals([ys, xs], want, np.dtype(np.float32))
     cases.append(("atan2", "f32", args, want.astype(np.float32), 3))
+    for name, dtype, bound in (("f32", np.dtype(np.float32), 1), ("f16", NARROW["f16"], 1)):
+        base = real_grid(np.float32, 40, points=(2.0, 3.0, 10.0, 0.5, -2.0, 1e-3))[::3]
+        with np.errstate(all="ignore"):
+            base = np.unique(base.astype(dtype))
+        xs, ys = [a.ravel() for a in np.meshgrid(base, base)]
+        want = np.array([_pow(float(a), float(b)) for a, b in zip(xs, ys)])
+        args, want = without_subnormals([xs, ys], want, np.dtype(np.float32))
+        with np.errstate(all="ignore"):
+            cases.append(("power", name, args, want.astype(dtype), bound))
     z = complex_grid(np.dtype(np.complex64), 1200)
     z = z[(np.abs(z.real) > 1e-15) & (np.abs(z.imag) > 1e-15)]
     for op, (oracle, bound) in COMPLEX.items():
@@ -178,7 +201,8 @@ def test_exp_log_kernels_on_cpu(ctx):
 # Vulkan: the real kernels (Payne-Hanek's 64-bit integers and table gather included), the
 # exp-log ones (Mesa's own exp is 44 ULP off, its log1p 7.7e6), and complex ones.
 VULKAN = ("sine-f32", "cosine-f32", "tan-f32", "atan2-f32", "sine-f16", "exponential-f32",
-          "exponential_minus_one-f32", "log_plus_one-f32", "logistic-f32", "log-complex<f32>",
+          "exponential_minus_one-f32", "log_plus_one-f32", "logistic-f32", "power-f32",
+          "log-complex<f32>",
           "sqrt-complex<f32>", "exponential-complex<f32>")
 
 
@@ -223,8 +247,10 @@ def test_the_vulkan_target_asks_for_the_exp_log_kernels():
     from shlo.pipelines import DEFAULT, with_pass_options
     from shlo.pipelines.targets import get_target
     vulkan, cpu = get_target("vulkan"), get_target("cpu")
-    assert "shlo-accurate-math{exp-log=true}" in with_pass_options(DEFAULT,
-                                                                   vulkan.kind.pass_options)
-    assert with_pass_options(DEFAULT, cpu.kind.pass_options) == DEFAULT
+    assert "shlo-accurate-math{exp-log=true}" in with_pass_options(DEFAULT, vulkan.pass_options)
+    assert with_pass_options(DEFAULT, cpu.pass_options) == DEFAULT
     mine = "builtin.module(shlo-accurate-math{exp-log=false}, cse)"     # the user's wins
-    assert with_pass_options(mine, vulkan.kind.pass_options) == mine
+    assert with_pass_options(mine, vulkan.pass_options) == mine
+    no_f64 = get_target("vulkan:vp_android_baseline_2022")
+    assert "shlo-accurate-math{exp-log=true f64=false}" in with_pass_options(
+        DEFAULT, no_f64.pass_options)
