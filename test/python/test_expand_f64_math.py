@@ -11,15 +11,13 @@ import numpy as np
 import pytest
 
 import shlo
-from shlo.tools.chlo_accuracy import complex_grid, real_grid, ulp_distance, without_subnormals
+from shlo.tools.chlo_accuracy import complex_grid, real_grid, without_subnormals
 
+import ulp_oracles
 from conftest import vulkan_or_skip
 
 
-def _mp():
-    import mpmath
-    mpmath.mp.prec = 160
-    return mpmath
+_mp = ulp_oracles.mp
 
 
 def _real(fn):
@@ -39,29 +37,6 @@ def _cbrt(x):
     return -mp.cbrt(-x) if x < 0 else mp.cbrt(x)
 
 
-def _pow(x, y):
-    """C's pow for the finite, nonzero results; math.pow's special cases otherwise."""
-    try:
-        v = math.pow(x, y)
-    except OverflowError:
-        return -math.inf if x < 0 and y == int(y) and int(y) % 2 else math.inf
-    except ValueError:       # 0 to a negative power: inf, signed for odd integers
-        odd = y == int(y) and int(y) % 2
-        return math.nan if x != 0 else math.copysign(math.inf, x) if odd else math.inf
-    if v != 0 and math.isfinite(v) and x > 0 and math.isfinite(x) and math.isfinite(y):
-        return float(_mp().power(_mp().mpf(x), _mp().mpf(y)))
-    return v
-
-
-def _atan2(y, x):
-    if math.isnan(x) or math.isnan(y):
-        return math.nan
-    v = math.atan2(y, x)
-    if v != 0 and math.isfinite(x) and math.isfinite(y) and x != 0 and y != 0:
-        return float(_mp().atan2(_mp().mpf(y), _mp().mpf(x)))
-    return v
-
-
 def _fmod(x, y):
     return math.nan if math.isinf(x) or y == 0 or math.isnan(x) or math.isnan(y) else math.fmod(x, y)
 
@@ -76,7 +51,8 @@ UNARY = {
     "logistic": (_real(lambda x: 1 / (1 + MP.exp(-x))), None, 2),
     "cbrt": (_real(_cbrt), None, 1),
 }
-BINARY = {"power": (_pow, 1), "atan2": (_atan2, 1), "remainder": (_fmod, 0)}
+BINARY = {"power": (ulp_oracles.power, 1), "atan2": (ulp_oracles.atan2, 1),
+          "remainder": (_fmod, 0)}
 COMPLEX = {
     "sine": (MP.sin, 2), "cosine": (MP.cos, 3), "tan": (MP.tan, 3), "tanh": (MP.tanh, 3),
     "exponential": (MP.exp, 2), "exponential_minus_one": (MP.expm1, 2), "log": (MP.log, 2),
@@ -113,12 +89,7 @@ CASES = _cases()
 IDS = [f"{op}-{t}" for op, t, *_ in CASES]
 
 
-def _function(i, op, type_name, args):
-    t = f"tensor<{args[0].size}x{type_name}>"
-    params = ", ".join(f"%a{k}: {t}" for k in range(len(args)))
-    names = ", ".join(f"%a{k}" for k in range(len(args)))
-    return (f"func.func @f{i}({params}) -> {t} {{\n  %r = stablehlo.{op} {names} : {t}\n"
-            f"  return %r : {t}\n}}")
+_function = ulp_oracles.function_text
 
 
 @pytest.fixture(scope="module")
@@ -133,12 +104,7 @@ def cpu(ctx, module_text):
 
 def _check(exe, index):
     op, type_name, args, want, bound = CASES[index]
-    got = np.asarray(exe.function(f"f{index}")(*args))
-    errors = ulp_distance(got, want)
-    worst = int(np.argmax(np.nan_to_num(errors, posinf=1e300)))
-    inputs = ", ".join(repr(a[worst]) for a in args)
-    assert errors.max() <= bound, (f"{op}({inputs}) on {type_name} = {got[worst]!r}, want "
-                                   f"{want[worst]!r}: {errors[worst]} ULP > {bound}")
+    ulp_oracles.assert_ulp(exe.function(f"f{index}")(*args), want, bound, op, type_name, args)
 
 
 @pytest.mark.parametrize("index", range(len(CASES)), ids=IDS)
