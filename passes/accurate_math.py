@@ -28,10 +28,10 @@ from iree.compiler import ir
 
 from . import chlo_trig, f32_math, f64_math
 from .base import Pass
-from .chlo_expr import Match, Num, element_of, is_complex, is_float
+from .chlo_expr import Num, element_of, is_complex, is_float
 from .chlo_sincos import sin_cos
 from .complex_math import (c_cos, c_exp, c_expm1, c_log, c_log1p, c_logistic, c_power, c_rsqrt,
-                           c_sin, c_sqrt, c_tan, c_tanh)
+                           c_sin, c_sqrt, c_tanh)
 from .op_rules import apply_rules
 
 C64 = "complex<f32>"
@@ -42,15 +42,11 @@ def _power_in_f64(x: Num, y: Num) -> Num:
     return f64_math.power(x.to("f64"), y.to("f64")).to("f32")
 
 
-def _tan(x: Num, op: ir.Operation) -> Num:
-    return Num(chlo_trig.RULES["chlo.tan"](Match(op, [x.value]))[0])
-
-
 # op -> (kernel on f32, kernel on complex<f32>); None: IREE's own is accurate
 EXPANSIONS = {
     "stablehlo.sine": (lambda x: sin_cos(x)[0], c_sin),
     "stablehlo.cosine": (lambda x: sin_cos(x)[1], c_cos),
-    "stablehlo.tan": (_tan, c_tan),
+    "stablehlo.tan": (chlo_trig.tan_real, chlo_trig.complex_tan),
     "stablehlo.atan2": (chlo_trig.atan2, None),
     "stablehlo.exponential": (None, c_exp),
     "stablehlo.exponential_minus_one": (None, c_expm1),
@@ -65,7 +61,6 @@ EXPANSIONS = {
 # with f64=true (targets that compute f64 arithmetic): pow below f64 goes through f64 (IREE
 # computes exp(y log x) in f32: 64 ULP off for large results, 128 in bf16)
 F64_POWER = {"stablehlo.power": _power_in_f64}
-NEEDS_OP = {_tan, c_tan, c_tanh}      # kernels that read the op (result type, location)
 # with exp-log=true (targets whose own f32 exp and log1p are wrong: Vulkan on Mesa)
 EXP_LOG = {
     "stablehlo.exponential": f32_math.exp,
@@ -86,8 +81,6 @@ def _rule(real_kernel, complex_kernel):
             return None
         if kernel is None:
             return None
-        if kernel in NEEDS_OP:                   # works on the op's own type
-            return [kernel(*map(Num, op.operands), op).value]
         args = [Num(v) if work is None else Num(v).to(work) for v in op.operands]
         out = kernel(*args)
         return [out.to(element_of(op.results[0])).value]

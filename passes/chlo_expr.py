@@ -241,6 +241,8 @@ def _binary(builder) -> Callable[[Num, object], Num]:
 
 
 atan2 = _binary(stablehlo.atan2)        # atan2(y, x)
+shift_left = _binary(stablehlo.shift_left)
+shift_right_logical = _binary(stablehlo.shift_right_logical)
 power = _binary(stablehlo.power)
 maximum = _binary(stablehlo.maximum)
 minimum = _binary(stablehlo.minimum)

@@ -18,7 +18,8 @@ import math
 import numpy as np
 
 from ..dialect import stablehlo
-from .chlo_expr import Num, horner, is_finite, round_even, select
+from .chlo_expr import (Num, horner, is_finite, round_even, select, shift_left,
+                        shift_right_logical)
 
 
 def _taylor(odd: bool, terms: int, scale: float = 1.0) -> list[float]:
@@ -114,30 +115,22 @@ def _lookup(words: list[int], index: Num) -> Num:
                                 result_type=result))
 
 
-def _shr(x: Num, n: int) -> Num:
-    return Num(stablehlo.shift_right_logical(x.value, x.like(n).value))
-
-
-def _shl(x: Num, n: int) -> Num:
-    return Num(stablehlo.shift_left(x.value, x.like(n).value))
-
-
 def reduce_payne_hanek(x: Num) -> tuple[Num, Num]:
     """(r, k) with x = k pi/2 + r, |r| <= pi/4, k an i32, for f32 x with |x| >= 2^12."""
     bits = abs(x).bitcast("ui32")
-    exponent = _shr(bits, 23)
+    exponent = shift_right_logical(bits, 23)
     significand = ((bits & 0x7FFFFF) | 0x800000).to("ui64")
     index = select(exponent < _PH_FIRST_EXPONENT, exponent.like(_PH_FIRST_EXPONENT),
                    select(exponent > _PH_LAST_EXPONENT, _PH_LAST_EXPONENT, exponent))
     index = (index - _PH_FIRST_EXPONENT).to("i32")
     p0, p1, p2 = (significand * _lookup(words, index) for words in _PH_WORDS)
-    carry = _shr(p0, 32) + (p1 & _MASK32)
+    carry = shift_right_logical(p0, 32) + (p1 & _MASK32)
     middle = carry & _MASK32
-    high = (_shr(p1, 32) + p2 + _shr(carry, 32)) & _MASK32
+    high = (shift_right_logical(p1, 32) + p2 + shift_right_logical(carry, 32)) & _MASK32
     # y = x 2/pi mod 4 = high:middle / 2^62 (2 integer bits, 62 fraction bits), to nearest
-    fraction = _shl(high & 0x3FFFFFFF, 32) | middle
+    fraction = shift_left(high & 0x3FFFFFFF, 32) | middle
     up = fraction >= (1 << 61)
-    k = (_shr(high, 30) + select(up, fraction.like(1), 0)).to("i32")
+    k = (shift_right_logical(high, 30) + select(up, fraction.like(1), 0)).to("i32")
     signed = fraction.to("i64") - select(up, fraction.like(1 << 62), 0).to("i64")
     r = signed.to("f32") * (math.pi / 2 * 2.0 ** -62)
     negative = x < 0.0

@@ -255,7 +255,7 @@ def tan_real(x: Num) -> Num:
     return s / c
 
 
-def _complex_tan(z: Num) -> Num:
+def complex_tan(z: Num) -> Num:
     """tan(x + iy) = (sin 2x + i sinh 2y) / (cos 2x + cosh 2y); for large |y| the real part is
     2 sin(2x) e^(-2|y|) and the imaginary part sign(y) (the quotient would be inf/inf)."""
     x2, y2 = real(z) * 2.0, imag(z) * 2.0
@@ -270,7 +270,7 @@ def _complex_tan(z: Num) -> Num:
 RULES = {
     "chlo.sinh": float_rule(sinh, _complex_sinh, name="sinh"),
     "chlo.cosh": float_rule(cosh, _complex_cosh, name="cosh"),
-    "chlo.tan": float_rule(tan_real, _complex_tan, name="tan"),
+    "chlo.tan": float_rule(tan_real, complex_tan, name="tan"),
     "chlo.atan": float_rule(_atan, _complex_atan, name="atan"),
     "chlo.atanh": float_rule(atanh_real, _complex_atanh, name="atanh"),
     "chlo.asin": float_rule(asin_real, _complex_asin, name="asin"),

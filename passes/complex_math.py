@@ -9,11 +9,9 @@ from __future__ import annotations
 
 import math
 
-from iree.compiler import ir
-
 from ..dialect import stablehlo
 from . import chlo_trig
-from .chlo_expr import (Match, Num, complex_, float_info, hypot, imag, is_nan, maximum,
+from .chlo_expr import (Num, complex_, float_info, hypot, imag, is_nan, maximum,
                         minimum, real, select, sqrt)
 from .chlo_sincos import sin_cos
 
@@ -111,13 +109,9 @@ def c_cos(z: Num) -> Num:
     return complex_(c * chlo_trig.cosh(b), select(b.eq(0.0), -(b * s), im))
 
 
-def c_tan(z: Num, op: ir.Operation) -> Num:
-    return Num(chlo_trig.RULES["chlo.tan"](Match(op, [z.value]))[0])
-
-
-def c_tanh(z: Num, op: ir.Operation) -> Num:
+def c_tanh(z: Num) -> Num:
     """tanh(z) = -i tan(iz): with tan(-b + ia) = p + iq, tanh(a + ib) = q - ip."""
-    t = c_tan(complex_(-imag(z), real(z)), op)
+    t = chlo_trig.complex_tan(complex_(-imag(z), real(z)))
     return complex_(imag(t), -real(t))
 
 

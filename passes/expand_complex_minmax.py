@@ -11,9 +11,8 @@ import dataclasses
 
 from iree.compiler import ir
 
-from .base import Pass
 from .chlo_expr import Num, complex_, element_of, imag, is_complex, real, select
-from .op_rules import apply_rules
+from .op_rules import RulesPass
 
 
 def _pick(first_wins_strictly: bool):
@@ -34,10 +33,8 @@ RULES = {"stablehlo.maximum": _pick(True), "stablehlo.minimum": _pick(False)}
 
 
 @dataclasses.dataclass
-class ExpandComplexMinMax(Pass):
+class ExpandComplexMinMax(RulesPass):
     """Rewrite complex maximum/minimum into the spec's lexicographic selection."""
 
     NAME = "shlo-expand-complex-minmax"
-
-    def run(self, op: ir.Operation) -> None:
-        apply_rules(op, RULES, self.NAME)
+    RULES = RULES

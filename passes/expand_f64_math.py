@@ -17,21 +17,16 @@ import re
 from iree.compiler import ir
 
 from . import chlo_trig, f64_math
-from .base import Pass
-from .chlo_expr import Match, Num, element_of
+from .chlo_expr import Num, element_of
 from .chlo_sincos import sin_cos
 from .complex_math import (c_atan2, c_cbrt, c_cos, c_exp, c_expm1, c_log, c_log1p, c_logistic,
-                           c_power, c_rsqrt, c_sin, c_sqrt, c_tan, c_tanh)
-from .op_rules import apply_rules
+                           c_power, c_rsqrt, c_sin, c_sqrt, c_tanh)
+from .op_rules import RulesPass
 
 F64, C128 = "f64", "complex<f64>"
 
 
 # --- the table: op -> (kernel on f64, kernel on complex<f64>) --------------------------------------
-
-def _tan_real(x: Num, op: ir.Operation) -> Num:
-    return Num(chlo_trig.RULES["chlo.tan"](Match(op, [x.value]))[0])
-
 
 EXPANSIONS = {
     "stablehlo.exponential": (f64_math.exp, c_exp),
@@ -41,7 +36,7 @@ EXPANSIONS = {
     "stablehlo.logistic": (f64_math.logistic, c_logistic),
     "stablehlo.sine": (lambda x: sin_cos(x)[0], c_sin),
     "stablehlo.cosine": (lambda x: sin_cos(x)[1], c_cos),
-    "stablehlo.tan": (_tan_real, c_tan),
+    "stablehlo.tan": (chlo_trig.tan_real, chlo_trig.complex_tan),
     "stablehlo.tanh": (f64_math.tanh, c_tanh),
     "stablehlo.atan2": (chlo_trig.atan2, c_atan2),
     "stablehlo.power": (f64_math.power, c_power),
@@ -50,7 +45,6 @@ EXPANSIONS = {
     "stablehlo.sqrt": (None, c_sqrt),
     "stablehlo.rsqrt": (None, c_rsqrt),
 }
-NEEDS_OP = {_tan_real, c_tan, c_tanh}      # kernels that read the op (result type, location)
 
 
 def _rule(real_kernel, complex_kernel):
@@ -59,9 +53,7 @@ def _rule(real_kernel, complex_kernel):
         kernel = {F64: real_kernel, C128: complex_kernel}.get(et)
         if kernel is None:
             return None
-        args = [Num(v) for v in op.operands]
-        out = kernel(*args, op) if kernel in NEEDS_OP else kernel(*args)
-        return [out.value]
+        return [kernel(*map(Num, op.operands)).value]
     return rule
 
 
@@ -75,10 +67,8 @@ def without_f64_expansion(pipeline: str) -> str:
 
 
 @dataclasses.dataclass
-class ExpandF64Math(Pass):
+class ExpandF64Math(RulesPass):
     """Expand f64 and complex<f64> transcendental ops into f64 arithmetic."""
 
     NAME = "shlo-expand-f64-math"
-
-    def run(self, op: ir.Operation) -> None:
-        apply_rules(op, RULES, self.NAME)
+    RULES = RULES

@@ -16,7 +16,7 @@ from __future__ import annotations
 import math
 
 from ..dialect import stablehlo
-from .chlo_expr import Num, horner, is_nan, log, round_even, select
+from .chlo_expr import Num, horner, is_nan, log, round_even, select, shift_left
 
 LN2_HI, LN2_LO = 0.693145751953125, 1.428606765330187045e-06     # ln2_hi: 16 significant bits
 EXP_MAX, EXP_MIN = 88.72283935546875, -103.97208404541016         # e^x overflows / is below 2^-150
@@ -27,7 +27,7 @@ ATANH_SERIES = [1 / (2 * k + 1) for k in range(9, -1, -1)]        # atanh(s)/s i
 
 def _pow2(k: Num) -> Num:
     """2^k as f32 for an i32 k in [-126, 127]."""
-    return Num(stablehlo.shift_left((k + 127).value, k.like(23).value)).bitcast("f32")
+    return shift_left(k + 127, 23).bitcast("f32")
 
 
 def exp(x: Num) -> Num:

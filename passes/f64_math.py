@@ -17,7 +17,8 @@ import math
 from iree.compiler import ir
 
 from ..dialect import stablehlo
-from .chlo_expr import Num, floor, horner, is_finite, is_nan, round_even, select
+from .chlo_expr import (Num, floor, horner, is_finite, is_nan, round_even, select, shift_left,
+                        shift_right_logical)
 
 INF, NAN = math.inf, math.nan
 LN2_HI, LN2_LO = 6.93147180369123816490e-01, 1.90821492927058770002e-10   # ln2_hi: 32 bits
@@ -37,17 +38,9 @@ MANTISSA_MASK, ONE_BITS = (1 << 52) - 1, 0x3FF0000000000000
 
 # --- bits ----------------------------------------------------------------------------------------
 
-def _shift_right(x: Num, n: int) -> Num:
-    return Num(stablehlo.shift_right_logical(x.value, x.like(n).value))
-
-
-def _shift_left(x: Num, n: int) -> Num:
-    return Num(stablehlo.shift_left(x.value, x.like(n).value))
-
-
 def pow2(k: Num) -> Num:
     """2^k as f64 for an i64 k in [-1022, 1023]."""
-    return _shift_left(k + 1023, 52).bitcast("f64")
+    return shift_left(k + 1023, 52).bitcast("f64")
 
 
 def scale(y: Num, k: Num) -> Num:
@@ -65,7 +58,7 @@ def frexp(x: Num) -> tuple[Num, Num]:
     subnormal = x < 2.2250738585072014e-308
     x = select(subnormal, x * 2.0 ** 54, x)
     bits = x.bitcast("i64")
-    e = (_shift_right(bits, 52) & 0x7FF) - select(subnormal, bits.like(1023 + 54), 1023)
+    e = (shift_right_logical(bits, 52) & 0x7FF) - select(subnormal, bits.like(1023 + 54), 1023)
     m = ((bits & MANTISSA_MASK) | ONE_BITS).bitcast("f64")
     big = m > 1.0 / SQRT_HALF
     return select(big, m * 0.5, m), select(big, e + 1, e)
