@@ -3,6 +3,8 @@
 # What `shlo.compile` and `shlo-compile` run before handing a module to IREE, in order:
 # one pass (or nested pipeline) per entry.
 DEFAULT_PASSES = [
+    "inline",
+    "symbol-dce",
     "shlo-legalize-shape",
     "shlo-refine-shapes",
     "shlo-insert-shape-checks",
@@ -20,6 +22,7 @@ DEFAULT_PASSES = [
     "shlo-lower-sort",
     "shlo-expand-select-and-scatter",
     "shlo-expand-reduce-window",
+    "shlo-split-arg-reduce",
     "shlo-legalize-integer-ops",
     "shlo-legalize-dot-algorithm",
     "shlo-round-narrow-float-converts",
