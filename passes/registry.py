@@ -35,6 +35,7 @@ PASSES: dict[str, tuple[str, str]] = {
     "shlo-expand-custom-calls": ("shlo.passes.custom_call", "ExpandCustomCalls"),
     "shlo-reject-token-ops": ("shlo.passes.reject_token_ops", "RejectTokenOps"),
     "shlo-expand-complex-minmax": ("shlo.passes.expand_complex_minmax", "ExpandComplexMinMax"),
+    "shlo-expand-complex-bitcast": ("shlo.passes.expand_complex_bitcast", "ExpandComplexBitcast"),
     "shlo-expand-fft": ("shlo.passes.expand_fft", "ExpandFft"),
     "shlo-expand-batch-norm-grad": ("shlo.passes.expand_batch_norm_grad", "ExpandBatchNormGrad"),
     "shlo-expand-integer-rng": ("shlo.passes.expand_integer_rng", "ExpandIntegerRng"),

@@ -19,6 +19,7 @@ DEFAULT_PASSES = [
     "shlo-single-process-collectives",
     "shlo-reject-token-ops",
     "shlo-expand-complex-minmax",
+    "shlo-expand-complex-bitcast",
     "shlo-lower-sort",
     "shlo-expand-select-and-scatter",
     "shlo-expand-reduce-window",

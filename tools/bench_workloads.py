@@ -89,7 +89,7 @@ def _workloads():
                  _inputs(_normal(1024, 1024), _normal(1024, 1024)), np.matmul, rtol=1e-3),
         Workload("matmul_4096", "matmul", jnp.matmul,
                  _inputs(_normal(4096, 4096), _normal(4096, 4096)), np.matmul, rtol=1e-3,
-                 heavy=True),
+                 atol=1e-2, heavy=True),     # dots of 4096 terms of size ~64: f32 error ~1e-3
         Workload("mlp_256x1024x3", "matmul", mlp,
                  _inputs(_normal(256, 1024), _normal(1024, 1024, scale=0.03),
                          _normal(1024, 1024, scale=0.03), _normal(1024, 1024, scale=0.03)),

@@ -115,3 +115,24 @@ def test_pass_apply_runs_it_alone(ctx):
     m = parse(ctx)
     Record(tag="alone").apply(m)
     assert Record.LOG == [("alone", "builtin.module", 3)]
+
+
+def test_the_default_pipeline_inlines_private_functions(ctx):
+    # jax wraps argmax, clip, ... in private functions; IREE 3.13 compiles a call to one
+    # into much slower code (docs/performance.md), so shlo inlines them first.
+    text = """
+    func.func public @main(%a: tensor<4x8xf32>) -> tensor<4xf32> {
+      %0 = call @rowmax(%a) : (tensor<4x8xf32>) -> tensor<4xf32>
+      return %0 : tensor<4xf32>
+    }
+    func.func private @rowmax(%a: tensor<4x8xf32>) -> tensor<4xf32> {
+      %init = stablehlo.constant dense<0xFF800000> : tensor<f32>
+      %0 = stablehlo.reduce(%a init: %init) applies stablehlo.maximum across dimensions = [1]
+        : (tensor<4x8xf32>, tensor<f32>) -> tensor<4xf32>
+      return %0 : tensor<4xf32>
+    }"""
+    from shlo.pipelines import DEFAULT
+    module = shlo.parse_module(text, context=ctx)
+    run_pipeline(module.operation, DEFAULT)
+    assert "call @rowmax" not in str(module) and "@rowmax" not in str(module)
+    assert "stablehlo.reduce" in str(module)
