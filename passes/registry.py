@@ -36,6 +36,8 @@ PASSES: dict[str, tuple[str, str]] = {
     "shlo-reject-token-ops": ("shlo.passes.reject_token_ops", "RejectTokenOps"),
     "shlo-expand-complex-minmax": ("shlo.passes.expand_complex_minmax", "ExpandComplexMinMax"),
     "shlo-expand-complex-bitcast": ("shlo.passes.expand_complex_bitcast", "ExpandComplexBitcast"),
+    "shlo-legalize-reduce-precision": ("shlo.passes.legalize_reduce_precision",
+                                       "LegalizeReducePrecision"),
     "shlo-expand-fft": ("shlo.passes.expand_fft", "ExpandFft"),
     "shlo-expand-batch-norm-grad": ("shlo.passes.expand_batch_norm_grad", "ExpandBatchNormGrad"),
     "shlo-expand-integer-rng": ("shlo.passes.expand_integer_rng", "ExpandIntegerRng"),

@@ -20,6 +20,7 @@ DEFAULT_PASSES = [
     "shlo-reject-token-ops",
     "shlo-expand-complex-minmax",
     "shlo-expand-complex-bitcast",
+    "shlo-legalize-reduce-precision",
     "shlo-lower-sort",
     "shlo-expand-select-and-scatter",
     "shlo-expand-reduce-window",
