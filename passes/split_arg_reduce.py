@@ -10,9 +10,11 @@ read twice but the pair runs at memory speed (4 ms).
 The body is recognised by what it computes, not how it is spelt: it is evaluated on every
 order relation of two (value, index) pairs (less, equal, greater, NaN on either side or both;
 indices less, equal, greater, negative) and must agree with one of max/min x first/last index
-everywhere. A body made of compare/and/or/xor/not/select/maximum/minimum/constant on scalars
-only ever picks one of its inputs by their order, so these probes decide it completely; a
-body with any other op, a TOTALORDER compare or a disagreement stays as it is. Where both
+everywhere. A body made of compare/select/maximum/minimum that stay within the values or
+within the indices, plus and/or/xor/not and boolean constants, only ever picks one of its
+inputs by their order, so these probes decide it completely; a body with any other op, a
+number constant, a value compared with an index, a TOTALORDER compare or a disagreement stays
+as it is. Where both
 values are NaN the body's choice depends on the reduction order, which the spec leaves to
 the implementation; the rewrite takes the first.
 """
@@ -25,6 +27,7 @@ import math
 from iree.compiler import ir
 
 from ..dialect import stablehlo
+from ..dialect.elementwise import compare_types
 from .chlo_expr import element_of, is_float
 from .op_rules import RulesPass
 
@@ -54,51 +57,70 @@ def _extreme(pick_max: bool, a, b):
     return max(a, b) if pick_max else min(a, b)
 
 
-def _scalar_constant(op: ir.Operation):
+def _bool_constant(op: ir.Operation) -> bool:
     attr = ir.DenseElementsAttr(op.attributes["value"])
-    if not attr.is_splat:
-        raise _NotRecognised
-    value = attr.get_splat_value()
-    if isinstance(value, ir.FloatAttr):
-        return ir.FloatAttr(value).value
-    if isinstance(value, ir.BoolAttr) or str(value.type) == "i1":
-        return bool(ir.IntegerAttr(value).value)
-    return ir.IntegerAttr(value).value
+    if not attr.is_splat or str(element_of(op.result)) != "i1":
+        raise _NotRecognised            # a number would break the order-only argument
+    return bool(ir.IntegerAttr(attr.get_splat_value()).value)
+
+
+def _lookup(env: dict, value: ir.Value) -> tuple:
+    """(scalar, domain) of an operand; a constant from outside the body (the greedy driver
+    hoists constants out of regions) is evaluated where it is."""
+    if value in env:
+        return env[value]
+    owner = value.owner
+    if isinstance(owner, (ir.Operation, ir.OpView)) and owner.name == "stablehlo.constant":
+        return _bool_constant(owner.operation), "b"
+    raise _NotRecognised
 
 
 def _evaluate(block: ir.Block, args: list) -> list:
-    """The body's results for scalar Python `args` (raises _NotRecognised on other ops)."""
-    env = {a: v for a, v in zip(block.arguments, args)}
+    """The body's results for scalar Python `args` (value a, index a, value b, index b).
+
+    Raises _NotRecognised for other ops and for anything but order relations within the
+    values and within the indices: each value carries its domain (value, index, bool), and a
+    compare, select or maximum/minimum must stay inside one of them."""
+    env = {a: (v, d) for a, v, d in zip(block.arguments, args, ("v", "i", "v", "i"))}
     for op in block.operations:
         name = op.name
-        ins = [env[v] for v in op.operands]
+        operands = [_lookup(env, v) for v in op.operands]
+        ins = [value for value, _ in operands]
+        domains = [domain for _, domain in operands]
         if name == "stablehlo.return":
+            if domains != ["v", "i"]:
+                raise _NotRecognised
             return ins
         if name == "stablehlo.compare":
+            if domains[0] != domains[1] or domains[0] == "b":
+                raise _NotRecognised
             element = element_of(op.operands[0])
-            kind = (ir.Attribute(op.attributes["compare_type"])
-                    if "compare_type" in op.attributes else None)
-            compare_type = (str(kind).split()[-1].rstrip(">") if kind is not None
-                            else "FLOAT" if is_float(element) else "SIGNED")
+            compare_type = (str(op.attributes["compare_type"]).split()[-1].rstrip(">")
+                            if "compare_type" in op.attributes else compare_types(element)[0])
             direction = str(op.attributes["comparison_direction"]).split()[-1].rstrip(">")
             width = 1 if is_float(element) else ir.IntegerType(element).width
-            out = _compare(direction, compare_type, width, *ins)
+            out, domain = _compare(direction, compare_type, width, *ins), "b"
         elif name in ("stablehlo.and", "stablehlo.or", "stablehlo.xor", "stablehlo.not"):
-            if not all(isinstance(v, bool) for v in ins):
+            if any(d != "b" for d in domains):
                 raise _NotRecognised
             out = {"stablehlo.and": lambda: ins[0] and ins[1],
                    "stablehlo.or": lambda: ins[0] or ins[1],
                    "stablehlo.xor": lambda: ins[0] != ins[1],
                    "stablehlo.not": lambda: not ins[0]}[name]()
+            domain = "b"
         elif name == "stablehlo.select":
-            out = ins[1] if ins[0] else ins[2]
+            if domains[0] != "b" or domains[1] != domains[2]:
+                raise _NotRecognised
+            out, domain = (ins[1] if ins[0] else ins[2]), domains[1]
         elif name in ("stablehlo.maximum", "stablehlo.minimum"):
-            out = _extreme(name == "stablehlo.maximum", *ins)
+            if domains[0] != domains[1] or domains[0] == "b":
+                raise _NotRecognised
+            out, domain = _extreme(name == "stablehlo.maximum", *ins), domains[0]
         elif name == "stablehlo.constant":
-            out = _scalar_constant(op)
+            out, domain = _bool_constant(op), "b"
         else:
             raise _NotRecognised
-        env[op.result] = out
+        env[op.result] = (out, domain)
     raise _NotRecognised
 
 

@@ -164,20 +164,31 @@ def test_the_init_pair_takes_part(exe):
     assert np.isnan(values[5]) and np.isinf(values[[0, 1, 2, 3, 4, 6, 7]]).all()
 
 
-@pytest.mark.parametrize("body", [
+@pytest.mark.parametrize("body,element", [
     # XLA's ArgMax on floats: NaN loses on the left and wins on the right (order-dependent)
-    xla_body("f32", "i32", "FLOAT"),
+    (xla_body("f32", "i32", "FLOAT"), "f32"),
     # an op the pass does not know
-    jax_body("GT").replace("%10 = stablehlo.select %8, %ia, %ib : tensor<i1>, tensor<i32>",
-                           "%10 = stablehlo.add %ia, %ib : tensor<i32>"),
+    (jax_body("GT").replace("%10 = stablehlo.select %8, %ia, %ib : tensor<i1>, tensor<i32>",
+                            "%10 = stablehlo.add %ia, %ib : tensor<i32>"), "f32"),
     # TOTALORDER compares
-    jax_body("GT").replace("%2 = stablehlo.compare GT, %a, %b, FLOAT",
-                           "%2 = stablehlo.compare GT, %a, %b, TOTALORDER"),
+    (jax_body("GT").replace("%2 = stablehlo.compare GT, %a, %b, FLOAT",
+                            "%2 = stablehlo.compare GT, %a, %b, TOTALORDER"), "f32"),
     # indices compared as unsigned while the oracle's order (i32) is signed
-    jax_body("GT", index_compare="UNSIGNED"),
-], ids=["xla-float", "add", "totalorder", "unsigned-index"])
-def test_bodies_that_are_not_arg_reduces_stay(ctx, body):
-    module = shlo.parse_module(arg_reduce("f", (4, 6), 1, body), context=ctx)
+    (jax_body("GT", index_compare="UNSIGNED"), "f32"),
+    # a value compared with an index (both i32): not an order relation the probes cover
+    (xla_body("i32", "i32", "SIGNED").replace("compare GT, %a, %b", "compare GT, %a, %ib"),
+     "i32"),
+    # a number constant in the body
+    (xla_body("i32", "i32", "SIGNED").replace(
+        "%gt = stablehlo.compare GT, %a, %b, SIGNED : (tensor<i32>, tensor<i32>) -> tensor<i1>",
+        "%k = stablehlo.constant dense<3> : tensor<i32>\n"
+        "      %gt = stablehlo.compare GT, %a, %k, SIGNED : (tensor<i32>, tensor<i32>) -> tensor<i1>"),
+     "i32"),
+], ids=["xla-float", "add", "totalorder", "unsigned-index", "value-vs-index", "constant"])
+def test_bodies_that_are_not_arg_reduces_stay(ctx, body, element):
+    module = shlo.parse_module(arg_reduce("f", (4, 6), 1, body, v=element,
+                                          init_v="0" if element == "i32" else "0xFF800000"),
+                               context=ctx)
     SplitArgReduce().apply(module)
     assert variadic_reduces(module) == 1
 
