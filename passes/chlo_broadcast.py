@@ -16,6 +16,7 @@ from __future__ import annotations
 from iree.compiler import ir
 
 from ..dialect import stablehlo
+from ..dialect.attributes import enum_name
 from ..dialect.types import DYN
 from . import chlo_stablehlo_extras as extras
 from .chlo_arith import next_after_rule
@@ -35,11 +36,6 @@ ELEMENTWISE = {
 # chlo.broadcast_<name> -> the rule of the elementwise CHLO op it becomes
 ELEMENTWISE_CHLO = {"zeta": zeta_rule, "polygamma": polygamma_rule,
                     "next_after": next_after_rule}
-
-
-def _enum_name(attr: ir.Attribute) -> str:
-    """`#chlo<comparison_direction GE>` -> 'GE'."""
-    return str(attr).rstrip(">").split()[-1]
 
 
 def _mapping(op: ir.Operation) -> list[int] | None:
@@ -203,9 +199,9 @@ def _elementwise_chlo(rule):
 
 def _compare(m):
     lhs, rhs = broadcast_operands(m)
-    kwargs = {"comparison_direction": _enum_name(m.op.attributes["comparison_direction"])}
+    kwargs = {"comparison_direction": enum_name(m.op.attributes["comparison_direction"])}
     if "compare_type" in m.op.attributes:
-        kwargs["compare_type"] = _enum_name(m.op.attributes["compare_type"])
+        kwargs["compare_type"] = enum_name(m.op.attributes["compare_type"])
     return [stablehlo.compare(lhs, rhs, **kwargs)]
 
 

@@ -25,6 +25,7 @@ import numpy as np
 from iree.compiler import ir
 
 from ..dialect import stablehlo
+from ..dialect.attributes import enum_name
 from ..dialect.types import element_dtype
 from ..errors import PassError
 from .chlo_stablehlo_extras import optimization_barrier
@@ -33,10 +34,6 @@ from .op_rules import RulesPass
 
 DENSE_MAX = 64          # a DFT at most this long is one matmul
 FACTOR_MAX = 4096       # the longest prime (or dynamic-shape) DFT built as an n x n matrix
-
-
-def _fft_type(op: ir.Operation) -> str:
-    return str(op.attributes["fft_type"]).split()[-1].rstrip(">")
 
 
 def _is_native(element: ir.Type, n: int) -> bool:
@@ -215,7 +212,7 @@ def _irfft(x: ir.Value, n: int) -> ir.Value:
 
 
 def _expand_fft(op: ir.Operation):
-    fft_type = _fft_type(op)
+    fft_type = enum_name(op.attributes["fft_type"])
     lengths = list(ir.DenseI64ArrayAttr(op.attributes["fft_length"]))
     x, result = op.operands[0], op.results[0].type
     if len(lengths) == 1 and _is_native(element_of(x), lengths[0]):

@@ -11,6 +11,7 @@ from __future__ import annotations
 import numpy as np
 from iree.compiler import ir
 
+from ..dialect.attributes import enum_name
 from ..dialect.types import DYN, constant_values, element_dtype
 
 MAX_ELEMENTS = 64
@@ -50,7 +51,7 @@ _DIRECTIONS = {"EQ": np.equal, "NE": np.not_equal, "LT": np.less, "LE": np.less_
 
 
 def _compare(op, args):
-    direction = str(op.attributes["comparison_direction"]).rstrip(">").split()[-1]
+    direction = enum_name(op.attributes["comparison_direction"])
     return _DIRECTIONS[direction](*args)
 
 

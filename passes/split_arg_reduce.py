@@ -1,11 +1,11 @@
 """shlo-split-arg-reduce: an arg-max/arg-min `stablehlo.reduce` becomes two one-operand reduces.
 
 jnp.argmax, tf.argmax and XLA's ArgMax lower to one reduce over (values, indices) whose body
-keeps the larger value and, on ties, the smaller index. IREE 3.13 compiles that variadic reduce
-into scalar code (measured 4096x4096 f32 rows: 48 ms, 1.4x XLA, 17x numpy). Two one-operand
-reduces vectorize: m = reduce-max(values), then index = reduce-min(select(values == m, indices,
-INT_MAX)) (NaN: m is NaN and the first NaN's index wins, as jax and numpy say). The rows are
-read twice but the pair runs at memory speed (4 ms).
+keeps the larger value and, on ties, the smaller index. Two one-operand reduces vectorize
+better: m = reduce-max(values), then index = reduce-min(select(values == m, indices, INT_MAX))
+(NaN: m is NaN and the first NaN's index wins, as jax and numpy say). The rows are read twice,
+yet measured on 4096x4096 f32 rows (inlined, IREE 3.13) the pair takes 3.1 ms where IREE's
+variadic reduce takes 5.0 ms (XLA 34 ms, numpy 2.4 ms).
 
 The body is recognised by what it computes, not how it is spelt: it is evaluated on every
 order relation of two (value, index) pairs (less, equal, greater, NaN on either side or both;
@@ -14,9 +14,8 @@ everywhere. A body made of compare/select/maximum/minimum that stay within the v
 within the indices, plus and/or/xor/not and boolean constants, only ever picks one of its
 inputs by their order, so these probes decide it completely; a body with any other op, a
 number constant, a value compared with an index, a TOTALORDER compare or a disagreement stays
-as it is. Where both
-values are NaN the body's choice depends on the reduction order, which the spec leaves to
-the implementation; the rewrite takes the first.
+as it is. Where both values are NaN the body's choice depends on the reduction order, which
+the spec leaves to the implementation; the rewrite takes the first.
 """
 from __future__ import annotations
 
@@ -27,6 +26,7 @@ import math
 from iree.compiler import ir
 
 from ..dialect import stablehlo
+from ..dialect.attributes import enum_name
 from ..dialect.elementwise import compare_types
 from .chlo_expr import element_of, is_float
 from .op_rules import RulesPass
@@ -95,9 +95,9 @@ def _evaluate(block: ir.Block, args: list) -> list:
             if domains[0] != domains[1] or domains[0] == "b":
                 raise _NotRecognised
             element = element_of(op.operands[0])
-            compare_type = (str(op.attributes["compare_type"]).split()[-1].rstrip(">")
+            compare_type = (enum_name(op.attributes["compare_type"])
                             if "compare_type" in op.attributes else compare_types(element)[0])
-            direction = str(op.attributes["comparison_direction"]).split()[-1].rstrip(">")
+            direction = enum_name(op.attributes["comparison_direction"])
             width = 1 if is_float(element) else ir.IntegerType(element).width
             out, domain = _compare(direction, compare_type, width, *ins), "b"
         elif name in ("stablehlo.and", "stablehlo.or", "stablehlo.xor", "stablehlo.not"):
@@ -165,8 +165,6 @@ def recognise(reduce: ir.Operation) -> tuple[bool, bool] | None:
             or not _is_wide_integer(index_element):
         return None
     value_probes, index_probes = _probes(value_element), _probes(index_element)
-    if is_float(value_element):
-        value_probes = tuple(float(v) for v in value_probes)
     block = reduce.regions[0].blocks[0]
     candidates = set(itertools.product((True, False), (True, False)))
     try:
