@@ -36,7 +36,16 @@ DEFAULT_PASSES = [
     "canonicalize",
     "cse",
 ]
-DEFAULT = "builtin.module(" + ", ".join(DEFAULT_PASSES) + ")"
+
+
+def default_pipeline(target_passes=()) -> str:
+    """shlo's default pipeline, with a target's own passes (`TargetKind.passes`) run after the
+    other rewrites, before the final canonicalize and cse."""
+    passes = DEFAULT_PASSES[:-2] + list(target_passes) + DEFAULT_PASSES[-2:]
+    return "builtin.module(" + ", ".join(passes) + ")"
+
+
+DEFAULT = default_pipeline()
 
 PIPELINES = {
     "default": DEFAULT,

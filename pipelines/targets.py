@@ -96,6 +96,9 @@ class TargetKind:
     # options this target sets on passes of shlo's pipeline, e.g. ("shlo-accurate-math",
     # "exp-log=true") where the target's own functions are less accurate than IREE's CPU ones
     pass_options: tuple[tuple[str, str], ...] = ()
+    # shlo passes this target adds to the default pipeline: rewrites of ops that its IREE
+    # backend rejects or computes wrongly, which other targets keep as they are
+    passes: tuple[str, ...] = ()
 
 
 # The cpu target's optimisation flags, chosen by `python -m shlo.tools.flag_sweep` on the bench
@@ -117,7 +120,8 @@ KINDS: dict[str, TargetKind] = {k.name: k for k in (
                "--iree-vulkan-target", "llvmpipe", VULKAN_TARGETS, F64_ARITHMETIC,
                "SPIR-V for Vulkan; llvmpipe matches Mesa's software driver",
                # Mesa: exp 44 ULP off, log1p = log(1 + x) (docs/iree_gaps.md)
-               (("shlo-accurate-math", "exp-log=true"),)),
+               (("shlo-accurate-math", "exp-log=true"),),
+               ("shlo-legalize-vulkan-ops",)),
     TargetKind("cuda", "cuda", ("--iree-hal-target-device=cuda",),
                "--iree-cuda-target", "sm_80", CUDA_TARGETS, F64_FULL,
                "PTX for NVIDIA GPUs: sm_60 .. sm_89 from IREE, sm_90/sm_90a (Hopper) from shlo"),

@@ -28,7 +28,7 @@ from iree.compiler import ir
 from ..context import context as new_context, home_session
 from ..errors import CompileError
 from ..module_io import module_bytecode, parse_module, print_module
-from ..pipelines import DEFAULT, get_pipeline, with_pass_options
+from ..pipelines import DEFAULT, default_pipeline, get_pipeline, with_pass_options
 from ..pipelines.cpu_tuning import tuned
 from ..pipelines.targets import Target, get_target
 from .abi import mark_read_only_inputs
@@ -86,6 +86,8 @@ def compile_module(module, target: Target, *, pipeline: str | None = DEFAULT,
     probe_target(target)
     module = _as_module(module)
     pipeline_text = get_pipeline(pipeline) if pipeline else ""
+    if pipeline_text == DEFAULT:
+        pipeline_text = default_pipeline(target.kind.passes)
     if target.demote_f64:           # IREE computes f64 in f32: no f64 expansions (bit tricks)
         pipeline_text = without_f64_expansion(pipeline_text)
     if fast_math:

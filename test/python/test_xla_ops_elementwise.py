@@ -174,8 +174,7 @@ CASES = [
     binary("mul_s32", xla.Mul, np.multiply, INTS, DIVISORS),
     binary("div_s32", xla.Div, lambda a, c: (np.sign(a) * np.sign(c) * (np.abs(a.astype(np.int64))
                                              // np.abs(c))).astype(I32), INTS, DIVISORS),
-    binary("rem_s32", xla.Rem, np.fmod, INTS, DIVISORS,
-           xfail={"vulkan": "Vulkan: Rem(-2^31, 3) = 2, expected -2"}),
+    binary("rem_s32", xla.Rem, np.fmod, INTS, DIVISORS),
     binary("max_s32", xla.Max, np.maximum, INTS, DIVISORS),
     binary("min_s32", xla.Min, np.minimum, INTS, DIVISORS),
     binary("pow_s32", xla.Pow, lambda a, c: (a.astype(np.int64) ** c).astype(I32),

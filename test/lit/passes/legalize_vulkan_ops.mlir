@@ -1,0 +1,114 @@
+// RUN: shlo-opt --shlo-legalize-vulkan-ops %s | filecheck %s
+
+// bf16 iota counts in f32 and rounds to bf16 (nearest even) on the bits.
+// CHECK-LABEL: func.func @iota_bf16
+// CHECK-DAG:     %[[ONE:.*]] = stablehlo.constant dense<1> : tensor<4x3xui32>
+// CHECK-DAG:     %[[SIXTEEN:.*]] = stablehlo.constant dense<16> : tensor<4x3xui32>
+// CHECK-DAG:     %[[HALF:.*]] = stablehlo.constant dense<32767> : tensor<4x3xui32>
+// CHECK:         %[[I:.*]] = stablehlo.iota dim = 1 : tensor<4x3xf32>
+// CHECK:         %[[B:.*]] = stablehlo.bitcast_convert %[[I]] : (tensor<4x3xf32>) -> tensor<4x3xui32>
+// CHECK:         %[[UP:.*]] = stablehlo.add %[[B]], %[[HALF]]
+// CHECK:         %[[SH:.*]] = stablehlo.shift_right_logical %[[B]], %[[SIXTEEN]]
+// CHECK:         %[[ODD:.*]] = stablehlo.and %[[SH]], %[[ONE]]
+// CHECK:         %[[SUM:.*]] = stablehlo.add %[[UP]], %[[ODD]]
+// CHECK:         %[[TOP:.*]] = stablehlo.shift_right_logical %[[SUM]], %[[SIXTEEN]]
+// CHECK:         %[[H:.*]] = stablehlo.convert %[[TOP]] : (tensor<4x3xui32>) -> tensor<4x3xui16>
+// CHECK:         stablehlo.bitcast_convert %[[H]] : (tensor<4x3xui16>) -> tensor<4x3xbf16>
+func.func @iota_bf16() -> tensor<4x3xbf16> {
+  %r = stablehlo.iota dim = 1 : tensor<4x3xbf16>
+  return %r : tensor<4x3xbf16>
+}
+
+// Negative: f16 iota compiles for Vulkan.
+// CHECK-LABEL: func.func @iota_f16
+// CHECK-NEXT:    stablehlo.iota dim = 0 : tensor<4xf16>
+func.func @iota_f16() -> tensor<4xf16> {
+  %r = stablehlo.iota dim = 0 : tensor<4xf16>
+  return %r : tensor<4xf16>
+}
+
+// 64-bit clz: clz(high) or 32 + clz(low) when the high half is zero.
+// CHECK-LABEL: func.func @clz_i64
+// CHECK:         %[[U:.*]] = stablehlo.bitcast_convert %arg0 : (tensor<4xi64>) -> tensor<4xui64>
+// CHECK:         %[[SH:.*]] = stablehlo.shift_right_logical %[[U]]
+// CHECK:         %[[HI:.*]] = stablehlo.convert %[[SH]] : (tensor<4xui64>) -> tensor<4xui32>
+// CHECK:         %[[AND:.*]] = stablehlo.and %[[U]]
+// CHECK:         %[[LO:.*]] = stablehlo.convert %[[AND]] : (tensor<4xui64>) -> tensor<4xui32>
+// CHECK:         %[[CH:.*]] = stablehlo.count_leading_zeros %[[HI]] : tensor<4xui32>
+// CHECK:         %[[CL:.*]] = stablehlo.count_leading_zeros %[[LO]] : tensor<4xui32>
+// CHECK:         %[[Z:.*]] = stablehlo.compare EQ, %[[HI]]
+// CHECK:         %[[PLUS:.*]] = stablehlo.add %[[CL]]
+// CHECK:         %[[SEL:.*]] = stablehlo.select %[[Z]], %[[PLUS]], %[[CH]]
+// CHECK:         stablehlo.convert %[[SEL]] : (tensor<4xui32>) -> tensor<4xi64>
+func.func @clz_i64(%x: tensor<4xi64>) -> tensor<4xi64> {
+  %r = stablehlo.count_leading_zeros %x : tensor<4xi64>
+  return %r : tensor<4xi64>
+}
+
+// Negative: 32-bit clz stays.
+// CHECK-LABEL: func.func @clz_i32
+// CHECK-NEXT:    stablehlo.count_leading_zeros %arg0 : tensor<4xi32>
+func.func @clz_i32(%x: tensor<4xi32>) -> tensor<4xi32> {
+  %r = stablehlo.count_leading_zeros %x : tensor<4xi32>
+  return %r : tensor<4xi32>
+}
+
+// Signed remainder: the dividend -2^31 moves to -2^31 + |divisor|.
+// CHECK-LABEL: func.func @rem_i32
+// CHECK-DAG:     %[[MIN:.*]] = stablehlo.constant dense<-2147483648> : tensor<4xi32>
+// CHECK-DAG:     %[[IS_MIN:.*]] = stablehlo.compare EQ, %arg0, %[[MIN]], SIGNED
+// CHECK-DAG:     %[[ABS:.*]] = stablehlo.abs %arg1
+// CHECK:         %[[MOVED:.*]] = stablehlo.add %arg0, %[[ABS]]
+// CHECK:         %[[D:.*]] = stablehlo.select %[[IS_MIN]], %[[MOVED]], %arg0
+// CHECK:         stablehlo.remainder %[[D]], %arg1 {shlo.canonical}
+func.func @rem_i32(%x: tensor<4xi32>, %y: tensor<4xi32>) -> tensor<4xi32> {
+  %r = stablehlo.remainder %x, %y : tensor<4xi32>
+  return %r : tensor<4xi32>
+}
+
+// Negative: unsigned and float remainders stay.
+// CHECK-LABEL: func.func @rem_ui32_f32
+// CHECK-NEXT:    stablehlo.remainder %arg0, %arg1 : tensor<4xui32>
+// CHECK-NEXT:    stablehlo.remainder %arg2, %arg3 : tensor<4xf32>
+func.func @rem_ui32_f32(%x: tensor<4xui32>, %y: tensor<4xui32>, %a: tensor<4xf32>, %b: tensor<4xf32>) -> (tensor<4xui32>, tensor<4xf32>) {
+  %r = stablehlo.remainder %x, %y : tensor<4xui32>
+  %s = stablehlo.remainder %a, %b : tensor<4xf32>
+  return %r, %s : tensor<4xui32>, tensor<4xf32>
+}
+
+// feature_group_count 2: lhs features and rhs output features cut in two, concatenated.
+// CHECK-LABEL: func.func @conv_feature_groups
+// CHECK-DAG:     %[[L0:.*]] = stablehlo.slice %arg0 [0:2, 0:2, 0:6, 0:6]
+// CHECK-DAG:     %[[L1:.*]] = stablehlo.slice %arg0 [0:2, 2:4, 0:6, 0:6]
+// CHECK-DAG:     %[[R0:.*]] = stablehlo.slice %arg1 [0:3, 0:2, 0:3, 0:3]
+// CHECK-DAG:     %[[R1:.*]] = stablehlo.slice %arg1 [3:6, 0:2, 0:3, 0:3]
+// CHECK:         %[[C0:.*]] = stablehlo.convolution(%[[L0]], %[[R0]]) {{.*}} feature_group_count = 1 : i64} : {{.*}} -> tensor<2x3x4x4xf32>
+// CHECK:         %[[C1:.*]] = stablehlo.convolution(%[[L1]], %[[R1]]) {{.*}} feature_group_count = 1 : i64} : {{.*}} -> tensor<2x3x4x4xf32>
+// CHECK:         stablehlo.concatenate %[[C0]], %[[C1]], dim = 1
+func.func @conv_feature_groups(%x: tensor<2x4x6x6xf32>, %w: tensor<6x2x3x3xf32>) -> tensor<2x6x4x4xf32> {
+  %r = stablehlo.convolution(%x, %w) dim_numbers = [b, f, 0, 1]x[o, i, 0, 1]->[b, f, 0, 1], window = {stride = [1, 1]} {batch_group_count = 1 : i64, feature_group_count = 2 : i64} : (tensor<2x4x6x6xf32>, tensor<6x2x3x3xf32>) -> tensor<2x6x4x4xf32>
+  return %r : tensor<2x6x4x4xf32>
+}
+
+// batch_group_count 2 (NHWC/HWIO layout): lhs batches and rhs output features cut in two.
+// CHECK-LABEL: func.func @conv_batch_groups
+// CHECK-DAG:     %[[L0:.*]] = stablehlo.slice %arg0 [0:2, 0:5, 0:5, 0:3]
+// CHECK-DAG:     %[[L1:.*]] = stablehlo.slice %arg0 [2:4, 0:5, 0:5, 0:3]
+// CHECK-DAG:     %[[R0:.*]] = stablehlo.slice %arg1 [0:2, 0:2, 0:3, 0:2]
+// CHECK-DAG:     %[[R1:.*]] = stablehlo.slice %arg1 [0:2, 0:2, 0:3, 2:4]
+// CHECK:         %[[C0:.*]] = stablehlo.convolution(%[[L0]], %[[R0]]) {{.*}} {batch_group_count = 1 : i64, feature_group_count = 1 : i64} : {{.*}} -> tensor<2x4x4x2xf32>
+// CHECK:         %[[C1:.*]] = stablehlo.convolution(%[[L1]], %[[R1]])
+// CHECK:         stablehlo.concatenate %[[C0]], %[[C1]], dim = 3
+func.func @conv_batch_groups(%x: tensor<4x5x5x3xf32>, %w: tensor<2x2x3x4xf32>) -> tensor<2x4x4x4xf32> {
+  %r = stablehlo.convolution(%x, %w) dim_numbers = [b, 0, 1, f]x[0, 1, i, o]->[b, 0, 1, f], window = {stride = [1, 1]} {batch_group_count = 2 : i64, feature_group_count = 1 : i64} : (tensor<4x5x5x3xf32>, tensor<2x2x3x4xf32>) -> tensor<2x4x4x4xf32>
+  return %r : tensor<2x4x4x4xf32>
+}
+
+// Negative: depthwise (one input feature per group) computes right on Vulkan and stays.
+// CHECK-LABEL: func.func @conv_depthwise
+// CHECK-NEXT:    stablehlo.convolution(%arg0, %arg1) {{.*}} feature_group_count = 6 : i64}
+// CHECK-NEXT:    return
+func.func @conv_depthwise(%x: tensor<1x6x5x5xf32>, %w: tensor<6x1x2x2xf32>) -> tensor<1x6x4x4xf32> {
+  %r = stablehlo.convolution(%x, %w) dim_numbers = [b, f, 0, 1]x[o, i, 0, 1]->[b, f, 0, 1], window = {stride = [1, 1]} {batch_group_count = 1 : i64, feature_group_count = 6 : i64} : (tensor<1x6x5x5xf32>, tensor<6x1x2x2xf32>) -> tensor<1x6x4x4xf32>
+  return %r : tensor<1x6x4x4xf32>
+}

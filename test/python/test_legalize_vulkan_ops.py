@@ -1,0 +1,138 @@
+"""shlo-legalize-vulkan-ops: bf16 iota, 64-bit count_leading_zeros, signed remainder of the
+most negative integer and grouped convolutions, which IREE 3.13 rejects or computes wrongly on
+Vulkan. Vulkan gets the pass from its default pipeline; the CPU runs it explicitly, so the
+rewrites themselves are checked on both. Oracles: numpy, and the reference interpreter."""
+import ml_dtypes
+import numpy as np
+import pytest
+
+import shlo
+from shlo.pipelines import default_pipeline
+
+from conftest import vulkan_or_skip
+from reference_oracle import evaluate
+
+TARGETS = ["cpu", "vulkan"]
+
+
+def compile_for(ctx, text: str, target: str):
+    if target == "vulkan":
+        vulkan_or_skip()
+        return shlo.compile(shlo.parse_module(text, context=ctx), target="vulkan")
+    return shlo.compile(shlo.parse_module(text, context=ctx), target=target,
+                        pipeline=default_pipeline(["shlo-legalize-vulkan-ops"]))
+
+
+@pytest.mark.parametrize("target", TARGETS)
+def test_bf16_iota(ctx, target):
+    exe = compile_for(ctx, """
+    func.func @dim0() -> tensor<1000x3xbf16> {
+      %r = stablehlo.iota dim = 0 : tensor<1000x3xbf16>
+      return %r : tensor<1000x3xbf16>
+    }
+    func.func @dim1() -> tensor<2x700xbf16> {
+      %r = stablehlo.iota dim = 1 : tensor<2x700xbf16>
+      return %r : tensor<2x700xbf16>
+    }""", target)
+    want0 = np.broadcast_to(np.arange(1000).astype(ml_dtypes.bfloat16)[:, None], (1000, 3))
+    want1 = np.broadcast_to(np.arange(700).astype(ml_dtypes.bfloat16)[None, :], (2, 700))
+    np.testing.assert_array_equal(np.asarray(exe.function("dim0")()).view(np.uint16),
+                                  want0.view(np.uint16))
+    np.testing.assert_array_equal(np.asarray(exe.function("dim1")()).view(np.uint16),
+                                  want1.view(np.uint16))
+
+
+@pytest.mark.parametrize("target", TARGETS)
+@pytest.mark.parametrize("dtype", ["i64", "ui64"])
+def test_count_leading_zeros_64(ctx, target, dtype):
+    np_dtype = np.int64 if dtype == "i64" else np.uint64
+    exe = compile_for(ctx, f"""
+    func.func @clz(%x: tensor<200x{dtype}>) -> tensor<200x{dtype}> {{
+      %r = stablehlo.count_leading_zeros %x : tensor<200x{dtype}>
+      return %r : tensor<200x{dtype}>
+    }}""", target)
+    rng = np.random.default_rng(1)
+    bits = (rng.integers(0, 2**63, 200, dtype=np.uint64) >> rng.integers(0, 64, 200, dtype=np.uint64))
+    bits[:8] = [0, 1, 2**32 - 1, 2**32, 2**31, 2**63, 2**64 - 1, 2**40 + 7]
+    x = bits.view(np_dtype)
+    want = np.array([64 - int(b).bit_length() for b in bits], np_dtype)
+    np.testing.assert_array_equal(np.asarray(exe.function("clz")(x)), want)
+
+
+@pytest.mark.parametrize("target", TARGETS)
+@pytest.mark.parametrize("bits", [8, 16, 32, 64])
+def test_signed_remainder_of_the_most_negative_integer(ctx, target, bits):
+    t = f"tensor<64xi{bits}>"
+    text = f"""
+    func.func @rem(%x: {t}, %y: {t}) -> {t} {{
+      %r = stablehlo.remainder %x, %y : {t}
+      return %r : {t}
+    }}"""
+    exe = compile_for(ctx, text, target)
+    np_dtype = np.dtype(f"int{bits}")
+    info = np.iinfo(np_dtype)
+    rng = np.random.default_rng(bits)
+    x = rng.integers(info.min, info.max, 64, dtype=np_dtype, endpoint=True)
+    y = rng.integers(info.min, info.max, 64, dtype=np_dtype, endpoint=True)
+    x[:16] = info.min
+    y[:16] = [3, -3, 7, -7, 2, -2, 1, -1, info.min, info.max, 5, 100, -100, 9, 13, -13]
+    x[16:20] = [info.max, -7, 7, info.min + 1]
+    y[16:20] = [info.min, 3, -3, info.min]
+    y[y == 0] = 1
+    np.testing.assert_array_equal(np.asarray(exe.function("rem")(x, y)), evaluate(text, [x, y])[0])
+
+
+def _conv(name, lhs, rhs, out, numbers, feature_groups=1, batch_groups=1) -> str:
+    shapes = [f"tensor<{'x'.join(map(str, s))}xf32>" for s in (lhs, rhs, out)]
+    return f"""
+    func.func @{name}(%x: {shapes[0]}, %w: {shapes[1]}) -> {shapes[2]} {{
+      %r = stablehlo.convolution(%x, %w) dim_numbers = {numbers},
+             window = {{stride = [1, 2], pad = [[1, 0], [0, 1]]}}
+             {{batch_group_count = {batch_groups} : i64, feature_group_count = {feature_groups} : i64}}
+             : ({shapes[0]}, {shapes[1]}) -> {shapes[2]}
+      return %r : {shapes[2]}
+    }}"""
+
+
+NCHW = "[b, f, 0, 1]x[o, i, 0, 1]->[b, f, 0, 1]"
+NHWC = "[b, 0, 1, f]x[0, 1, i, o]->[b, 0, 1, f]"
+CONVOLUTIONS = [
+    _conv("feature_groups_2", (2, 4, 6, 6), (6, 2, 3, 3), (2, 6, 5, 3), NCHW, feature_groups=2),
+    _conv("feature_groups_3_nhwc", (1, 5, 5, 6), (2, 2, 2, 9), (1, 5, 3, 9), NHWC,
+          feature_groups=3),
+    _conv("depthwise_multiplier_2", (1, 3, 5, 5), (6, 1, 2, 2), (1, 6, 5, 3), NCHW,
+          feature_groups=3),
+    _conv("batch_groups_2", (4, 3, 5, 5), (4, 3, 2, 2), (2, 4, 5, 3), NCHW, batch_groups=2),
+    _conv("batch_groups_3_nhwc", (6, 5, 5, 2), (2, 2, 2, 3), (2, 5, 3, 3), NHWC, batch_groups=3),
+]
+
+
+@pytest.mark.parametrize("target", TARGETS)
+def test_grouped_convolutions(ctx, target):
+    exe = compile_for(ctx, "\n".join(CONVOLUTIONS), target)
+    rng = np.random.default_rng(2)
+    for text in CONVOLUTIONS:
+        name = text.split("@", 1)[1].split("(", 1)[0]
+        shapes = [[int(d) for d in s.split("x")[:-1]] for s in
+                  text.split("func.func", 1)[1].split("->")[0].replace(">", "<").split("<")[1::2]]
+        # small integers: every sum is exact, so any summation order gives the same bits
+        args = [rng.integers(-3, 4, s).astype(np.float32) for s in shapes]
+        np.testing.assert_array_equal(np.asarray(exe.function(name)(*args)),
+                                      evaluate(text, args)[0], err_msg=name)
+
+
+@pytest.mark.parametrize("target", TARGETS)
+def test_only_vulkan_adds_the_pass_to_its_default_pipeline(ctx, target, tmp_path):
+    if target == "vulkan":
+        vulkan_or_skip()
+    text = """func.func @main(%x: tensor<4xi32>) -> tensor<4xi32> {
+      %r = stablehlo.remainder %x, %x : tensor<4xi32>
+      return %r : tensor<4xi32>
+    }"""
+    shlo.compile(shlo.parse_module(text, context=ctx), target=target, cache=False,
+                 dump_dir=str(tmp_path))
+    stages = [name[3:-5] for name in sorted(p.name for p in tmp_path.iterdir())]
+    if target == "vulkan":
+        assert stages[stages.index("canonicalize") - 1] == "shlo-legalize-vulkan-ops"
+    else:
+        assert "shlo-legalize-vulkan-ops" not in stages
