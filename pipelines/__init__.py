@@ -28,6 +28,7 @@ DEFAULT_PASSES = [
     "shlo-legalize-integer-ops",
     "shlo-legalize-dot-algorithm",
     "shlo-round-narrow-float-converts",
+    "shlo-legalize-e8m0",
     "shlo-expand-batch-norm-grad",
     "shlo-expand-integer-rng",
     "shlo-expand-fft",

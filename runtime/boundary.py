@@ -4,7 +4,9 @@ IREE passes tensors in byte-addressed buffers: a tensor of i4/ui4 with an odd
 number of elements (or a 0-d one) cannot cross the boundary at all, and numpy
 has no packed nibbles either. So sub-byte integers travel widened to bytes:
 each public function gets a `stablehlo.convert` after its entry and before its
-returns, and nothing inside changes. When the boundary the user sees differs
+returns, and nothing inside changes. The 8-bit floats that IREE's runtime has no
+element type for (f8E4M3, f8E3M4, f8E4M3B11FNUZ) travel as their bytes, through
+a `stablehlo.bitcast_convert`. When the boundary the user sees differs
 from the one IREE compiles (widened types, or f64 demoted on request), the
 user's function type is recorded in `iree.reflection` as `shlo.signature`; the
 runtime reads it back from the .vmfb to validate and convert values.
@@ -14,7 +16,8 @@ from __future__ import annotations
 from iree.compiler import ir
 
 # Element types that cannot cross IREE's boundary, and the type they travel as.
-WIDENED = {"i4": "i8", "ui4": "ui8", "si4": "si8", "i2": "i8", "ui2": "ui8", "si2": "si8"}
+WIDENED = {"i4": "i8", "ui4": "ui8", "si4": "si8", "i2": "i8", "ui2": "ui8", "si2": "si8",
+           "f8E4M3": "i8", "f8E3M4": "i8", "f8E4M3B11FNUZ": "i8"}
 F64_ELEMENTS = ("f64", "complex<f64>")
 
 
@@ -86,7 +89,16 @@ def _record_signature(func: ir.Operation, function_type: ir.FunctionType) -> Non
 
 
 def _convert(value: ir.Value, to: ir.Type) -> ir.Operation:
-    return ir.Operation.create("stablehlo.convert", results=[to], operands=[value])
+    """A widening or narrowing convert; a bitcast between types of one width (f8 <-> i8)."""
+    same_width = _width(value.type) == _width(to)
+    name = "stablehlo.bitcast_convert" if same_width else "stablehlo.convert"
+    return ir.Operation.create(name, results=[to], operands=[value])
+
+
+def _width(t: ir.Type) -> int:
+    element = ir.ShapedType(t).element_type
+    return ir.IntegerType(element).width if isinstance(element.maybe_downcast(),
+                                                       ir.IntegerType) else ir.FloatType(element).width
 
 
 def _widened(t: ir.Type) -> ir.Type:

@@ -39,6 +39,10 @@ ELEMENT_DTYPES = {
     "f8E4M3FN": np.dtype(ml_dtypes.float8_e4m3fn), "f8E5M2": np.dtype(ml_dtypes.float8_e5m2),
     "f8E4M3FNUZ": np.dtype(ml_dtypes.float8_e4m3fnuz),
     "f8E5M2FNUZ": np.dtype(ml_dtypes.float8_e5m2fnuz),
+    "f8E8M0FNU": np.dtype(ml_dtypes.float8_e8m0fnu),
+    # no IREE element type: these travel as their bytes (shlo's boundary bitcasts them)
+    "f8E4M3": np.dtype(ml_dtypes.float8_e4m3), "f8E3M4": np.dtype(ml_dtypes.float8_e3m4),
+    "f8E4M3B11FNUZ": np.dtype(ml_dtypes.float8_e4m3b11fnuz),
     "i4": np.dtype(ml_dtypes.int4), "ui4": np.dtype(ml_dtypes.uint4),
     "si4": np.dtype(ml_dtypes.int4),
     "i2": np.dtype(ml_dtypes.int2), "ui2": np.dtype(ml_dtypes.uint2),
@@ -46,6 +50,7 @@ ELEMENT_DTYPES = {
     "complex<f32>": np.dtype(np.complex64), "complex<f64>": np.dtype(np.complex128),
 }
 _ELEMENT_NAMES = {v: k for k, v in reversed(list(ELEMENT_DTYPES.items()))}
+_AS_BYTES = frozenset(ELEMENT_DTYPES[e] for e in ("f8E4M3", "f8E3M4", "f8E4M3B11FNUZ"))
 
 _TENSOR = r"tensor<(?:[0-9?]+x)*\w+(?:<[^>]*>)?>"
 _TENSOR_PARTS = re.compile(r"tensor<((?:[0-9?]+x)*)(\w+(?:<[^>]*>)?)>")
@@ -134,8 +139,9 @@ def describe(array: np.ndarray) -> str:
 def _convert(array: np.ndarray, dtype: np.dtype | None) -> np.ndarray:
     if dtype is None or array.dtype == dtype:
         return array
-    if array.dtype.itemsize == dtype.itemsize and array.dtype.kind in "iu" and dtype.kind in "iu":
-        return array.view(dtype)                       # ui8 <-> i8 buffers: same bits
+    if array.dtype.itemsize == dtype.itemsize and (array.dtype in _AS_BYTES or dtype in _AS_BYTES
+                                                   or array.dtype.kind in "iu" and dtype.kind in "iu"):
+        return array.view(dtype)                       # ui8 <-> i8, f8 <-> i8 buffers: same bits
     return array.astype(dtype)                         # i4 <-> i8, f64 <-> f32 (demoted)
 
 

@@ -159,17 +159,18 @@ def _short(text: str, limit: int = 80) -> str:
 
 
 # --- crossing the runtime boundary ---------------------------------------------------------------
-# IREE's runtime exchanges these element types as they are; each other one travels in a wider
+# shlo's runtime exchanges these element types as they are (every 8-bit float: IREE's own
+# element types, or its bytes through shlo's boundary); each other one travels in a wider
 # carrier type that holds every one of its values exactly (stablehlo.convert at the edge of
 # the compiled function, numpy astype on the host).
 NATIVE = frozenset({"i1", "i8", "i16", "i32", "i64", "si8", "si16", "si32", "si64", "ui8",
                     "ui16", "ui32", "ui64", "f16", "bf16", "f32", "f64", "f8E4M3FN", "f8E5M2",
-                    "complex<f32>", "complex<f64>"})
+                    "f8E3M4", "f8E4M3", "f8E4M3FNUZ", "f8E5M2FNUZ", "f8E4M3B11FNUZ",
+                    "f8E8M0FNU", "complex<f32>", "complex<f64>"})
 
 CARRIERS: dict[str, str] = {
     "i2": "i8", "i4": "i8", "si2": "i8", "si4": "i8", "ui2": "i8", "ui4": "i8",
-    **{f: "f32" for f in ("f8E3M4", "f8E4M3", "f8E4M3FNUZ", "f8E5M2FNUZ", "f8E4M3B11FNUZ",
-                          "f8E8M0FNU", "f6E2M3FN", "f6E3M2FN", "f4E2M1FN")},
+    **{f: "f32" for f in ("f6E2M3FN", "f6E3M2FN", "f4E2M1FN")},
 }
 
 
