@@ -6,10 +6,11 @@ Why not stablehlo.sine/cosine: IREE's CPU backend has no f64 sine or cosine (the
 and its f32 ones are wrong: the sign of sin(x) for tiny negative x, 3e4 ULP near the zeros of
 cos at |x| = 33 (its argument reduction loses about one ULP per unit of |x|), and +-inf past
 |x| ~ 1e20 (measured). Here the argument is reduced modulo pi/2 by Cody-Waite (exact while
-|x| < 2^12 pi/2 in f32, 2^20 pi/2 in f64) and, for larger f32 arguments, by Payne-Hanek:
-the 24-bit significand times a 96-bit window of the bits of 2/pi, in 64-bit integer
-arithmetic, which is exact for every f32. Past 2^20 pi/2 an f64 result is bounded, not
-meaningful (no 53-bit Payne-Hanek yet).
+|x| < 2^12 pi/2 in f32, 2^20 pi/2 in f64) and, for larger arguments, by Payne-Hanek: the
+significand times a window of the bits of 2/pi chosen by the exponent, in 64-bit integer
+arithmetic on 32-bit limbs: 24 bits times 96 for f32, 53 bits times 192 for f64 (the
+product's error is below 2^-137 of a quadrant, where the f64 argument closest to a multiple
+of pi/2 is 2^-61 of one away).
 """
 from __future__ import annotations
 
@@ -137,6 +138,76 @@ def reduce_payne_hanek(x: Num) -> tuple[Num, Num]:
     return select(negative, -r, r), select(negative, -k, k)
 
 
+# f64 Payne-Hanek: x = M 2^(b-1075) with a 53-bit integer M (b the biased exponent), and
+# x 2/pi mod 4 = (M T mod 2^192) 2^-190, where T = floor(2/pi 2^(b-1075+190)) mod 2^192 (six
+# 32-bit limbs per exponent; the dropped tail of 2/pi costs less than M 2^-190 < 2^-137).
+_PH64_FIRST_EXPONENT, _PH64_LAST_EXPONENT = 1023 + 20, 2046     # |x| >= 2^20 takes this path
+_PH64_FRACTION_BITS, _PH64_LIMBS = 190, 6
+_TWO_OVER_PI_64 = _two_over_pi_bits(_PH64_LAST_EXPONENT - 1075 + _PH64_FRACTION_BITS + 8)
+
+
+def _ph64_window(b: int) -> int:
+    shift = _PH64_LAST_EXPONENT - 1075 + _PH64_FRACTION_BITS + 8 - (b - 1075 + _PH64_FRACTION_BITS)
+    return (_TWO_OVER_PI_64 >> shift) % (1 << (32 * _PH64_LIMBS))
+
+
+_PH64_WORDS = [[(_ph64_window(b) >> (32 * i)) & _MASK32
+                for b in range(_PH64_FIRST_EXPONENT, _PH64_LAST_EXPONENT + 1)]
+               for i in range(_PH64_LIMBS)]
+
+
+def _limbs_times(m: list[Num], t: list[Num]) -> list[Num]:
+    """The low len(t) 32-bit limbs (ui64 values below 2^32) of the product of two numbers
+    given as little-endian 32-bit limbs."""
+    columns: list[list[Num]] = [[] for _ in t]
+    for i, mi in enumerate(m):
+        for j, tj in enumerate(t):
+            if i + j < len(t):
+                product = mi * tj                           # below 2^64: no overflow
+                columns[i + j].append(product & _MASK32)
+                if i + j + 1 < len(t):
+                    columns[i + j + 1].append(shift_right_logical(product, 32))
+    limbs, carry = [], None
+    for column in columns:
+        total = column[0]
+        for term in column[1:] + ([carry] if carry is not None else []):
+            total = total + term                            # a few 32-bit terms: no overflow
+        limbs.append(total & _MASK32)
+        carry = shift_right_logical(total, 32)
+    return limbs
+
+
+def reduce_payne_hanek_f64(x: Num) -> tuple[Num, Num]:
+    """(r, k) with x = k pi/2 + r, |r| <= pi/4, k an i64, for f64 x with |x| >= 2^20."""
+    bits = abs(x).bitcast("ui64")
+    exponent = shift_right_logical(bits, 52)
+    significand = (bits & ((1 << 52) - 1)) | (1 << 52)
+    index = select(exponent < _PH64_FIRST_EXPONENT, exponent.like(_PH64_FIRST_EXPONENT),
+                   select(exponent > _PH64_LAST_EXPONENT, _PH64_LAST_EXPONENT, exponent))
+    index = (index - _PH64_FIRST_EXPONENT).to("i32")
+    window = [_lookup(words, index) for words in _PH64_WORDS]
+    l0, l1, l2, l3, l4, l5 = _limbs_times([significand & _MASK32,
+                                           shift_right_logical(significand, 32)], window)
+    # y = x 2/pi mod 4 = P 2^-190: 2 integer bits on top of l5, then 190 fraction bits
+    top = shift_left(l5 & 0x3FFFFFFF, 32) | l4                       # fraction bits 2^-1..2^-62
+    middle = shift_left(l3, 32) | l2                                 # 2^-63 .. 2^-126
+    low = shift_left(l1, 32) | l0                                    # 2^-127 .. 2^-190
+    up = top >= (1 << 61)                       # fraction >= 1/2: the next quadrant, r < 0
+    k = (shift_right_logical(l5, 30) + select(up, top.like(1), 0)).to("i64")
+    # |fraction - (1 if up)|: 1 - f is ~f over the 190 bits (to 2^-190)
+    top = select(up, ~top & ((1 << 62) - 1), top)
+    middle, low = select(up, ~middle, middle), select(up, ~low, low)
+    # to f64 in pieces that convert exactly, smallest last (r may be as small as 2^-61)
+    magnitude = ((shift_right_logical(top, 31).to("f64") * 2.0 ** -31
+                  + (top & 0x7FFFFFFF).to("f64") * 2.0 ** -62)
+                 + (shift_right_logical(middle, 11).to("f64") * 2.0 ** -115
+                    + shift_right_logical(low, 11).to("f64") * 2.0 ** -179))
+    r = magnitude * (math.pi / 2)
+    r = select(up, -r, r)
+    negative = x < 0.0
+    return select(negative, -r, r), select(negative, -k, k)
+
+
 def sin_cos(x: Num) -> tuple[Num, Num]:
     """(sin x, cos x): x = k pi/2 + r with |r| <= pi/4, polynomials in r, quadrant k mod 4."""
     f64 = x.is_f64
@@ -144,12 +215,9 @@ def sin_cos(x: Num) -> tuple[Num, Num]:
     k = round_even(x * (2 / math.pi))
     r = ((x - k * p1) - k * p2) - k * p3
     quadrant = k.to("i64" if f64 else "i32")
-    if f64:     # past the exact range the reduction is meaningless; keep the polynomials bounded
-        r = select(r > math.pi / 4, r.like(math.pi / 4), select(r < -math.pi / 4, -math.pi / 4, r))
-    else:
-        huge = (abs(x) >= 2.0 ** 12) & is_finite(x)
-        r_huge, k_huge = reduce_payne_hanek(x)
-        r, quadrant = select(huge, r_huge, r), select(huge, k_huge, quadrant)
+    huge = (abs(x) >= (2.0 ** 20 if f64 else 2.0 ** 12)) & is_finite(x)
+    r_huge, k_huge = reduce_payne_hanek_f64(x) if f64 else reduce_payne_hanek(x)
+    r, quadrant = select(huge, r_huge, r), select(huge, k_huge, quadrant)
     r2 = r * r
     s = r * horner(r2, SIN[f64])
     c = horner(r2, COS[f64])
