@@ -9,6 +9,13 @@ the value's binade, the subnormal quantum below the smallest normal), so the con
 follows only ever meets values it represents exactly. NaN, infinities and values beyond the
 target's range go through unchanged, to IREE's conversion as before. An f64 source is
 rounded in f64 and then narrowed to f32 exactly (IREE cannot truncate f64 to f8 at all).
+
+The other direction: IREE compiles a conversion from an 8-, 6- or 4-bit float only to f32
+(to f16 and f64 it fails on CPU and Vulkan, to bf16 on Vulkan), and it converts the
+f8E4M3FN byte 0xFF (a NaN, its sign bit set) to -480.0 (0x7F and the other 254 bytes convert
+right). Such a conversion goes through f32, and from f8E4M3FN selects NaN for both NaN
+bytes. Arithmetic directly on f8E4M3FN values, which IREE widens itself, still reads 0xFF as
+-480.
 """
 from __future__ import annotations
 
@@ -18,7 +25,7 @@ import math
 from iree.compiler import ir
 
 from ..dialect import stablehlo
-from .chlo_expr import Num, float_info, is_float, round_even, select
+from .chlo_expr import Num, float_info, is_float, round_even, select, with_element
 from .base import nested_ops
 from .op_rules import CANONICAL, RulesPass, apply_rules
 
@@ -54,7 +61,7 @@ def _round_to_grid(x: Num, target: ir.Type) -> Num:
     return select(x.ne(x) | (abs(x) > float(info.max) * 2), x, rounded)
 
 
-def _convert(op: ir.Operation):
+def _to_narrow(op: ir.Operation):
     if not _needs_rounding(op):
         return None
     x = Num(op.operands[0])
@@ -66,6 +73,29 @@ def _convert(op: ir.Operation):
     result = stablehlo.convert(on_grid.value, result_type=target_type)
     result.owner.attributes[CANONICAL] = ir.UnitAttr.get()
     return [result]
+
+
+def _from_narrow(op: ir.Operation):
+    """A conversion from a float of 8 bits or fewer to a wider float: through f32 (the only
+    target IREE compiles; every such value is exact in f32 and in the wider types), with NaN
+    for both f8E4M3FN NaN bytes (IREE reads 0xFF as -480)."""
+    x = Num(op.operands[0])
+    target = ir.RankedTensorType(op.results[0].type).element_type
+    if (CANONICAL in op.attributes or not (is_float(x.element) and is_float(target))
+            or float_info(x.element).bits > 8 or float_info(target).bits <= 8):
+        return None
+    if str(target) == "f32" and str(x.element) != "f8E4M3FN":
+        return None                                     # IREE's own conversion is right
+    wide = stablehlo.convert(x.value, result_type=with_element(x.type, ir.F32Type.get()))
+    wide.owner.attributes[CANONICAL] = ir.UnitAttr.get()
+    out = Num(wide)
+    if str(x.element) == "f8E4M3FN":
+        out = select((x.bitcast("ui8") & 0x7F).eq(0x7F), out.like(math.nan), out)
+    return [out.to(target).value]
+
+
+def _convert(op: ir.Operation):
+    return _from_narrow(op) or _to_narrow(op)
 
 
 RULES = {"stablehlo.convert": _convert}

@@ -69,3 +69,36 @@ def test_conversions_on_vulkan(ctx):
     exe = shlo.compile(shlo.parse_module(_module(), context=ctx), target="vulkan")
     for index in range(len(CASES)):
         _check(exe, index)
+
+
+WIDE = {"f32": np.float32, "f16": np.float16, "bf16": ml_dtypes.bfloat16, "f64": np.float64}
+F8 = {name: dtype for name, dtype in TARGETS.items() if name.startswith("f8")}
+
+
+def _widen_function(name: str) -> str:
+    results = ", ".join(f"tensor<256x{w}>" for w in WIDE)
+    lines = [f"func.func @widen_{name}(%b: tensor<256xui8>) -> ({results}) {{",
+             f"  %x = stablehlo.bitcast_convert %b : (tensor<256xui8>) -> tensor<256x{name}>"]
+    lines += [f"  %{w} = stablehlo.convert %x : (tensor<256x{name}>) -> tensor<256x{w}>"
+              for w in WIDE]
+    lines += [f"  return {', '.join('%' + w for w in WIDE)} : {results}", "}"]
+    return "\n".join(lines)
+
+
+@pytest.mark.parametrize("target", ["cpu", "vulkan"])
+def test_every_f8_byte_widens_to_every_wider_float(ctx, target):
+    """IREE compiles these only to f32 (and to bf16 on the CPU), and reads the f8E4M3FN NaN
+    0xFF as -480: every byte of every f8 type, to f32/f16/bf16/f64, against ml_dtypes."""
+    if target == "vulkan":
+        vulkan_or_skip()
+    text = "\n".join(_widen_function(name) for name in F8)
+    exe = shlo.compile(shlo.parse_module(text, context=ctx), target=target)
+    bits = np.arange(256, dtype=np.uint8)
+    for name, dtype in F8.items():
+        for got, wide in zip(exe.function(f"widen_{name}")(bits), WIDE.values()):
+            got = np.asarray(got).astype(np.float64)
+            want = bits.view(dtype).astype(wide).astype(np.float64)
+            np.testing.assert_array_equal(got, want, err_msg=f"{name} -> {wide}")   # NaN == NaN
+            finite = ~np.isnan(want)
+            np.testing.assert_array_equal(np.signbit(got[finite]), np.signbit(want[finite]),
+                                          err_msg=f"{name} -> {wide}")

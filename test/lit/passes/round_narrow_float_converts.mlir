@@ -39,3 +39,15 @@ func.func @untouched(%x: tensor<4xf32>, %y: tensor<4xf8E5M2>, %i: tensor<4xi32>)
   %3 = stablehlo.convert %x : (tensor<4xf32>) -> tensor<4xf8E8M0FNU>
   return %0, %1, %2, %3 : tensor<4xbf16>, tensor<4xf32>, tensor<4xf8E4M3FN>, tensor<4xf8E8M0FNU>
 }
+
+// From f8E4M3FN: NaN for both NaN bytes (IREE reads 0xFF as -480).
+// CHECK-LABEL: func.func @from_e4m3fn
+// CHECK-DAG:     %[[NAN:.*]] = stablehlo.constant dense<0x7FC00000> : tensor<4xf32>
+// CHECK-DAG:     %[[W:.*]] = stablehlo.convert %arg0 : (tensor<4xf8E4M3FN>) -> tensor<4xf32>
+// CHECK-DAG:     %[[B:.*]] = stablehlo.bitcast_convert %arg0 : (tensor<4xf8E4M3FN>) -> tensor<4xui8>
+// CHECK:         %[[IS_NAN:.*]] = stablehlo.compare  EQ
+// CHECK:         stablehlo.select %[[IS_NAN]], %[[NAN]], %[[W]]
+func.func @from_e4m3fn(%x: tensor<4xf8E4M3FN>) -> tensor<4xf32> {
+  %0 = stablehlo.convert %x : (tensor<4xf8E4M3FN>) -> tensor<4xf32>
+  return %0 : tensor<4xf32>
+}
