@@ -5,10 +5,11 @@ Measured on Mesa's lavapipe (`vulkan:llvmpipe`); the CPU computes all of these c
 the Vulkan target adds this pass to shlo's default pipeline (`TargetKind.passes`) and the CPU
 keeps the original ops:
 
-* `iota` of bf16 fails to compile (a 32-bit to 16-bit spirv.Bitcast; so does a convert to
-  bf16 in a dispatch that reads no tensor): it counts in f32 and rounds each index to bf16
-  (to nearest even) on the bits, as the direct form would (f32 holds every index below 2^24
-  exactly);
+* `iota` of bf16 and `convert` from any integer to bf16 fail to compile (a 32-bit to 16-bit
+  spirv.Bitcast; so does a float convert to bf16 in a dispatch that reads no tensor): iota
+  counts in f32, an integer becomes f64 (exact below 2^53), and the value is rounded to
+  bf16's grid (to nearest even) in that type and cut to the top 16 bits of its f32, all in
+  ops that compile;
 * `count_leading_zeros` of 64-bit integers fails to legalize (no 64-bit ctlz in SPIR-V): it
   counts the two 32-bit halves, clz(high) or 32 + clz(low) when the high half is zero;
 * signed `remainder` of the most negative integer is wrong (Rem(-2^31, 3) gives 2, not -2):
@@ -30,6 +31,15 @@ from ..dialect import stablehlo
 from ..dialect.attributes import CONV_DIMS
 from .chlo_expr import Num, attributes, element_of, select, shift_right_logical, with_element
 from .op_rules import CANONICAL, RulesPass
+from .round_narrow_float_converts import round_to_grid
+
+
+def _to_bf16_on_bits(x: Num) -> Num:
+    """x (f32 or f64) as bf16: rounded to nearest even in x's own type, then the top 16 bits
+    of the f32, which is exact by then."""
+    rounded = round_to_grid(x, ir.BF16Type.get()).to("f32")
+    top = shift_right_logical(rounded.bitcast(ir.IntegerType.get_unsigned(32)), 16)
+    return top.to(ir.IntegerType.get_unsigned(16)).bitcast(ir.BF16Type.get())
 
 
 def _bf16_iota(op: ir.Operation):
@@ -39,11 +49,15 @@ def _bf16_iota(op: ir.Operation):
     dimension = ir.IntegerAttr(op.attributes["iota_dimension"]).value
     counted = Num(stablehlo.iota(iota_dimension=dimension,
                                  result_type=with_element(t, ir.F32Type.get())))
-    # f32 -> bf16 rounded to nearest even on the bits (non-negative finite values): IREE's
-    # own truncf has the same 16-bit bitcast problem when nothing is read
-    bits = counted.bitcast(ir.IntegerType.get_unsigned(32))
-    rounded = shift_right_logical(bits + 0x7FFF + (shift_right_logical(bits, 16) & 1), 16)
-    return [rounded.to(ir.IntegerType.get_unsigned(16)).bitcast(t.element_type).value]
+    return [_to_bf16_on_bits(counted).value]
+
+
+def _integer_to_bf16(op: ir.Operation):
+    x = Num(op.operands[0])
+    target = ir.RankedTensorType(op.results[0].type).element_type
+    if str(target) != "bf16" or not isinstance(x.element, ir.IntegerType):
+        return None
+    return [_to_bf16_on_bits(x.to("f64")).value]
 
 
 def _count_leading_zeros_64(op: ir.Operation):
@@ -120,11 +134,13 @@ def _grouped_convolution(op: ir.Operation):
 
 @dataclasses.dataclass
 class LegalizeVulkanOps(RulesPass):
-    """Rewrite bf16 iota, 64-bit clz, signed remainder and grouped convolutions for Vulkan."""
+    """Rewrite bf16 iota, integer-to-bf16 converts, 64-bit clz, signed remainder and grouped
+    convolutions for Vulkan."""
 
     NAME = "shlo-legalize-vulkan-ops"
     RULES = {
         "stablehlo.iota": _bf16_iota,
+        "stablehlo.convert": _integer_to_bf16,
         "stablehlo.count_leading_zeros": _count_leading_zeros_64,
         "stablehlo.remainder": _signed_remainder,
         "stablehlo.convolution": _grouped_convolution,

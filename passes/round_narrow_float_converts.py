@@ -43,7 +43,7 @@ def _needs_rounding(op: ir.Operation) -> bool:
     return info.bits <= 8 and info.has_negative and float_info(source).bits > info.bits
 
 
-def _round_to_grid(x: Num, target: ir.Type) -> Num:
+def round_to_grid(x: Num, target: ir.Type) -> Num:
     """x rounded to `target`'s values (within its exponent range), still in x's type."""
     width, mantissa, bias = _SOURCE[str(x.element)]
     info = float_info(target)
@@ -58,7 +58,10 @@ def _round_to_grid(x: Num, target: ir.Type) -> Num:
     quantum = Num(stablehlo.shift_left((exponent - m + bias).value, bits.like(mantissa).value))
     quantum = quantum.bitcast(x.element)
     rounded = round_even(x / quantum) * quantum
-    return select(x.ne(x) | (abs(x) > float(info.max) * 2), x, rounded)
+    keep = x.ne(x)                                  # NaN, and values past twice the range
+    if float(info.max) * 2 < float_info(x.element).max:
+        keep = keep | (abs(x) > float(info.max) * 2)
+    return select(keep, x, rounded)
 
 
 def _to_narrow(op: ir.Operation):
@@ -69,7 +72,7 @@ def _to_narrow(op: ir.Operation):
     target = ir.RankedTensorType(target_type).element_type
     wide = x if str(x.element) in _SOURCE else x.to("f32")      # f16/bf16: exact in f32
     # on the grid, an f64 value is exact in f32 too (and IREE cannot truncate f64 to f8)
-    on_grid = _round_to_grid(wide, target).to("f32")
+    on_grid = round_to_grid(wide, target).to("f32")
     result = stablehlo.convert(on_grid.value, result_type=target_type)
     result.owner.attributes[CANONICAL] = ir.UnitAttr.get()
     return [result]

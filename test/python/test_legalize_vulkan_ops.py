@@ -42,6 +42,33 @@ def test_bf16_iota(ctx, target):
                                   want1.view(np.uint16))
 
 
+INT_TO_BF16 = {"i1": np.bool_, "i8": np.int8, "ui8": np.uint8, "i16": np.int16, "i32": np.int32,
+               "ui32": np.uint32, "i64": np.int64, "ui64": np.uint64}
+
+
+@pytest.mark.parametrize("target", TARGETS)
+def test_integer_to_bf16(ctx, target):
+    exe = compile_for(ctx, "\n".join(f"""
+    func.func @to_bf16_{t}(%x: tensor<64x{t}>) -> tensor<64xbf16> {{
+      %r = stablehlo.convert %x : (tensor<64x{t}>) -> tensor<64xbf16>
+      return %r : tensor<64xbf16>
+    }}""" for t in INT_TO_BF16), target)
+    rng = np.random.default_rng(5)
+    for t in INT_TO_BF16:
+        dtype = np.dtype(INT_TO_BF16[t])
+        if dtype.kind == "b":
+            x = rng.integers(0, 2, 64).astype(bool)
+        else:
+            info = np.iinfo(dtype)
+            x = rng.integers(info.min, info.max, 64, dtype=dtype, endpoint=True)
+            edges = [0, 1, 127, 255, 257, 259, 2 ** 24 + 1, info.max, info.min]
+            x[:len(edges)] = np.array([min(max(e, int(info.min)), int(info.max)) for e in edges],
+                                      dtype)
+        want = x.astype(np.float64).astype(ml_dtypes.bfloat16)     # exact below 2^53
+        got = np.asarray(exe.function(f"to_bf16_{t}")(x))
+        np.testing.assert_array_equal(got.view(np.uint16), want.view(np.uint16), err_msg=t)
+
+
 @pytest.mark.parametrize("target", TARGETS)
 @pytest.mark.parametrize("dtype", ["i64", "ui64"])
 def test_count_leading_zeros_64(ctx, target, dtype):

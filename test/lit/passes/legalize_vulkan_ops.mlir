@@ -1,22 +1,36 @@
 // RUN: shlo-opt --shlo-legalize-vulkan-ops %s | filecheck %s
 
-// bf16 iota counts in f32 and rounds to bf16 (nearest even) on the bits.
+// bf16 iota counts in f32, rounds to bf16's grid (nearest even) in f32, keeps the top 16 bits.
 // CHECK-LABEL: func.func @iota_bf16
-// CHECK-DAG:     %[[ONE:.*]] = stablehlo.constant dense<1> : tensor<4x3xui32>
-// CHECK-DAG:     %[[SIXTEEN:.*]] = stablehlo.constant dense<16> : tensor<4x3xui32>
-// CHECK-DAG:     %[[HALF:.*]] = stablehlo.constant dense<32767> : tensor<4x3xui32>
 // CHECK:         %[[I:.*]] = stablehlo.iota dim = 1 : tensor<4x3xf32>
-// CHECK:         %[[B:.*]] = stablehlo.bitcast_convert %[[I]] : (tensor<4x3xf32>) -> tensor<4x3xui32>
-// CHECK:         %[[UP:.*]] = stablehlo.add %[[B]], %[[HALF]]
-// CHECK:         %[[SH:.*]] = stablehlo.shift_right_logical %[[B]], %[[SIXTEEN]]
-// CHECK:         %[[ODD:.*]] = stablehlo.and %[[SH]], %[[ONE]]
-// CHECK:         %[[SUM:.*]] = stablehlo.add %[[UP]], %[[ODD]]
-// CHECK:         %[[TOP:.*]] = stablehlo.shift_right_logical %[[SUM]], %[[SIXTEEN]]
+// CHECK:         stablehlo.round_nearest_even
+// CHECK:         %[[R:.*]] = stablehlo.select {{.*}} : tensor<4x3xi1>, tensor<4x3xf32>
+// CHECK:         %[[B:.*]] = stablehlo.bitcast_convert %[[R]] : (tensor<4x3xf32>) -> tensor<4x3xui32>
+// CHECK:         %[[TOP:.*]] = stablehlo.shift_right_logical %[[B]]
 // CHECK:         %[[H:.*]] = stablehlo.convert %[[TOP]] : (tensor<4x3xui32>) -> tensor<4x3xui16>
 // CHECK:         stablehlo.bitcast_convert %[[H]] : (tensor<4x3xui16>) -> tensor<4x3xbf16>
 func.func @iota_bf16() -> tensor<4x3xbf16> {
   %r = stablehlo.iota dim = 1 : tensor<4x3xbf16>
   return %r : tensor<4x3xbf16>
+}
+
+// Integer to bf16: through f64, rounded the same way.
+// CHECK-LABEL: func.func @i32_to_bf16
+// CHECK:         stablehlo.convert %arg0 : (tensor<4xi32>) -> tensor<4xf64>
+// CHECK:         stablehlo.round_nearest_even {{.*}} : tensor<4xf64>
+// CHECK:         stablehlo.bitcast_convert {{.*}} : (tensor<4xui16>) -> tensor<4xbf16>
+// CHECK-NOT:     -> tensor<4xbf16>
+func.func @i32_to_bf16(%x: tensor<4xi32>) -> tensor<4xbf16> {
+  %r = stablehlo.convert %x : (tensor<4xi32>) -> tensor<4xbf16>
+  return %r : tensor<4xbf16>
+}
+
+// Negative: float to bf16 converts compile.
+// CHECK-LABEL: func.func @f32_to_bf16
+// CHECK-NEXT:    stablehlo.convert %arg0 : (tensor<4xf32>) -> tensor<4xbf16>
+func.func @f32_to_bf16(%x: tensor<4xf32>) -> tensor<4xbf16> {
+  %r = stablehlo.convert %x : (tensor<4xf32>) -> tensor<4xbf16>
+  return %r : tensor<4xbf16>
 }
 
 // Negative: f16 iota compiles for Vulkan.
