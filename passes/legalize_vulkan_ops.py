@@ -10,12 +10,23 @@ keeps the original ops:
   counts in f32, an integer becomes f64 (exact below 2^53), and the value is rounded to
   bf16's grid (to nearest even) in that type and cut to the top 16 bits of its f32, all in
   ops that compile;
-* `count_leading_zeros` of 64-bit integers fails to legalize (no 64-bit ctlz in SPIR-V): it
-  counts the two 32-bit halves, clz(high) or 32 + clz(low) when the high half is zero;
+* `count_leading_zeros` of 8-, 16- and 64-bit integers fails to legalize (SPIR-V counts 32
+  bits): 8 and 16 bits count zero-extended to 32 bits, less the 32 - N zeros that adds; 64
+  bits count the two 32-bit halves, clz(high) or 32 + clz(low) when the high half is zero;
+* unsigned `divide` and `remainder` of every width fail to compile ("bitwidth emulation is not
+  implemented yet on unsigned op"): 8 and 16 bits divide in i32, 32 bits in i64 (signed
+  division of zero-extended values is exact), 64 bits as 2 ((a >> 1) / b) in i64, corrected
+  by one when a - q b >= b, and a divisor of 2^63 or more goes into a once or not at all;
 * signed `remainder` of the most negative integer is wrong (Rem(-2^31, 3) gives 2, not -2):
   the dividend -2^N moves to -2^N + |divisor|, which has the same remainder (both are <= 0,
   and their magnitudes differ by |divisor|); for divisor -2^N, |divisor| wraps to -2^N and the
   dividend to 0, whose remainder 0 is the right one;
+* float `remainder` below f64 is inexact (Mesa computes x - y trunc(x / y): -0.437 for
+  fmod(-15.27, -2.47) in f16, want -0.441; +0 for fmod(-2.5, -2.5)): it takes the exact f64
+  fmod of shlo-expand-f64-math (f16/bf16/f32 values and their remainders are exact in f64),
+  unrolled to 13 steps (enough for f32 exponents; IREE's Vulkan runtime fails on a function
+  with two of its while loops: "transient buffer has already been queued for deallocation"),
+  unless the target has no f64 (`f64=false`, set by such targets), where it stays IREE's;
 * `convolution` with feature_group_count > 1 (other than depthwise: one input feature per
   group) or batch_group_count > 1 gives zeros: it becomes the spec's own definition, one
   convolution per group over slices of lhs and rhs, concatenated along the output feature
@@ -29,8 +40,9 @@ from iree.compiler import ir
 
 from ..dialect import stablehlo
 from ..dialect.attributes import CONV_DIMS
-from .chlo_expr import Num, attributes, element_of, select, shift_right_logical, with_element
-from .op_rules import CANONICAL, RulesPass
+from .chlo_expr import (Num, attributes, element_of, float_info, is_float, select,
+                        shift_right_logical, with_element)
+from .op_rules import CANONICAL, RulesPass, apply_rules
 from .round_narrow_float_converts import round_to_grid
 
 
@@ -60,19 +72,56 @@ def _integer_to_bf16(op: ir.Operation):
     return [_to_bf16_on_bits(x.to("f64")).value]
 
 
-def _count_leading_zeros_64(op: ir.Operation):
+def _count_leading_zeros(op: ir.Operation):
     x = op.operands[0]
     element = element_of(x)
-    if not isinstance(element, ir.IntegerType) or element.width != 64:
+    if not isinstance(element, ir.IntegerType) or element.width not in (8, 16, 64):
         return None
-    u64, u32 = ir.IntegerType.get_unsigned(64), ir.IntegerType.get_unsigned(32)
-    bits = Num(x).bitcast(u64)
+    u32 = ir.IntegerType.get_unsigned(32)
+    bits = Num(x).bitcast(ir.IntegerType.get_unsigned(element.width))
+    if element.width < 32:      # zero-extended to 32 bits, which adds 32 - N leading zeros
+        count = Num(stablehlo.count_leading_zeros(bits.to(u32).value)) - (32 - element.width)
+        return [count.to(ir.IntegerType.get_unsigned(element.width)).bitcast(element).value]
     high = shift_right_logical(bits, 32).to(u32)
     low = (bits & 0xFFFFFFFF).to(u32)
     count_high = Num(stablehlo.count_leading_zeros(high.value))
     count_low = Num(stablehlo.count_leading_zeros(low.value))
     count = select(high.eq(0), count_low + 32, count_high)
     return [count.to(element).value]
+
+
+def _unsigned_quotient(op: ir.Operation):
+    """Unsigned divide and remainder: 8 and 16 bits in i32, 32 bits in i64 (zero-extended,
+    signed division is exact there), 64 bits by halving the dividend (below)."""
+    a, b = (Num(v) for v in op.operands)
+    element = a.element
+    if (not isinstance(element, ir.IntegerType) or not element.is_unsigned
+            or CANONICAL in op.attributes):
+        return None
+    divide = op.name == "stablehlo.divide"
+    if element.width < 64:
+        wide = "i32" if element.width < 32 else "i64"
+        a, b = a.to(wide), b.to(wide)
+        out = a / b if divide else a % b
+        return [out.to(element).value]
+    quotient, remainder = _divide_u64(a, b)
+    return [(quotient if divide else remainder).value]
+
+
+def _divide_u64(a: Num, b: Num) -> tuple[Num, Num]:
+    """(a / b, a % b) for ui64 in signed i64 division: q = 2 ((a >> 1) / b), corrected by one
+    when a - q b >= b; a divisor of 2^63 or more goes into a once or not at all."""
+    i64 = ir.IntegerType.get_signless(64)
+    big = b >= (1 << 63)
+    divisor = select(big, b.like(1), b).bitcast(i64)      # below 2^63: positive
+    half = shift_right_logical(a, 1).bitcast(i64)
+    q = Num(stablehlo.shift_left((half / divisor).value, half.like(1).value)).bitcast(a.element)
+    r = a - q * b
+    over = r >= b
+    q, r = select(over, q + 1, q), select(over, r - b, r)
+    once = a >= b
+    q_big = select(once, a.like(1), a.like(0))
+    return select(big, q_big, q), select(big, select(once, a - b, a), r)
 
 
 def _signed_remainder(op: ir.Operation):
@@ -86,6 +135,22 @@ def _signed_remainder(op: ir.Operation):
     remainder = stablehlo.remainder(dividend.value, rhs.value)
     remainder.owner.attributes[CANONICAL] = ir.UnitAttr.get()
     return [remainder]
+
+
+def _float_remainder(op: ir.Operation):
+    x, y = (Num(v) for v in op.operands)
+    if not is_float(x.element) or float_info(x.element).bits > 32:
+        return None
+    from . import f64_math             # (it builds on chlo_expr, like this module)
+    return [f64_math.fmod_narrow(x.to("f64"), y.to("f64")).to(x.element).value]
+
+
+def _remainder(op: ir.Operation):
+    return _unsigned_quotient(op) or _signed_remainder(op)
+
+
+def _remainder_with_f64(op: ir.Operation):
+    return _remainder(op) or _float_remainder(op)
 
 
 def _split(value: ir.Value, dimension: int, groups: int) -> list[ir.Value] | None:
@@ -134,14 +199,22 @@ def _grouped_convolution(op: ir.Operation):
 
 @dataclasses.dataclass
 class LegalizeVulkanOps(RulesPass):
-    """Rewrite bf16 iota, integer-to-bf16 converts, 64-bit clz, signed remainder and grouped
-    convolutions for Vulkan."""
+    """Rewrite bf16 iota, integer-to-bf16 converts, clz, unsigned divide and remainder,
+    signed remainder and grouped convolutions for Vulkan."""
 
     NAME = "shlo-legalize-vulkan-ops"
+    f64: bool = True            # the target computes f64 (float remainder goes through it)
     RULES = {
         "stablehlo.iota": _bf16_iota,
         "stablehlo.convert": _integer_to_bf16,
-        "stablehlo.count_leading_zeros": _count_leading_zeros_64,
-        "stablehlo.remainder": _signed_remainder,
+        "stablehlo.count_leading_zeros": _count_leading_zeros,
+        "stablehlo.divide": _unsigned_quotient,
+        "stablehlo.remainder": _remainder,
         "stablehlo.convolution": _grouped_convolution,
     }
+
+    def run(self, op: ir.Operation) -> None:
+        rules = dict(self.RULES)
+        if self.f64:
+            rules["stablehlo.remainder"] = _remainder_with_f64
+        apply_rules(op, rules, self.NAME)

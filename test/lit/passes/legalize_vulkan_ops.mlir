@@ -59,7 +59,7 @@ func.func @clz_i64(%x: tensor<4xi64>) -> tensor<4xi64> {
   return %r : tensor<4xi64>
 }
 
-// Negative: 32-bit clz stays.
+// Negative: 32-bit clz stays (SPIR-V counts 32 bits).
 // CHECK-LABEL: func.func @clz_i32
 // CHECK-NEXT:    stablehlo.count_leading_zeros %arg0 : tensor<4xi32>
 func.func @clz_i32(%x: tensor<4xi32>) -> tensor<4xi32> {
@@ -80,14 +80,12 @@ func.func @rem_i32(%x: tensor<4xi32>, %y: tensor<4xi32>) -> tensor<4xi32> {
   return %r : tensor<4xi32>
 }
 
-// Negative: unsigned and float remainders stay.
-// CHECK-LABEL: func.func @rem_ui32_f32
-// CHECK-NEXT:    stablehlo.remainder %arg0, %arg1 : tensor<4xui32>
-// CHECK-NEXT:    stablehlo.remainder %arg2, %arg3 : tensor<4xf32>
-func.func @rem_ui32_f32(%x: tensor<4xui32>, %y: tensor<4xui32>, %a: tensor<4xf32>, %b: tensor<4xf32>) -> (tensor<4xui32>, tensor<4xf32>) {
-  %r = stablehlo.remainder %x, %y : tensor<4xui32>
-  %s = stablehlo.remainder %a, %b : tensor<4xf32>
-  return %r, %s : tensor<4xui32>, tensor<4xf32>
+// Negative: f64 remainder is shlo-expand-f64-math's.
+// CHECK-LABEL: func.func @rem_f64
+// CHECK-NEXT:    stablehlo.remainder %arg0, %arg1 : tensor<4xf64>
+func.func @rem_f64(%a: tensor<4xf64>, %b: tensor<4xf64>) -> tensor<4xf64> {
+  %s = stablehlo.remainder %a, %b : tensor<4xf64>
+  return %s : tensor<4xf64>
 }
 
 // feature_group_count 2: lhs features and rhs output features cut in two, concatenated.
@@ -125,4 +123,47 @@ func.func @conv_batch_groups(%x: tensor<4x5x5x3xf32>, %w: tensor<2x2x3x4xf32>) -
 func.func @conv_depthwise(%x: tensor<1x6x5x5xf32>, %w: tensor<6x1x2x2xf32>) -> tensor<1x6x4x4xf32> {
   %r = stablehlo.convolution(%x, %w) dim_numbers = [b, f, 0, 1]x[o, i, 0, 1]->[b, f, 0, 1], window = {stride = [1, 1]} {batch_group_count = 1 : i64, feature_group_count = 6 : i64} : (tensor<1x6x5x5xf32>, tensor<6x1x2x2xf32>) -> tensor<1x6x4x4xf32>
   return %r : tensor<1x6x4x4xf32>
+}
+
+// 8-bit clz counts the zero-extended value in 32 bits, less 24.
+// CHECK-LABEL: func.func @clz_i8
+// CHECK:         %[[U:.*]] = stablehlo.bitcast_convert %arg0 : (tensor<4xi8>) -> tensor<4xui8>
+// CHECK:         %[[W:.*]] = stablehlo.convert %[[U]] : (tensor<4xui8>) -> tensor<4xui32>
+// CHECK:         %[[C:.*]] = stablehlo.count_leading_zeros %[[W]] : tensor<4xui32>
+// CHECK:         stablehlo.subtract %[[C]]
+func.func @clz_i8(%x: tensor<4xi8>) -> tensor<4xi8> {
+  %r = stablehlo.count_leading_zeros %x : tensor<4xi8>
+  return %r : tensor<4xi8>
+}
+
+// Unsigned 32-bit division divides the zero-extended values in i64.
+// CHECK-LABEL: func.func @divide_ui32
+// CHECK-DAG:     %[[A:.*]] = stablehlo.convert %arg0 : (tensor<4xui32>) -> tensor<4xi64>
+// CHECK-DAG:     %[[B:.*]] = stablehlo.convert %arg1 : (tensor<4xui32>) -> tensor<4xi64>
+// CHECK:         %[[Q:.*]] = stablehlo.divide %[[A]], %[[B]] : tensor<4xi64>
+// CHECK:         stablehlo.convert %[[Q]] : (tensor<4xi64>) -> tensor<4xui32>
+func.func @divide_ui32(%a: tensor<4xui32>, %b: tensor<4xui32>) -> tensor<4xui32> {
+  %r = stablehlo.divide %a, %b : tensor<4xui32>
+  return %r : tensor<4xui32>
+}
+
+// Unsigned 64-bit remainder: signed division of the halved dividend, no ui64 division left.
+// CHECK-LABEL: func.func @remainder_ui64
+// CHECK:         stablehlo.divide {{.*}} : tensor<4xi64>
+// CHECK-NOT:     stablehlo.divide {{.*}} : tensor<4xui64>
+// CHECK-NOT:     stablehlo.remainder
+func.func @remainder_ui64(%a: tensor<4xui64>, %b: tensor<4xui64>) -> tensor<4xui64> {
+  %r = stablehlo.remainder %a, %b : tensor<4xui64>
+  return %r : tensor<4xui64>
+}
+
+// f32 remainder: the exact fmod in f64, unrolled (no while loop).
+// CHECK-LABEL: func.func @remainder_f32
+// CHECK:         stablehlo.convert %arg0 : (tensor<4xf32>) -> tensor<4xf64>
+// CHECK-NOT:     stablehlo.while
+// CHECK-NOT:     stablehlo.remainder
+// CHECK:         stablehlo.convert {{.*}} : (tensor<4xf64>) -> tensor<4xf32>
+func.func @remainder_f32(%a: tensor<4xf32>, %b: tensor<4xf32>) -> tensor<4xf32> {
+  %r = stablehlo.remainder %a, %b : tensor<4xf32>
+  return %r : tensor<4xf32>
 }
