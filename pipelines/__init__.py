@@ -27,6 +27,7 @@ DEFAULT_PASSES = [
     "shlo-split-arg-reduce",
     "shlo-legalize-integer-ops",
     "shlo-legalize-dot-algorithm",
+    "shlo-expand-complex-dot",
     "shlo-round-narrow-float-converts",
     "shlo-legalize-e8m0",
     "shlo-expand-batch-norm-grad",
