@@ -28,6 +28,7 @@ DEFAULT_PASSES = [
     "shlo-legalize-integer-ops",
     "shlo-legalize-dot-algorithm",
     "shlo-expand-complex-dot",
+    "shlo-legalize-convolution",
     "shlo-round-narrow-float-converts",
     "shlo-legalize-e8m0",
     "shlo-expand-batch-norm-grad",
