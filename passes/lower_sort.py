@@ -13,8 +13,10 @@ i32 index operand (index >= length), which also breaks ties by position when `is
 set (a before b iff less(a, b), or neither is less and a came first), so a stable sort gives
 exactly the order of a stable sequential sort.
 
-Sorts shorter than `min-size` stay as they are (IREE is fast there), as do sorts the network
-cannot express: dynamic shapes, or a comparator with a non-elementwise op.
+Unstable sorts shorter than `min-size` stay as they are (IREE is fast there); stable ones of
+any length take the network, because IREE's own sort is not stable (measured: ties of a
+12-element argsort come out of order). Sorts the network cannot express stay too: dynamic
+shapes, or a comparator with a non-elementwise op.
 """
 from __future__ import annotations
 
@@ -40,8 +42,15 @@ class LowerSort(Pass):
 
     def run(self, op: ir.Operation) -> None:
         for sort in nested_ops(op, "stablehlo.sort"):
-            if sort.name == "stablehlo.sort" and why_not_lowered(sort, self.min_size) is None:
+            if sort.name != "stablehlo.sort":
+                continue
+            min_size = 2 if _is_stable(sort) else self.min_size
+            if why_not_lowered(sort, min_size) is None:
                 lower(sort)
+
+
+def _is_stable(sort: ir.Operation) -> bool:
+    return "is_stable" in sort.attributes and ir.BoolAttr(sort.attributes["is_stable"]).value
 
 
 def why_not_lowered(sort: ir.Operation, min_size: int) -> str | None:
@@ -84,8 +93,7 @@ class _Network:
         shape = list(self.types[0].shape)
         rank = len(shape)
         self.dimension = ir.IntegerAttr(sort.attributes["dimension"]).value % max(rank, 1)
-        self.stable = ir.BoolAttr(sort.attributes["is_stable"]).value \
-            if "is_stable" in sort.attributes else False
+        self.stable = _is_stable(sort)
         self.length = shape[self.dimension] if rank else 1
         self.width = 1 << (self.length - 1).bit_length()
         self.rows = int(np.prod([d for i, d in enumerate(shape) if i != self.dimension],

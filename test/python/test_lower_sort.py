@@ -166,6 +166,34 @@ def test_descending_sort_of_every_element_type(exe, name):
     np.testing.assert_array_equal(got, want)
 
 
+SHORT_STABLE = """
+func.func @argsort_{n}(%x: tensor<3x{n}xf32>) -> tensor<3x{n}xi32> {{
+  %i = stablehlo.iota dim = 1 : tensor<3x{n}xi32>
+  %r:2 = "stablehlo.sort"(%x, %i) ({{
+  ^bb0(%a: tensor<f32>, %b: tensor<f32>, %p: tensor<i32>, %q: tensor<i32>):
+    %c = stablehlo.compare LT, %a, %b, FLOAT : (tensor<f32>, tensor<f32>) -> tensor<i1>
+    stablehlo.return %c : tensor<i1>
+  }}) {{dimension = 1 : i64, is_stable = true}} : (tensor<3x{n}xf32>, tensor<3x{n}xi32>) -> (tensor<3x{n}xf32>, tensor<3x{n}xi32>)
+  return %r#1 : tensor<3x{n}xi32>
+}}"""
+SHORT_LENGTHS = (2, 3, 12, 100, 511)
+
+
+@pytest.mark.parametrize("target", ["cpu", "vulkan"])
+def test_short_stable_sorts_keep_ties_in_order(ctx, target):
+    """Below min-size a stable sort takes the network too: IREE's own sort is not stable."""
+    if target == "vulkan":
+        from conftest import vulkan_or_skip
+        vulkan_or_skip()
+    text = "\n".join(SHORT_STABLE.format(n=n) for n in SHORT_LENGTHS)
+    exe = shlo.compile(shlo.parse_module(text, context=ctx), target=target)
+    rng = np.random.default_rng(8)
+    for n in SHORT_LENGTHS:
+        x = rng.integers(0, 4, (3, n)).astype(np.float32)          # many ties
+        np.testing.assert_array_equal(np.asarray(exe.function(f"argsort_{n}")(x)),
+                                      np.argsort(x, axis=1, kind="stable"), err_msg=str(n))
+
+
 def test_short_and_dynamic_sorts_stay_iree_sorts(ctx):
     text = """
     func.func @f(%x: tensor<100xf32>, %y: tensor<?xf32>) -> (tensor<100xf32>, tensor<?xf32>) {
