@@ -10,6 +10,9 @@ keeps the original ops:
   counts in f32, an integer becomes f64 (exact below 2^53), and the value is rounded to
   bf16's grid (to nearest even) in that type and cut to the top 16 bits of its f32, all in
   ops that compile;
+* `dot_general` with a bf16 result fails to compile (the same bitcast, from the f32
+  accumulator): it computes the f32 product (bf16 operands, f32 result, which compiles) and
+  rounds it to bf16 on the bits, once, as the f32-accumulating CPU code does;
 * `count_leading_zeros` of 8-, 16- and 64-bit integers fails to legalize (SPIR-V counts 32
   bits): 8 and 16 bits count zero-extended to 32 bits, less the 32 - N zeros that adds; 64
   bits count the two 32-bit halves, clz(high) or 32 + clz(low) when the high half is zero;
@@ -70,6 +73,16 @@ def _integer_to_bf16(op: ir.Operation):
     if str(target) != "bf16" or not isinstance(x.element, ir.IntegerType):
         return None
     return [_to_bf16_on_bits(x.to("f64")).value]
+
+
+def _bf16_dot(op: ir.Operation):
+    """A dot_general whose result is bf16: the product in f32, rounded to bf16 once."""
+    result = ir.RankedTensorType(op.results[0].type)
+    if str(result.element_type) != "bf16":
+        return None
+    wide = ir.Operation.create("stablehlo.dot_general", results=[with_element(result, ir.F32Type.get())],
+                               operands=list(op.operands), attributes=attributes(op)).result
+    return [_to_bf16_on_bits(Num(wide)).value]
 
 
 def _count_leading_zeros(op: ir.Operation):
@@ -199,8 +212,8 @@ def _grouped_convolution(op: ir.Operation):
 
 @dataclasses.dataclass
 class LegalizeVulkanOps(RulesPass):
-    """Rewrite bf16 iota, integer-to-bf16 converts, clz, unsigned divide and remainder,
-    signed remainder and grouped convolutions for Vulkan."""
+    """Rewrite bf16 iota, integer-to-bf16 converts, bf16 dot_general, clz, unsigned divide
+    and remainder, signed and float remainder and grouped convolutions for Vulkan."""
 
     NAME = "shlo-legalize-vulkan-ops"
     f64: bool = True            # the target computes f64 (float remainder goes through it)
@@ -211,6 +224,7 @@ class LegalizeVulkanOps(RulesPass):
         "stablehlo.divide": _unsigned_quotient,
         "stablehlo.remainder": _remainder,
         "stablehlo.convolution": _grouped_convolution,
+        "stablehlo.dot_general": _bf16_dot,
     }
 
     def run(self, op: ir.Operation) -> None:

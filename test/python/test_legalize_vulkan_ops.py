@@ -222,3 +222,21 @@ def test_narrow_count_leading_zeros_and_float_remainder(ctx, target):
             normal = ~((np.abs(want) < np.finfo(want.dtype).tiny) & (want != 0))
             np.testing.assert_array_equal(got[normal], want[normal])     # fmod is exact
             np.testing.assert_array_equal(np.signbit(got[normal]), np.signbit(want[normal]))
+
+
+@pytest.mark.parametrize("target", TARGETS)
+def test_bf16_dot_general(ctx, target):
+    exe = compile_for(ctx, """
+    func.func @dot(%a: tensor<2x8x16xbf16>, %b: tensor<2x16x5xbf16>) -> tensor<2x8x5xbf16> {
+      %r = stablehlo.dot_general %a, %b, batching_dims = [0] x [0], contracting_dims = [2] x [1]
+           : (tensor<2x8x16xbf16>, tensor<2x16x5xbf16>) -> tensor<2x8x5xbf16>
+      return %r : tensor<2x8x5xbf16>
+    }""", target)
+    rng = np.random.default_rng(6)
+    # 8-bit integers: every f32 sum is exact, the one rounding is to bf16 (ties included)
+    a = rng.integers(-120, 121, (2, 8, 16)).astype(ml_dtypes.bfloat16)
+    b = rng.integers(-4, 5, (2, 16, 5)).astype(ml_dtypes.bfloat16)
+    want = np.einsum("bik,bkj->bij", a.astype(np.float32), b.astype(np.float32))
+    got = np.asarray(exe.function("dot")(a, b))
+    np.testing.assert_array_equal(got.view(np.uint16),
+                                  want.astype(ml_dtypes.bfloat16).view(np.uint16))

@@ -167,3 +167,13 @@ func.func @remainder_f32(%a: tensor<4xf32>, %b: tensor<4xf32>) -> tensor<4xf32> 
   %r = stablehlo.remainder %a, %b : tensor<4xf32>
   return %r : tensor<4xf32>
 }
+
+// A bf16 product: f32 result, rounded to bf16 on the bits.
+// CHECK-LABEL: func.func @dot_bf16
+// CHECK:         %[[D:.*]] = stablehlo.dot_general %arg0, %arg1, contracting_dims = [1] x [0] : (tensor<4x8xbf16>, tensor<8x3xbf16>) -> tensor<4x3xf32>
+// CHECK:         stablehlo.round_nearest_even
+// CHECK:         stablehlo.bitcast_convert {{.*}} : (tensor<4x3xui16>) -> tensor<4x3xbf16>
+func.func @dot_bf16(%a: tensor<4x8xbf16>, %b: tensor<8x3xbf16>) -> tensor<4x3xbf16> {
+  %r = stablehlo.dot_general %a, %b, contracting_dims = [1] x [0] : (tensor<4x8xbf16>, tensor<8x3xbf16>) -> tensor<4x3xbf16>
+  return %r : tensor<4x3xbf16>
+}
