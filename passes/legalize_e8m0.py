@@ -99,7 +99,8 @@ def _rewrite(op: ir.Operation) -> None:
         f32 = ir.F32Type.get()
         operands = [from_e8m0(Num(v), f32).value if _is_e8m0(v.type) else v for v in op.operands]
         results = [with_element(r.type, f32) if _is_e8m0(r.type) else r.type for r in op.results]
-        wide = ir.Operation.create(op.name, results=results, operands=operands, attributes=attributes(op))
+        wide = ir.Operation.create(op.name, results=results, operands=operands,
+                                   attributes=attributes(op))
         narrowed = [to_e8m0(Num(w)).value if _is_e8m0(r.type) else w
                     for r, w in zip(op.results, wide.results)]
     for r, n in zip(op.results, narrowed):

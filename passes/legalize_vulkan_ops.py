@@ -13,6 +13,9 @@ keeps the original ops:
 * `dot_general` with a bf16 result fails to compile (the same bitcast, from the f32
   accumulator): it computes the f32 product (bf16 operands, f32 result, which compiles) and
   rounds it to bf16 on the bits, once, as the f32-accumulating CPU code does;
+* `reduce` over bf16 values fails to compile (the same bitcast): operands, inits and body
+  compute in f32 (a more accurate accumulation, as XLA's bf16 reductions) and each result
+  is rounded to bf16 on the bits once;
 * `count_leading_zeros` of 8-, 16- and 64-bit integers fails to legalize (SPIR-V counts 32
   bits): 8 and 16 bits count zero-extended to 32 bits, less the 32 - N zeros that adds; 64
   bits count the two 32-bit halves, clz(high) or 32 + clz(low) when the high half is zero;
@@ -80,9 +83,49 @@ def _bf16_dot(op: ir.Operation):
     result = ir.RankedTensorType(op.results[0].type)
     if str(result.element_type) != "bf16":
         return None
-    wide = ir.Operation.create("stablehlo.dot_general", results=[with_element(result, ir.F32Type.get())],
+    wide = ir.Operation.create("stablehlo.dot_general",
+                               results=[with_element(result, ir.F32Type.get())],
                                operands=list(op.operands), attributes=attributes(op)).result
     return [_to_bf16_on_bits(Num(wide)).value]
+
+
+def _f32_for_bf16(t: ir.Type) -> ir.Type:
+    shaped = ir.RankedTensorType(t)
+    return with_element(shaped, ir.F32Type.get()) if str(shaped.element_type) == "bf16" else t
+
+
+def _bf16_reduce(op: ir.Operation):
+    """A reduce over bf16 values: in f32 (operands, inits and body), each result rounded to
+    bf16 once."""
+    if not any(str(element_of(v)) == "bf16" for v in op.operands):
+        return None
+    wide = [Num(v).to("f32").value if str(element_of(v)) == "bf16" else v for v in op.operands]
+    half = len(wide) // 2
+    body = op.regions[0].blocks[0]
+    dimensions = [int(d) for d in ir.DenseI64ArrayAttr(op.attributes["dimensions"])]
+
+    def cloned_body(*args):
+        env = dict(zip(body.arguments, args))
+        for inner in body.operations:
+            if inner.name == "stablehlo.return":
+                return [env[v] for v in inner.operands]
+            if inner.name == "stablehlo.constant":
+                value = ir.Operation.create(inner.name, results=[inner.results[0].type],
+                                            attributes=attributes(inner)).result
+                env[inner.results[0]] = (Num(value).to("f32").value
+                                         if str(element_of(value)) == "bf16" else value)
+                continue
+            new = ir.Operation.create(inner.name,
+                                      results=[_f32_for_bf16(r.type) for r in inner.results],
+                                      operands=[env[v] for v in inner.operands],
+                                      attributes=attributes(inner))
+            env.update(zip(inner.results, new.results))
+        raise ValueError("reduce body without a return")
+
+    results = stablehlo.reduce(wide[:half], wide[half:], dimensions=dimensions, body=cloned_body)
+    results = results if isinstance(results, (list, tuple)) else [results]
+    return [_to_bf16_on_bits(Num(r)).value if str(element_of(old)) == "bf16" else r
+            for r, old in zip(results, op.results)]
 
 
 def _count_leading_zeros(op: ir.Operation):
@@ -191,7 +234,8 @@ def _grouped_convolution(op: ir.Operation):
     if batches > 1:
         groups, lhs_dimension, attr = batches, dims["input_batch_dimension"], "batch_group_count"
     elif features > 1 and lhs_shape[dims["input_feature_dimension"]] != features:
-        groups, lhs_dimension, attr = features, dims["input_feature_dimension"], "feature_group_count"
+        groups, attr = features, "feature_group_count"
+        lhs_dimension = dims["input_feature_dimension"]
     else:
         return None
     lhs_parts = _split(lhs, lhs_dimension, groups)
@@ -212,8 +256,8 @@ def _grouped_convolution(op: ir.Operation):
 
 @dataclasses.dataclass
 class LegalizeVulkanOps(RulesPass):
-    """Rewrite bf16 iota, integer-to-bf16 converts, bf16 dot_general, clz, unsigned divide
-    and remainder, signed and float remainder and grouped convolutions for Vulkan."""
+    """Rewrite bf16 iota, converts, dot_general and reduce, clz, unsigned division, signed
+    and float remainder and grouped convolutions for Vulkan."""
 
     NAME = "shlo-legalize-vulkan-ops"
     f64: bool = True            # the target computes f64 (float remainder goes through it)
@@ -225,6 +269,7 @@ class LegalizeVulkanOps(RulesPass):
         "stablehlo.remainder": _remainder,
         "stablehlo.convolution": _grouped_convolution,
         "stablehlo.dot_general": _bf16_dot,
+        "stablehlo.reduce": _bf16_reduce,
     }
 
     def run(self, op: ir.Operation) -> None:

@@ -240,3 +240,43 @@ def test_bf16_dot_general(ctx, target):
     got = np.asarray(exe.function("dot")(a, b))
     np.testing.assert_array_equal(got.view(np.uint16),
                                   want.astype(ml_dtypes.bfloat16).view(np.uint16))
+
+
+@pytest.mark.parametrize("target", TARGETS)
+def test_bf16_reduce(ctx, target):
+    exe = compile_for(ctx, """
+    func.func @sum_max(%a: tensor<6x8xbf16>) -> (tensor<6xbf16>, tensor<8xbf16>) {
+      %z = stablehlo.constant dense<0.0> : tensor<bf16>
+      %m = stablehlo.constant dense<-1.0e+30> : tensor<bf16>
+      %s = stablehlo.reduce(%a init: %z) applies stablehlo.add across dimensions = [1]
+           : (tensor<6x8xbf16>, tensor<bf16>) -> tensor<6xbf16>
+      %x = stablehlo.reduce(%a init: %m) applies stablehlo.maximum across dimensions = [0]
+           : (tensor<6x8xbf16>, tensor<bf16>) -> tensor<8xbf16>
+      return %s, %x : tensor<6xbf16>, tensor<8xbf16>
+    }
+    func.func @argmax(%a: tensor<6x8xbf16>) -> (tensor<6xbf16>, tensor<6xi32>) {
+      %i = stablehlo.iota dim = 1 : tensor<6x8xi32>
+      %m = stablehlo.constant dense<-1.0e+30> : tensor<bf16>
+      %z = stablehlo.constant dense<0> : tensor<i32>
+      %r:2 = stablehlo.reduce(%a init: %m), (%i init: %z) across dimensions = [1]
+           : (tensor<6x8xbf16>, tensor<6x8xi32>, tensor<bf16>, tensor<i32>) -> (tensor<6xbf16>, tensor<6xi32>)
+       reducer(%x: tensor<bf16>, %y: tensor<bf16>) (%p: tensor<i32>, %q: tensor<i32>) {
+        %gt = stablehlo.compare GT, %x, %y : (tensor<bf16>, tensor<bf16>) -> tensor<i1>
+        %eq = stablehlo.compare EQ, %x, %y : (tensor<bf16>, tensor<bf16>) -> tensor<i1>
+        %lt = stablehlo.compare LT, %p, %q : (tensor<i32>, tensor<i32>) -> tensor<i1>
+        %tie = stablehlo.and %eq, %lt : tensor<i1>
+        %take = stablehlo.or %gt, %tie : tensor<i1>
+        %v = stablehlo.select %take, %x, %y : tensor<i1>, tensor<bf16>
+        %w = stablehlo.select %take, %p, %q : tensor<i1>, tensor<i32>
+        stablehlo.return %v, %w : tensor<bf16>, tensor<i32>
+      }
+      return %r#0, %r#1 : tensor<6xbf16>, tensor<6xi32>
+    }""", target)
+    a = np.random.default_rng(2).integers(-9, 10, (6, 8)).astype(ml_dtypes.bfloat16)
+    s, x = (np.asarray(v) for v in exe.function("sum_max")(a))
+    f = a.astype(np.float32)
+    np.testing.assert_array_equal(s.astype(np.float32), f.sum(axis=1))   # small sums: exact
+    np.testing.assert_array_equal(x.astype(np.float32), f.max(axis=0))
+    v, i = (np.asarray(r) for r in exe.function("argmax")(a))
+    np.testing.assert_array_equal(v.astype(np.float32), f.max(axis=1))
+    np.testing.assert_array_equal(i, f.argmax(axis=1))
