@@ -58,8 +58,9 @@ def _negative_padding(op: ir.Operation):
         return None
     padding = np.array(ir.DenseIntElementsAttr(attrs["padding"]), dtype=np.int64).reshape(-1, 2)
     negative = [bool((row < 0).any()) for row in padding]
-    if not any(negative):
-        return None
+    element = element_of(op.operands[0])
+    if not any(negative) or not isinstance(element, (ir.IntegerType, ir.FloatType)):
+        return None                                 # (quantized values: no zero to pad with)
     spatial = CONV_DIMS.decode(attrs["dimension_numbers"])["input_spatial_dimensions"]
     rank = ir.RankedTensorType(op.operands[0].type).rank
     dilation = _array(attrs, "lhs_dilation", len(spatial))
@@ -70,7 +71,7 @@ def _negative_padding(op: ir.Operation):
             padding[i] = 0
             dilation[i] = 1
     lhs = op.operands[0]
-    zero = stablehlo.constant(0, result_type=ir.RankedTensorType.get([], element_of(lhs)))
+    zero = stablehlo.constant(0, result_type=ir.RankedTensorType.get([], element))
     padded = stablehlo.pad(lhs, zero, edge_padding_low=low, edge_padding_high=high,
                            interior_padding=interior)
     attrs["padding"] = _padding_attr(padding)
@@ -95,11 +96,12 @@ def _single_output_stride(op: ir.Operation):
     changed = False
     for i in range(n):
         size = lhs_shape[dims["input_spatial_dimensions"][i]]
+        kernel = rhs_shape[dims["kernel_spatial_dimensions"][i]]
         if strides[i] == 1 or out_shape[dims["output_spatial_dimensions"][i]] != 1 \
-                or ir.ShapedType.is_dynamic_size(size):
+                or ir.ShapedType.is_dynamic_size(size) or ir.ShapedType.is_dynamic_size(kernel):
             continue
         padded = (size - 1) * lhs_dilation[i] + 1 + padding[i].sum()
-        window = (rhs_shape[dims["kernel_spatial_dimensions"][i]] - 1) * rhs_dilation[i] + 1
+        window = (kernel - 1) * rhs_dilation[i] + 1
         padding[i][1] -= padded - window
         strides[i] = 1
         changed = True

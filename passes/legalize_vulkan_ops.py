@@ -151,8 +151,7 @@ def _unsigned_quotient(op: ir.Operation):
     signed division is exact there), 64 bits by halving the dividend (below)."""
     a, b = (Num(v) for v in op.operands)
     element = a.element
-    if (not isinstance(element, ir.IntegerType) or not element.is_unsigned
-            or CANONICAL in op.attributes):
+    if not isinstance(element, ir.IntegerType) or not element.is_unsigned:
         return None
     divide = op.name == "stablehlo.divide"
     if element.width < 64:
