@@ -96,9 +96,8 @@ def _convert(value: ir.Value, to: ir.Type) -> ir.Operation:
 
 
 def _width(t: ir.Type) -> int:
-    element = ir.ShapedType(t).element_type
-    return ir.IntegerType(element).width if isinstance(element.maybe_downcast(),
-                                                       ir.IntegerType) else ir.FloatType(element).width
+    element = ir.ShapedType(t).element_type.maybe_downcast()
+    return element.width if isinstance(element, (ir.IntegerType, ir.FloatType)) else 0
 
 
 def _widened(t: ir.Type) -> ir.Type:
