@@ -330,19 +330,21 @@ def fmod(x: Num, y: Num) -> Num:
     """x - y trunc(x / y) exactly (C's fmod, stablehlo.remainder on floats). |x| is reduced
     modulo |y| 2^j, j >= 0 as small as keeps |y| 2^j >= 2^-900, then, scaled by 2^200, modulo
     |y| itself (|y| near the top of the range: 2^200 lower); every step is exact (see
-    `_reduce_loop`), 25 quotient bits at a time."""
+    `_reduce_loop`), 25 quotient bits at a time. Two while loops: IREE's Vulkan runtime failed
+    on a function with two fmods of three loops each."""
     ax, ay = abs(x), abs(y)
     regular = is_finite(ax) & is_finite(ay) & (ay > 0.0)
     ay = select(regular, ay, ay.like(1.0))
     r = select(regular, ax, ax.like(0.0))
     ey = _exponent(ay)
     tiny, huge = ey < -900, ey > 900
-    # |y| near the top of the range: Dekker's split would overflow; work 2^200 lower
-    high = _reduce_loop(select(huge, r, 0.0) * (2.0 ** -200), ay * (2.0 ** -200),
-                        ey.like(0)) * (2.0 ** 200)
-    high = select(r >= ay, high, r)
-    r = _reduce_loop(select(huge, 0.0, r), ay, select(tiny, -900 - ey, ey.like(0)))
+    # one loop for every element: |y| near the top of the range works 2^200 lower (Dekker's
+    # split would overflow), tiny |y| stops at |y| 2^j >= 2^-900 for the second loop
+    scale_down = select(huge, ay.like(2.0 ** -200), 1.0)
+    first = _reduce_loop(r * scale_down, ay * scale_down,
+                         select(tiny, -900 - ey, ey.like(0))) / scale_down
+    r = select(huge & (r < ay), r, first)         # r < |y|: r 2^-200 could lose its low bits
+    # tiny |y|: the rest modulo |y| itself, 2^200 higher (other elements: nothing left to do)
     lift = ay.like(2.0 ** 200)
-    low = _reduce_loop(r * lift, ay * lift, ey.like(0)) * (2.0 ** -200)
-    r = select(tiny, low, select(huge, high, r))
-    return _fmod_special(x, y, r)
+    low = _reduce_loop(select(tiny, r, 0.0) * lift, ay * lift, ey.like(0)) * (2.0 ** -200)
+    return _fmod_special(x, y, select(tiny, low, r))
