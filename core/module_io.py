@@ -14,6 +14,7 @@ from iree.compiler import ir
 
 from .context import default_context, home_session
 from .errors import Diagnostic, ParseError, diagnostics_text
+from .shardy import drop_shardy, mentions_shardy
 
 
 def parse_module(source: str | bytes, *, context: ir.Context | None = None,
@@ -38,12 +39,32 @@ def parse_module(source: str | bytes, *, context: ir.Context | None = None,
     handler = ctx.attach_diagnostic_handler(capture)
     try:
         module = parse_source(source, ctx, source_name)
+        if module is None and mentions_shardy([d.message for d in captured], source):
+            module = _parse_with_shardy(source, ctx, source_name)
     finally:
         handler.detach()
     if module is None:
         errors = [d for d in captured if d.severity == "error"] or captured
         lines = [line for d in errors for line in d.lines(source_name)]
+        if any("sdy" in d.message or "unregistered dialect" in d.message for d in errors[:1]) \
+                and mentions_shardy([d.message for d in captured], source):
+            lines = [lines[0] + " (a Shardy op: its dialect is not in IREE, and shlo compiles "
+                     "single-device programs; lower the function without a mesh)"]
         raise ParseError("\n".join(lines) or f"{source_name}: cannot parse", diagnostics=captured)
+    return module
+
+
+def _parse_with_shardy(source, ctx: ir.Context, source_name: str) -> ir.Module | None:
+    """The module once more, with Shardy's unregistered attributes and ops allowed, and
+    then dropped (shlo.shardy)."""
+    allowed = ctx.allow_unregistered_dialects
+    ctx.allow_unregistered_dialects = True
+    try:
+        module = parse_source(source, ctx, source_name)
+        if module is not None:
+            drop_shardy(module, source_name)
+    finally:
+        ctx.allow_unregistered_dialects = allowed
     return module
 
 

@@ -1,6 +1,8 @@
 """shlo-expand-custom-calls: stablehlo.custom_call by a registry of Python decompositions.
 
-IREE compiles no custom_call except `shape_assertion`. A user maps a call target to a
+IREE compiles no custom_call except `shape_assertion`. Built in: the LAPACK calls JAX emits
+for jnp.linalg.cholesky and solve_triangular on the CPU (shlo.passes.lapack_calls). A user
+maps a call target to a
 decomposition with `register_custom_call(target, fn)`; `fn(op, *operands)` runs with the
 insertion point before the call and its location, builds StableHLO with shlo's builders
 (`from shlo.dialect import stablehlo`) and returns the value or values replacing the call's
@@ -89,3 +91,6 @@ class ExpandCustomCalls(Pass):
                 failed.append(call)
                 raise
         apply_rules(op, {"stablehlo.custom_call": rule}, self.NAME)
+
+
+from . import lapack_calls  # noqa: E402,F401  (registers the built-in LAPACK decompositions)
