@@ -12,15 +12,24 @@ diag 'N'/'U'). Their logical semantics are StableHLO's own ops:
 * trsm(a, b) -> x: `stablehlo.triangular_solve` with left_side, lower, unit_diagonal and
   transpose_a from side, uplo, diag and trans_x.
 
-Other LAPACK targets (getrf, geqrf, syevd, gesdd, geev: solve, inv, det, qr, eigh, svd) are not
-decomposed and stay a clear error that names them.
+* getrf(a) -> (lu, ipiv, info) (`jnp.linalg.solve`, `inv`, `det`, `jax.scipy.linalg.lu`):
+  LU with partial pivoting as LAPACK does it, column by column in a `stablehlo.while`: the
+  pivot is the first largest |a[i, j]| at or below the diagonal, its row swaps with row j
+  (ipiv[j] = its 1-based row), the column below the diagonal is divided by the pivot and the
+  trailing block takes the rank-one update; a zero pivot leaves its column unscaled and sets
+  info to its 1-based position (the first one), as LAPACK. Each step works on whole matrices
+  with masks (O(n^2) a step, batch dimensions side by side).
+
+Other LAPACK targets (geqrf, syevd, gesdd, geev: qr, eigh, svd, eig) are not decomposed and
+stay a clear error that names them.
 """
 from __future__ import annotations
 
 from iree.compiler import ir
 
 from ..dialect import stablehlo
-from .chlo_expr import Num, element_of, is_finite, real, select
+from . import chlo_stablehlo_extras as extras
+from .chlo_expr import Num, element_of, is_finite, real, select, with_element
 from .custom_call import register_custom_call
 
 _PREFIXES = "sdcz"
@@ -77,6 +86,89 @@ def trsm(op: ir.Operation, a: ir.Value, b: ir.Value):
         transpose_a=_TRANSPOSE[chars.get("trans_x", "N")])
 
 
+def _sum(x: Num, dimension: int) -> Num:
+    """x summed over one dimension (which disappears)."""
+    zero = _scalar(0, x.element)
+    return Num(stablehlo.reduce([x.value], [zero], dimensions=[dimension],
+                                body=lambda p, q: stablehlo.add(p, q)))
+
+
+def _spread(x: Num, like: Num, dimension: int) -> Num:
+    """x (like's shape without `dimension`) broadcast back along `dimension`."""
+    rank = like.type.rank
+    kept = [d for d in range(rank) if d != dimension]
+    return Num(stablehlo.broadcast_in_dim(x.value, broadcast_dimensions=kept,
+                                          result_type=with_element(like.type, x.element)))
+
+
+def _full(scalar: Num, t: ir.RankedTensorType) -> Num:
+    """A scalar broadcast to every element of type `t`."""
+    return Num(stablehlo.broadcast_in_dim(scalar.value, broadcast_dimensions=[], result_type=t))
+
+
+def _magnitude(x: Num) -> Num:
+    """|x|, or |re| + |im| for complex x (LAPACK's pivot size)."""
+    if "complex" in str(x.element):
+        return abs(real(x)) + abs(Num(stablehlo.imag(x.value)))
+    return abs(x)
+
+
+def getrf(op: ir.Operation, a: ir.Value):
+    a = Num(a)
+    rank = a.type.rank
+    m, n = a.type.shape[-2:]
+    rows, columns = _positions(a)
+    i32, i1 = ir.IntegerType.get_signless(32), ir.IntegerType.get_signless(1)
+    ipiv_type, info_type = (ir.RankedTensorType(r.type) for r in op.results[1:])
+    slots = Num(stablehlo.iota(iota_dimension=rank - 2, result_type=ipiv_type))
+    row_ids = _sum(select(columns.eq(0), rows, rows.like(0)), rank - 1)       # [..., m]
+
+    def cond(j, *_):
+        return stablehlo.compare(j, _scalar(min(m, n), i32), comparison_direction="LT")
+
+    def body(j, lu, ipiv, info):
+        j, lu, ipiv, info = Num(j), Num(lu), Num(ipiv), Num(info)
+        jj = _full(j, rows.type)
+        in_column = columns.eq(jj)
+        # the pivot row: the first at or below j with the largest magnitude in column j
+        size = _magnitude(_sum(select(in_column, lu, lu.like(0)), rank - 1))   # [..., m]
+        size = select(row_ids >= _full(j, row_ids.type), size, size.like(-1))
+        largest = Num(stablehlo.reduce([size.value], [_scalar(-2, size.element)],
+                                       dimensions=[rank - 2],
+                                       body=lambda x, y: stablehlo.maximum(x, y)))
+        first = select(size.eq(_spread(largest, size, rank - 2)), row_ids, row_ids.like(m))
+        p = Num(stablehlo.reduce([first.value], [_scalar(m, i32)], dimensions=[rank - 2],
+                                 body=lambda x, y: stablehlo.minimum(x, y)))   # [...]
+        pp = _spread(_spread(p, row_ids, rank - 2), rows, rank - 1)
+        # rows j and p trade places
+        row_j = _spread(_sum(select(rows.eq(jj), lu, lu.like(0)), rank - 2), lu, rank - 2)
+        row_p = _spread(_sum(select(rows.eq(pp), lu, lu.like(0)), rank - 2), lu, rank - 2)
+        lu = select(rows.eq(jj), row_p, select(rows.eq(pp), row_j, lu))
+        ipiv = select(slots.eq(_full(j, ipiv_type)), _spread(p, slots, rank - 2) + 1, ipiv)
+        # the column below the pivot divided by it (left as it is for a zero pivot), and the
+        # trailing block's rank-one update
+        pivot = _spread(_sum(select(in_column, row_p, lu.like(0)), rank - 1), lu, rank - 1)
+        zero_pivot = pivot.eq(lu.like(0))
+        below = in_column & (rows > jj)
+        lu = select(below & ~zero_pivot, lu / select(zero_pivot, lu.like(1), pivot), lu)
+        multipliers = _spread(_sum(select(below, lu, lu.like(0)), rank - 1), lu, rank - 1)
+        trailing = (rows > jj) & (columns > jj)
+        lu = select(trailing, lu - multipliers * row_p, lu)
+        # info: the first zero pivot, 1-based
+        false = Num(_scalar(False, i1))
+        singular = Num(stablehlo.reduce([(zero_pivot & in_column & rows.eq(jj)).value],
+                                        [false.value], dimensions=[rank - 2, rank - 1],
+                                        body=lambda x, y: stablehlo.or_(x, y)))
+        info = select(singular & info.eq(0), _full(j + 1, info_type), info)
+        return [(j + 1).value, lu.value, ipiv.value, info.value]
+
+    zero = Num(_scalar(0, i32))
+    start = [zero.value, a.value, _full(zero, ipiv_type).value, _full(zero, info_type).value]
+    _, lu, ipiv, info = extras.while_(start, cond, body)
+    return [lu, ipiv, info]
+
+
 for _p in _PREFIXES:
     register_custom_call(f"lapack_{_p}potrf_ffi", potrf)
     register_custom_call(f"lapack_{_p}trsm_ffi", trsm)
+    register_custom_call(f"lapack_{_p}getrf_ffi", getrf)

@@ -1,4 +1,4 @@
-"""JAX's linear algebra as lowered for the CPU: LAPACK custom calls (potrf, trsm) decomposed
+"""JAX's linear algebra as lowered for the CPU: LAPACK custom calls (potrf, trsm, getrf) decomposed
 by shlo.passes.lapack_calls, in modules whose custom calls carry Shardy attributes
 (shlo.shardy drops them). jax.jit on the CPU is the oracle; CPU and Vulkan."""
 import jax
@@ -26,6 +26,17 @@ CASES = {
         a, b, lower=True, unit_diagonal=True), [np.tril(SPD), B]),
     "cho_solve": (lambda a, b: jax.scipy.linalg.cho_solve(
         jax.scipy.linalg.cho_factor(a, lower=True), b), [SPD, B]),
+    "solve": (jnp.linalg.solve, [_M, B]),
+    "inv": (jnp.linalg.inv, [_M]),
+    "det": (jnp.linalg.det, [_M]),
+    "det_singular": (jnp.linalg.det, [_M * (np.arange(5) != 2)]),          # a zero column
+    "lu_permutation": (lambda a: jax.scipy.linalg.lu(a)[0], [_M]),
+    "lu_factor_batched": (lambda a: jax.scipy.linalg.lu_factor(a)[0], [np.stack([_M, 2 * _M.T])]),
+    "lu_pivots": (lambda a: jax.scipy.linalg.lu_factor(a)[1], [_M]),
+    "lu_tall": (lambda a: jax.scipy.linalg.lu_factor(a)[0],
+                [RNG.standard_normal((6, 4)).astype(np.float32)]),
+    "lu_wide": (lambda a: jax.scipy.linalg.lu_factor(a)[0],
+                [RNG.standard_normal((3, 5)).astype(np.float32)]),
 }
 
 
@@ -42,8 +53,8 @@ def test_jax_linalg_lowered_for_the_cpu(ctx, target, name):
 
 
 def test_other_lapack_calls_stay_a_clear_error(ctx):
-    text = jax.jit(jnp.linalg.inv).lower(SPD).as_text()
-    with pytest.raises(shlo.Error, match="no decomposition for target 'lapack_sgetrf_ffi'"):
+    text = jax.jit(jnp.linalg.qr).lower(SPD).as_text()
+    with pytest.raises(shlo.Error, match="no decomposition for target 'lapack_s(geqrf|orgqr)_ffi'"):
         shlo.compile(shlo.parse_module(text, context=ctx), target="cpu", cache=False)
 
 
