@@ -40,7 +40,8 @@ def _chars(op: ir.Operation) -> dict[str, str]:
     if "mhlo.backend_config" not in op.attributes:
         return {}
     config = ir.DictAttr(op.attributes["mhlo.backend_config"])
-    return {config[i].name: chr(ir.IntegerAttr(config[i].attr).value) for i in range(len(config))}
+    return {config[i].name: chr(ir.IntegerAttr(config[i].attr).value)
+            for i in range(len(config))}
 
 
 def _positions(x: Num) -> tuple[Num, Num]:
@@ -67,11 +68,9 @@ def potrf(op: ir.Operation, a: ir.Value):
     any_bad = Num(stablehlo.reduce([bad.value], [_scalar(False, i1)],
                                    dimensions=[rank - 2, rank - 1],
                                    body=lambda x, y: stablehlo.or_(x, y)))
-    info_element = element_of(op.results[1])
-    info = select(any_bad, Num(stablehlo.broadcast_in_dim(
-        _scalar(1, info_element), broadcast_dimensions=[], result_type=op.results[1].type)),
-                  Num(stablehlo.broadcast_in_dim(
-        _scalar(0, info_element), broadcast_dimensions=[], result_type=op.results[1].type)))
+    info_type, info_element = op.results[1].type, element_of(op.results[1])
+    info = select(any_bad, _full(Num(_scalar(1, info_element)), info_type),
+                  _full(Num(_scalar(0, info_element)), info_type))
     return [out.value, info.value]
 
 
