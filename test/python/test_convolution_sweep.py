@@ -7,9 +7,8 @@ zeros (shlo-legalize-vulkan-ops)."""
 import numpy as np
 import pytest
 
-import shlo
 from conftest import vulkan_or_skip
-from reference_oracle import evaluate
+from reference_oracle import compile_functions, evaluate
 
 
 def _random_convolution(rng, index: int):
@@ -70,8 +69,7 @@ CASES = _cases()
 def test_random_convolutions_match_the_interpreter(ctx, target):
     if target == "vulkan":
         vulkan_or_skip()
-    exe = shlo.compile(shlo.parse_module("\n".join(t for t, _ in CASES), context=ctx),
-                       target=target)
+    exe = compile_functions(ctx, CASES, target)
     wrong = []
     for index, (text, args) in enumerate(CASES):
         got = np.asarray(exe.function(f"conv{index}")(*args))

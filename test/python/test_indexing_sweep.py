@@ -9,7 +9,7 @@ import pytest
 
 import shlo
 from conftest import vulkan_or_skip
-from reference_oracle import evaluate
+from reference_oracle import compile_functions, evaluate
 
 
 def _t(shape, element):
@@ -153,8 +153,7 @@ CASES = _cases()
 def test_random_indexing_ops_match_the_interpreter(ctx, target):
     if target == "vulkan":
         vulkan_or_skip()
-    exe = shlo.compile(shlo.parse_module("\n".join(t for _, t, _ in CASES), context=ctx),
-                       target=target)
+    exe = compile_functions(ctx, [(text, args) for _, text, args in CASES], target)
     wrong = [text.splitlines()[1].strip() for name, text, args in CASES
              if not np.array_equal(np.asarray(exe.function(name)(*args)),
                                    evaluate(text, args)[0])]

@@ -8,9 +8,8 @@ otherwise change the last bit."""
 import numpy as np
 import pytest
 
-import shlo
 from conftest import vulkan_or_skip
-from reference_oracle import evaluate
+from reference_oracle import compile_functions, evaluate
 
 TYPES = {"i1": np.bool_, "i8": np.int8, "i16": np.int16, "i32": np.int32, "i64": np.int64,
          "ui8": np.uint8, "ui16": np.uint16, "ui32": np.uint32, "ui64": np.uint64,
@@ -139,8 +138,7 @@ CASES = _cases()
 def test_structural_ops_match_the_interpreter(ctx, target):
     if target == "vulkan":
         vulkan_or_skip()
-    exe = shlo.compile(shlo.parse_module("\n".join(text for _, text, _ in CASES), context=ctx),
-                       target=target)
+    exe = compile_functions(ctx, [(text, args) for _, text, args in CASES], target)
     wrong = []
     for name, text, args in CASES:
         got = exe.function(name)(*args)
