@@ -1,7 +1,7 @@
 """shlo-expand-custom-calls: stablehlo.custom_call by a registry of Python decompositions.
 
 IREE compiles no custom_call except `shape_assertion`. Built in: the LAPACK calls JAX emits
-on the CPU for cholesky, triangular solves and LU (shlo.passes.lapack_calls). A user
+on the CPU for cholesky, triangular solves, LU and QR (shlo.passes.lapack_calls). A user
 maps a call target to a
 decomposition with `register_custom_call(target, fn)`; `fn(op, *operands)` runs with the
 insertion point before the call and its location, builds StableHLO with shlo's builders

@@ -20,8 +20,15 @@ diag 'N'/'U'). Their logical semantics are StableHLO's own ops:
   info to its 1-based position (the first one), as LAPACK. Each step works on whole matrices
   with masks (O(n^2) a step, batch dimensions side by side).
 
-Other LAPACK targets (geqrf, syevd, gesdd, geev: qr, eigh, svd, eig) are not decomposed and
-stay a clear error that names them.
+* geqrf(a) -> (a', tau) and orgqr(a', tau) -> q (`jnp.linalg.qr`), for real types:
+  Householder QR as LAPACK's dgeqr2/dorg2r, column by column in a `stablehlo.while`: the
+  reflector of column j has beta = -sign(alpha) |x|, tau = (beta - alpha) / beta and
+  v = x / (alpha - beta) below the diagonal (tau = 0 when the column is already zero below
+  it), applied to the trailing columns; orgqr applies the reflectors to the identity's
+  columns from the last one back. (LAPACK's rescaling of tiny norms is left out.)
+
+Other LAPACK targets (complex geqrf/orgqr, syevd, gesdd, geev: complex qr, eigh, svd, eig)
+are not decomposed and stay a clear error that names them.
 """
 from __future__ import annotations
 
@@ -166,6 +173,95 @@ def getrf(op: ir.Operation, a: ir.Value):
     _, lu, ipiv, info = extras.while_(start, cond, body)
     return [lu, ipiv, info]
 
+
+def _column(x: Num, in_column: Num, rank: int) -> Num:
+    """The column selected by `in_column`, spread back over every column."""
+    return _spread(_sum(select(in_column, x, x.like(0)), rank - 1), x, rank - 1)
+
+
+def _reflect(x: Num, v: Num, tau: Num, rows: Num, columns: Num, j: Num, after: bool,
+             rank: int) -> Num:
+    """(I - tau v v^T) x on rows >= j, for the columns after j (after) or all columns."""
+    jj = _full(j, rows.type)
+    w = _spread(_sum(select(rows >= jj, v * x, x.like(0)), rank - 2), x, rank - 2)  # v^T x
+    target = (rows >= jj) & (columns > jj) if after else rows >= jj
+    return select(target, x - tau * v * w, x)
+
+
+def geqrf(op: ir.Operation, a: ir.Value):
+    a = Num(a)
+    rank = a.type.rank
+    m, n = a.type.shape[-2:]
+    rows, columns = _positions(a)
+    i32 = ir.IntegerType.get_signless(32)
+    tau_type = ir.RankedTensorType(op.results[1].type)
+    slots = Num(stablehlo.iota(iota_dimension=rank - 2, result_type=ir.RankedTensorType.get(
+        tau_type.shape, i32)))
+
+    def cond(j, *_):
+        return stablehlo.compare(j, _scalar(min(m, n), i32), comparison_direction="LT")
+
+    def body(j, qr, taus):
+        j, qr, taus = Num(j), Num(qr), Num(taus)
+        jj = _full(j, rows.type)
+        in_column = columns.eq(jj)
+        column = _column(qr, in_column, rank)
+        alpha = _spread(_sum(select(rows.eq(jj), column, qr.like(0)), rank - 2), qr, rank - 2)
+        below = rows > jj
+        norm2 = _spread(_sum(select(below, column * column, qr.like(0)), rank - 2), qr,
+                        rank - 2)
+        reflect = norm2 > qr.like(0)
+        norm = Num(stablehlo.sqrt((alpha * alpha + norm2).value))
+        beta = select(alpha >= qr.like(0), -norm, norm)
+        safe_beta = select(reflect, beta, qr.like(1))
+        tau = select(reflect, (beta - alpha) / safe_beta, qr.like(0))
+        scale = select(reflect, 1.0 / select(reflect, alpha - beta, qr.like(1)), qr.like(0))
+        v = select(rows.eq(jj), qr.like(1), select(below, column * scale, qr.like(0)))
+        qr = _reflect(qr, v, tau, rows, columns, j, True, rank)
+        qr = select(in_column & below, select(reflect, v, qr), qr)
+        qr = select(in_column & rows.eq(jj) & reflect, beta, qr)
+        tau_j = _sum(_sum(select(in_column & rows.eq(jj), tau, qr.like(0)), rank - 1),
+                     rank - 2)
+        taus = select(slots.eq(_full(j, slots.type)), _spread(tau_j, taus, rank - 2), taus)
+        return [(j + 1).value, qr.value, taus.value]
+
+    zero = Num(_scalar(0, i32))
+    start = [zero.value, a.value, _full(Num(_scalar(0, tau_type.element_type)), tau_type).value]
+    _, qr, taus = extras.while_(start, cond, body)
+    return [qr, taus]
+
+
+def orgqr(op: ir.Operation, a: ir.Value, tau: ir.Value):
+    a, tau = Num(a), Num(tau)
+    rank = a.type.rank
+    rows, columns = _positions(a)
+    i32 = ir.IntegerType.get_signless(32)
+    k = tau.type.shape[-1]
+    slots = Num(stablehlo.iota(iota_dimension=rank - 2, result_type=ir.RankedTensorType.get(
+        tau.type.shape, i32)))
+    identity = select(rows.eq(columns), a.like(1), a.like(0))
+
+    def cond(j, *_):
+        return stablehlo.compare(j, _scalar(0, i32), comparison_direction="GE")
+
+    def body(j, q):
+        j, q = Num(j), Num(q)
+        jj = _full(j, rows.type)
+        v = select(rows.eq(jj), a.like(1), select(rows > jj, _column(a, columns.eq(jj), rank),
+                                                  a.like(0)))
+        tau_j = _sum(select(slots.eq(_full(j, slots.type)), tau, tau.like(0)), rank - 2)
+        tau_full = _spread(_spread(tau_j, _sum(a, rank - 1), rank - 2), a, rank - 1)
+        q = _reflect(q, v, tau_full, rows, columns, j, False, rank)
+        return [(j - 1).value, q.value]
+
+    start = [Num(_scalar(k - 1, i32)).value, identity.value]
+    _, q = extras.while_(start, cond, body)
+    return [q]
+
+
+for _p in "sd":
+    register_custom_call(f"lapack_{_p}geqrf_ffi", geqrf)
+    register_custom_call(f"lapack_{_p}orgqr_ffi", orgqr)
 
 for _p in _PREFIXES:
     register_custom_call(f"lapack_{_p}potrf_ffi", potrf)

@@ -1,6 +1,6 @@
-"""JAX's linear algebra as lowered for the CPU: LAPACK custom calls (potrf, trsm, getrf) decomposed
-by shlo.passes.lapack_calls, in modules whose custom calls carry Shardy attributes
-(shlo.shardy drops them). jax.jit on the CPU is the oracle; CPU and Vulkan."""
+"""JAX's linear algebra as lowered for the CPU: LAPACK custom calls (potrf, trsm, getrf, geqrf,
+orgqr) decomposed by shlo.passes.lapack_calls, in modules whose custom calls carry Shardy
+attributes (shlo.shardy drops them). jax.jit on the CPU is the oracle; CPU and Vulkan."""
 import jax
 import jax.numpy as jnp
 import numpy as np
@@ -37,6 +37,12 @@ CASES = {
                 [RNG.standard_normal((6, 4)).astype(np.float32)]),
     "lu_wide": (lambda a: jax.scipy.linalg.lu_factor(a)[0],
                 [RNG.standard_normal((3, 5)).astype(np.float32)]),
+    "qr_q": (lambda a: jnp.linalg.qr(a)[0], [RNG.standard_normal((6, 3)).astype(np.float32)]),
+    "qr_r": (lambda a: jnp.linalg.qr(a)[1], [RNG.standard_normal((6, 3)).astype(np.float32)]),
+    "qr_wide_r": (lambda a: jnp.linalg.qr(a)[1], [RNG.standard_normal((3, 5)).astype(np.float32)]),
+    "qr_complete_batched": (lambda a: jnp.linalg.qr(a, mode="complete")[0],
+                            [RNG.standard_normal((2, 5, 3)).astype(np.float32)]),
+    "qr_zero_column": (lambda a: jnp.linalg.qr(a)[1], [_M * (np.arange(5) != 1)]),
 }
 
 
@@ -53,8 +59,8 @@ def test_jax_linalg_lowered_for_the_cpu(ctx, target, name):
 
 
 def test_other_lapack_calls_stay_a_clear_error(ctx):
-    text = jax.jit(jnp.linalg.qr).lower(SPD).as_text()
-    with pytest.raises(shlo.Error, match="no decomposition for target 'lapack_s(geqrf|orgqr)_ffi'"):
+    text = jax.jit(jnp.linalg.eigh).lower(SPD).as_text()
+    with pytest.raises(shlo.Error, match="no decomposition for target 'lapack_ssyevd_ffi'"):
         shlo.compile(shlo.parse_module(text, context=ctx), target="cpu", cache=False)
 
 
