@@ -37,17 +37,19 @@ def parse_module(source: str | bytes, *, context: ir.Context | None = None,
         return True
 
     handler = ctx.attach_diagnostic_handler(capture)
+    shardy = False
     try:
         module = parse_source(source, ctx, source_name)
-        if module is None and mentions_shardy([d.message for d in captured], source):
+        shardy = module is None and mentions_shardy([d.message for d in captured], source)
+        if shardy:
             module = _parse_with_shardy(source, ctx, source_name)
     finally:
         handler.detach()
     if module is None:
         errors = [d for d in captured if d.severity == "error"] or captured
         lines = [line for d in errors for line in d.lines(source_name)]
-        if any("sdy" in d.message or "unregistered dialect" in d.message for d in errors[:1]) \
-                and mentions_shardy([d.message for d in captured], source):
+        if shardy and any("sdy" in d.message or "unregistered dialect" in d.message
+                          for d in errors[:1]):
             lines = [lines[0] + " (a Shardy op: its dialect is not in IREE, and shlo compiles "
                      "single-device programs; lower the function without a mesh)"]
         raise ParseError("\n".join(lines) or f"{source_name}: cannot parse", diagnostics=captured)

@@ -116,6 +116,27 @@ def _lookup(words: list[int], index: Num) -> Num:
                                 result_type=result))
 
 
+def _limbs_times(m: list[Num], t: list[Num]) -> list[Num]:
+    """The low len(t) 32-bit limbs (ui64 values below 2^32) of the product of two numbers
+    given as little-endian 32-bit limbs."""
+    columns: list[list[Num]] = [[] for _ in t]
+    for i, mi in enumerate(m):
+        for j, tj in enumerate(t):
+            if i + j < len(t):
+                product = mi * tj                           # below 2^64: no overflow
+                columns[i + j].append(product & _MASK32)
+                if i + j + 1 < len(t):
+                    columns[i + j + 1].append(shift_right_logical(product, 32))
+    limbs, carry = [], None
+    for column in columns:
+        total = column[0]
+        for term in column[1:] + ([carry] if carry is not None else []):
+            total = total + term                            # a few 32-bit terms: no overflow
+        limbs.append(total & _MASK32)
+        carry = shift_right_logical(total, 32)
+    return limbs
+
+
 def reduce_payne_hanek(x: Num) -> tuple[Num, Num]:
     """(r, k) with x = k pi/2 + r, |r| <= pi/4, k an i32, for f32 x with |x| >= 2^12."""
     bits = abs(x).bitcast("ui32")
@@ -124,10 +145,7 @@ def reduce_payne_hanek(x: Num) -> tuple[Num, Num]:
     index = select(exponent < _PH_FIRST_EXPONENT, exponent.like(_PH_FIRST_EXPONENT),
                    select(exponent > _PH_LAST_EXPONENT, _PH_LAST_EXPONENT, exponent))
     index = (index - _PH_FIRST_EXPONENT).to("i32")
-    p0, p1, p2 = (significand * _lookup(words, index) for words in _PH_WORDS)
-    carry = shift_right_logical(p0, 32) + (p1 & _MASK32)
-    middle = carry & _MASK32
-    high = (shift_right_logical(p1, 32) + p2 + shift_right_logical(carry, 32)) & _MASK32
+    _, middle, high = _limbs_times([significand], [_lookup(words, index) for words in _PH_WORDS])
     # y = x 2/pi mod 4 = high:middle / 2^62 (2 integer bits, 62 fraction bits), to nearest
     fraction = shift_left(high & 0x3FFFFFFF, 32) | middle
     up = fraction >= (1 << 61)
@@ -154,27 +172,6 @@ def _ph64_window(b: int) -> int:
 _PH64_WORDS = [[(_ph64_window(b) >> (32 * i)) & _MASK32
                 for b in range(_PH64_FIRST_EXPONENT, _PH64_LAST_EXPONENT + 1)]
                for i in range(_PH64_LIMBS)]
-
-
-def _limbs_times(m: list[Num], t: list[Num]) -> list[Num]:
-    """The low len(t) 32-bit limbs (ui64 values below 2^32) of the product of two numbers
-    given as little-endian 32-bit limbs."""
-    columns: list[list[Num]] = [[] for _ in t]
-    for i, mi in enumerate(m):
-        for j, tj in enumerate(t):
-            if i + j < len(t):
-                product = mi * tj                           # below 2^64: no overflow
-                columns[i + j].append(product & _MASK32)
-                if i + j + 1 < len(t):
-                    columns[i + j + 1].append(shift_right_logical(product, 32))
-    limbs, carry = [], None
-    for column in columns:
-        total = column[0]
-        for term in column[1:] + ([carry] if carry is not None else []):
-            total = total + term                            # a few 32-bit terms: no overflow
-        limbs.append(total & _MASK32)
-        carry = shift_right_logical(total, 32)
-    return limbs
 
 
 def reduce_payne_hanek_f64(x: Num) -> tuple[Num, Num]:

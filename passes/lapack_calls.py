@@ -127,7 +127,8 @@ def getrf(op: ir.Operation, a: ir.Value):
     i32, i1 = ir.IntegerType.get_signless(32), ir.IntegerType.get_signless(1)
     ipiv_type, info_type = (ir.RankedTensorType(r.type) for r in op.results[1:])
     slots = Num(stablehlo.iota(iota_dimension=rank - 2, result_type=ipiv_type))
-    row_ids = _sum(select(columns.eq(0), rows, rows.like(0)), rank - 1)       # [..., m]
+    row_ids = Num(stablehlo.iota(iota_dimension=rank - 2, result_type=ir.RankedTensorType.get(
+        a.type.shape[:-1], i32)))                                                # [..., m]
 
     def cond(j, *_):
         return stablehlo.compare(j, _scalar(min(m, n), i32), comparison_direction="LT")
@@ -250,7 +251,8 @@ def orgqr(op: ir.Operation, a: ir.Value, tau: ir.Value):
         v = select(rows.eq(jj), a.like(1), select(rows > jj, _column(a, columns.eq(jj), rank),
                                                   a.like(0)))
         tau_j = _sum(select(slots.eq(_full(j, slots.type)), tau, tau.like(0)), rank - 2)
-        tau_full = _spread(_spread(tau_j, _sum(a, rank - 1), rank - 2), a, rank - 1)
+        tau_full = Num(stablehlo.broadcast_in_dim(
+            tau_j.value, broadcast_dimensions=list(range(rank - 2)), result_type=a.type))
         q = _reflect(q, v, tau_full, rows, columns, j, False, rank)
         return [(j - 1).value, q.value]
 

@@ -30,10 +30,9 @@ from iree.compiler import ir
 from ..dialect import stablehlo
 from .base import Pass, nested_ops
 from .chlo_expr import Num, attributes, select, shift_left, shift_right_logical, with_element
+from .round_narrow_float_converts import FLOAT_LAYOUTS
 
 E8M0 = "f8E8M0FNU"
-# source float type -> (width, explicit mantissa bits, exponent bias)
-_SOURCE = {"f32": (32, 23, 127), "f64": (64, 52, 1023)}
 # ops that only move, pick or reinterpret values: they keep f8E8M0FNU as it is
 _MOVES = frozenset(f"stablehlo.{n}" for n in (
     "reshape", "dynamic_reshape", "broadcast_in_dim", "dynamic_broadcast_in_dim", "transpose",
@@ -52,10 +51,10 @@ def _is_e8m0(t: ir.Type) -> bool:
 def to_e8m0(x: Num) -> Num:
     """x (any float or integer tensor) rounded to f8E8M0FNU."""
     name = str(x.element)
-    if name not in _SOURCE:
+    if name not in FLOAT_LAYOUTS:
         x = x.to("f64" if isinstance(x.element, ir.IntegerType) else "f32")
         name = str(x.element)
-    width, mantissa_bits, bias = _SOURCE[name]
+    width, mantissa_bits, bias = FLOAT_LAYOUTS[name]
     exponent_ones = (1 << (width - 1 - mantissa_bits)) - 1
     bits = x.bitcast(f"i{width}")
     biased = shift_right_logical(bits, mantissa_bits) & exponent_ones

@@ -30,7 +30,7 @@ from .base import nested_ops
 from .op_rules import CANONICAL, RulesPass, apply_rules
 
 # source float type -> (width, explicit mantissa bits, exponent bias)
-_SOURCE = {"f32": (32, 23, 127), "f64": (64, 52, 1023)}
+FLOAT_LAYOUTS = {"f32": (32, 23, 127), "f64": (64, 52, 1023)}
 
 
 def _needs_rounding(op: ir.Operation) -> bool:
@@ -45,7 +45,7 @@ def _needs_rounding(op: ir.Operation) -> bool:
 
 def round_to_grid(x: Num, target: ir.Type) -> Num:
     """x rounded to `target`'s values (within its exponent range), still in x's type."""
-    width, mantissa, bias = _SOURCE[str(x.element)]
+    width, mantissa, bias = FLOAT_LAYOUTS[str(x.element)]
     info = float_info(target)
     m = info.mantissa_bits
     emin = int(round(math.log2(info.tiny)))
@@ -70,7 +70,7 @@ def _to_narrow(op: ir.Operation):
     x = Num(op.operands[0])
     target_type = op.results[0].type
     target = ir.RankedTensorType(target_type).element_type
-    wide = x if str(x.element) in _SOURCE else x.to("f32")      # f16/bf16: exact in f32
+    wide = x if str(x.element) in FLOAT_LAYOUTS else x.to("f32")      # f16/bf16: exact in f32
     # on the grid, an f64 value is exact in f32 too (and IREE cannot truncate f64 to f8)
     on_grid = round_to_grid(wide, target).to("f32")
     result = stablehlo.convert(on_grid.value, result_type=target_type)

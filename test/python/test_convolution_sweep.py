@@ -8,7 +8,7 @@ import numpy as np
 import pytest
 
 from conftest import vulkan_or_skip
-from reference_oracle import compile_functions, evaluate
+from reference_oracle import check_all
 
 
 def _random_convolution(rng, index: int):
@@ -69,10 +69,4 @@ CASES = _cases()
 def test_random_convolutions_match_the_interpreter(ctx, target):
     if target == "vulkan":
         vulkan_or_skip()
-    exe = compile_functions(ctx, CASES, target)
-    wrong = []
-    for index, (text, args) in enumerate(CASES):
-        got = np.asarray(exe.function(f"conv{index}")(*args))
-        if not np.array_equal(got, evaluate(text, args)[0]):
-            wrong.append(text.splitlines()[1].strip())
-    assert not wrong, "\n".join(wrong)
+    check_all(ctx, CASES, target)
