@@ -11,13 +11,13 @@ from .module_io import module_bytecode, parse_module, print_module, read_module
 
 __all__ = [
     "context", "parse_module", "read_module", "print_module", "module_bytecode",
-    "compile", "load", "Executable",
+    "compile", "load", "Executable", "run_parallel",
     "Error", "ParseError", "BuildError", "PipelineError", "PassError", "CompileError",
     "InvocationError", "DeviceError",
 ]
 
 _LAZY = {"compile": "shlo.runtime.compiler", "load": "shlo.runtime.executable",
-         "Executable": "shlo.runtime.executable"}
+         "Executable": "shlo.runtime.executable", "run_parallel": "shlo.runtime.parallel"}
 
 
 def __getattr__(name):

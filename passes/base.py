@@ -63,6 +63,17 @@ def nested_ops(op: ir.Operation, prefix: str = "") -> list[ir.Operation]:
     return found
 
 
+def set_reflection(func: ir.Operation, key: str, value: str) -> None:
+    """Add `key = value` to a function's `iree.reflection` dictionary (IREE keeps it in the
+    .vmfb, where the runtime reads it back from the exported function)."""
+    entries = {}
+    if "iree.reflection" in func.attributes:
+        existing = ir.DictAttr(func.attributes["iree.reflection"])
+        entries = {existing[i].name: existing[i].attr for i in range(len(existing))}
+    entries[key] = ir.StringAttr.get(value, func.context)
+    func.attributes["iree.reflection"] = ir.DictAttr.get(entries, func.context)
+
+
 def _parse_option(pass_name: str, key: str, type_name, text: str):
     kind = type_name if isinstance(type_name, str) else getattr(type_name, "__name__", str(type_name))
     try:

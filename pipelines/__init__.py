@@ -16,6 +16,7 @@ DEFAULT_PASSES = [
     "shlo-expand-f64-math",
     "shlo-accurate-math",
     "shlo-widen-sub-byte",
+    "shlo-host-collectives",
     "shlo-single-process-collectives",
     "shlo-reject-token-ops",
     "shlo-expand-complex-minmax",

@@ -2,5 +2,6 @@
 from .cache import CompileCache
 from .compiler import compile
 from .executable import Executable, load
+from .parallel import run_parallel
 
-__all__ = ["compile", "Executable", "load", "CompileCache"]
+__all__ = ["compile", "Executable", "load", "CompileCache", "run_parallel"]

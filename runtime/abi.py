@@ -8,6 +8,7 @@ shlo.runtime.boundary), so a loaded .vmfb validates and converts its inputs
 exactly like a fresh one. The implementation lives in `standalone_loader`,
 which deploys without shlo; this module is its name inside shlo.
 """
+from ..passes.base import set_reflection
 from ..passes.elementwise_ops import ELEMENTWISE_OPS
 from .standalone_loader import (ELEMENT_DTYPES, Signature, TensorSpec, Value, describe,
                                 parse_reflection, tensor_spec, validate)
@@ -44,12 +45,7 @@ def mark_read_only_inputs(module_op) -> bool:
                     "sym_visibility" in op.attributes
                     and ir.StringAttr(op.attributes["sym_visibility"]).value != "public"):
                 continue
-            entries = {}
-            if "iree.reflection" in op.attributes:
-                existing = ir.DictAttr(op.attributes["iree.reflection"])
-                entries = {existing[i].name: existing[i].attr for i in range(len(existing))}
-            entries[READ_ONLY_KEY] = ir.StringAttr.get("read-only")
-            op.attributes["iree.reflection"] = ir.DictAttr.get(entries)
+            set_reflection(op.operation, READ_ONLY_KEY, "read-only")
     return True
 
 

@@ -15,8 +15,10 @@ import numpy as np
 
 from ..errors import DeviceError, InvocationError
 from . import standalone_loader
+from ..host_abi import REFLECTION_KEY
 from .abi import Signature, inputs_read_only, validate
 from .devices import device_config, forget_device, is_current, to_device
+from .host_module import HostProcess, ProcessGrid, create_host_module
 from .shape_errors import shape_check_error
 
 
@@ -32,14 +34,21 @@ class Function(standalone_loader.Function):
     DeviceFailure = DeviceError
 
     def __init__(self, signature: Signature, device, vm_context, vm_function, driver: str,
-                 on_device_lost=None):
+                 on_device_lost=None, host: HostProcess | None = None):
         super().__init__(signature, device, vm_context, vm_function)
+        self.host = host        # the context's shlo_host process, when the module calls it
         # The driver whose device may read inputs in place; None: always copy them.
         self.zero_copy_driver = driver if inputs_read_only(vm_function.reflection) else None
         self.driver = driver
         self._on_device_lost = on_device_lost
 
     def __call__(self, *args):
+        if self.host is not None:       # a call on its own: one process, fresh queues
+            self.host.reset(ProcessGrid())
+        return self.call(*args)
+
+    def call(self, *args):
+        """Call with the host state as it is (`run_parallel` sets it up)."""
         arrays = [value.to_device(array) for array, value in
                   zip(validate(self.signature, args, self.ArgumentError), self.signature.inputs)]
         arg_list = self._list(len(arrays))
@@ -60,6 +69,9 @@ class Function(standalone_loader.Function):
         try:
             self._vm_context.invoke(self._vm_function, arg_list, ret_list)
         except (RuntimeError, ValueError) as e:
+            host_error = self.host.take_error() if self.host is not None else None
+            if host_error is not None:
+                raise host_error from None
             message = (str(e).strip().splitlines() or [type(e).__name__])[0]
             shape_error = shape_check_error(self.signature, message, arg_list)
             if shape_error is not None:
@@ -102,14 +114,45 @@ class Executable:
 
             config = device_config(self.device)
             try:
-                vm_module = rt.VmModule.copy_buffer(config.vm_instance, self.vmfb)
-                context = rt.SystemContext(vm_modules=[vm_module], config=config)
+                self._vm_module = rt.VmModule.copy_buffer(config.vm_instance, self.vmfb)
+                exports = standalone_loader.exported_functions(self._vm_module)
+                self._calls_host = any(REFLECTION_KEY in f.reflection for f in exports.values())
+                self._host = HostProcess(ProcessGrid(), 0, config.device) \
+                    if self._calls_host else None
+                context = self.new_context(config, self._host)
             except (RuntimeError, ValueError) as e:
                 raise DeviceError(self._load_failure(e)) from None
-            exports = standalone_loader.exported_functions(vm_module)
             self._loaded = (self.device, config, context.vm_context, exports)
             self._functions, self._entry = {}, None
         return self._loaded
+
+    def new_context(self, config, host: HostProcess | None):
+        """A VM context of the loaded module, with `host` as its shlo_host module (modules
+        compiled with host calls need one)."""
+        import iree.runtime as rt
+        modules = [self._vm_module]
+        if host is not None:
+            modules.insert(0, create_host_module(host))
+        return rt.SystemContext(vm_modules=modules, config=config)
+
+    def bind(self, name: str, config, vm_context, host: HostProcess | None,
+             on_device_lost=None) -> Function:
+        """Function `name` in a VM context of this module (its own, or one of
+        `run_parallel`'s)."""
+        exports = self._load()[3]
+        if name not in exports:
+            raise InvocationError(f"module has no function '{name}' "
+                                  f"(functions: {', '.join(exports) or 'none'})")
+        signature = standalone_loader.parse_reflection(name, exports[name].reflection)
+        return Function(signature, config.device, vm_context, exports[name], self.device,
+                        on_device_lost=on_device_lost, host=host)
+
+    @property
+    def calls_host(self) -> bool:
+        """Whether the module calls shlo's host runtime (collectives across processes,
+        send/recv, infeed/outfeed): each VM context then needs a shlo_host module."""
+        self._load()
+        return self._calls_host
 
     def _loaded_here(self) -> bool:
         """Whether the module is loaded on the current device of `self.device` (a device lost
@@ -141,16 +184,11 @@ class Executable:
 
     def function(self, name: str) -> Function:
         """The callable for an exported function: numpy arrays in, numpy arrays out."""
-        _, config, vm_context, exports = self._load()
+        _, config, vm_context, _ = self._load()
         function = self._functions.get(name)
         if function is None:
-            if name not in exports:
-                raise InvocationError(f"module has no function '{name}' "
-                                      f"(functions: {', '.join(exports) or 'none'})")
-            signature = standalone_loader.parse_reflection(name, exports[name].reflection)
-            function = Function(signature, config.device, vm_context, exports[name], self.device,
-                                on_device_lost=self._device_lost)
-            self._functions[name] = function
+            function = self._functions[name] = self.bind(
+                name, config, vm_context, self._host, on_device_lost=self._device_lost)
         return function
 
     def _device_lost(self) -> None:

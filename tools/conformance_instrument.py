@@ -30,7 +30,8 @@ from shlo.dialect.types import element_dtype
 from .conformance_checks import CHECK_OPS, CUSTOM_CALL_CHECKS, CheckKind
 from .conformance_ir import (arguments, function_type, functions, is_public, kind, line_of,
                              name_of, run_passes, walk, walk_all)
-from .conformance_parallel import emulate_parallel, program_names
+from .conformance_parallel import (ParallelRun, communicates, emulate_parallel, host_parallel,
+                                   program_names)
 from .conformance_syntax import DIALECT
 from .conformance_values import (ConformanceError, carrier_of, decode_dense,
                                  parse_tensor_type, split_typed_attr)
@@ -90,6 +91,8 @@ class TestFunction:
     skipped: str = ""                # reason the function is not run at all
     unsupported: str = ""            # reason it fails without running ("cause: detail")
     processes: int = 1               # the most processes one of its run_parallel ops starts
+    parallel: ParallelRun | None = None     # programs that communicate: run on the host
+    probes: list[tuple[str, int]] = dataclasses.field(default_factory=list)  # (id, iteration)
 
 
 def instrument(module: ir.Module, chunk: int, options: Options) -> list[TestFunction]:
@@ -116,15 +119,19 @@ def instrument(module: ir.Module, chunk: int, options: Options) -> list[TestFunc
             f = funcs[test.name]
             test.processes = max([1] + [len(program_names(op)) for op in walk(f)
                                         if kind(op) == "interpreter.run_parallel"])
-            if options.emulate_parallel:
+            if options.emulate_parallel and communicates(module, f):
+                test.parallel, test.unsupported = host_parallel(module, f, host_constant)
+                if test.parallel is not None:
+                    _instrument_parallel(f, test)
+            elif options.emulate_parallel:
                 test.unsupported = emulate_parallel(module, f)
         if options.emulate_parallel:
             run_passes(module, "builtin.module(inline{default-pipeline=}, symbol-dce)")  # no folding
             funcs = {name_of(f): f for f in functions(module)}
         for test in tests:
-            if not test.skipped and not test.unsupported:
+            if not test.skipped and not test.unsupported and not test.parallel:
                 _instrument_function(funcs[test.name], test, options)
-            if test.unsupported and test.name in funcs:
+            if (test.unsupported or test.parallel) and test.name in funcs:
                 funcs[test.name].erase()          # it does not run: nothing to compile
         run_passes(module, "builtin.module(symbol-dce)")
         return tests
@@ -168,8 +175,9 @@ def _instrument_function(f, test: TestFunction, options: Options) -> None:
         probe_id = ir.StringAttr(op.attributes["probe_id"]).value
         if kind(op.parent) == "func.func":
             probes[probe_id] = op.operands[0]
-        else:
+        else:                   # inside a loop: each value goes to the host's outfeed
             nested_probes.add(probe_id)
+            _outfeed(op.operands[0], probe_id, op)
         op.results[0].replace_all_uses_with(op.operands[0])
         op.erase()
     check_ops = [op for op in walk(f) if _check_of(op)]
@@ -183,10 +191,11 @@ def _instrument_function(f, test: TestFunction, options: Options) -> None:
         if check_kind.name == "check.expect_serialized_eq":
             probe_id, iteration = attrs.get("probe_id", ""), int(attrs.get("iter", 0))
             expected = op.operands[0]
-            if probe_id not in probes:
-                where = "inside a region" if probe_id in nested_probes else "nowhere"
-                check.unsupported = (f"unsupported: probe '{probe_id}' runs {where}; only "
-                                     "top-level probes can be read back")
+            if probe_id in nested_probes:
+                check.actual = -1 - len(test.probes)    # (fixed below: after the results)
+                test.probes.append((probe_id, iteration))
+            elif probe_id not in probes:
+                check.unsupported = f"unsupported: probe '{probe_id}' runs nowhere"
             elif iteration != 0:
                 check.unsupported = (f"unsupported: probe '{probe_id}' runs once, the check "
                                      f"reads iteration {iteration}")
@@ -206,9 +215,42 @@ def _instrument_function(f, test: TestFunction, options: Options) -> None:
     if not check_ops:                  # nothing to check: still compute what it returns
         returned = list(old_return.operands) + returned
     test.results = _set_results(f, block, old_return, returned, options)
+    for check in test.checks:
+        if check.actual < 0:                  # a nested probe's value follows the results
+            check.actual = len(test.results) - 1 - check.actual
     _erase_dead_constants(block)       # expected values now live on the host only
     if options.lift_constants:
         test.args = _lift_constants(f, block, options)
+
+
+def _instrument_parallel(f, test: TestFunction) -> None:
+    """The checks of a test run by `host_parallel`: each compares a result of its
+    run_parallel with a constant."""
+    for op in [o for o in walk(f) if _check_of(o)]:
+        check_kind, written = _check_of(op)
+        actual = op.operands[0]
+        expected = host_constant(op.operands[1]) if len(op.operands) == 2 else None
+        owner = actual.owner
+        if expected is None or not isinstance(owner, (ir.Operation, ir.OpView)) or \
+                kind(owner) != "interpreter.run_parallel":
+            test.parallel = None
+            test.unsupported = (f"unsupported: {written} at line {line_of(op)} does not "
+                                "compare a run_parallel result with a constant")
+            return
+        test.checks.append(Check(check_kind, written, line_of(op), ir.OpResult(actual)
+                                 .result_number, expected, _scalar_attrs(op)))
+
+
+def _outfeed(value: ir.Value, probe_id: str, at) -> None:
+    """Send `value` to the host's outfeed, tagged with the probe's id (before `at`)."""
+    ip, loc = ir.InsertionPoint(at), at.location
+    token_type = ir.Type.parse("!stablehlo.token")
+    token = ir.Operation.create("stablehlo.after_all", results=[token_type], operands=[],
+                                ip=ip, loc=loc)
+    ir.Operation.create("stablehlo.outfeed", results=[token_type],
+                        operands=[value, token.results[0]],
+                        attributes={"outfeed_config": ir.StringAttr.get(probe_id)},
+                        ip=ip, loc=loc)
 
 
 def _check_of(op) -> tuple[CheckKind, str] | None:

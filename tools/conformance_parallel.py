@@ -1,12 +1,17 @@
-"""`interpreter.run_parallel` on a device that runs one process: call each program in turn.
+"""`interpreter.run_parallel` on IREE: call each program in turn, or run them as processes.
 
 The interpreter runs the programs of a replica x partition grid as concurrent processes.
 When no program communicates, running them one after the other computes the same results;
 each program's replica_id/partition_id become its own indices (a specialized copy).
-Programs that communicate (collectives, send/recv, in/outfeed) cannot be emulated so.
+Programs that communicate (collectives, send/recv, in/outfeed) run as processes of
+`shlo.run_parallel` instead (`host_parallel`): the test's main does not run on the device;
+the host passes run_parallel's constant operands to the programs and checks their results.
 """
 from __future__ import annotations
 
+import dataclasses
+
+import numpy as np
 from iree.compiler import ir
 
 from .conformance_ir import function_type, functions, kind, lookup, name_of, walk
@@ -98,3 +103,105 @@ def _specialize(module, funcs, name: str, replica: int, partition: int) -> str:
             op.results[0].replace_all_uses_with(const.results[0])
             op.erase()
     return clone_name
+
+
+@dataclasses.dataclass
+class ParallelRun:
+    """What the host runs for a test whose run_parallel programs communicate."""
+    replicas: int
+    partitions: int
+    programs: list[str]                  # one function per process (flattened id order)
+    inputs: list[list[np.ndarray]]       # each process's arguments
+    results: list[tuple[int, int] | None]   # run_parallel result -> (process, result index)
+    infeed: list[list]                   # each process's infeed queue
+
+
+def communicates(module: ir.Module, func) -> str:
+    """The first communicating op a run_parallel program of `func` runs, or ''."""
+    funcs = {name_of(f): f for f in functions(module)}
+    for op in [o for o in walk(func) if kind(o) == "interpreter.run_parallel"]:
+        for name in program_names(op):
+            talks = _communication(funcs, name, set())
+            if talks:
+                return talks
+    return ""
+
+
+def host_parallel(module: ir.Module, func, host_value) -> tuple[ParallelRun | None, str]:
+    """The run of `func`'s one run_parallel on the host (`host_value`: a value's host array,
+    or None when it is not a constant), or (None, why it cannot be run so)."""
+    ops = [o for o in walk(func) if kind(o) == "interpreter.run_parallel"]
+    if len(ops) != 1:
+        return None, f"unsupported: {len(ops)} communicating run_parallel ops in one test"
+    op = ops[0]
+    funcs = {name_of(f): f for f in functions(module)}
+    grid = program_grid(op)
+    if len({len(row) for row in grid}) != 1:
+        return None, "unsupported: run_parallel's rows have different numbers of partitions"
+    names = [name for row in grid for name in row]
+    operands = list(op.operands)
+    inputs, results = [], []
+    for process, name in enumerate(names):
+        f = funcs[name]
+        ftype = function_type(f)
+        args, operands = operands[:len(ftype.inputs)], operands[len(ftype.inputs):]
+        values = []
+        for arg in args:
+            if _is_token(arg.type):
+                continue
+            value = host_value(arg)
+            if value is None:
+                return None, "unsupported: a run_parallel operand that is not a constant"
+            values.append(value)
+        inputs.append(values)
+        kept = [t for t in ftype.results if not _is_token(t)]
+        index = iter(range(len(kept)))
+        results.extend(None if _is_token(t) else (process, next(index)) for t in ftype.results)
+    queue = []
+    if "infeed" in op.attributes:
+        for ref in ir.ArrayAttr(op.attributes["infeed"]):
+            feeder = funcs[ir.FlatSymbolRefAttr(ref).value]
+            returned = list(feeder.regions[0].blocks[0].operations)[-1].operands
+            items = [host_value(v) for v in returned]
+            if any(v is None for v in items):
+                return None, "unsupported: an infeed function that does not return constants"
+            queue.append(tuple(items))
+    for name in set(names):
+        _strip_tokens(funcs[name])
+    module.operation.attributes["mhlo.num_replicas"] = ir.IntegerAttr.get(
+        ir.IntegerType.get_signless(32), len(grid))
+    module.operation.attributes["mhlo.num_partitions"] = ir.IntegerAttr.get(
+        ir.IntegerType.get_signless(32), len(grid[0]))
+    infeed = [queue] + [[] for _ in names[1:]]
+    return ParallelRun(len(grid), len(grid[0]), names, inputs, results, infeed), ""
+
+
+def _is_token(t: ir.Type) -> bool:
+    return str(t) == "!stablehlo.token"
+
+
+def _strip_tokens(f) -> None:
+    """Make a program exportable: token arguments become after_all inside, token results go;
+    the function is public (the host calls it)."""
+    block = f.regions[0].blocks[0]
+    for i in reversed(range(len(block.arguments))):
+        arg = block.arguments[i]
+        if _is_token(arg.type):
+            token = ir.Operation.create("stablehlo.after_all", results=[arg.type], operands=[],
+                                        ip=ir.InsertionPoint.at_block_begin(block))
+            arg.replace_all_uses_with(token.results[0])
+            block.erase_argument(i)
+    for op in list(walk(f)):
+        if kind(op) in ("func.return", "stablehlo.return") and kind(op.parent) == "func.func":
+            kept = [v for v in op.operands if not _is_token(v.type)]
+            ir.Operation.create("func.return", operands=kept, ip=ir.InsertionPoint(op),
+                                loc=op.location)
+            op.erase()
+    ftype = function_type(f)
+    f.attributes["function_type"] = ir.TypeAttr.get(ir.FunctionType.get(
+        [a.type for a in block.arguments], [t for t in ftype.results if not _is_token(t)]))
+    for name in ("arg_attrs", "res_attrs"):
+        if name in f.attributes:
+            del f.attributes[name]
+    if "sym_visibility" in f.attributes:
+        del f.attributes["sym_visibility"]

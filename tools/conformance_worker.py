@@ -26,6 +26,7 @@ from .conformance_checks import CheckMisuse, evaluate
 from .conformance_instrument import (Options, TestFunction, host_results, instrument,
                                      rename_functions)
 from .conformance_syntax import rewrite_test_ops, split_chunks
+from .conformance_values import ConformanceError
 
 REFERENCE = "reference"
 # Instrumentation per kind of target: IREE folds constants, the interpreter does not; the
@@ -103,6 +104,9 @@ class FileRun:
                 rename_functions(module, f"c{chunk.index}_")
                 for t in tests:
                     t.symbol = f"c{chunk.index}_{t.name}"
+                    if t.parallel:
+                        t.parallel.programs = [f"c{chunk.index}_{n}"
+                                               for n in t.parallel.programs]
             self.emit({"event": "tests", "chunk": chunk.index, "tests": [
                 [test_id(self.display, self.text, t.name, t.line), t.name, t.line]
                 for t in tests]})
@@ -130,7 +134,11 @@ class FileRun:
                 for t in tests:
                     self.outcome(t, "skipped", "device", why)
             return
-        self._compile_and_run(prepared, ctx)
+        grids: dict[tuple, list] = {}     # one module per process grid (module attributes)
+        for item in prepared:
+            grids.setdefault(_grid(item[1]), []).append(item)
+        for group in grids.values():
+            self._compile_and_run(group, ctx)
 
     def _run_reference(self, prepared, ctx) -> None:
         import os
@@ -220,19 +228,50 @@ class FileRun:
 
 def _run_compiled(exe, test: TestFunction) -> list[np.ndarray]:
     from shlo.runtime.abi import ELEMENT_DTYPES
+    if test.parallel:
+        run = test.parallel
+        outputs = shlo.run_parallel(exe, run.inputs, num_replicas=run.replicas,
+                                    num_partitions=run.partitions, programs=run.programs,
+                                    infeed=run.infeed)
+        outputs = [out if isinstance(out, tuple) else (out,) for out in outputs]
+        return [None if where is None else np.asarray(outputs[where[0]][where[1]])
+                for where in run.results]
     args = [edge.value.astype(ELEMENT_DTYPES[edge.carrier]) if edge.carrier else edge.value
             for edge in test.args]
-    results = exe.function(test.symbol)(*args)
-    if not isinstance(results, tuple):
-        results = (results,)
-    return host_results(test, list(results))
+    if not test.probes:
+        results = exe.function(test.symbol)(*args)
+        return host_results(test, list(results if isinstance(results, tuple) else (results,)))
+    run = shlo.run_parallel(exe, [args], programs=[test.symbol])   # one process: its outfeed
+    results = run[0] if isinstance(run[0], tuple) else (run[0],)
+    probed = []
+    for probe_id, iteration in test.probes:
+        values = [item[0] for item, config in zip(run.outfeed[0], run.outfeed_configs[0])
+                  if config == probe_id]
+        if iteration >= len(values):
+            raise ConformanceError(f"probe '{probe_id}' ran {len(values)} time(s); a check "
+                                   f"reads iteration {iteration}")
+        probed.append(values[iteration])
+    return host_results(test, list(results)) + probed
+
+
+GRID_ATTRIBUTES = ("mhlo.num_replicas", "mhlo.num_partitions")
+
+
+def _grid(module) -> tuple:
+    """The process-grid attributes of a chunk's module (host_parallel sets them)."""
+    attrs = module.operation.attributes
+    return tuple(str(attrs[n]) if n in attrs else None for n in GRID_ATTRIBUTES)
 
 
 def _merge(modules, ctx):
-    """One module holding (copies of) the functions of every module in `modules`."""
+    """One module holding (copies of) the functions of every module in `modules` (all with
+    the same process grid, which the merged module keeps)."""
     from iree.compiler import ir
     with ctx, ir.Location.unknown():
         merged = ir.Module.create()
+        for name in GRID_ATTRIBUTES:
+            if name in modules[0].operation.attributes:
+                merged.operation.attributes[name] = modules[0].operation.attributes[name]
         for module in modules:
             for op in module.body.operations:
                 op.clone(ip=ir.InsertionPoint(merged.body))

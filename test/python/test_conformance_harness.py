@@ -265,26 +265,56 @@ def test_shape_operands_stay_constant():
     assert not test.args and "stablehlo.constant dense<3>" in shlo.print_module(module)
 
 
-def test_main_is_the_test_and_communicating_programs_are_unsupported():
-    _, (test,) = _instrument(textwrap.dedent("""\
-        func.func @gather(%x: tensor<2xi64>) -> tensor<4xi64> {
-          %0 = "stablehlo.all_gather"(%x) {all_gather_dim = 0 : i64,
-            replica_groups = dense<[[0, 1]]> : tensor<1x2xi64>} : (tensor<2xi64>) -> tensor<4xi64>
-          return %0 : tensor<4xi64>
-        }
+GATHER_PROGRAM = """\
+    func.func @gather(%x: tensor<2xi64>, %t: !stablehlo.token) -> (!stablehlo.token, tensor<4xi64>) {
+      %0 = "stablehlo.all_gather"(%x) {all_gather_dim = 0 : i64,
+        replica_groups = dense<[[0, 1]]> : tensor<1x2xi64>} : (tensor<2xi64>) -> tensor<4xi64>
+      return %t, %0 : !stablehlo.token, tensor<4xi64>
+    }
+"""
+
+
+def test_communicating_programs_run_on_the_host_with_constant_operands():
+    module, (test,) = _instrument(textwrap.dedent(GATHER_PROGRAM) + textwrap.dedent("""\
+        func.func @main() {
+          %a = stablehlo.constant dense<[1, 2]> : tensor<2xi64>
+          %b = stablehlo.constant dense<[3, 4]> : tensor<2xi64>
+          %t = stablehlo.after_all : !stablehlo.token
+          %r:4 = "interpreter.run_parallel"(%a, %t, %b, %t) {programs = [[@gather], [@gather]]}
+            : (tensor<2xi64>, !stablehlo.token, tensor<2xi64>, !stablehlo.token)
+            -> (!stablehlo.token, tensor<4xi64>, !stablehlo.token, tensor<4xi64>)
+          check.expect_eq_const %r#3, dense<[1, 2, 3, 4]> : tensor<4xi64>
+          func.return
+        }"""))
+    run = test.parallel
+    assert test.name == "main" and test.processes == 2 and not test.unsupported
+    assert (run.replicas, run.partitions, run.programs) == (2, 1, ["gather", "gather"])
+    assert [[list(v) for v in args] for args in run.inputs] == [[[1, 2]], [[3, 4]]]
+    assert run.results == [None, (0, 0), None, (1, 0)]          # tokens have no value
+    (check,) = test.checks
+    assert check.actual == 3 and list(check.expected) == [1, 2, 3, 4]
+    text = shlo.print_module(module)
+    assert "mhlo.num_replicas = 2" in text and "@main" not in text
+    assert "func.func @gather(%arg0: tensor<2xi64>) -> tensor<4xi64>" in text   # no tokens
+
+
+def test_communicating_programs_need_constant_operands():
+    _, (test,) = _instrument(textwrap.dedent(GATHER_PROGRAM) + textwrap.dedent("""\
         func.func @helper() -> tensor<2xi64> {
           %0 = stablehlo.constant dense<1> : tensor<2xi64>
           return %0 : tensor<2xi64>
         }
         func.func @main() {
           %0 = func.call @helper() : () -> tensor<2xi64>
-          %r:2 = "interpreter.run_parallel"(%0, %0) {programs = [[@gather], [@gather]]}
-            : (tensor<2xi64>, tensor<2xi64>) -> (tensor<4xi64>, tensor<4xi64>)
-          check.expect_eq_const %r#0, dense<1> : tensor<4xi64>
+          %t = stablehlo.after_all : !stablehlo.token
+          %r:4 = "interpreter.run_parallel"(%0, %t, %0, %t) {programs = [[@gather], [@gather]]}
+            : (tensor<2xi64>, !stablehlo.token, tensor<2xi64>, !stablehlo.token)
+            -> (!stablehlo.token, tensor<4xi64>, !stablehlo.token, tensor<4xi64>)
+          check.expect_eq_const %r#1, dense<1> : tensor<4xi64>
           func.return
         }"""))
-    assert test.name == "main" and test.processes == 2
-    assert test.unsupported.startswith("collective: 'stablehlo.all_gather' needs 2 processes")
+    assert test.parallel is None
+    assert test.unsupported == "unsupported: a run_parallel operand that is not a constant"
 
 
 def test_a_check_inside_a_region_is_unsupported_and_arguments_are_skipped():

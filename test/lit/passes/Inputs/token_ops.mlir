@@ -1,6 +1,5 @@
-func.func @main(%x: tensor<4xf32>) -> tensor<4xf32> {
-  // a host queue IREE's runtime does not have
+func.func @main(%x: tensor<4xf32>) -> !stablehlo.token {
+  // a token cannot cross IREE's function boundary
   %t = stablehlo.create_token : !stablehlo.token
-  %t2 = "stablehlo.outfeed"(%x, %t) {outfeed_config = ""} : (tensor<4xf32>, !stablehlo.token) -> !stablehlo.token
-  return %x : tensor<4xf32>
+  return %t : !stablehlo.token
 }
