@@ -37,13 +37,16 @@ def describe_process(index: int, partitions: int) -> str:
 
 
 def process_groups(mode: str, rows: np.ndarray, replicas: int, partitions: int) -> list:
-    """The spec's process groups (lists of flattened ids) of replica_groups-like `rows`."""
+    """The spec's process groups (lists of flattened ids) of replica_groups-like `rows`
+    (no rows: one group of every id)."""
+    bound = {"cross_replica": replicas, "cross_partition": partitions,
+             "cross_replica_and_partition": replicas}.get(mode, replicas * partitions)
     rows = [[int(x) for x in row if x != -1] for row in np.asarray(rows).reshape(
-        len(rows), -1)] if np.size(rows) else []
-    if not rows:
-        rows = [list(range({"cross_replica": replicas, "cross_partition": partitions,
-                            "cross_replica_and_partition": replicas}.get(
-                                mode, replicas * partitions)))]
+        len(rows), -1)] if np.size(rows) else [list(range(bound))]
+    bad = [x for row in rows for x in row if not 0 <= x < bound]
+    if bad:
+        raise HostError(f"{mode} process groups {rows} name id {bad[0]}, outside [0, {bound}) "
+                        f"for {replicas} replica(s) x {partitions} partition(s)")
     if mode == "cross_replica":
         return [[r * partitions + p for r in row] for p in range(partitions) for row in rows]
     if mode == "cross_partition":
@@ -228,7 +231,8 @@ class HostProcess:
         name = host_abi.OPS[op]
         self._check_grid(name, replicas, partitions)
         rows = self._array(groups, np.int64)
-        groups = process_groups(host_abi.MODES[mode], rows, replicas, partitions)
+        groups = process_groups(host_abi.MODES[mode], rows, replicas, partitions) \
+            if rows.size or primitive != host_abi.PERMUTE else []     # no pairs: nobody sends
         if primitive == host_abi.GROUP_SIZE:
             group = next((g for g in groups if self.index in g), [])
             return self._upload(np.int32(len(group)).tobytes())
@@ -290,9 +294,10 @@ class HostProcess:
         if (replicas, partitions) != (self.grid.replicas, self.grid.partitions):
             raise HostError(f"{op}: the module is for {replicas} replica(s) x {partitions} "
                             f"partition(s) but runs as {self.grid.replicas} x "
-                            f"{self.grid.partitions}: run it with shlo.run_parallel(exe, "
-                            f"inputs_per_process, num_replicas={replicas}, "
-                            f"num_partitions={partitions})")
+                            f"{self.grid.partitions}: run it as {replicas} x {partitions} processes "
+                            f"(shlo.run_parallel(exe, inputs_per_process, num_replicas="
+                            f"{replicas}, num_partitions={partitions}); shlo-run "
+                            f"--num-replicas {replicas} --num-partitions {partitions})")
 
     def _array(self, ref, dtype) -> np.ndarray:
         view = ref.deref(rt.HalBufferView)

@@ -229,20 +229,28 @@ class FileRun:
 def _run_compiled(exe, test: TestFunction) -> list[np.ndarray]:
     from shlo.runtime.abi import ELEMENT_DTYPES
     if test.parallel:
-        run = test.parallel
-        outputs = shlo.run_parallel(exe, run.inputs, num_replicas=run.replicas,
-                                    num_partitions=run.partitions, programs=run.programs,
-                                    infeed=run.infeed)
-        outputs = [out if isinstance(out, tuple) else (out,) for out in outputs]
-        return [None if where is None else np.asarray(outputs[where[0]][where[1]])
-                for where in run.results]
+        return _run_processes(exe, test)
     args = [edge.value.astype(ELEMENT_DTYPES[edge.carrier]) if edge.carrier else edge.value
             for edge in test.args]
-    if not test.probes:
-        results = exe.function(test.symbol)(*args)
-        return host_results(test, list(results if isinstance(results, tuple) else (results,)))
-    run = shlo.run_parallel(exe, [args], programs=[test.symbol])   # one process: its outfeed
-    results = run[0] if isinstance(run[0], tuple) else (run[0],)
+    if test.probes:                 # one process, whose outfeed holds the probed values
+        run = shlo.run_parallel(exe, [args], programs=[test.symbol])
+        return host_results(test, list(_tuple(run[0]))) + _probed(test, run)
+    return host_results(test, list(_tuple(exe.function(test.symbol)(*args))))
+
+
+def _run_processes(exe, test: TestFunction) -> list:
+    """run_parallel's results (None for its tokens), its programs run as processes."""
+    run = test.parallel
+    outputs = shlo.run_parallel(exe, run.inputs, num_replicas=run.replicas,
+                                num_partitions=run.partitions, programs=run.programs,
+                                infeed=run.infeed)
+    outputs = [_tuple(out) for out in outputs]
+    return [None if where is None else np.asarray(outputs[where[0]][where[1]])
+            for where in run.results]
+
+
+def _probed(test: TestFunction, run) -> list[np.ndarray]:
+    """The values the checks of nested probes read: the k-th outfeed item of that probe."""
     probed = []
     for probe_id, iteration in test.probes:
         values = [item[0] for item, config in zip(run.outfeed[0], run.outfeed_configs[0])
@@ -251,7 +259,11 @@ def _run_compiled(exe, test: TestFunction) -> list[np.ndarray]:
             raise ConformanceError(f"probe '{probe_id}' ran {len(values)} time(s); a check "
                                    f"reads iteration {iteration}")
         probed.append(values[iteration])
-    return host_results(test, list(results)) + probed
+    return probed
+
+
+def _tuple(results) -> tuple:
+    return results if isinstance(results, tuple) else (results,)
 
 
 GRID_ATTRIBUTES = ("mhlo.num_replicas", "mhlo.num_partitions")

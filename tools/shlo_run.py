@@ -10,6 +10,10 @@ Inputs (one per argument, in order; iree-run-module's syntax):
 Outputs (one per result, in order): `-` print (the default for every result),
 `@file.npy` write, `+file.npy` append, `@file.bin`/`+file.bin` raw contents, `` ignore.
 Values print as iree-run-module prints them: `2x2xf32=[1 2][3 4]`.
+Several processes (a module for replicas x partitions, see shlo.run_parallel):
+    shlo-run m.mlir --num-replicas 2 --input=4xf32=1,2,3,4 --input=4xf32=5,6,7,8
+takes the inputs of process 0, then process 1, ...; prints each process's results and
+outfeed; outputs apply to process 0's results, then process 1's, ...
 """
 from __future__ import annotations
 
@@ -180,6 +184,8 @@ def main(argv: list[str] | None = None) -> int:
                    default=1024, help="print at most this many elements per result")
     p.add_argument("--demote-f64", action="store_true", help="compile f64 as f32 (.mlir only)")
     p.add_argument("--iree-flag", action="append", default=[], help="extra IREE flag (.mlir only)")
+    p.add_argument("--num-replicas", type=int, default=1, help="replicas to run (processes)")
+    p.add_argument("--num-partitions", type=int, default=1, help="partitions per replica")
     args = p.parse_args(argv)
     path = args.module or args.module_flag
     if not path:
@@ -202,19 +208,37 @@ def main(argv: list[str] | None = None) -> int:
         specs = [v.spec for v in function.signature.inputs]
         inputs = []
         for text in args.input:
-            spec = specs[len(inputs)] if len(inputs) < len(specs) else None
+            spec = specs[len(inputs) % len(specs)] if specs else None
             inputs.extend(parse_input(text, spec))
-        results = function(*inputs)
-        results = results if isinstance(results, tuple) else (results,)
-        if len(args.output) > len(results):
+        processes = args.num_replicas * args.num_partitions
+        if processes == 1 and not executable.calls_host:
+            runs, outfeed = [function(*inputs)], None
+        else:
+            per = len(specs)
+            runs = shlo.run_parallel(executable, [inputs[i * per:(i + 1) * per]
+                                                  for i in range(processes)] if per else
+                                     [[]] * processes, num_replicas=args.num_replicas,
+                                     num_partitions=args.num_partitions,
+                                     programs=[name] * processes)
+            outfeed = runs.outfeed
+        results = [r if isinstance(r, tuple) else (r,) for r in runs]
+        if len(args.output) > sum(map(len, results)):
             raise shlo.InvocationError(f"{len(args.output)} --output given for "
-                                       f"{len(results)} results")
+                                       f"{sum(map(len, results))} results")
         print(f"EXEC @{name}")
-        for i, array in enumerate(results):
-            spec = args.output[i] if i < len(args.output) else "-"
-            if spec == "-":
-                print(f"result[{i}]: hal.buffer_view")
-            write_output(spec, array, args.output_max_element_count)
+        outputs = iter(args.output)
+        for process, arrays in enumerate(results):
+            if processes > 1:
+                print(f"process {process}:")
+            for i, array in enumerate(arrays):
+                spec = next(outputs, "-")
+                if spec == "-":
+                    print(f"result[{i}]: hal.buffer_view")
+                write_output(spec, array, args.output_max_element_count)
+            for k, item in enumerate(outfeed[process] if outfeed else []):
+                for array in item:
+                    print(f"outfeed[{k}]: hal.buffer_view")
+                    write_output("-", array, args.output_max_element_count)
     except shlo.Error as e:
         print(f"shlo-run: {e}", file=sys.stderr)
         return 1

@@ -54,6 +54,9 @@ CASES = {
     "collective_permute_cross_partition": (
         f'"stablehlo.collective_permute"(%x) {{source_target_pairs = dense<[[0, 1]]> : '
         f'tensor<1x2xi64>, {CH}}} : (T) -> R', (4, 2), [[0, 1], [2, 3]], "permute"),
+    "collective_permute_to_nobody": (
+        '"stablehlo.collective_permute"(%x) {source_target_pairs = dense<> : tensor<0x2xi64>}'
+        ' : (T) -> R', (4, 2), [], "permute"),
     "collective_broadcast_from_replica_1": (
         f'"stablehlo.collective_broadcast"(%x) {{replica_groups = dense<[[1, 0]]> : '
         f'tensor<1x2xi64>}} : (T) -> R', (4, 2), [[2, 0], [3, 1]], "broadcast"),
@@ -236,7 +239,8 @@ def test_bad_runs_are_one_line_errors(io, call, message):
 def test_multi_process_module_called_alone_says_how_to_run_it(compiled):
     element, exe = compiled
     with pytest.raises(shlo.InvocationError, match=r"the module is for 2 replica\(s\) x 2 "
-                       r"partition\(s\) but runs as 1 x 1: run it with shlo.run_parallel"):
+                       r"partition\(s\) but runs as 1 x 1: run it as 2 x 2 processes "
+                       r"\(shlo.run_parallel"):
         exe.function("all_reduce_cross_replica")(inputs(element)[0])
 
 
