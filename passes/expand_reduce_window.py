@@ -12,8 +12,11 @@ padding for base dilation; negative padding slices), slices off the tail no wind
 and keeps window dimensions, strides and window dilations. A reduce_window without base
 dilation or unread tail is left alone when it has no padding or its padding is of a signed or
 float type (IREE's own lowering of that padding is right, and far faster on cumulative ops),
-and so is one with dynamic shapes or complex elements (IREE's compiler crashes on a complex
-stablehlo.pad).
+and so is one with dynamic shapes. IREE's compiler crashes (a segmentation fault) on complex
+padding unless the window is a scan (a whole dimension, padded by its size - 1: cumsum), and
+on Vulkan on complex scans too: a complex sum becomes the sums of its real and imaginary
+parts, and any other complex padding but a scan's is made explicit (shlo-expand-complex-pad
+pads the parts).
 """
 from __future__ import annotations
 
@@ -24,15 +27,32 @@ from iree.compiler import ir
 from ..dialect import stablehlo
 from ..dialect.rebuild import arguments
 from ..dialect.windows import num_windows
-from .chlo_expr import element_of, is_complex
+from .chlo_expr import Num, complex_, element_of, imag, is_complex, real
 from .index_vectors import is_static, shape_of
 from .op_rules import RulesPass
 
 
+def _sums_parts(op: ir.Operation) -> bool:
+    """Whether `op` reduces one complex input by addition (its parts then sum apart)."""
+    block = op.regions[0].blocks[0]
+    ops = [o.operation for o in block.operations]
+    return len(op.operands) == 2 and is_complex(element_of(op.operands[0])) and \
+        [o.name for o in ops] == ["stablehlo.add", "stablehlo.return"] and \
+        list(ops[0].operands) == list(block.arguments)
+
+
 def _reduce_window(op: ir.Operation):
     (inputs, inits), kw = arguments(op)
-    if not is_static(*inputs) or any(is_complex(element_of(x)) for x in inputs):
-        return None                 # (IREE's compiler crashes on a complex stablehlo.pad)
+    if _sums_parts(op):         # (a complex sum: IREE crashes on some complex scans, Vulkan)
+        kw.pop("result_type", None)
+        x, init = Num(inputs[0]), Num(inits[0])
+        parts = [Num(stablehlo.reduce_window([part(x).value], [part(init).value],
+                                             **{**kw, "body": lambda a, b: stablehlo.add(a, b)}))
+                 for part in (real, imag)]
+        return [complex_(*parts).value]
+    if not is_static(*inputs):
+        return None
+    complex_padding = any(is_complex(element_of(x)) for x in inputs)
     shape = shape_of(inputs[0])
     rank = len(shape)
     window = list(kw["window_dimensions"])
@@ -51,7 +71,10 @@ def _reduce_window(op: ir.Operation):
             for c, s, w, d in zip(counts, strides, window, dilation)]
     unsigned = any(isinstance(t, ir.IntegerType) and t.is_unsigned
                    for t in (element_of(x).maybe_downcast() for x in inputs))
-    padded_only = any(p != [0, 0] for p in padding) and not unsigned
+    scan = all((w == 1 and p == [0, 0]) or (w == n and s == 1 and sorted(p) == [0, n - 1])
+               for w, n, s, p in zip(window, shape, strides, padding))
+    padded_only = any(p != [0, 0] for p in padding) and not unsigned and (
+        scan or not complex_padding)
     if base == [1] * rank and used == padded and (padded_only or padded == shape):
         # nothing IREE gets wrong: keep its own lowering of the padding (it turns a padded
         # window over a whole dimension, a cumulative sum, into a scan; spelt out here it

@@ -36,6 +36,7 @@ PASSES: dict[str, tuple[str, str]] = {
     "shlo-expand-custom-calls": ("shlo.passes.custom_call", "ExpandCustomCalls"),
     "shlo-reject-token-ops": ("shlo.passes.reject_token_ops", "RejectTokenOps"),
     "shlo-expand-complex-minmax": ("shlo.passes.expand_complex_minmax", "ExpandComplexMinMax"),
+    "shlo-expand-complex-pad": ("shlo.passes.expand_complex_pad", "ExpandComplexPad"),
     "shlo-expand-complex-bitcast": ("shlo.passes.expand_complex_bitcast", "ExpandComplexBitcast"),
     "shlo-legalize-reduce-precision": ("shlo.passes.legalize_reduce_precision",
                                        "LegalizeReducePrecision"),

@@ -37,6 +37,7 @@ DEFAULT_PASSES = [
     "shlo-expand-fft",
     "shlo-canonicalize-scatter",
     "shlo-canonicalize-gather",
+    "shlo-expand-complex-pad",
     "canonicalize",
     "cse",
 ]

@@ -60,3 +60,20 @@ func.func @plain(%x: tensor<4x6xf32>) -> tensor<3x3xf32> {
   }) : (tensor<4x6xf32>, tensor<f32>) -> tensor<3x3xf32>
   return %0 : tensor<3x3xf32>
 }
+
+// A complex sum (cumsum): the sums of the parts (IREE's Vulkan compiler crashes on the complex
+// scan, its CPU compiler on other padded complex windows).
+// CHECK-LABEL: func.func @complex_cumsum
+// CHECK:         %[[RE:.*]] = "stablehlo.reduce_window"({{.*}}) <{padding = dense<{{\[\[}}3, 0]]> : tensor<1x2xi64>, window_dimensions = array<i64: 4>}>
+// CHECK:         stablehlo.add {{.*}} : tensor<f32>
+// CHECK:         %[[IM:.*]] = "stablehlo.reduce_window"
+// CHECK:         stablehlo.complex %[[RE]], %[[IM]] : tensor<4xcomplex<f32>>
+func.func @complex_cumsum(%x: tensor<4xcomplex<f32>>) -> tensor<4xcomplex<f32>> {
+  %c = stablehlo.constant dense<(0.0,0.0)> : tensor<complex<f32>>
+  %r = "stablehlo.reduce_window"(%x, %c) <{window_dimensions = array<i64: 4>, padding = dense<[[3, 0]]> : tensor<1x2xi64>}> ({
+  ^bb0(%a: tensor<complex<f32>>, %b: tensor<complex<f32>>):
+    %s = stablehlo.add %a, %b : tensor<complex<f32>>
+    stablehlo.return %s : tensor<complex<f32>>
+  }) : (tensor<4xcomplex<f32>>, tensor<complex<f32>>) -> tensor<4xcomplex<f32>>
+  return %r : tensor<4xcomplex<f32>>
+}

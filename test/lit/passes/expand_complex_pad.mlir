@@ -1,0 +1,23 @@
+// RUN: shlo-opt --shlo-expand-complex-pad %s | filecheck %s
+
+// A complex pad: its parts pad apart (IREE's compiler crashes on the complex one).
+// CHECK-LABEL: func.func @complex
+// CHECK-DAG:     %[[RE:.*]] = stablehlo.real %arg0
+// CHECK-DAG:     %[[IM:.*]] = stablehlo.imag %arg0
+// CHECK-DAG:     %[[P0:.*]] = stablehlo.pad %[[RE]], %{{.*}}, low = [1, 0], high = [0, 2], interior = [0, 0] : (tensor<4x6xf32>, tensor<f32>) -> tensor<5x8xf32>
+// CHECK-DAG:     %[[P1:.*]] = stablehlo.pad %[[IM]], %{{.*}}, low = [1, 0], high = [0, 2], interior = [0, 0] : (tensor<4x6xf32>, tensor<f32>) -> tensor<5x8xf32>
+// CHECK:         stablehlo.complex %[[P0]], %[[P1]] : tensor<5x8xcomplex<f32>>
+func.func @complex(%x: tensor<4x6xcomplex<f32>>) -> tensor<5x8xcomplex<f32>> {
+  %c = stablehlo.constant dense<(1.0,-2.0)> : tensor<complex<f32>>
+  %r = stablehlo.pad %x, %c, low = [1, 0], high = [0, 2], interior = [0, 0] : (tensor<4x6xcomplex<f32>>, tensor<complex<f32>>) -> tensor<5x8xcomplex<f32>>
+  return %r : tensor<5x8xcomplex<f32>>
+}
+
+// A real pad stays.
+// CHECK-LABEL: func.func @real
+// CHECK:         stablehlo.pad %arg0
+// CHECK-NOT:     stablehlo.complex
+func.func @real(%x: tensor<4xf32>, %c: tensor<f32>) -> tensor<6xf32> {
+  %r = stablehlo.pad %x, %c, low = [1], high = [1], interior = [0] : (tensor<4xf32>, tensor<f32>) -> tensor<6xf32>
+  return %r : tensor<6xf32>
+}
