@@ -36,6 +36,8 @@ PASSES: dict[str, tuple[str, str]] = {
     "shlo-expand-custom-calls": ("shlo.passes.custom_call", "ExpandCustomCalls"),
     "shlo-reject-token-ops": ("shlo.passes.reject_token_ops", "RejectTokenOps"),
     "shlo-expand-complex-minmax": ("shlo.passes.expand_complex_minmax", "ExpandComplexMinMax"),
+    "shlo-legalize-reducer-rounding": ("shlo.passes.legalize_reducer_rounding",
+                                       "LegalizeReducerRounding"),
     "shlo-expand-complex-pad": ("shlo.passes.expand_complex_pad", "ExpandComplexPad"),
     "shlo-expand-complex-bitcast": ("shlo.passes.expand_complex_bitcast", "ExpandComplexBitcast"),
     "shlo-legalize-reduce-precision": ("shlo.passes.legalize_reduce_precision",

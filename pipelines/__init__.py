@@ -38,6 +38,7 @@ DEFAULT_PASSES = [
     "shlo-canonicalize-scatter",
     "shlo-canonicalize-gather",
     "shlo-expand-complex-pad",
+    "shlo-legalize-reducer-rounding",
     "canonicalize",
     "cse",
 ]
