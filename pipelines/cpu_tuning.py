@@ -7,16 +7,45 @@ index wrapping) into a dispatch that needs 4 MiB of stack and fails to compile
 ("exceeded stack allocation limit"). A module with a scatter therefore compiles
 without aggressive fusion, which avoids it. Flags the user gave come last and
 win (IREE takes the last value of a repeated flag).
+
+Some fusion failures cannot be told from the ops a module holds: IREE's stream partitioning
+then reports a "circular dependency" (measured: jax's igamma/igammac on f64, whose series
+loops shlo expands in f64). `retry_flags` gives the flags to compile such a module again
+with (RETRY_RULES: error text -> flags); the retry happens once, only for that error.
 """
 from __future__ import annotations
 
 from iree.compiler import ir
 
+NO_AGGRESSIVE_FUSION = ("--iree-dispatch-creation-enable-aggressive-fusion=false",)
 # op name -> (flags added when the module holds that op, why)
 MODULE_RULES: dict[str, tuple[tuple[str, ...], str]] = {
-    "stablehlo.scatter": (("--iree-dispatch-creation-enable-aggressive-fusion=false",),
+    "stablehlo.scatter": (NO_AGGRESSIVE_FUSION,
                           "O2/O3 fuse scatter index math into a dispatch over the stack limit"),
 }
+
+
+# IREE error text -> (flags a second compile adds, why)
+RETRY_RULES: dict[str, tuple[tuple[str, ...], str]] = {
+    "circular dependency: input operation uses partition output": (
+        NO_AGGRESSIVE_FUSION, "IREE's stream partitioning fails on some aggressive fusions"),
+    "exceeded stack allocation limit": (
+        NO_AGGRESSIVE_FUSION, "a fused dispatch needs more stack than IREE allows"),
+}
+
+
+def retry_flags(target):
+    """For cpu targets: a function from a compile error's text to the flags to compile again
+    with (empty: do not retry); None for other targets."""
+    if target.kind.name != "cpu":
+        return None
+
+    def flags_for(message: str) -> tuple[str, ...]:
+        for text, (flags, _why) in RETRY_RULES.items():
+            if text in message and not set(flags) <= set(target.extra_flags):
+                return flags
+        return ()
+    return flags_for
 
 
 def module_flags(module_op: ir.Operation) -> tuple[str, ...]:

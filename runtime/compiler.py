@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import contextlib
 import ctypes
+import dataclasses
 import os
 import re
 import shlex
@@ -29,7 +30,7 @@ from ..context import context as new_context, home_session
 from ..errors import CompileError
 from ..module_io import module_bytecode, parse_module, print_module
 from ..pipelines import DEFAULT, default_pipeline, get_pipeline, with_pass_options
-from ..pipelines.cpu_tuning import tuned
+from ..pipelines.cpu_tuning import retry_flags, tuned
 from ..pipelines.targets import Target, get_target
 from .abi import mark_read_only_inputs
 from ..passes.accurate_math import without_accurate_math
@@ -112,8 +113,18 @@ def compile_module(module, target: Target, *, pipeline: str | None = DEFAULT,
         cached = store.get(key)
         if cached is not None:
             return cached
-    vmfb = compile_to_vmfb(work, target, original=module, pipeline=pipeline_text,
-                           stages=stages)
+    retry = retry_flags(target)
+    attempt = work.clone() if retry else work      # (IREE consumes the module it compiles)
+    try:
+        vmfb = compile_to_vmfb(attempt, target, original=module, pipeline=pipeline_text,
+                               stages=stages)
+    except CompileError as e:
+        flags = retry(str(e)) if retry else ()
+        if not flags:
+            raise
+        vmfb = compile_to_vmfb(work, dataclasses.replace(
+            target, extra_flags=target.extra_flags + flags), original=module,
+            pipeline=pipeline_text, stages=stages)
     if store:
         store.put(key, vmfb)
     return vmfb

@@ -1,6 +1,10 @@
-"""flag-sweep runs end to end on a tiny workload (timings are never asserted), and the cpu
-tuning table picks its flags from what a module holds."""
+"""flag-sweep runs end to end on a tiny workload (timings are never asserted), the cpu tuning
+table picks its flags from what a module holds, and a known IREE fusion failure is compiled
+again without aggressive fusion."""
 import json
+
+import numpy as np
+import pytest
 
 import shlo
 from shlo.pipelines.cpu_tuning import MODULE_RULES, module_flags
@@ -40,3 +44,29 @@ def test_scatter_modules_get_their_flags(ctx):
     plain = shlo.parse_module("func.func @g(%x: tensor<4xf32>) -> tensor<4xf32> {\n"
                               "  return %x : tensor<4xf32>\n}", context=ctx)
     assert module_flags(plain.operation) == ()
+
+
+def test_retry_flags_only_for_known_fusion_failures_on_cpu():
+    import dataclasses
+    from shlo.pipelines.cpu_tuning import NO_AGGRESSIVE_FUSION, retry_flags
+    from shlo.pipelines.targets import get_target
+    cpu = get_target("cpu")
+    retry = retry_flags(cpu)
+    assert retry("x.mlir:2:3: circular dependency: input operation uses partition output "
+                 "%13:3 = ...") == NO_AGGRESSIVE_FUSION
+    assert retry("failed to legalize operation 'arith.truncf'") == ()
+    already = dataclasses.replace(cpu, extra_flags=NO_AGGRESSIVE_FUSION)
+    assert retry_flags(already)("exceeded stack allocation limit of 32768 bytes") == ()
+    assert retry_flags(get_target("vulkan")) is None
+
+
+def test_jax_igamma_f64_compiles_through_the_retry_and_matches_xla():
+    """IREE's stream partitioning fails on this module with aggressive fusion ("circular
+    dependency"); the retry without it compiles, and the numbers are XLA's."""
+    jax = pytest.importorskip("jax")
+    jax.config.update("jax_enable_x64", True)
+    rng = np.random.default_rng(11)
+    a, x = rng.uniform(0.5, 3, 7), rng.uniform(0.1, 3, 7)
+    f = jax.jit(jax.lax.igamma)
+    got = shlo.compile(f.lower(a, x).as_text(), target="cpu")(a, x)
+    np.testing.assert_allclose(got, np.asarray(f(a, x)), rtol=1e-12)
