@@ -27,8 +27,9 @@ diag 'N'/'U'). Their logical semantics are StableHLO's own ops:
   it), applied to the trailing columns; orgqr applies the reflectors to the identity's
   columns from the last one back. (LAPACK's rescaling of tiny norms is left out.)
 
-Other LAPACK targets (complex geqrf/orgqr, syevd, gesdd, geev: complex qr, eigh, svd, eig)
-are not decomposed and stay a clear error that names them.
+syevd (eigh) is decomposed in shlo.passes.lapack_syevd. Other LAPACK targets (complex
+geqrf/orgqr, heevd, gesdd, geev: complex qr and eigh, svd, eig) are not decomposed and stay a
+clear error that names them.
 """
 from __future__ import annotations
 

@@ -10,7 +10,8 @@ win (IREE takes the last value of a repeated flag).
 
 Some fusion failures cannot be told from the ops a module holds: IREE's stream partitioning
 then reports a "circular dependency" (measured: jax's igamma/igammac on f64, whose series
-loops shlo expands in f64). `retry_flags` gives the flags to compile such a module again
+loops shlo expands in f64), or a data-tiling relayout "restricted to workgroup distributed
+contexts" (jnp.linalg.eigh's Jacobi loops). `retry_flags` gives the flags to compile such a module again
 with (RETRY_RULES: error text -> flags); the retry happens once, only for that error.
 """
 from __future__ import annotations
@@ -31,6 +32,8 @@ RETRY_RULES: dict[str, tuple[tuple[str, ...], str]] = {
         NO_AGGRESSIVE_FUSION, "IREE's stream partitioning fails on some aggressive fusions"),
     "exceeded stack allocation limit": (
         NO_AGGRESSIVE_FUSION, "a fused dispatch needs more stack than IREE allows"),
+    "write affecting operations on global resources are restricted to workgroup distributed": (
+        NO_AGGRESSIVE_FUSION, "a fused relayout (data tiling) left outside a workgroup"),
 }
 
 

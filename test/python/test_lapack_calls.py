@@ -1,5 +1,5 @@
 """JAX's linear algebra as lowered for the CPU: LAPACK custom calls (potrf, trsm, getrf, geqrf,
-orgqr) decomposed by shlo.passes.lapack_calls, in modules whose custom calls carry Shardy
+orgqr; syevd by shlo.passes.lapack_syevd) decomposed by shlo.passes.lapack_calls, in modules whose custom calls carry Shardy
 attributes (shlo.shardy drops them). jax.jit on the CPU is the oracle; CPU and Vulkan."""
 import jax
 import jax.numpy as jnp
@@ -58,9 +58,54 @@ def test_jax_linalg_lowered_for_the_cpu(ctx, target, name):
     np.testing.assert_allclose(got, np.asarray(jax.jit(fn)(*args)), rtol=1e-4, atol=1e-4)
 
 
+# eigh: (matrix, UPLO). Eigenvectors are unique up to sign (and rotations within a repeated
+# eigenvalue), so the eigenvalues are compared with XLA's and the vectors by what defines
+# them: a = V diag(w) V^T for the symmetric matrix of the UPLO triangle, V^T V = I.
+_S = RNG.standard_normal((6, 6))
+EIGH = {
+    "eigh_f32": (SPD, "L"),
+    "eigh_f64_odd_size_upper": (np.triu(_S + _S.T) + np.tril(RNG.standard_normal((6, 6)), -1),
+                                "U"),
+    "eigh_batched": (np.stack([_M + _M.T, np.diag([3, 1, 2, 1, 5]).astype(np.float32)]), "L"),
+    "eigh_repeated_eigenvalues": (np.eye(4, dtype=np.float32) * 2, "L"),
+    "eigh_1x1": (np.array([[-4.0]], np.float32), "L"),
+    "eigh_7x7_odd": ((lambda a: (a + a.T).astype(np.float32))(RNG.standard_normal((7, 7))), "L"),
+}
+
+
+@pytest.mark.parametrize("target", ["cpu", "vulkan"])
+@pytest.mark.parametrize("name", list(EIGH))
+def test_jax_eigh_lowered_for_the_cpu(ctx, target, name):
+    if target == "vulkan":
+        vulkan_or_skip()
+    a, uplo = EIGH[name]
+    if target == "vulkan" and a.dtype == np.float64:
+        a = a.astype(np.float32)
+    fn = jax.jit(lambda x: jnp.linalg.eigh(x, UPLO=uplo, symmetrize_input=False))
+    with jax.enable_x64(a.dtype == np.float64):
+        text, want = fn.lower(a).as_text(), np.asarray(fn(a)[0])
+    assert "syevd" in text
+    w, v = shlo.compile(shlo.parse_module(text, context=ctx), target=target)(a)
+    tol = 1e-5 if a.dtype == np.float32 else 1e-12
+    scale = np.max(np.abs(a))
+    np.testing.assert_allclose(w, want, rtol=tol * 10, atol=tol * 10 * scale)
+    triangle = np.tril(a) if uplo == "L" else np.triu(a)
+    symmetric = triangle + np.swapaxes(triangle, -1, -2) - triangle * np.eye(a.shape[-1])
+    np.testing.assert_allclose(np.einsum("...ij,...j,...kj->...ik", v, w, v), symmetric,
+                               atol=tol * 10 * scale)
+    np.testing.assert_allclose(np.einsum("...ji,...jk->...ik", v, v),
+                               np.broadcast_to(np.eye(a.shape[-1]), v.shape), atol=tol * 10)
+
+
+def test_eigvalsh_computes_values_only(ctx):
+    fn = jax.jit(jnp.linalg.eigvalsh)
+    got = shlo.compile(shlo.parse_module(fn.lower(SPD).as_text(), context=ctx), target="cpu")(SPD)
+    np.testing.assert_allclose(got, np.asarray(fn(SPD)), rtol=1e-5)
+
+
 def test_other_lapack_calls_stay_a_clear_error(ctx):
-    text = jax.jit(jnp.linalg.eigh).lower(SPD).as_text()
-    with pytest.raises(shlo.Error, match="no decomposition for target 'lapack_ssyevd_ffi'"):
+    text = jax.jit(jnp.linalg.svd).lower(_M).as_text()
+    with pytest.raises(shlo.Error, match="no decomposition for target 'lapack_sgesdd_ffi'"):
         shlo.compile(shlo.parse_module(text, context=ctx), target="cpu", cache=False)
 
 

@@ -1,0 +1,181 @@
+"""The decomposition of `lapack_?syevd_ffi` (? = s, d): `jnp.linalg.eigh` / `eigvalsh` on the CPU.
+
+syevd(a) -> (vectors, w, info): the eigenvalues of the symmetric matrix in a's uplo triangle,
+ascending, and orthonormal eigenvectors as columns (info 0). LAPACK reduces to tridiagonal
+form; this decomposition is the parallel cyclic Jacobi method (Brent-Luk), which is as
+accurate and maps onto whole-matrix ops:
+
+* the matrix is made symmetric from its uplo triangle, and padded to an even size m with a
+  zero row and column (an index that no rotation ever couples, dropped at the end);
+* a sweep is m - 1 steps of a round-robin tournament (a static schedule): each step pairs
+  every index with another, and applies all m/2 rotations at once, A <- J^T A J, V <- V J,
+  each rotation zeroing its a[p, q] (Golub & Van Loan's sym.schur2: t = sign(tau) /
+  (|tau| + sqrt(1 + tau^2)), tau = (a_qq - a_pp) / (2 a_pq), c = 1 / sqrt(1 + t^2),
+  s = t c). J is built from the step's one-hot pairing matrices, so a step is a few batched
+  matmuls;
+* sweeps repeat while the off-diagonal mass exceeds eps^2 of the matrix's (quadratic
+  convergence: a handful of sweeps), at most 40;
+* the diagonal gives the eigenvalues; a sort orders them and a permutation matrix the
+  vectors. Batch dimensions ride along in every op.
+"""
+from __future__ import annotations
+
+from iree.compiler import ir
+
+from ..dialect import stablehlo
+from . import chlo_stablehlo_extras as extras
+from .chlo_expr import Num, float_info, select, sqrt
+from .custom_call import register_custom_call
+from .lapack_calls import _chars, _full, _positions, _scalar
+
+MAX_SWEEPS = 40
+
+
+def _matmul(a: Num, b: Num, batch: int, transpose_b: bool = False) -> Num:
+    """a @ b (or a @ b^T) over the last two dimensions, the first `batch` dimensions batched."""
+    contract_b = batch + (1 if transpose_b else 0)
+    dims = list(range(batch))
+    return Num(stablehlo.dot_general(
+        a.value, b.value, lhs_batching_dimensions=dims, rhs_batching_dimensions=dims,
+        lhs_contracting_dimensions=[batch + 1], rhs_contracting_dimensions=[contract_b]))
+
+
+def _diag_sum(onehot_rows: Num, product: Num, batch: int) -> Num:
+    """sum_r onehot[r, i] * product[r, i]: [..., m, h] -> [..., h]."""
+    return Num(stablehlo.reduce([(onehot_rows * product).value],
+                                [_scalar(0, product.element)], dimensions=[batch],
+                                body=lambda x, y: stablehlo.add(x, y)))
+
+
+def _broadcast(x: Num, t: ir.RankedTensorType, dims: list[int]) -> Num:
+    return Num(stablehlo.broadcast_in_dim(x.value, broadcast_dimensions=dims, result_type=t))
+
+
+def syevd(op: ir.Operation, a: ir.Value):
+    a = Num(a)
+    lower = _chars(op).get("uplo", "L") == "L"
+    shape = list(a.type.shape)
+    batch, n = len(shape) - 2, shape[-1]
+    element = a.element
+    rows, columns = _positions(a)
+    kept = select(rows >= columns if lower else rows <= columns, a, a.like(0))
+    strict = select(rows > columns if lower else rows < columns, a, a.like(0))
+    perm = list(range(batch)) + [batch + 1, batch]
+    sym = kept + Num(stablehlo.transpose(strict.value, permutation=perm))
+    m = n + n % 2
+    if m != n:
+        sym = Num(stablehlo.pad(sym.value, _scalar(0, element), edge_padding_low=[0] * len(shape),
+                                edge_padding_high=[0] * batch + [1, 1],
+                                interior_padding=[0] * len(shape)))
+    matrix = ir.RankedTensorType.get(shape[:-2] + [m, m], element)
+    steps, h = m - 1, m // 2
+    i32 = ir.IntegerType.get_signless(32)
+    pair_2d = ir.RankedTensorType.get([m, h], element)
+    pair_type = ir.RankedTensorType.get(shape[:-2] + [m, h], element)
+    rows_m, cols_m = _positions(Num(stablehlo.constant(0, result_type=matrix)))
+    identity = select(rows_m.eq(cols_m), _full(Num(_scalar(1, element)), matrix),
+                      _full(Num(_scalar(0, element)), matrix))
+    eps = float_info(element).eps
+
+    slot_type = ir.RankedTensorType.get([m, h], i32)
+    row_ids = Num(stablehlo.iota(iota_dimension=0, result_type=slot_type))
+    slots = Num(stablehlo.iota(iota_dimension=1, result_type=slot_type))
+
+    def pairing(k: Num) -> tuple[Num, Num]:
+        """Step k of the circle method: index m-1 meets k, and (k+i, k-i) mod (m-1) meet."""
+        k = _full(k, slot_type)
+        ring = max(m - 1, 1)
+        p = select(slots.eq(0), k, Num(stablehlo.remainder((k + slots).value,
+                                                            _full(Num(_scalar(ring, i32)),
+                                                                  slot_type).value)))
+        q = select(slots.eq(0), k.like(m - 1), Num(stablehlo.remainder(
+            (k - slots + ring).value, _full(Num(_scalar(ring, i32)), slot_type).value)))
+        one, zero = _full(Num(_scalar(1, element)), pair_2d), _full(Num(_scalar(0, element)),
+                                                                    pair_2d)
+        return select(row_ids.eq(p), one, zero), select(row_ids.eq(q), one, zero)
+
+    def step(k, A, V):
+        """One round of m/2 simultaneous rotations."""
+        p2, q2 = pairing(Num(k))
+        P = _broadcast(p2, pair_type, [batch, batch + 1])
+        Q = _broadcast(q2, pair_type, [batch, batch + 1])
+        AP, AQ = _matmul(A, P, batch), _matmul(A, Q, batch)
+        app, aqq, apq = _diag_sum(P, AP, batch), _diag_sum(Q, AQ, batch), _diag_sum(P, AQ, batch)
+        zero = apq.eq(0)
+        tau = (aqq - app) / select(zero, apq.like(1), apq * 2)
+        sign = select(tau >= 0, tau.like(1), tau.like(-1))
+        t = sign / (abs(tau) + sqrt(tau * tau + 1))
+        t = select(zero, t.like(0), t)
+        c = 1 / sqrt(t * t + 1)
+        s = t * c
+        cs = lambda x: _broadcast(x, pair_type, list(range(batch)) + [batch + 1])
+        c_, s_ = cs(c), cs(s)
+        J = (_matmul(P * c_, P, batch, True) + _matmul(Q * c_, Q, batch, True)
+             + _matmul(P * s_, Q, batch, True) - _matmul(Q * s_, P, batch, True))
+        JT = Num(stablehlo.transpose(J.value, permutation=perm))
+        return _matmul(_matmul(JT, A, batch), J, batch), _matmul(V, J, batch)
+
+    def off_and_norm(A):
+        squares = A * A
+        dims = list(range(batch, batch + 2))
+        total = Num(stablehlo.reduce([squares.value], [_scalar(0, element)], dimensions=dims,
+                                     body=lambda x, y: stablehlo.add(x, y)))
+        diagonal = select(rows_m.eq(cols_m), squares, squares.like(0))
+        on = Num(stablehlo.reduce([diagonal.value], [_scalar(0, element)], dimensions=dims,
+                                  body=lambda x, y: stablehlo.add(x, y)))
+        return total - on, total
+
+    def unconverged(A) -> Num:
+        off, total = off_and_norm(A)
+        worse = off > total * (eps * eps)
+        if batch:
+            worse = Num(stablehlo.reduce([worse.value], [_scalar(False, worse.element)],
+                                         dimensions=list(range(batch)),
+                                         body=lambda x, y: stablehlo.or_(x, y)))
+        return worse
+
+    def sweep_cond(sweep, A, V):
+        more = Num(stablehlo.compare(sweep, _scalar(MAX_SWEEPS, i32), comparison_direction="LT"))
+        return (more & unconverged(Num(A))).value
+
+    def sweep_body(sweep, A, V):
+        def step_cond(k, *_):
+            return stablehlo.compare(k, _scalar(steps, i32), comparison_direction="LT")
+
+        def step_body(k, A, V):
+            A, V = step(k, Num(A), Num(V))
+            return [(Num(k) + 1).value, A.value, V.value]
+
+        _, A, V = extras.while_([_scalar(0, i32), A, V], step_cond, step_body)
+        return [(Num(sweep) + 1).value, A, V]
+
+    _, A, V = extras.while_([_scalar(0, i32), sym.value, identity.value], sweep_cond,
+                            sweep_body)
+    A, V = Num(A), Num(V)
+    diagonal = select(rows_m.eq(cols_m), A, A.like(0))
+    w = Num(stablehlo.reduce([diagonal.value], [_scalar(0, element)], dimensions=[batch + 1],
+                             body=lambda x, y: stablehlo.add(x, y)))        # [..., m]
+    if m != n:
+        w = Num(stablehlo.slice(w.value, start_indices=[0] * (batch + 1),
+                                limit_indices=shape[:-2] + [n]))
+        V = Num(stablehlo.slice(V.value, start_indices=[0] * len(shape),
+                                limit_indices=shape[:-2] + [n, n]))
+    # ascending eigenvalues; the vectors follow through a permutation matrix
+    index_type = ir.RankedTensorType.get(shape[:-2] + [n], i32)
+    order = stablehlo.iota(iota_dimension=batch, result_type=index_type)
+    w_sorted, order = stablehlo.sort(
+        [w.value, order], dimension=batch, is_stable=True,
+        comparator=lambda x, y, i, j: stablehlo.compare(x, y, comparison_direction="LT"))
+    vec_type = ir.RankedTensorType.get(shape, i32)
+    old = Num(stablehlo.iota(iota_dimension=batch, result_type=vec_type))   # [.., old, new]
+    new = _broadcast(Num(order), vec_type, list(range(batch)) + [batch + 1])
+    permutation = select(old.eq(new), _full(Num(_scalar(1, element)), a.type),
+                         _full(Num(_scalar(0, element)), a.type))
+    vectors = _matmul(V, permutation, batch)
+    info_type = ir.RankedTensorType(op.results[2].type)
+    info = stablehlo.constant(0, result_type=info_type)
+    return [vectors.value, w_sorted, info]
+
+
+for _p in "sd":
+    register_custom_call(f"lapack_{_p}syevd_ffi", syevd)
