@@ -38,6 +38,7 @@ PASSES: dict[str, tuple[str, str]] = {
     "shlo-expand-complex-minmax": ("shlo.passes.expand_complex_minmax", "ExpandComplexMinMax"),
     "shlo-legalize-reducer-rounding": ("shlo.passes.legalize_reducer_rounding",
                                        "LegalizeReducerRounding"),
+    "shlo-widen-f6": ("shlo.passes.widen_f6", "WidenF6"),
     "shlo-expand-complex-pad": ("shlo.passes.expand_complex_pad", "ExpandComplexPad"),
     "shlo-expand-complex-bitcast": ("shlo.passes.expand_complex_bitcast", "ExpandComplexBitcast"),
     "shlo-legalize-reduce-precision": ("shlo.passes.legalize_reduce_precision",

@@ -31,6 +31,7 @@ DEFAULT_PASSES = [
     "shlo-expand-complex-dot",
     "shlo-legalize-convolution",
     "shlo-round-narrow-float-converts",
+    "shlo-widen-f6",
     "shlo-legalize-e8m0",
     "shlo-expand-batch-norm-grad",
     "shlo-expand-integer-rng",

@@ -1,0 +1,87 @@
+"""shlo-widen-f6: 6-bit floats (which IREE cannot store) computed in f32 on their grid.
+Conversions to f6 (ties, subnormals, saturation), constants and arithmetic match ml_dtypes'
+f6 types (an independent implementation) on CPU and Vulkan; f6 at a function's boundary and
+bitcasts of f6 are one-line errors. One module per target."""
+import ml_dtypes
+import numpy as np
+import pytest
+
+import shlo
+
+from conftest import vulkan_or_skip
+
+TYPES = {"f6E2M3FN": ml_dtypes.float6_e2m3fn, "f6E3M2FN": ml_dtypes.float6_e3m2fn}
+N = 64
+
+
+def _text():
+    out = []
+    for name in TYPES:
+        t, s = f"tensor<{N}x{name}>", f"tensor<{N}xf32>"
+        out.append(f"""func.func @round_{name}(%x: {s}) -> {s} {{
+  %0 = stablehlo.convert %x : ({s}) -> {t}
+  %1 = stablehlo.convert %0 : ({t}) -> {s}
+  return %1 : {s}
+}}
+func.func @arith_{name}(%x: {s}, %y: {s}) -> {s} {{
+  %a = stablehlo.convert %x : ({s}) -> {t}
+  %b = stablehlo.convert %y : ({s}) -> {t}
+  %c = stablehlo.constant dense<1.5> : {t}
+  %p = stablehlo.multiply %a, %b : {t}
+  %q = stablehlo.add %p, %c : {t}
+  %r = stablehlo.reverse %q, dims = [0] : {t}
+  %o = stablehlo.convert %r : ({t}) -> {s}
+  return %o : {s}
+}}""")
+    return "\n".join(out)
+
+
+def _inputs():
+    rng = np.random.default_rng(4)
+    x = np.concatenate([rng.uniform(-40, 40, N // 2), rng.uniform(-0.3, 0.3, N // 4),
+                        [0.0625 * 1.5, 0.0625 * 2.5, 7.75, 28.5, 100.0, -100.0, 0.03125, -0.0,
+                         1.0625, 1.1875, 5.5, 6.5, 0.01, -3.14, 0.1875, 0.3125]])
+    y = rng.uniform(-3, 3, N)
+    return x.astype(np.float32), y.astype(np.float32)
+
+
+def _via(dtype, v):
+    return np.asarray(v, np.float32).astype(dtype).astype(np.float32)
+
+
+def _check(exe):
+    x, y = _inputs()
+    for name, dtype in TYPES.items():
+        np.testing.assert_array_equal(exe.function(f"round_{name}")(x), _via(dtype, x),
+                                      err_msg=name)
+        a, b = _via(dtype, x), _via(dtype, y)
+        want = _via(dtype, _via(dtype, a * b) + np.float32(1.5))[::-1]
+        np.testing.assert_array_equal(exe.function(f"arith_{name}")(x, y), want, err_msg=name)
+
+
+def test_cpu(ctx):
+    _check(shlo.compile(shlo.parse_module(_text(), context=ctx), target="cpu"))
+
+
+def test_vulkan(ctx):
+    vulkan_or_skip()
+    _check(shlo.compile(shlo.parse_module(_text(), context=ctx), target="vulkan"))
+
+
+@pytest.mark.parametrize("text, message", [
+    ("func.func @f(%x: tensor<4xf6E2M3FN>) -> tensor<4xf32> {\n"
+     "  %0 = stablehlo.convert %x : (tensor<4xf6E2M3FN>) -> tensor<4xf32>\n"
+     "  return %0 : tensor<4xf32>\n}",
+     r"function @f takes or returns tensor<4xf6E2M3FN>: IREE 3.13 cannot store 6-bit floats"),
+    ("func.func @g(%x: tensor<4xf32>) -> tensor<4xf32> {\n"
+     "  %0 = stablehlo.convert %x : (tensor<4xf32>) -> tensor<4xf6E3M2FN>\n"
+     "  %1 = stablehlo.bitcast_convert %0 : (tensor<4xf6E3M2FN>) -> tensor<4xf6E2M3FN>\n"
+     "  %2 = stablehlo.convert %1 : (tensor<4xf6E2M3FN>) -> tensor<4xf32>\n"
+     "  return %2 : tensor<4xf32>\n}",
+     r"stablehlo.bitcast_convert between tensor<4xf6E3M2FN> and tensor<4xf6E2M3FN> is not "
+     r"supported"),
+])
+def test_f6_at_the_boundary_and_bitcasts_are_clear_errors(ctx, text, message):
+    with pytest.raises(shlo.PassError, match=message) as info:
+        shlo.compile(shlo.parse_module(text, context=ctx), target="cpu", cache=False)
+    assert len(str(info.value).splitlines()) == 1
