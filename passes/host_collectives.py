@@ -144,22 +144,25 @@ def from_bytes(data: ir.Value, t: ir.RankedTensorType) -> ir.Value:
 
 # ---- host calls ------------------------------------------------------------------------------
 
-# The last host call's result in each block (block, value): the next call's `after` operand.
-_chain: list = []
+@dataclasses.dataclass
+class HostCalls:
+    """The host calls of one module being rewritten: its process counts, and the last call
+    made in each block (the next call's `after` operand, which keeps program order)."""
+    counts: tuple[int, int]
+    last: list = dataclasses.field(default_factory=list)      # [(block, result)]
 
-
-def _call(name: str, operands: list[ir.Value]) -> ir.Value:
-    """Call host function `name` after the previous host call of the insertion block."""
-    block = ir.InsertionPoint.current.block
-    previous = next((v for b, v in _chain if b == block), None)
-    if previous is None:
-        previous = _cast(stablehlo.constant(ir.DenseElementsAttr.get(
-            np.zeros(0, np.int8), type=ir.IntegerType.get_signless(8))), BYTES)
-    call = ir.Operation.create(
-        "func.call", results=[ir.Type.parse(BYTES)], operands=[previous, *operands],
-        attributes={"callee": ir.FlatSymbolRefAttr.get(f"{host_abi.MODULE}.{name}")})
-    _chain[:] = [(b, v) for b, v in _chain if b != block] + [(block, call.results[0])]
-    return call.results[0]
+    def call(self, name: str, operands: list[ir.Value]) -> ir.Value:
+        """Call host function `name` after the previous host call of the insertion block."""
+        block = ir.InsertionPoint.current.block
+        previous = next((v for b, v in self.last if b == block), None)
+        if previous is None:
+            previous = _cast(stablehlo.constant(ir.DenseElementsAttr.get(
+                np.zeros(0, np.int8), type=ir.IntegerType.get_signless(8))), BYTES)
+        call = ir.Operation.create(
+            "func.call", results=[ir.Type.parse(BYTES)], operands=[previous, *operands],
+            attributes={"callee": ir.FlatSymbolRefAttr.get(f"{host_abi.MODULE}.{name}")})
+        self.last = [(b, v) for b, v in self.last if b != block] + [(block, call.results[0])]
+        return call.results[0]
 
 
 def _scalar(value: int, width: int = 32) -> ir.Value:
@@ -214,22 +217,22 @@ def _group_size(op: ir.Operation, groups: np.ndarray, mode: str, counts) -> int:
 class _Site:
     """One collective op being rewritten: its groups and how to ask the host about them."""
 
-    def __init__(self, op: ir.Operation, counts: tuple[int, int]):
-        self.op, self.counts = op, counts
+    def __init__(self, op: ir.Operation, host: HostCalls):
+        self.op, self.host = op, host
         self.mode = _mode(op)
         attr = "source_target_pairs" if op.name == "stablehlo.collective_permute" else \
             "replica_groups"
         self.groups = _int_matrix(op, attr)
-        self.size = _group_size(op, self.groups, self.mode, counts)
+        self.size = _group_size(op, self.groups, self.mode, host.counts)
 
     def exchange(self, primitive: int, value: ir.Value, result: ir.RankedTensorType):
         return self.call(primitive, to_bytes(value, self.op), result)
 
     def call(self, primitive: int, data: ir.Value, result: ir.RankedTensorType):
-        data = _call("collective", [
+        data = self.host.call("collective", [
             data, _matrix(self.groups, GROUPS), _scalar(primitive),
             _scalar(host_abi.OPS.index(self.op.name)), _scalar(host_abi.MODES.index(self.mode)),
-            _scalar(self.counts[0]), _scalar(self.counts[1])])
+            _scalar(self.host.counts[0]), _scalar(self.host.counts[1])])
         return from_bytes(data, result)
 
 
@@ -280,15 +283,15 @@ def _fold(stacked: ir.Value, computation, count: ir.Value | None = None) -> ir.V
 
 # ---- rules ------------------------------------------------------------------------------------
 
-def _all_gather(op, counts):
-    site = _Site(op, counts)
+def _all_gather(op, host):
+    site = _Site(op, host)
     dim = ir.IntegerAttr(op.attributes["all_gather_dim"]).value
     return [_join_blocks(site.exchange(host_abi.GATHER, x, _stacked(x.type, site.size)), dim)
             for x in op.operands]
 
 
-def _all_reduce(op, counts):
-    site, computation = _Site(op, counts), arguments(op)[1]["computation"]
+def _all_reduce(op, host):
+    site, computation = _Site(op, host), arguments(op)[1]["computation"]
     count = None
     if (site.groups == -1).any():            # ragged groups: fold only the caller's group
         x = op.operands[0]
@@ -297,21 +300,21 @@ def _all_reduce(op, counts):
                   count) for x in op.operands]
 
 
-def _collective_reduce(op, counts):
-    site = _Site(op, counts)
-    return [site.exchange(host_abi.ROOT_ONLY, r, r.type) for r in _all_reduce(op, counts)]
+def _collective_reduce(op, host):
+    site = _Site(op, host)
+    return [site.exchange(host_abi.ROOT_ONLY, r, r.type) for r in _all_reduce(op, host)]
 
 
-def _reduce_scatter(op, counts):
-    site, computation = _Site(op, counts), arguments(op)[1]["computation"]
+def _reduce_scatter(op, host):
+    site, computation = _Site(op, host), arguments(op)[1]["computation"]
     dim = ir.IntegerAttr(op.attributes["scatter_dimension"]).value
     blocks = _blocks_first(op.operands[0], dim, site.size)
     mine = site.exchange(host_abi.ALL_TO_ALL, blocks, blocks.type)
     return [_fold(mine, computation)]
 
 
-def _all_to_all(op, counts):
-    site = _Site(op, counts)
+def _all_to_all(op, host):
+    site = _Site(op, host)
     split = ir.IntegerAttr(op.attributes["split_dimension"]).value
     concat = ir.IntegerAttr(op.attributes["concat_dimension"]).value
     n = ir.IntegerAttr(op.attributes["split_count"]).value
@@ -323,8 +326,8 @@ def _all_to_all(op, counts):
     return out
 
 
-def _collective_broadcast(op, counts):
-    site = _Site(op, counts)
+def _collective_broadcast(op, host):
+    site = _Site(op, host)
     if "has_dynamic_root" not in op.attributes:
         return [site.exchange(host_abi.BROADCAST, x, x.type) for x in op.operands]
     *operands, root = op.operands           # root[k]: the group index operand k comes from
@@ -336,31 +339,31 @@ def _collective_broadcast(op, counts):
     return out
 
 
-def _collective_permute(op, counts):
+def _collective_permute(op, host):
     x = op.operands[0]
-    return [_Site(op, counts).exchange(host_abi.PERMUTE, x, x.type)]
+    return [_Site(op, host).exchange(host_abi.PERMUTE, x, x.type)]
 
 
-def _process_id(op, counts):
-    data = _call("process_id", [_scalar(counts[0]), _scalar(counts[1])])
+def _process_id(op, host):
+    data = host.call("process_id", [_scalar(host.counts[0]), _scalar(host.counts[1])])
     ids = from_bytes(data, _tensor([2], "ui32"))
     k = 0 if op.name == "stablehlo.replica_id" else 1
     one = stablehlo.slice(ids, start_indices=[k], limit_indices=[k + 1])
     return [stablehlo.reshape(one, result_type=op.results[0].type)]
 
 
-def _send(op, counts):
+def _send(op, host):
     for x in op.operands[:-1]:
-        _call("send", [to_bytes(x, op), _scalar(_channel(op), 64)])
+        host.call("send", [to_bytes(x, op), _scalar(_channel(op), 64)])
     return [stablehlo.after_all([])]
 
 
-def _recv(op, counts):
+def _recv(op, host):
     channel = _scalar(_channel(op), 64)
     values = []
     for r in op.results[:-1]:
         t = ir.RankedTensorType(r.type)
-        data = _call("recv", [channel, _scalar(_byte_count(t, op), 64)])
+        data = host.call("recv", [channel, _scalar(_byte_count(t, op), 64)])
         values.append(from_bytes(data, t))
     return values + [stablehlo.after_all([])]
 
@@ -384,24 +387,24 @@ def descriptor(t: ir.RankedTensorType, config: str, op) -> ir.Value:
         np.array(row, np.int64), type=ir.IntegerType.get_signless(64))), DESCRIPTOR)
 
 
-def _infeed(op, counts):
+def _infeed(op, host):
     results = op.results[:-1]
     values = []
     for k, r in enumerate(results):
         t = ir.RankedTensorType(r.type)
         _byte_count(t, op)
-        data = _call("infeed", [descriptor(t, "", op), _scalar(k), _scalar(len(results))])
+        data = host.call("infeed", [descriptor(t, "", op), _scalar(k), _scalar(len(results))])
         values.append(from_bytes(data, t))
     return values + [stablehlo.after_all([])]
 
 
-def _outfeed(op, counts):
+def _outfeed(op, host):
     config = ir.StringAttr(op.attributes["outfeed_config"]).value \
         if "outfeed_config" in op.attributes else ""
     inputs = op.operands[:-1]
     for k, x in enumerate(inputs):
         t = ir.RankedTensorType(x.type)
-        _call("outfeed", [to_bytes(x, op), descriptor(t, config if k == 0 else "", op),
+        host.call("outfeed", [to_bytes(x, op), descriptor(t, config if k == 0 else "", op),
                           _scalar(k), _scalar(len(inputs))])
     return [stablehlo.after_all([])]
 
@@ -431,16 +434,13 @@ class HostCollectives(Pass):
         ops = [o for o in nested_ops(module, "stablehlo.") if o.name in routed]
         if not ops:
             return
-        _chain.clear()
-        try:
-            for op in ops:                      # (in program order: the calls chain so)
-                with ir.InsertionPoint(op), op.location, scope():
-                    values = RULES[op.name](op, counts)
-                for old, new in zip(op.results, values):
-                    old.replace_all_uses_with(new)
-                op.erase()
-        finally:
-            _chain.clear()
+        host = HostCalls(counts)
+        for op in ops:                      # (in program order: the calls chain so)
+            with ir.InsertionPoint(op), op.location, scope():
+                values = RULES[op.name](op, host)
+            for old, new in zip(op.results, values):
+                old.replace_all_uses_with(new)
+            op.erase()
         self._declare(module)
 
     def _declare(self, module: ir.Operation) -> None:
