@@ -5,11 +5,10 @@ Measured on Mesa's lavapipe (`vulkan:llvmpipe`); the CPU computes all of these c
 the Vulkan target adds this pass to shlo's default pipeline (`TargetKind.passes`) and the CPU
 keeps the original ops:
 
-* `iota` of bf16 and `convert` from any integer to bf16 fail to compile (a 32-bit to 16-bit
-  spirv.Bitcast; so does a float convert to bf16 in a dispatch that reads no tensor): iota
-  counts in f32, an integer becomes f64 (exact below 2^53), and the value is rounded to
-  bf16's grid (to nearest even) in that type and cut to the top 16 bits of its f32, all in
-  ops that compile;
+* `iota` of bf16 fails to compile (a 32-bit to 16-bit spirv.Bitcast; so does a float
+  convert to bf16 in a dispatch that reads no tensor): iota counts in f32, and the value is
+  rounded to bf16's grid and cut to the top 16 bits of its f32, as
+  shlo-round-narrow-float-converts does for integer -> bf16 converts on every target;
 * `dot_general` with a bf16 result fails to compile (the same bitcast, from the f32
   accumulator): it computes the f32 product (bf16 operands, f32 result, which compiles) and
   rounds it to bf16 on the bits, once, as the f32-accumulating CPU code does;
@@ -49,15 +48,7 @@ from ..dialect.attributes import CONV_DIMS
 from .chlo_expr import (Num, attributes, element_of, float_info, is_float, select,
                         shift_right_logical, with_element)
 from .op_rules import CANONICAL, RulesPass, apply_rules
-from .round_narrow_float_converts import round_to_grid
-
-
-def _to_bf16_on_bits(x: Num) -> Num:
-    """x (f32 or f64) as bf16: rounded to nearest even in x's own type, then the top 16 bits
-    of the f32, which is exact by then."""
-    rounded = round_to_grid(x, ir.BF16Type.get()).to("f32")
-    top = shift_right_logical(rounded.bitcast(ir.IntegerType.get_unsigned(32)), 16)
-    return top.to(ir.IntegerType.get_unsigned(16)).bitcast(ir.BF16Type.get())
+from .round_narrow_float_converts import to_bf16_on_bits
 
 
 def _bf16_iota(op: ir.Operation):
@@ -67,15 +58,7 @@ def _bf16_iota(op: ir.Operation):
     dimension = ir.IntegerAttr(op.attributes["iota_dimension"]).value
     counted = Num(stablehlo.iota(iota_dimension=dimension,
                                  result_type=with_element(t, ir.F32Type.get())))
-    return [_to_bf16_on_bits(counted).value]
-
-
-def _integer_to_bf16(op: ir.Operation):
-    x = Num(op.operands[0])
-    target = ir.RankedTensorType(op.results[0].type).element_type
-    if str(target) != "bf16" or not isinstance(x.element, ir.IntegerType):
-        return None
-    return [_to_bf16_on_bits(x.to("f64")).value]
+    return [to_bf16_on_bits(counted).value]
 
 
 def _bf16_dot(op: ir.Operation):
@@ -86,7 +69,7 @@ def _bf16_dot(op: ir.Operation):
     wide = ir.Operation.create("stablehlo.dot_general",
                                results=[with_element(result, ir.F32Type.get())],
                                operands=list(op.operands), attributes=attributes(op)).result
-    return [_to_bf16_on_bits(Num(wide)).value]
+    return [to_bf16_on_bits(Num(wide)).value]
 
 
 def _f32_for_bf16(t: ir.Type) -> ir.Type:
@@ -124,7 +107,7 @@ def _bf16_reduce(op: ir.Operation):
 
     results = stablehlo.reduce(wide[:half], wide[half:], dimensions=dimensions, body=cloned_body)
     results = results if isinstance(results, (list, tuple)) else [results]
-    return [_to_bf16_on_bits(Num(r)).value if str(element_of(old)) == "bf16" else r
+    return [to_bf16_on_bits(Num(r)).value if str(element_of(old)) == "bf16" else r
             for r, old in zip(results, op.results)]
 
 
@@ -255,14 +238,13 @@ def _grouped_convolution(op: ir.Operation):
 
 @dataclasses.dataclass
 class LegalizeVulkanOps(RulesPass):
-    """Rewrite bf16 iota, converts, dot_general and reduce, clz, unsigned division, signed
+    """Rewrite bf16 iota, dot_general and reduce, clz, unsigned division, signed
     and float remainder and grouped convolutions for Vulkan."""
 
     NAME = "shlo-legalize-vulkan-ops"
     f64: bool = True            # the target computes f64 (float remainder goes through it)
     RULES = {
         "stablehlo.iota": _bf16_iota,
-        "stablehlo.convert": _integer_to_bf16,
         "stablehlo.count_leading_zeros": _count_leading_zeros,
         "stablehlo.divide": _unsigned_quotient,
         "stablehlo.remainder": _remainder,

@@ -41,6 +41,8 @@ def apply_rules(root: ir.Operation, rules: dict[str, Rule], pass_name: str) -> N
 
 def _pattern(rule: Rule, pass_name: str, errors: list):
     def match_and_rewrite(op, rewriter):
+        if errors:           # the pass fails anyway; a failed rule's leftovers must not loop
+            return True
         op = op.operation
         try:
             with rewriter.ip, op.location, scope():

@@ -25,7 +25,8 @@ import math
 from iree.compiler import ir
 
 from ..dialect import stablehlo
-from .chlo_expr import Num, float_info, is_float, round_even, select, with_element
+from .chlo_expr import (Num, float_info, is_float, round_even, select, shift_right_logical,
+                        with_element)
 from .base import nested_ops
 from .op_rules import CANONICAL, RulesPass, apply_rules
 
@@ -97,8 +98,43 @@ def _from_narrow(op: ir.Operation):
     return [out.to(target).value]
 
 
+def to_bf16_on_bits(x: Num) -> Num:
+    """x (f32 or f64) as bf16: rounded to nearest even in x's own type, then the top 16 bits
+    of the f32, which is exact by then (no float truncation to bf16 left to the target)."""
+    rounded = round_to_grid(x, ir.BF16Type.get()).to("f32")
+    top = shift_right_logical(rounded.bitcast(ir.IntegerType.get_unsigned(32)), 16)
+    return top.to(ir.IntegerType.get_unsigned(16)).bitcast(ir.BF16Type.get())
+
+
+def exact_for_bf16(x: Num) -> Num:
+    """An integer tensor as f64 values that round to bf16 as the integers do: exact below
+    2^53; above, the bits below bit 11 become one sticky bit (bf16's half quantum there is
+    2^45 or more, so ties and the direction of rounding are kept) and the rest is exact."""
+    width = ir.IntegerType(x.element).width
+    if width <= 32:
+        return x.to("f64")
+    unsigned = ir.IntegerType.get_unsigned(64)
+    signed = not ir.IntegerType(x.element).is_unsigned
+    magnitude = (select(x < 0, -x, x) if signed else x).bitcast(unsigned)  # (-2^63: 2^63)
+    sticky = (magnitude & ((1 << 64) - 0x800)) | select((magnitude & 0x7FF).ne(0),
+                                                       magnitude.like(0x800), magnitude.like(0))
+    wide = select(magnitude >= (1 << 53), sticky, magnitude).to("f64")
+    return select(x < 0, -wide, wide) if signed else wide
+
+
+def _integer_to_bf16(op: ir.Operation):
+    """An integer -> bf16 convert, rounded once, in ops every target compiles: IREE's CPU
+    code calls __truncsfbf2, which it does not link, on CPUs without AVX512-BF16 (measured:
+    "undefined symbol"), and SPIR-V fails on the 32- to 16-bit bitcast."""
+    x = Num(op.operands[0])
+    target = ir.RankedTensorType(op.results[0].type).element_type
+    if str(target) != "bf16" or not isinstance(x.element, ir.IntegerType):
+        return None
+    return [to_bf16_on_bits(exact_for_bf16(x)).value]
+
+
 def _convert(op: ir.Operation):
-    return _from_narrow(op) or _to_narrow(op)
+    return _from_narrow(op) or _to_narrow(op) or _integer_to_bf16(op)
 
 
 RULES = {"stablehlo.convert": _convert}

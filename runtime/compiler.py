@@ -37,6 +37,7 @@ from ..passes.accurate_math import without_accurate_math
 from ..passes.expand_f64_math import without_f64_expansion
 from .boundary import prepare_boundary
 from .cache import CompileCache
+from .child_compile import compile_in_child, process_global_flags
 from .f64 import check_f64
 from .target_probe import probe_target
 
@@ -191,6 +192,9 @@ def compile_to_vmfb(module_op: ir.Operation, target: Target, *, original=None,
     """IREE-compile a prepared module op (consumed: IREE rewrites it) to .vmfb bytes."""
     from iree.compiler.api import Output
 
+    if process_global_flags(target.flags):
+        return _compile_in_child(module_op, target, original=original, pipeline=pipeline,
+                                 stages=stages)
     lib = _dylib()
     errors: list[str] = []
 
@@ -226,6 +230,21 @@ def compile_to_vmfb(module_op: ir.Operation, target: Target, *, original=None,
         vmfb = bytes(output.map_memory())
         output.close()
         invocation.close()
+    return vmfb
+
+
+def _compile_in_child(module_op: ir.Operation, target: Target, *, original, pipeline: str,
+                      stages: _Stages | None) -> bytes:
+    """compile_to_vmfb for flags only iree-compile's command line takes (child_compile)."""
+    phase_dir = None
+    if stages is not None and stages.directory:
+        phase_dir = tempfile.mkdtemp(prefix=".iree-phases-", dir=stages.directory)
+    vmfb, errors = compile_in_child(module_op, target.flags, phase_dir=phase_dir)
+    if phase_dir:
+        stages.adopt_iree_phases(phase_dir)
+    if errors:
+        raise _compile_error(errors, target, original if original is not None else module_op,
+                             pipeline)
     return vmfb
 
 

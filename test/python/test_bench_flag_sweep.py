@@ -70,3 +70,21 @@ def test_jax_igamma_f64_compiles_through_the_retry_and_matches_xla():
     with jax.enable_x64(True):
         text, want = f.lower(a, x).as_text(), np.asarray(f(a, x))
     np.testing.assert_allclose(shlo.compile(text, target="cpu")(a, x), want, rtol=1e-12)
+
+
+def _matmul(ctx, m, k, n):
+    return shlo.parse_module(f"""
+    func.func @f(%a: tensor<{m}x{k}xf32>, %b: tensor<{k}x{n}xf32>) -> tensor<{m}x{n}xf32> {{
+      %0 = stablehlo.dot_general %a, %b, contracting_dims = [1] x [0] : (tensor<{m}x{k}xf32>, tensor<{k}x{n}xf32>) -> tensor<{m}x{n}xf32>
+      return %0 : tensor<{m}x{n}xf32>
+    }}""", context=ctx)
+
+
+def test_large_matmuls_get_large_tiles(ctx):
+    """An operand over 8 MiB: the process-global tile-size option (a child iree-compile)."""
+    from shlo.pipelines.cpu_tuning import LARGE_MATMUL_TILES
+    from shlo.runtime.child_compile import process_global_flags
+    assert module_flags(_matmul(ctx, 2048, 2048, 2048).operation) == LARGE_MATMUL_TILES
+    assert module_flags(_matmul(ctx, 1024, 1024, 1024).operation) == ()
+    assert process_global_flags(LARGE_MATMUL_TILES + ("--iree-opt-level=O3",)) == \
+        LARGE_MATMUL_TILES

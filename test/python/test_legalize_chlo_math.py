@@ -18,7 +18,7 @@ REAL = ["f64", "f32", "f16", "bf16", "f8E4M3FN", "f8E5M2"]
 COMPLEX = ["complex<f32>", "complex<f64>"]
 # (op, type) -> (max ULP, 99th percentile ULP). None: every type of the op's row.
 BOUNDS = {
-    "erf": {"f64": (3, 1), "f32": (4, 2), None: (8, 0)},
+    "erf": {"f64": (3, 2), "f32": (4, 2), None: (8, 0)},     # f64 p99: 1 (AVX-512), 1.6 (AVX2)
     "erfc": {"f64": (10, 2), "f32": (8, 2), None: (1, 0)},
     "erf_inv": {"f64": (4, 2), "f32": (4, 2), None: (8, 0)},
     # lgamma and digamma keep an absolute error near their negative roots: large ULP counts

@@ -98,6 +98,21 @@ def test_a_crashing_python_pass_is_an_error_not_a_crash(ctx):
         run_pipeline(parse(ctx), "builtin.module(test-record{crash=1})")
 
 
+def test_a_rule_that_fails_after_building_ops_reports_its_error(ctx):
+    """The ops a failed rule left behind must not keep the greedy driver busy (it used to end
+    with "pattern application failed to converge" instead of the rule's error)."""
+    from shlo.dialect import stablehlo
+    from shlo.passes.op_rules import apply_rules
+
+    def half_built(op):
+        stablehlo.constant(1.0, result_type=op.results[0].type)
+        raise ValueError("gave up")
+    module = parse(ctx)
+    with pytest.raises(shlo.PassError, match="test: internal error rewriting stablehlo.multiply: "
+                                             "ValueError: gave up"):
+        apply_rules(module.operation, {"stablehlo.multiply": half_built}, "test")
+
+
 @pytest.mark.parametrize("pipeline, message", [
     ("builtin.module(no-such-pass)", "'no-such-pass' does not refer to a registered pass"),
     ("builtin.module(test-record{colour=red})", "test-record: unknown option 'colour'"),

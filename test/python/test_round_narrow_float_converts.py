@@ -102,3 +102,50 @@ def test_every_f8_byte_widens_to_every_wider_float(ctx, target):
             finite = ~np.isnan(want)
             np.testing.assert_array_equal(np.signbit(got[finite]), np.signbit(want[finite]),
                                           err_msg=f"{name} -> {wide}")
+
+
+def _int_to_bf16(v: int) -> float:
+    """An integer rounded to bf16's 8 significant bits, to nearest even, in exact integers."""
+    n = abs(v)
+    shift = max(n.bit_length() - 8, 0)
+    q, r = divmod(n, 1 << shift)
+    if shift and (r > 1 << (shift - 1) or r == 1 << (shift - 1) and q & 1):
+        q += 1
+    return float(q << shift) * (-1 if v < 0 else 1)
+
+
+def _integer_cases(dtype) -> np.ndarray:
+    """Ties, just past ties (where a first rounding to f64 would lose the tie-break) and
+    extremes of a 64-bit integer type, and random values."""
+    info = np.iinfo(dtype)
+    hard = []
+    for e in (53, 54, 60, 62, 63):
+        for q in (0x80, 0x81, 0xFF):                     # even, odd, about to carry
+            base = q << (e - 7)
+            half = 1 << (e - 8)
+            hard += [base + half, base + half + 1, base + half - 1, base + 1, base - 1]
+    hard += [info.max, info.max - 1, info.min, info.min + 1, 0, 1, 255, 257, 1 << 53]
+    hard = [v for v in hard if info.min <= v <= info.max]
+    hard += [-v for v in hard if info.min <= -v <= info.max]
+    rng = np.random.default_rng(11)
+    return np.concatenate([np.array(hard, dtype=dtype),
+                           rng.integers(info.min, info.max, 64, dtype=dtype, endpoint=True)])
+
+
+@pytest.mark.parametrize("target", ["cpu", "vulkan"])
+@pytest.mark.parametrize("source", ["i64", "ui64", "i32"])
+def test_integer_to_bf16_rounds_once(ctx, target, source):
+    """Integer -> bf16 is rounded once, to nearest even: IREE's CPU code cannot link it on
+    CPUs without AVX512-BF16 and SPIR-V cannot compile it, and a first rounding to f64 would
+    break ties above 2^53."""
+    if target == "vulkan":
+        vulkan_or_skip()
+    dtype = {"i64": np.int64, "ui64": np.uint64, "i32": np.int32}[source]
+    x = _integer_cases(dtype)
+    text = f"""func.func @main(%x: tensor<{x.size}x{source}>) -> tensor<{x.size}xbf16> {{
+  %r = stablehlo.convert %x : (tensor<{x.size}x{source}>) -> tensor<{x.size}xbf16>
+  return %r : tensor<{x.size}xbf16>
+}}"""
+    got = shlo.compile(shlo.parse_module(text, context=ctx), target=target)(x)
+    want = np.array([_int_to_bf16(int(v)) for v in x]).astype(ml_dtypes.bfloat16)
+    np.testing.assert_array_equal(np.asarray(got).view(np.uint16), want.view(np.uint16))

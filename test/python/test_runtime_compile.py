@@ -127,6 +127,24 @@ def test_compile_error_has_iree_message_and_a_command_that_replays_it(ctx):
     assert iree_message in replay.stderr                        # the same IREE diagnostic
 
 
+def test_process_global_flags_compile_in_a_child_iree_compile(ctx, tmp_path):
+    """IREE sessions reject process-global options ("option not found"); shlo compiles such a
+    module with the iree-compile executable instead, with every flag, dumps and errors kept."""
+    flag = "--iree-llvmcpu-matmul-tile-bytes=16777216"
+    dump = tmp_path / "ir"
+    executable = shlo.compile(scaled(3), target="cpu", flags=[flag], cache=False,
+                              dump_dir=str(dump))
+    np.testing.assert_array_equal(executable(X), X * 3)
+    assert any(n.endswith("iree-vm.mlir") for n in os.listdir(dump))
+    module = shlo.parse_module(CHOLESKY, context=ctx, source_name="chol.mlir")
+    with pytest.raises(shlo.CompileError, match=r"chol.mlir:2:8: failed to legalize operation "
+                       r"'stablehlo.cholesky'.* \(reproducer: .*--iree-flag=" + flag):
+        shlo.compile(module, target="cpu", flags=[flag], pipeline="none", cache=False)
+    with pytest.raises(shlo.CompileError, match="'abc' value invalid for integer argument"):
+        shlo.compile(scaled(3), target="cpu", cache=False,
+                     flags=["--iree-llvmcpu-matmul-tile-bytes=abc"])
+
+
 def test_dump_dir_has_every_stage_in_order(tmp_path):
     dump = tmp_path / "ir"
     executable = shlo.compile(scaled(2), target="vmvx", cache=False, dump_dir=str(dump))

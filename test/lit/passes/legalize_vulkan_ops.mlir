@@ -14,17 +14,6 @@ func.func @iota_bf16() -> tensor<4x3xbf16> {
   return %r : tensor<4x3xbf16>
 }
 
-// Integer to bf16: through f64, rounded the same way.
-// CHECK-LABEL: func.func @i32_to_bf16
-// CHECK:         stablehlo.convert %arg0 : (tensor<4xi32>) -> tensor<4xf64>
-// CHECK:         stablehlo.round_nearest_even {{.*}} : tensor<4xf64>
-// CHECK:         stablehlo.bitcast_convert {{.*}} : (tensor<4xui16>) -> tensor<4xbf16>
-// CHECK-NOT:     -> tensor<4xbf16>
-func.func @i32_to_bf16(%x: tensor<4xi32>) -> tensor<4xbf16> {
-  %r = stablehlo.convert %x : (tensor<4xi32>) -> tensor<4xbf16>
-  return %r : tensor<4xbf16>
-}
-
 // Negative: float to bf16 converts compile.
 // CHECK-LABEL: func.func @f32_to_bf16
 // CHECK-NEXT:    stablehlo.convert %arg0 : (tensor<4xf32>) -> tensor<4xbf16>

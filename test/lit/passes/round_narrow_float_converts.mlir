@@ -51,3 +51,28 @@ func.func @from_e4m3fn(%x: tensor<4xf8E4M3FN>) -> tensor<4xf32> {
   %0 = stablehlo.convert %x : (tensor<4xf8E4M3FN>) -> tensor<4xf32>
   return %0 : tensor<4xf32>
 }
+
+// Integer to bf16 (IREE's CPU code calls __truncsfbf2, unlinked, without AVX512-BF16; SPIR-V
+// cannot compile it): through f64, rounded to bf16's grid, the top 16 bits of the f32.
+// CHECK-LABEL: func.func @i32_to_bf16
+// CHECK:         stablehlo.convert %arg0 : (tensor<4xi32>) -> tensor<4xf64>
+// CHECK:         stablehlo.round_nearest_even {{.*}} : tensor<4xf64>
+// CHECK:         stablehlo.bitcast_convert {{.*}} : (tensor<4xui16>) -> tensor<4xbf16>
+// CHECK-NOT:     -> tensor<4xbf16>
+func.func @i32_to_bf16(%x: tensor<4xi32>) -> tensor<4xbf16> {
+  %r = stablehlo.convert %x : (tensor<4xi32>) -> tensor<4xbf16>
+  return %r : tensor<4xbf16>
+}
+
+// 64-bit integers at or above 2^53 keep a sticky bit for the bits an f64 cannot hold, so the
+// one rounding to bf16 sees ties as they are.
+// CHECK-LABEL: func.func @i64_to_bf16
+// CHECK:         %[[M:.*]] = stablehlo.bitcast_convert {{.*}} : (tensor<4xi64>) -> tensor<4xui64>
+// CHECK:         stablehlo.and %[[M]], %{{.*}} : tensor<4xui64>
+// CHECK:         stablehlo.compare  GE, %[[M]], %{{.*}} : (tensor<4xui64>, tensor<4xui64>) -> tensor<4xi1>
+// CHECK:         stablehlo.convert %{{.*}} : (tensor<4xui64>) -> tensor<4xf64>
+// CHECK:         stablehlo.bitcast_convert {{.*}} : (tensor<4xui16>) -> tensor<4xbf16>
+func.func @i64_to_bf16(%x: tensor<4xi64>) -> tensor<4xbf16> {
+  %r = stablehlo.convert %x : (tensor<4xi64>) -> tensor<4xbf16>
+  return %r : tensor<4xbf16>
+}

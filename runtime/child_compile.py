@@ -1,0 +1,89 @@
+"""Compile in a child `iree-compile` process, for flags that IREE only takes on its command line.
+
+Some IREE 3.13 options are process-global LLVM options rather than session flags: a session
+rejects them ("option not found"; e.g. `--iree-llvmcpu-matmul-tile-bytes`), and setting them
+in-process (`ireeCompilerSetupGlobalCL`) makes every later session ignore its own flags
+(measured: docs/performance.md). A module whose flags include one is compiled by the
+`iree-compile` executable of the same wheel, with all its flags, in a process of its own.
+
+A flag is process-global when its name is not one of a session's options (the names
+`Session.get_flags()` lists) but `iree-compile --help-hidden` lists it. Any other unknown
+flag stays with the session, which reports it as before.
+"""
+from __future__ import annotations
+
+import functools
+import os
+import re
+import subprocess
+import tempfile
+
+from ..errors import CompileError
+from ..module_io import module_bytecode
+
+_NAME = re.compile(r"--([\w.\-]+)")
+
+
+def _name(flag: str) -> str:
+    return flag.lstrip("-").partition("=")[0]
+
+
+@functools.lru_cache(maxsize=None)
+def _session_options() -> frozenset[str]:
+    from iree.compiler.api import Session
+    return frozenset(_name(f) for f in Session().get_flags())
+
+
+@functools.lru_cache(maxsize=None)
+def _command_line_options() -> frozenset[str]:
+    done = subprocess.run([iree_compile(), "--help-hidden"], capture_output=True, text=True)
+    return frozenset(m.group(1) for line in done.stdout.splitlines()
+                     if (m := _NAME.match(line.strip())))
+
+
+def iree_compile() -> str:
+    """The `iree-compile` executable of the installed iree-base-compiler wheel."""
+    from iree.compiler.tools.binaries import find_tool
+    return find_tool("iree-compile")
+
+
+def process_global_flags(flags) -> tuple[str, ...]:
+    """The flags among `flags` that only `iree-compile`'s command line accepts."""
+    session = _session_options()
+    candidates = [f for f in flags if f.startswith("--") and _name(f) not in session]
+    if not candidates:
+        return ()
+    command_line = _command_line_options()
+    return tuple(f for f in candidates if _name(f) in command_line)
+
+
+def compile_in_child(module_op, flags, *, phase_dir: str | None = None) -> tuple[bytes, list]:
+    """(.vmfb bytes, []) from `iree-compile` run on `module_op` with `flags`, or (b"", the
+    error diagnostics it printed) when it fails."""
+    with tempfile.TemporaryDirectory(prefix="shlo-child-") as work:
+        source = os.path.join(work, "input.mlirbc")
+        output = os.path.join(work, "out.vmfb")
+        with open(source, "wb") as f:
+            f.write(module_bytecode(module_op))
+        command = [iree_compile(), source, *flags, "-o", output]
+        if phase_dir:
+            command.append(f"--dump-compilation-phases-to={phase_dir}")
+        try:
+            done = subprocess.run(command, capture_output=True, text=True)
+        except OSError as e:
+            raise CompileError(f"cannot run iree-compile for process-global flags: {e}") from None
+        if done.returncode == 0 and os.path.exists(output):
+            with open(output, "rb") as f:
+                return f.read(), []
+        return b"", _diagnostics(done.stderr, done.returncode)
+
+
+def _diagnostics(stderr: str, returncode: int) -> list[str]:
+    """IREE's error diagnostics from iree-compile's stderr (`<loc>: error: message`), as the
+    in-process callback gives them (`<loc>: message`)."""
+    errors = [line.replace("error: ", "", 1) for line in stderr.splitlines()
+              if "error: " in line]
+    if errors:
+        return errors
+    last = stderr.strip().splitlines()[-1:] or [f"iree-compile exited with status {returncode}"]
+    return last
