@@ -93,4 +93,4 @@ class ExpandCustomCalls(Pass):
         apply_rules(op, {"stablehlo.custom_call": rule}, self.NAME)
 
 
-from . import lapack_calls, lapack_syevd  # noqa: E402,F401  (built-in LAPACK decompositions)
+from . import lapack_calls, lapack_gesdd, lapack_syevd  # noqa: E402,F401  (built-in LAPACK)

@@ -27,9 +27,9 @@ diag 'N'/'U'). Their logical semantics are StableHLO's own ops:
   it), applied to the trailing columns; orgqr applies the reflectors to the identity's
   columns from the last one back. (LAPACK's rescaling of tiny norms is left out.)
 
-syevd (eigh) is decomposed in shlo.passes.lapack_syevd. Other LAPACK targets (complex
-geqrf/orgqr, heevd, gesdd, geev: complex qr and eigh, svd, eig) are not decomposed and stay a
-clear error that names them.
+syevd (eigh) is decomposed in shlo.passes.lapack_syevd, gesdd (svd) in shlo.passes.lapack_gesdd.
+Other LAPACK targets (complex geqrf/orgqr, heevd and gesdd, geev: complex qr, eigh and svd,
+eig) are not decomposed and stay a clear error that names them.
 """
 from __future__ import annotations
 
@@ -191,12 +191,15 @@ def _reflect(x: Num, v: Num, tau: Num, rows: Num, columns: Num, j: Num, after: b
 
 
 def geqrf(op: ir.Operation, a: ir.Value):
-    a = Num(a)
+    return householder_qr(Num(a), ir.RankedTensorType(op.results[1].type))
+
+
+def householder_qr(a: Num, tau_type: ir.RankedTensorType) -> list[ir.Value]:
+    """LAPACK's geqr2 on real (batches of) matrices: [R with the reflectors below, taus]."""
     rank = a.type.rank
     m, n = a.type.shape[-2:]
     rows, columns = _positions(a)
     i32 = ir.IntegerType.get_signless(32)
-    tau_type = ir.RankedTensorType(op.results[1].type)
     slots = Num(stablehlo.iota(iota_dimension=rank - 2, result_type=ir.RankedTensorType.get(
         tau_type.shape, i32)))
 
@@ -234,7 +237,12 @@ def geqrf(op: ir.Operation, a: ir.Value):
 
 
 def orgqr(op: ir.Operation, a: ir.Value, tau: ir.Value):
-    a, tau = Num(a), Num(tau)
+    return q_from_reflectors(Num(a), Num(tau))
+
+
+def q_from_reflectors(a: Num, tau: Num) -> list[ir.Value]:
+    """LAPACK's org2r: the first columns (as many as a has) of the product of the reflectors
+    that householder_qr left in `a` and `tau`."""
     rank = a.type.rank
     rows, columns = _positions(a)
     i32 = ir.IntegerType.get_signless(32)

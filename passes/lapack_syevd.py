@@ -51,6 +51,53 @@ def _broadcast(x: Num, t: ir.RankedTensorType, dims: list[int]) -> Num:
     return Num(stablehlo.broadcast_in_dim(x.value, broadcast_dimensions=dims, result_type=t))
 
 
+class Tournament:
+    """The static schedule of the parallel cyclic Jacobi method on m (even) indices: step k of
+    the circle method pairs index m-1 with k, and (k+i, k-i) mod (m-1) for i = 1 .. m/2-1."""
+
+    def __init__(self, m: int, element: ir.Type):
+        self.m, self.h, self.element = m, m // 2, element
+        i32 = ir.IntegerType.get_signless(32)
+        self.slot_type = ir.RankedTensorType.get([m, self.h], i32)
+        self.row_ids = Num(stablehlo.iota(iota_dimension=0, result_type=self.slot_type))
+        self.slots = Num(stablehlo.iota(iota_dimension=1, result_type=self.slot_type))
+
+    def pairing(self, k: Num) -> tuple[Num, Num]:
+        """One-hot [m, m/2] matrices: column i selects the p and the q of pair i at step k."""
+        m, slots, i32 = self.m, self.slots, ir.IntegerType.get_signless(32)
+        k = _full(k, self.slot_type)
+        ring = _full(Num(_scalar(max(m - 1, 1), i32)), self.slot_type)
+        p = select(slots.eq(0), k, Num(stablehlo.remainder((k + slots).value, ring.value)))
+        q = select(slots.eq(0), k.like(m - 1),
+                   Num(stablehlo.remainder((k - slots + max(m - 1, 1)).value, ring.value)))
+        pair_2d = ir.RankedTensorType.get([m, self.h], self.element)
+        one = _full(Num(_scalar(1, self.element)), pair_2d)
+        zero = _full(Num(_scalar(0, self.element)), pair_2d)
+        return select(self.row_ids.eq(p), one, zero), select(self.row_ids.eq(q), one, zero)
+
+    def rotation(self, k: Num, G: Num, batch: int) -> Num:
+        """J [..., m, m]: the m/2 rotations of step k that zero G's (p, q) entries of its pairs
+        (Golub & Van Loan's sym.schur2 on the symmetric G)."""
+        pair_type = ir.RankedTensorType.get(list(G.type.shape[:-2]) + [self.m, self.h],
+                                            self.element)
+        p2, q2 = self.pairing(k)
+        P = _broadcast(p2, pair_type, [batch, batch + 1])
+        Q = _broadcast(q2, pair_type, [batch, batch + 1])
+        GP, GQ = _matmul(G, P, batch), _matmul(G, Q, batch)
+        gpp, gqq, gpq = _diag_sum(P, GP, batch), _diag_sum(Q, GQ, batch), _diag_sum(P, GQ, batch)
+        zero = gpq.eq(0)
+        tau = (gqq - gpp) / select(zero, gpq.like(1), gpq * 2)
+        sign = select(tau >= 0, tau.like(1), tau.like(-1))
+        t = sign / (abs(tau) + sqrt(tau * tau + 1))
+        t = select(zero, t.like(0), t)
+        c = 1 / sqrt(t * t + 1)
+        s = t * c
+        cs = lambda x: _broadcast(x, pair_type, list(range(batch)) + [batch + 1])
+        c_, s_ = cs(c), cs(s)
+        return (_matmul(P * c_, P, batch, True) + _matmul(Q * c_, Q, batch, True)
+                + _matmul(P * s_, Q, batch, True) - _matmul(Q * s_, P, batch, True))
+
+
 def syevd(op: ir.Operation, a: ir.Value):
     a = Num(a)
     lower = _chars(op).get("uplo", "L") == "L"
@@ -68,50 +115,18 @@ def syevd(op: ir.Operation, a: ir.Value):
                                 edge_padding_high=[0] * batch + [1, 1],
                                 interior_padding=[0] * len(shape)))
     matrix = ir.RankedTensorType.get(shape[:-2] + [m, m], element)
-    steps, h = m - 1, m // 2
+    steps = m - 1
     i32 = ir.IntegerType.get_signless(32)
-    pair_2d = ir.RankedTensorType.get([m, h], element)
-    pair_type = ir.RankedTensorType.get(shape[:-2] + [m, h], element)
     rows_m, cols_m = _positions(Num(stablehlo.constant(0, result_type=matrix)))
     identity = select(rows_m.eq(cols_m), _full(Num(_scalar(1, element)), matrix),
                       _full(Num(_scalar(0, element)), matrix))
     eps = float_info(element).eps
 
-    slot_type = ir.RankedTensorType.get([m, h], i32)
-    row_ids = Num(stablehlo.iota(iota_dimension=0, result_type=slot_type))
-    slots = Num(stablehlo.iota(iota_dimension=1, result_type=slot_type))
-
-    def pairing(k: Num) -> tuple[Num, Num]:
-        """Step k of the circle method: index m-1 meets k, and (k+i, k-i) mod (m-1) meet."""
-        k = _full(k, slot_type)
-        ring = max(m - 1, 1)
-        p = select(slots.eq(0), k, Num(stablehlo.remainder((k + slots).value,
-                                                            _full(Num(_scalar(ring, i32)),
-                                                                  slot_type).value)))
-        q = select(slots.eq(0), k.like(m - 1), Num(stablehlo.remainder(
-            (k - slots + ring).value, _full(Num(_scalar(ring, i32)), slot_type).value)))
-        one, zero = _full(Num(_scalar(1, element)), pair_2d), _full(Num(_scalar(0, element)),
-                                                                    pair_2d)
-        return select(row_ids.eq(p), one, zero), select(row_ids.eq(q), one, zero)
+    tournament = Tournament(m, element)
 
     def step(k, A, V):
         """One round of m/2 simultaneous rotations."""
-        p2, q2 = pairing(Num(k))
-        P = _broadcast(p2, pair_type, [batch, batch + 1])
-        Q = _broadcast(q2, pair_type, [batch, batch + 1])
-        AP, AQ = _matmul(A, P, batch), _matmul(A, Q, batch)
-        app, aqq, apq = _diag_sum(P, AP, batch), _diag_sum(Q, AQ, batch), _diag_sum(P, AQ, batch)
-        zero = apq.eq(0)
-        tau = (aqq - app) / select(zero, apq.like(1), apq * 2)
-        sign = select(tau >= 0, tau.like(1), tau.like(-1))
-        t = sign / (abs(tau) + sqrt(tau * tau + 1))
-        t = select(zero, t.like(0), t)
-        c = 1 / sqrt(t * t + 1)
-        s = t * c
-        cs = lambda x: _broadcast(x, pair_type, list(range(batch)) + [batch + 1])
-        c_, s_ = cs(c), cs(s)
-        J = (_matmul(P * c_, P, batch, True) + _matmul(Q * c_, Q, batch, True)
-             + _matmul(P * s_, Q, batch, True) - _matmul(Q * s_, P, batch, True))
+        J = tournament.rotation(Num(k), A, batch)
         JT = Num(stablehlo.transpose(J.value, permutation=perm))
         return _matmul(_matmul(JT, A, batch), J, batch), _matmul(V, J, batch)
 

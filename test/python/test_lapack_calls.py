@@ -1,5 +1,6 @@
 """JAX's linear algebra as lowered for the CPU: LAPACK custom calls (potrf, trsm, getrf, geqrf,
-orgqr; syevd by shlo.passes.lapack_syevd) decomposed by shlo.passes.lapack_calls, in modules whose custom calls carry Shardy
+orgqr; syevd by shlo.passes.lapack_syevd, gesdd by shlo.passes.lapack_gesdd) decomposed by
+shlo.passes.lapack_calls, in modules whose custom calls carry Shardy
 attributes (shlo.shardy drops them). jax.jit on the CPU is the oracle; CPU and Vulkan."""
 import jax
 import jax.numpy as jnp
@@ -103,9 +104,66 @@ def test_eigvalsh_computes_values_only(ctx):
     np.testing.assert_allclose(got, np.asarray(fn(SPD)), rtol=1e-5)
 
 
+# svd: (matrix, full_matrices). Checked by s against XLA, a = u s vt and orthonormal u, vt
+# (singular vectors are unique only up to sign and within repeated values).
+_R = RNG.standard_normal((5, 2))
+SVD = {
+    "svd_tall_f32": (RNG.standard_normal((6, 4)).astype(np.float32), False),
+    "svd_wide_f64_full": (RNG.standard_normal((3, 5)), True),
+    "svd_batched_odd_full": (RNG.standard_normal((2, 5, 5)).astype(np.float32), True),
+    # rank 2 of 3: a zero singular value, whose u column is an orthonormal completion
+    "svd_rank_deficient_full": (np.concatenate([_R, _R.sum(1, keepdims=True)], 1), True),
+    "svd_1x1": (np.array([[-3.0]], np.float32), False),
+}
+
+
+def _check_svd(a, full, u, s, vt, want_s):
+    tol = 1e-5 if a.dtype == np.float32 else 1e-12
+    scale = np.max(np.abs(a))
+    np.testing.assert_allclose(s, want_s, rtol=tol * 10, atol=tol * 10 * scale)
+    assert np.all(np.diff(s, axis=-1) <= 0), "singular values must descend"
+    k = min(a.shape[-2:])
+    m, n = a.shape[-2:]
+    assert u.shape[-2:] == (m, m if full else k) and vt.shape[-2:] == (n if full else k, n)
+    np.testing.assert_allclose((u[..., :, :k] * s[..., None, :]) @ vt[..., :k, :], a,
+                               atol=tol * 10 * scale)
+    for q in (np.swapaxes(u, -1, -2) @ u, vt @ np.swapaxes(vt, -1, -2)):
+        np.testing.assert_allclose(q, np.broadcast_to(np.eye(q.shape[-1]), q.shape),
+                                   atol=tol * 10)
+
+
+@pytest.mark.parametrize("target", ["cpu", "vulkan"])
+@pytest.mark.parametrize("name", list(SVD))
+def test_jax_svd_lowered_for_the_cpu(ctx, target, name):
+    if target == "vulkan":
+        vulkan_or_skip()
+        if name not in ("svd_tall_f32", "svd_rank_deficient_full"):
+            pytest.skip("two cases are enough on Vulkan (slow to compile)")
+    a, full = SVD[name]
+    if target == "vulkan":
+        a = a.astype(np.float32)
+    fn = jax.jit(lambda x: jnp.linalg.svd(x, full_matrices=full))
+    with jax.enable_x64(a.dtype == np.float64):
+        text, want_s = fn.lower(a).as_text(), np.asarray(fn(a)[1])
+    assert "gesdd" in text
+    u, s, vt = shlo.compile(shlo.parse_module(text, context=ctx), target=target)(a)
+    _check_svd(a, full, np.asarray(u), np.asarray(s), np.asarray(vt), want_s)
+
+
+@pytest.mark.parametrize("what", ["singular_values", "pinv", "matrix_rank", "norm2"])
+def test_functions_built_on_svd_match_xla(ctx, what):
+    fn = jax.jit({"singular_values": lambda x: jnp.linalg.svd(x, compute_uv=False),
+                  "pinv": jnp.linalg.pinv, "matrix_rank": jnp.linalg.matrix_rank,
+                  "norm2": lambda x: jnp.linalg.norm(x, ord=2)}[what])
+    a = np.concatenate([_R, _R.sum(1, keepdims=True)], 1).astype(np.float32)   # rank 2
+    text = fn.lower(a).as_text()
+    got = shlo.compile(shlo.parse_module(text, context=ctx), target="cpu")(a)
+    np.testing.assert_allclose(got, np.asarray(fn(a)), rtol=1e-4, atol=1e-5)
+
+
 def test_other_lapack_calls_stay_a_clear_error(ctx):
-    text = jax.jit(jnp.linalg.svd).lower(_M).as_text()
-    with pytest.raises(shlo.Error, match="no decomposition for target 'lapack_sgesdd_ffi'"):
+    text = jax.jit(jnp.linalg.eigvals).lower(_M).as_text()
+    with pytest.raises(shlo.Error, match="no decomposition for target 'lapack_sgeev_ffi'"):
         shlo.compile(shlo.parse_module(text, context=ctx), target="cpu", cache=False)
 
 

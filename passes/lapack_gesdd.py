@@ -1,0 +1,161 @@
+"""The decomposition of `lapack_?gesdd_ffi` (? = s, d): `jnp.linalg.svd` on the CPU (and pinv,
+matrix_rank, norm(ord=2) through it).
+
+gesdd(a) -> (a', s, u, vt, info): a = u diag(s) vt with s descending and u, vt orthogonal (full
+or reduced by the result types), info 0. LAPACK bidiagonalises; this decomposition is the
+one-sided Jacobi method (Hestenes), as accurate and made of whole-matrix ops:
+
+* a wide matrix is decomposed through its transpose (a^T = u' s v'^T gives a = v' s u'^T), so
+  W (M x N) has M >= N; N is padded to even with a zero column;
+* every step of the parallel cyclic schedule of shlo.passes.lapack_syevd (`Tournament`) forms
+  G = W^T W and applies the m/2 rotations that zero G's pairs to W's columns, W <- W J, and to
+  V <- V J: W's columns become orthogonal without G's squared condition number ever being
+  used for the result;
+* sweeps repeat while some pair has G_pq^2 > M eps^2 G_pp G_qq (columns not yet orthogonal
+  relative to their own lengths, so small singular values come out accurate), at most 40;
+* s is the column norms, sorted descending (a permutation matrix reorders W and V); u comes
+  from a Householder QR of W (padded with zero columns to M x M): its Q, each column signed
+  like R's diagonal, is W's normalised columns where they are not zero and an orthonormal
+  completion where they are (zero singular values, full_matrices). Batch dimensions ride along.
+"""
+from __future__ import annotations
+
+from iree.compiler import ir
+
+from ..dialect import stablehlo
+from . import chlo_stablehlo_extras as extras
+from .chlo_expr import Num, float_info, select, sqrt
+from .custom_call import register_custom_call
+from .lapack_calls import _full, _positions, _scalar, householder_qr, q_from_reflectors
+from .lapack_syevd import MAX_SWEEPS, Tournament, _broadcast, _matmul
+
+
+def _transpose(x: Num, batch: int) -> Num:
+    return Num(stablehlo.transpose(x.value, permutation=list(range(batch)) + [batch + 1, batch]))
+
+
+def _pad_columns(x: Num, extra: int) -> Num:
+    rank = x.type.rank
+    return Num(stablehlo.pad(x.value, _scalar(0, x.element), edge_padding_low=[0] * rank,
+                             edge_padding_high=[0] * (rank - 1) + [extra],
+                             interior_padding=[0] * rank))
+
+
+def _slice(x: Num, rows: int, columns: int) -> Num:
+    shape = list(x.type.shape)
+    return Num(stablehlo.slice(x.value, start_indices=[0] * len(shape),
+                               limit_indices=shape[:-2] + [rows, columns]))
+
+
+def _diagonal(x: Num, batch: int) -> Num:
+    """[..., m, m] -> [..., m]."""
+    rows, columns = _positions(x)
+    on = select(rows.eq(columns), x, x.like(0))
+    return Num(stablehlo.reduce([on.value], [_scalar(0, x.element)], dimensions=[batch + 1],
+                                body=lambda p, q: stablehlo.add(p, q)))
+
+
+def _identity(batch_shape: list[int], n: int, element: ir.Type) -> Num:
+    t = ir.RankedTensorType.get(batch_shape + [n, n], element)
+    rows, columns = _positions(Num(stablehlo.constant(0, result_type=t)))
+    return select(rows.eq(columns), _full(Num(_scalar(1, element)), t),
+                  _full(Num(_scalar(0, element)), t))
+
+
+def _fit(x: Num, t: ir.RankedTensorType) -> ir.Value:
+    """x's leading block in the shape of `t` (zeros when `t` asks for more than x has)."""
+    want, have = list(t.shape), list(x.type.shape)
+    if want == have:
+        return x.value
+    if want[-2] <= have[-2] and want[-1] <= have[-1]:
+        return _slice(x, want[-2], want[-1]).value
+    return _full(Num(_scalar(0, x.element)), t).value
+
+
+def one_sided_jacobi(W: Num, batch: int) -> tuple[Num, Num]:
+    """(W J, J): W's columns made orthogonal by rotations J (N even)."""
+    element, N = W.element, W.type.shape[-1]
+    M = W.type.shape[-2]
+    tournament = Tournament(N, element)
+    i32 = ir.IntegerType.get_signless(32)
+    tolerance = M * float_info(element).eps ** 2
+
+    def gram(W: Num) -> Num:
+        return _matmul(_transpose(W, batch), W, batch)
+
+    def unconverged(W: Num) -> Num:
+        G = gram(W)
+        d = _diagonal(G, batch)
+        matrix = G.type
+        dp = _broadcast(d, matrix, list(range(batch)) + [batch])
+        dq = _broadcast(d, matrix, list(range(batch)) + [batch + 1])
+        rows, columns = _positions(G)
+        bad = rows.ne(columns) & (G * G > dp * dq * tolerance)
+        return Num(stablehlo.reduce([bad.value], [_scalar(False, bad.element)],
+                                    dimensions=list(range(batch + 2)),
+                                    body=lambda x, y: stablehlo.or_(x, y)))
+
+    def sweep_cond(sweep, W, V):
+        more = Num(stablehlo.compare(sweep, _scalar(MAX_SWEEPS, i32), comparison_direction="LT"))
+        return (more & unconverged(Num(W))).value
+
+    def sweep_body(sweep, W, V):
+        def step_cond(k, *_):
+            return stablehlo.compare(k, _scalar(N - 1, i32), comparison_direction="LT")
+
+        def step_body(k, W, V):
+            J = tournament.rotation(Num(k), gram(Num(W)), batch)
+            return [(Num(k) + 1).value, _matmul(Num(W), J, batch).value,
+                    _matmul(Num(V), J, batch).value]
+
+        _, W, V = extras.while_([_scalar(0, i32), W, V], step_cond, step_body)
+        return [(Num(sweep) + 1).value, W, V]
+
+    identity = _identity(list(W.type.shape[:-2]), N, element)
+    _, W, V = extras.while_([_scalar(0, i32), W.value, identity.value], sweep_cond, sweep_body)
+    return Num(W), Num(V)
+
+
+def gesdd(op: ir.Operation, a: ir.Value):
+    a = Num(a)
+    shape = list(a.type.shape)
+    batch, (m, n) = len(shape) - 2, shape[-2:]
+    element, batch_shape = a.element, shape[:-2]
+    wide = m < n
+    W = _transpose(a, batch) if wide else a
+    M, N = (n, m) if wide else (m, n)
+    if N % 2:
+        W = _pad_columns(W, 1)
+    W, V = one_sided_jacobi(W, batch)
+    if N % 2:
+        W, V = _slice(W, M, N), _slice(V, N, N)
+    norms = sqrt(_diagonal(_matmul(_transpose(W, batch), W, batch), batch))      # [..., N]
+    # descending singular values; W's and V's columns follow through a permutation matrix
+    i32 = ir.IntegerType.get_signless(32)
+    order = stablehlo.iota(iota_dimension=batch,
+                           result_type=ir.RankedTensorType.get(batch_shape + [N], i32))
+    s, order = stablehlo.sort(
+        [norms.value, order], dimension=batch, is_stable=True,
+        comparator=lambda x, y, i, j: stablehlo.compare(x, y, comparison_direction="GT"))
+    square = ir.RankedTensorType.get(batch_shape + [N, N], i32)
+    old = Num(stablehlo.iota(iota_dimension=batch, result_type=square))
+    new = _broadcast(Num(order), square, list(range(batch)) + [batch + 1])
+    permutation = select(old.eq(new), _full(Num(_scalar(1, element)), V.type),
+                         _full(Num(_scalar(0, element)), V.type))
+    W, V = _matmul(W, permutation, batch), _matmul(V, permutation, batch)
+    # u: Q of W's QR, its columns signed like R's diagonal
+    padded = _pad_columns(W, M - N) if M > N else W
+    qr, taus = householder_qr(padded, ir.RankedTensorType.get(batch_shape + [M], element))
+    Q = Num(q_from_reflectors(Num(qr), Num(taus))[0])
+    r = _diagonal(Num(qr), batch)
+    sign = _broadcast(select(r < 0, r.like(-1), r.like(1)), Q.type,
+                      list(range(batch)) + [batch + 1])
+    U = Q * sign
+    u, vt = (V, _transpose(U, batch)) if wide else (U, _transpose(V, batch))
+    info = stablehlo.constant(0, result_type=op.results[4].type)
+    return [a.value, s, _fit(u, ir.RankedTensorType(op.results[2].type)),
+            _fit(vt, ir.RankedTensorType(op.results[3].type)), info]
+
+
+for _p in "sd":
+    register_custom_call(f"lapack_{_p}gesdd_ffi", gesdd)
