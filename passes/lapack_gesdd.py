@@ -27,7 +27,7 @@ from . import chlo_stablehlo_extras as extras
 from .chlo_expr import Num, float_info, select, sqrt
 from .custom_call import register_custom_call
 from .lapack_calls import _full, _positions, _scalar, householder_qr, q_from_reflectors
-from .lapack_syevd import MAX_SWEEPS, Tournament, _broadcast, _matmul
+from .lapack_syevd import MAX_SWEEPS, Tournament, _broadcast, _diagonal, _identity, _matmul
 
 
 def _transpose(x: Num, batch: int) -> Num:
@@ -45,21 +45,6 @@ def _slice(x: Num, rows: int, columns: int) -> Num:
     shape = list(x.type.shape)
     return Num(stablehlo.slice(x.value, start_indices=[0] * len(shape),
                                limit_indices=shape[:-2] + [rows, columns]))
-
-
-def _diagonal(x: Num, batch: int) -> Num:
-    """[..., m, m] -> [..., m]."""
-    rows, columns = _positions(x)
-    on = select(rows.eq(columns), x, x.like(0))
-    return Num(stablehlo.reduce([on.value], [_scalar(0, x.element)], dimensions=[batch + 1],
-                                body=lambda p, q: stablehlo.add(p, q)))
-
-
-def _identity(batch_shape: list[int], n: int, element: ir.Type) -> Num:
-    t = ir.RankedTensorType.get(batch_shape + [n, n], element)
-    rows, columns = _positions(Num(stablehlo.constant(0, result_type=t)))
-    return select(rows.eq(columns), _full(Num(_scalar(1, element)), t),
-                  _full(Num(_scalar(0, element)), t))
 
 
 def _fit(x: Num, t: ir.RankedTensorType) -> ir.Value:

@@ -51,6 +51,21 @@ def _broadcast(x: Num, t: ir.RankedTensorType, dims: list[int]) -> Num:
     return Num(stablehlo.broadcast_in_dim(x.value, broadcast_dimensions=dims, result_type=t))
 
 
+def _diagonal(x: Num, batch: int) -> Num:
+    """[..., m, m] -> [..., m]."""
+    rows, columns = _positions(x)
+    on = select(rows.eq(columns), x, x.like(0))
+    return Num(stablehlo.reduce([on.value], [_scalar(0, x.element)], dimensions=[batch + 1],
+                                body=lambda p, q: stablehlo.add(p, q)))
+
+
+def _identity(batch_shape: list[int], n: int, element: ir.Type) -> Num:
+    t = ir.RankedTensorType.get(batch_shape + [n, n], element)
+    rows, columns = _positions(Num(stablehlo.constant(0, result_type=t)))
+    return select(rows.eq(columns), _full(Num(_scalar(1, element)), t),
+                  _full(Num(_scalar(0, element)), t))
+
+
 class Tournament:
     """The static schedule of the parallel cyclic Jacobi method on m (even) indices: step k of
     the circle method pairs index m-1 with k, and (k+i, k-i) mod (m-1) for i = 1 .. m/2-1."""
@@ -118,8 +133,7 @@ def syevd(op: ir.Operation, a: ir.Value):
     steps = m - 1
     i32 = ir.IntegerType.get_signless(32)
     rows_m, cols_m = _positions(Num(stablehlo.constant(0, result_type=matrix)))
-    identity = select(rows_m.eq(cols_m), _full(Num(_scalar(1, element)), matrix),
-                      _full(Num(_scalar(0, element)), matrix))
+    identity = _identity(shape[:-2], m, element)
     eps = float_info(element).eps
 
     tournament = Tournament(m, element)
@@ -167,9 +181,7 @@ def syevd(op: ir.Operation, a: ir.Value):
     _, A, V = extras.while_([_scalar(0, i32), sym.value, identity.value], sweep_cond,
                             sweep_body)
     A, V = Num(A), Num(V)
-    diagonal = select(rows_m.eq(cols_m), A, A.like(0))
-    w = Num(stablehlo.reduce([diagonal.value], [_scalar(0, element)], dimensions=[batch + 1],
-                             body=lambda x, y: stablehlo.add(x, y)))        # [..., m]
+    w = _diagonal(A, batch)                                                 # [..., m]
     if m != n:
         w = Num(stablehlo.slice(w.value, start_indices=[0] * (batch + 1),
                                 limit_indices=shape[:-2] + [n]))
