@@ -23,11 +23,10 @@ from __future__ import annotations
 from iree.compiler import ir
 
 from ..dialect import stablehlo
-from . import chlo_stablehlo_extras as extras
 from .chlo_expr import Num, float_info, select, sqrt
 from .custom_call import register_custom_call
 from .lapack_calls import _full, _positions, _scalar, householder_qr, q_from_reflectors
-from .lapack_syevd import MAX_SWEEPS, Tournament, _broadcast, _diagonal, _identity, _matmul
+from .lapack_syevd import Tournament, _broadcast, _diagonal, _identity, _matmul, sort_columns
 
 
 def _transpose(x: Num, batch: int) -> Num:
@@ -62,7 +61,6 @@ def one_sided_jacobi(W: Num, batch: int) -> tuple[Num, Num]:
     element, N = W.element, W.type.shape[-1]
     M = W.type.shape[-2]
     tournament = Tournament(N, element)
-    i32 = ir.IntegerType.get_signless(32)
     tolerance = M * float_info(element).eps ** 2
 
     def gram(W: Num) -> Num:
@@ -80,25 +78,12 @@ def one_sided_jacobi(W: Num, batch: int) -> tuple[Num, Num]:
                                     dimensions=list(range(batch + 2)),
                                     body=lambda x, y: stablehlo.or_(x, y)))
 
-    def sweep_cond(sweep, W, V):
-        more = Num(stablehlo.compare(sweep, _scalar(MAX_SWEEPS, i32), comparison_direction="LT"))
-        return (more & unconverged(Num(W))).value
+    def step(k: Num, W: Num, V: Num) -> tuple[Num, Num]:
+        J = tournament.rotation(k, gram(W), batch)
+        return _matmul(W, J, batch), _matmul(V, J, batch)
 
-    def sweep_body(sweep, W, V):
-        def step_cond(k, *_):
-            return stablehlo.compare(k, _scalar(N - 1, i32), comparison_direction="LT")
-
-        def step_body(k, W, V):
-            J = tournament.rotation(Num(k), gram(Num(W)), batch)
-            return [(Num(k) + 1).value, _matmul(Num(W), J, batch).value,
-                    _matmul(Num(V), J, batch).value]
-
-        _, W, V = extras.while_([_scalar(0, i32), W, V], step_cond, step_body)
-        return [(Num(sweep) + 1).value, W, V]
-
-    identity = _identity(list(W.type.shape[:-2]), N, element)
-    _, W, V = extras.while_([_scalar(0, i32), W.value, identity.value], sweep_cond, sweep_body)
-    return Num(W), Num(V)
+    return tournament.sweeps(W, _identity(list(W.type.shape[:-2]), N, element), step,
+                             unconverged)
 
 
 def gesdd(op: ir.Operation, a: ir.Value):
@@ -115,19 +100,7 @@ def gesdd(op: ir.Operation, a: ir.Value):
     if N % 2:
         W, V = _slice(W, M, N), _slice(V, N, N)
     norms = sqrt(_diagonal(_matmul(_transpose(W, batch), W, batch), batch))      # [..., N]
-    # descending singular values; W's and V's columns follow through a permutation matrix
-    i32 = ir.IntegerType.get_signless(32)
-    order = stablehlo.iota(iota_dimension=batch,
-                           result_type=ir.RankedTensorType.get(batch_shape + [N], i32))
-    s, order = stablehlo.sort(
-        [norms.value, order], dimension=batch, is_stable=True,
-        comparator=lambda x, y, i, j: stablehlo.compare(x, y, comparison_direction="GT"))
-    square = ir.RankedTensorType.get(batch_shape + [N, N], i32)
-    old = Num(stablehlo.iota(iota_dimension=batch, result_type=square))
-    new = _broadcast(Num(order), square, list(range(batch)) + [batch + 1])
-    permutation = select(old.eq(new), _full(Num(_scalar(1, element)), V.type),
-                         _full(Num(_scalar(0, element)), V.type))
-    W, V = _matmul(W, permutation, batch), _matmul(V, permutation, batch)
+    s, (W, V) = sort_columns(norms, batch, "GT", W, V)    # descending; W, V follow
     # u: Q of W's QR, its columns signed like R's diagonal
     padded = _pad_columns(W, M - N) if M > N else W
     qr, taus = householder_qr(padded, ir.RankedTensorType.get(batch_shape + [M], element))
@@ -138,7 +111,7 @@ def gesdd(op: ir.Operation, a: ir.Value):
     U = Q * sign
     u, vt = (V, _transpose(U, batch)) if wide else (U, _transpose(V, batch))
     info = stablehlo.constant(0, result_type=op.results[4].type)
-    return [a.value, s, _fit(u, ir.RankedTensorType(op.results[2].type)),
+    return [a.value, s.value, _fit(u, ir.RankedTensorType(op.results[2].type)),
             _fit(vt, ir.RankedTensorType(op.results[3].type)), info]
 
 

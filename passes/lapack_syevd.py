@@ -66,6 +66,26 @@ def _identity(batch_shape: list[int], n: int, element: ir.Type) -> Num:
                   _full(Num(_scalar(0, element)), t))
 
 
+def sort_columns(values: Num, batch: int, direction: str, *matrices: Num):
+    """`values` [..., n] sorted (stably) by `direction` ("LT" ascending, "GT" descending), and
+    each [..., k, n] matrix with its columns in the same order (through a permutation matrix)."""
+    i32 = ir.IntegerType.get_signless(32)
+    shape = list(values.type.shape)
+    order = stablehlo.iota(iota_dimension=batch,
+                           result_type=ir.RankedTensorType.get(shape, i32))
+    ordered, order = stablehlo.sort(
+        [values.value, order], dimension=batch, is_stable=True,
+        comparator=lambda x, y, i, j: stablehlo.compare(x, y, comparison_direction=direction))
+    square = ir.RankedTensorType.get(shape + [shape[-1]], i32)
+    old = Num(stablehlo.iota(iota_dimension=batch, result_type=square))     # [.., old, new]
+    new = _broadcast(Num(order), square, list(range(batch)) + [batch + 1])
+    element = values.element
+    permutation_type = ir.RankedTensorType.get(shape + [shape[-1]], element)
+    permutation = select(old.eq(new), _full(Num(_scalar(1, element)), permutation_type),
+                         _full(Num(_scalar(0, element)), permutation_type))
+    return Num(ordered), [_matmul(x, permutation, batch) for x in matrices]
+
+
 class Tournament:
     """The static schedule of the parallel cyclic Jacobi method on m (even) indices: step k of
     the circle method pairs index m-1 with k, and (k+i, k-i) mod (m-1) for i = 1 .. m/2-1."""
@@ -81,14 +101,39 @@ class Tournament:
         """One-hot [m, m/2] matrices: column i selects the p and the q of pair i at step k."""
         m, slots, i32 = self.m, self.slots, ir.IntegerType.get_signless(32)
         k = _full(k, self.slot_type)
-        ring = _full(Num(_scalar(max(m - 1, 1), i32)), self.slot_type)
+        size = max(m - 1, 1)
+        ring = _full(Num(_scalar(size, i32)), self.slot_type)
         p = select(slots.eq(0), k, Num(stablehlo.remainder((k + slots).value, ring.value)))
         q = select(slots.eq(0), k.like(m - 1),
-                   Num(stablehlo.remainder((k - slots + max(m - 1, 1)).value, ring.value)))
+                   Num(stablehlo.remainder((k - slots + size).value, ring.value)))
         pair_2d = ir.RankedTensorType.get([m, self.h], self.element)
         one = _full(Num(_scalar(1, self.element)), pair_2d)
         zero = _full(Num(_scalar(0, self.element)), pair_2d)
         return select(self.row_ids.eq(p), one, zero), select(self.row_ids.eq(q), one, zero)
+
+    def sweeps(self, A: Num, V: Num, step, unconverged) -> tuple[Num, Num]:
+        """Sweeps of the m - 1 steps, `step(k, A, V) -> (A, V)`, while `unconverged(A)` (a
+        boolean scalar) and fewer than MAX_SWEEPS have run."""
+        i32 = ir.IntegerType.get_signless(32)
+
+        def sweep_cond(sweep, A, V):
+            more = Num(stablehlo.compare(sweep, _scalar(MAX_SWEEPS, i32),
+                                         comparison_direction="LT"))
+            return (more & unconverged(Num(A))).value
+
+        def sweep_body(sweep, A, V):
+            def step_cond(k, *_):
+                return stablehlo.compare(k, _scalar(self.m - 1, i32), comparison_direction="LT")
+
+            def step_body(k, A, V):
+                A, V = step(Num(k), Num(A), Num(V))
+                return [(Num(k) + 1).value, A.value, V.value]
+
+            _, A, V = extras.while_([_scalar(0, i32), A, V], step_cond, step_body)
+            return [(Num(sweep) + 1).value, A, V]
+
+        _, A, V = extras.while_([_scalar(0, i32), A.value, V.value], sweep_cond, sweep_body)
+        return Num(A), Num(V)
 
     def rotation(self, k: Num, G: Num, batch: int) -> Num:
         """J [..., m, m]: the m/2 rotations of step k that zero G's (p, q) entries of its pairs
@@ -130,8 +175,6 @@ def syevd(op: ir.Operation, a: ir.Value):
                                 edge_padding_high=[0] * batch + [1, 1],
                                 interior_padding=[0] * len(shape)))
     matrix = ir.RankedTensorType.get(shape[:-2] + [m, m], element)
-    steps = m - 1
-    i32 = ir.IntegerType.get_signless(32)
     rows_m, cols_m = _positions(Num(stablehlo.constant(0, result_type=matrix)))
     identity = _identity(shape[:-2], m, element)
     eps = float_info(element).eps
@@ -140,7 +183,7 @@ def syevd(op: ir.Operation, a: ir.Value):
 
     def step(k, A, V):
         """One round of m/2 simultaneous rotations."""
-        J = tournament.rotation(Num(k), A, batch)
+        J = tournament.rotation(k, A, batch)
         JT = Num(stablehlo.transpose(J.value, permutation=perm))
         return _matmul(_matmul(JT, A, batch), J, batch), _matmul(V, J, batch)
 
@@ -163,45 +206,17 @@ def syevd(op: ir.Operation, a: ir.Value):
                                          body=lambda x, y: stablehlo.or_(x, y)))
         return worse
 
-    def sweep_cond(sweep, A, V):
-        more = Num(stablehlo.compare(sweep, _scalar(MAX_SWEEPS, i32), comparison_direction="LT"))
-        return (more & unconverged(Num(A))).value
-
-    def sweep_body(sweep, A, V):
-        def step_cond(k, *_):
-            return stablehlo.compare(k, _scalar(steps, i32), comparison_direction="LT")
-
-        def step_body(k, A, V):
-            A, V = step(k, Num(A), Num(V))
-            return [(Num(k) + 1).value, A.value, V.value]
-
-        _, A, V = extras.while_([_scalar(0, i32), A, V], step_cond, step_body)
-        return [(Num(sweep) + 1).value, A, V]
-
-    _, A, V = extras.while_([_scalar(0, i32), sym.value, identity.value], sweep_cond,
-                            sweep_body)
-    A, V = Num(A), Num(V)
+    A, V = tournament.sweeps(sym, identity, step, unconverged)
     w = _diagonal(A, batch)                                                 # [..., m]
     if m != n:
         w = Num(stablehlo.slice(w.value, start_indices=[0] * (batch + 1),
                                 limit_indices=shape[:-2] + [n]))
         V = Num(stablehlo.slice(V.value, start_indices=[0] * len(shape),
                                 limit_indices=shape[:-2] + [n, n]))
-    # ascending eigenvalues; the vectors follow through a permutation matrix
-    index_type = ir.RankedTensorType.get(shape[:-2] + [n], i32)
-    order = stablehlo.iota(iota_dimension=batch, result_type=index_type)
-    w_sorted, order = stablehlo.sort(
-        [w.value, order], dimension=batch, is_stable=True,
-        comparator=lambda x, y, i, j: stablehlo.compare(x, y, comparison_direction="LT"))
-    vec_type = ir.RankedTensorType.get(shape, i32)
-    old = Num(stablehlo.iota(iota_dimension=batch, result_type=vec_type))   # [.., old, new]
-    new = _broadcast(Num(order), vec_type, list(range(batch)) + [batch + 1])
-    permutation = select(old.eq(new), _full(Num(_scalar(1, element)), a.type),
-                         _full(Num(_scalar(0, element)), a.type))
-    vectors = _matmul(V, permutation, batch)
+    w_sorted, (vectors,) = sort_columns(w, batch, "LT", V)         # ascending eigenvalues
     info_type = ir.RankedTensorType(op.results[2].type)
     info = stablehlo.constant(0, result_type=info_type)
-    return [vectors.value, w_sorted, info]
+    return [vectors.value, w_sorted.value, info]
 
 
 for _p in "sd":

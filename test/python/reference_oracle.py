@@ -23,6 +23,21 @@ def evaluate(function_text: str, args) -> list[np.ndarray]:
         return [np.array(r, copy=True) for r in stablehlo.eval_module(module, attrs)]
 
 
+def integers_to_bf16(x) -> np.ndarray:
+    """Integers rounded to bf16's 8 significant bits, to nearest even, in exact integer
+    arithmetic (an oracle that never rounds through a wider float first)."""
+    import ml_dtypes
+
+    def one(v: int) -> float:
+        n = abs(v)
+        shift = max(n.bit_length() - 8, 0)
+        q, r = divmod(n, 1 << shift)
+        if shift and (r > 1 << (shift - 1) or r == 1 << (shift - 1) and q & 1):
+            q += 1
+        return float(q << shift) * (-1 if v < 0 else 1)
+    return np.array([one(int(v)) for v in np.ravel(x)]).astype(ml_dtypes.bfloat16)
+
+
 def function_name(function_text: str) -> str:
     return function_text.split("@", 1)[1].split("(", 1)[0]
 

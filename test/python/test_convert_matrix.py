@@ -10,7 +10,7 @@ import pytest
 
 import shlo
 from conftest import vulkan_or_skip
-from reference_oracle import evaluate
+from reference_oracle import evaluate, integers_to_bf16
 
 TYPES = {"i1": np.bool_, "i8": np.int8, "i16": np.int16, "i32": np.int32, "i64": np.int64,
          "ui8": np.uint8, "ui16": np.uint16, "ui32": np.uint32, "ui64": np.uint64,
@@ -44,21 +44,11 @@ def _values(source: str, target: str) -> np.ndarray:
     return x
 
 
-def _int_to_bf16(v: int) -> float:
-    """An integer rounded to bf16's 8 significant bits, to nearest even, exactly."""
-    n = abs(v)
-    shift = max(n.bit_length() - 8, 0)
-    q, r = divmod(n, 1 << shift)
-    if shift and (r > 1 << (shift - 1) or r == 1 << (shift - 1) and q & 1):
-        q += 1
-    return float(q << shift) * (-1 if v < 0 else 1)
-
-
 def _oracle(source: str, target: str, x: np.ndarray) -> np.ndarray:
     if "bf16" not in (source, target):
         return np.asarray(evaluate(_function(source, target), [x])[0])
     if target == "bf16" and np.dtype(TYPES[source]).kind in "iub":
-        return np.array([_int_to_bf16(int(v)) for v in x]).astype(ml_dtypes.bfloat16)
+        return integers_to_bf16(x)
     with np.errstate(over="ignore"):                  # bf16 65536 -> f16 is inf
         return x.astype(np.float32 if source == "bf16" else x.dtype).astype(TYPES[target])
 

@@ -8,6 +8,7 @@ import pytest
 
 import shlo
 from conftest import vulkan_or_skip
+from reference_oracle import integers_to_bf16
 
 TARGETS = {"f8E4M3FN": ml_dtypes.float8_e4m3fn, "f8E5M2": ml_dtypes.float8_e5m2,
            "f8E4M3FNUZ": ml_dtypes.float8_e4m3fnuz, "f8E5M2FNUZ": ml_dtypes.float8_e5m2fnuz,
@@ -104,16 +105,6 @@ def test_every_f8_byte_widens_to_every_wider_float(ctx, target):
                                           err_msg=f"{name} -> {wide}")
 
 
-def _int_to_bf16(v: int) -> float:
-    """An integer rounded to bf16's 8 significant bits, to nearest even, in exact integers."""
-    n = abs(v)
-    shift = max(n.bit_length() - 8, 0)
-    q, r = divmod(n, 1 << shift)
-    if shift and (r > 1 << (shift - 1) or r == 1 << (shift - 1) and q & 1):
-        q += 1
-    return float(q << shift) * (-1 if v < 0 else 1)
-
-
 def _integer_cases(dtype) -> np.ndarray:
     """Ties, just past ties (where a first rounding to f64 would lose the tie-break) and
     extremes of a 64-bit integer type, and random values."""
@@ -147,5 +138,5 @@ def test_integer_to_bf16_rounds_once(ctx, target, source):
   return %r : tensor<{x.size}xbf16>
 }}"""
     got = shlo.compile(shlo.parse_module(text, context=ctx), target=target)(x)
-    want = np.array([_int_to_bf16(int(v)) for v in x]).astype(ml_dtypes.bfloat16)
+    want = integers_to_bf16(x)
     np.testing.assert_array_equal(np.asarray(got).view(np.uint16), want.view(np.uint16))
