@@ -272,6 +272,35 @@ def is_nan(x: Num) -> Num:
     return x.ne(x)
 
 
+def sum_over(x: Num, dimensions: Sequence[int]) -> Num:
+    """x summed over `dimensions` (which disappear)."""
+    zero = stablehlo.constant(0, result_type=ir.RankedTensorType.get([], x.element))
+    return Num(stablehlo.reduce([x.value], [zero], dimensions=list(dimensions),
+                                body=lambda a, b: stablehlo.add(a, b)))
+
+
+def spread(x: Num, values: Sequence[float]) -> tuple[Num, Num]:
+    """x repeated along a new last dimension of len(values), and `values` laid along it (both
+    of x's type, shaped x.shape + [len(values)]). A sum of terms of one formula then builds
+    the formula once, over the vector, and `sum_over` the last dimension adds the terms:
+    one copy of the ops for the compiler instead of one per term."""
+    t, n = x.type, len(values)
+    out = ir.RankedTensorType.get(list(t.shape) + [n], t.element_type)
+    vector = stablehlo.constant(list(values), result_type=ir.RankedTensorType.get([n],
+                                                                                  t.element_type))
+    along = list(range(t.rank))
+    if t.has_static_shape:
+        return (Num(stablehlo.broadcast_in_dim(x.value, broadcast_dimensions=along,
+                                               result_type=out)),
+                Num(stablehlo.broadcast_in_dim(vector, broadcast_dimensions=[t.rank],
+                                               result_type=out)))
+    i64 = ir.RankedTensorType.get([1], ir.IntegerType.get_signless(64))
+    shape = stablehlo.concatenate([runtime_shape(x.value),
+                                   stablehlo.constant([n], result_type=i64)], dimension=0)
+    return (Num(extras.dynamic_broadcast_in_dim(x.value, shape, along, out)),
+            Num(extras.dynamic_broadcast_in_dim(vector, shape, [t.rank], out)))
+
+
 def horner(x: Num, coefficients: Sequence[float]) -> Num:
     """c[0]*x^(n-1) + ... + c[n-1], highest degree first."""
     acc = x.like(coefficients[0])

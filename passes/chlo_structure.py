@@ -23,7 +23,7 @@ from ..dialect import stablehlo
 from ..errors import PassError
 from . import chlo_stablehlo_extras as extras
 from .chlo_expr import (Num, const, element_of, float_info, generic_text, is_complex, is_float, select,
-                        with_element)
+                        sum_over, with_element)
 
 # --- constant, constant_like -------------------------------------------------------------------
 
@@ -159,16 +159,8 @@ def _group_bounds(group_sizes: ir.Value):
     spread = Num(stablehlo.broadcast_in_dim(gs.value, broadcast_dimensions=list(range(rank)),
                                             result_type=_tensor(square, "i64")))
     upto = Num(stablehlo.select((i <= j).value, spread.value, const(0, spread.value)))
-    ends = _sum(upto, rank - 1)
+    ends = sum_over(upto, [rank - 1])
     return ends - gs, ends
-
-
-def _sum(x: Num, dimension: int) -> Num:
-    zero = stablehlo.constant(0, result_type=_tensor([], str(x.element)))
-
-    def add(a, b):
-        return stablehlo.add(a, b)
-    return Num(stablehlo.reduce([x.value], [zero], dimensions=[dimension], body=add))
 
 
 def _tensor(shape, element: str) -> ir.RankedTensorType:

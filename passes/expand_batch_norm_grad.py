@@ -28,15 +28,12 @@ from ..dialect import stablehlo
 from ..dialect.types import element_dtype
 from ..errors import PassError
 from .op_rules import RulesPass
-from .chlo_expr import NATIVE, Num, element_of, sqrt
+from .chlo_expr import NATIVE, Num, element_of, sqrt, sum_over
 
 
 def _feature_sum(x: Num, feature: int) -> Num:
     """The spec's compute_sum: x summed over every dimension but `feature` (a 1-D tensor)."""
-    zero = stablehlo.constant(0.0, result_type=ir.RankedTensorType.get([], x.element))
-    dims = [d for d in range(x.type.rank) if d != feature]
-    return Num(stablehlo.reduce([x.value], [zero], dimensions=dims,
-                                body=lambda a, b: stablehlo.add(a, b)))
+    return sum_over(x, [d for d in range(x.type.rank) if d != feature])
 
 
 def _along_feature(v: Num, feature: int, like: Num) -> Num:

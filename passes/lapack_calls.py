@@ -37,7 +37,7 @@ from iree.compiler import ir
 
 from ..dialect import stablehlo
 from . import chlo_stablehlo_extras as extras
-from .chlo_expr import Num, element_of, is_finite, real, select, with_element
+from .chlo_expr import Num, element_of, is_finite, real, select, sum_over, with_element
 from .custom_call import register_custom_call
 
 _PREFIXES = "sdcz"
@@ -93,13 +93,6 @@ def trsm(op: ir.Operation, a: ir.Value, b: ir.Value):
         transpose_a=_TRANSPOSE[chars.get("trans_x", "N")])
 
 
-def _sum(x: Num, dimension: int) -> Num:
-    """x summed over one dimension (which disappears)."""
-    zero = _scalar(0, x.element)
-    return Num(stablehlo.reduce([x.value], [zero], dimensions=[dimension],
-                                body=lambda p, q: stablehlo.add(p, q)))
-
-
 def _spread(x: Num, like: Num, dimension: int) -> Num:
     """x (like's shape without `dimension`) broadcast back along `dimension`."""
     rank = like.type.rank
@@ -139,7 +132,7 @@ def getrf(op: ir.Operation, a: ir.Value):
         jj = _full(j, rows.type)
         in_column = columns.eq(jj)
         # the pivot row: the first at or below j with the largest magnitude in column j
-        size = _magnitude(_sum(select(in_column, lu, lu.like(0)), rank - 1))   # [..., m]
+        size = _magnitude(sum_over(select(in_column, lu, lu.like(0)), [rank - 1]))   # [..., m]
         size = select(row_ids >= _full(j, row_ids.type), size, size.like(-1))
         largest = Num(stablehlo.reduce([size.value], [_scalar(-2, size.element)],
                                        dimensions=[rank - 2],
@@ -149,17 +142,17 @@ def getrf(op: ir.Operation, a: ir.Value):
                                  body=lambda x, y: stablehlo.minimum(x, y)))   # [...]
         pp = _spread(_spread(p, row_ids, rank - 2), rows, rank - 1)
         # rows j and p trade places
-        row_j = _spread(_sum(select(rows.eq(jj), lu, lu.like(0)), rank - 2), lu, rank - 2)
-        row_p = _spread(_sum(select(rows.eq(pp), lu, lu.like(0)), rank - 2), lu, rank - 2)
+        row_j = _spread(sum_over(select(rows.eq(jj), lu, lu.like(0)), [rank - 2]), lu, rank - 2)
+        row_p = _spread(sum_over(select(rows.eq(pp), lu, lu.like(0)), [rank - 2]), lu, rank - 2)
         lu = select(rows.eq(jj), row_p, select(rows.eq(pp), row_j, lu))
         ipiv = select(slots.eq(_full(j, ipiv_type)), _spread(p, slots, rank - 2) + 1, ipiv)
         # the column below the pivot divided by it (left as it is for a zero pivot), and the
         # trailing block's rank-one update
-        pivot = _spread(_sum(select(in_column, row_p, lu.like(0)), rank - 1), lu, rank - 1)
+        pivot = _spread(sum_over(select(in_column, row_p, lu.like(0)), [rank - 1]), lu, rank - 1)
         zero_pivot = pivot.eq(lu.like(0))
         below = in_column & (rows > jj)
         lu = select(below & ~zero_pivot, lu / select(zero_pivot, lu.like(1), pivot), lu)
-        multipliers = _spread(_sum(select(below, lu, lu.like(0)), rank - 1), lu, rank - 1)
+        multipliers = _spread(sum_over(select(below, lu, lu.like(0)), [rank - 1]), lu, rank - 1)
         trailing = (rows > jj) & (columns > jj)
         lu = select(trailing, lu - multipliers * row_p, lu)
         # info: the first zero pivot, 1-based
@@ -178,14 +171,14 @@ def getrf(op: ir.Operation, a: ir.Value):
 
 def _column(x: Num, in_column: Num, rank: int) -> Num:
     """The column selected by `in_column`, spread back over every column."""
-    return _spread(_sum(select(in_column, x, x.like(0)), rank - 1), x, rank - 1)
+    return _spread(sum_over(select(in_column, x, x.like(0)), [rank - 1]), x, rank - 1)
 
 
 def _reflect(x: Num, v: Num, tau: Num, rows: Num, columns: Num, j: Num, after: bool,
              rank: int) -> Num:
     """(I - tau v v^T) x on rows >= j, for the columns after j (after) or all columns."""
     jj = _full(j, rows.type)
-    w = _spread(_sum(select(rows >= jj, v * x, x.like(0)), rank - 2), x, rank - 2)  # v^T x
+    w = _spread(sum_over(select(rows >= jj, v * x, x.like(0)), [rank - 2]), x, rank - 2)  # v^T x
     target = (rows >= jj) & (columns > jj) if after else rows >= jj
     return select(target, x - tau * v * w, x)
 
@@ -211,9 +204,9 @@ def householder_qr(a: Num, tau_type: ir.RankedTensorType) -> list[ir.Value]:
         jj = _full(j, rows.type)
         in_column = columns.eq(jj)
         column = _column(qr, in_column, rank)
-        alpha = _spread(_sum(select(rows.eq(jj), column, qr.like(0)), rank - 2), qr, rank - 2)
+        alpha = _spread(sum_over(select(rows.eq(jj), column, qr.like(0)), [rank - 2]), qr, rank - 2)
         below = rows > jj
-        norm2 = _spread(_sum(select(below, column * column, qr.like(0)), rank - 2), qr,
+        norm2 = _spread(sum_over(select(below, column * column, qr.like(0)), [rank - 2]), qr,
                         rank - 2)
         reflect = norm2 > qr.like(0)
         norm = Num(stablehlo.sqrt((alpha * alpha + norm2).value))
@@ -225,8 +218,8 @@ def householder_qr(a: Num, tau_type: ir.RankedTensorType) -> list[ir.Value]:
         qr = _reflect(qr, v, tau, rows, columns, j, True, rank)
         qr = select(in_column & below, select(reflect, v, qr), qr)
         qr = select(in_column & rows.eq(jj) & reflect, beta, qr)
-        tau_j = _sum(_sum(select(in_column & rows.eq(jj), tau, qr.like(0)), rank - 1),
-                     rank - 2)
+        tau_j = sum_over(sum_over(select(in_column & rows.eq(jj), tau, qr.like(0)), [rank - 1]),
+                         [rank - 2])
         taus = select(slots.eq(_full(j, slots.type)), _spread(tau_j, taus, rank - 2), taus)
         return [(j + 1).value, qr.value, taus.value]
 
@@ -259,7 +252,7 @@ def q_from_reflectors(a: Num, tau: Num) -> list[ir.Value]:
         jj = _full(j, rows.type)
         v = select(rows.eq(jj), a.like(1), select(rows > jj, _column(a, columns.eq(jj), rank),
                                                   a.like(0)))
-        tau_j = _sum(select(slots.eq(_full(j, slots.type)), tau, tau.like(0)), rank - 2)
+        tau_j = sum_over(select(slots.eq(_full(j, slots.type)), tau, tau.like(0)), [rank - 2])
         tau_full = Num(stablehlo.broadcast_in_dim(
             tau_j.value, broadcast_dimensions=list(range(rank - 2)), result_type=a.type))
         q = _reflect(q, v, tau_full, rows, columns, j, False, rank)
