@@ -218,6 +218,8 @@ def householder_qr(a: Num, tau_type: ir.RankedTensorType) -> list[ir.Value]:
         qr = _reflect(qr, v, tau, rows, columns, j, True, rank)
         qr = select(in_column & below, select(reflect, v, qr), qr)
         qr = select(in_column & rows.eq(jj) & reflect, beta, qr)
+        # two reduces: one over both dimensions came out wrong from IREE 3.13 here (jax's svd
+        # of a wide 3x5 f64, full_matrices; not yet reduced to a minimal reproducer)
         tau_j = sum_over(sum_over(select(in_column & rows.eq(jj), tau, qr.like(0)), [rank - 1]),
                          [rank - 2])
         taus = select(slots.eq(_full(j, slots.type)), _spread(tau_j, taus, rank - 2), taus)
