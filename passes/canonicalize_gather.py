@@ -8,7 +8,11 @@ signed index type), and clamps every start index component c to
 `[0, shape(operand)[d] - slice_sizes[d]]` (d = start_index_map[c]), the spec's
 `clamp(start_index, 0, shape(operand) - slice_sizes)`, instead of relying on the backend.
 The result shape and dimension order do not change. The rewritten op carries `shlo.canonical`
-so the rule leaves it alone. Dynamic shapes are left to IREE.
+so the rule leaves it alone. Dynamic shapes are left to IREE, but for one form IREE 3.13
+rejects: indices with a dynamic dimension and a size-1 index vector dimension last
+(`tensor<?x1xi32>`, jax's `table[i]` under shape polymorphism), which IREE collapses with a
+static-only reshape ("'stablehlo.reshape' op result #0 must be statically shaped"). There the
+unit dimension is collapsed away (`tensor.collapse_shape`) and the index vector dimension made implicit.
 """
 from __future__ import annotations
 
@@ -28,7 +32,7 @@ def _gather(op: ir.Operation):
         return None
     (operand, indices), kw = arguments(op)
     if not is_static(operand, indices):
-        return None
+        return _implicit_unit_index_vector(operand, indices, kw)
     obd = list(kw.get("operand_batching_dims", ()))
     vectors = IndexVectors.of(indices, kw.get("index_vector_dim", 0), kw["start_index_map"],
                               list(zip(obd, kw.get("start_indices_batching_dims", ()))))
@@ -40,6 +44,24 @@ def _gather(op: ir.Operation):
     result = stablehlo.gather(operand, start, **kw)
     result.owner.attributes[CANONICAL] = ir.UnitAttr.get()
     return [result]
+
+
+def _implicit_unit_index_vector(operand: ir.Value, indices: ir.Value, kw: dict):
+    """A dynamic gather's size-1 index vector dimension, when last, dropped (see the module
+    docstring); other dynamic gathers as they are."""
+    shape = shape_of(indices)
+    vector_dim = kw.get("index_vector_dim", 0)
+    if is_static(indices) or vector_dim != len(shape) - 1 or shape[vector_dim] != 1:
+        return None
+    element = ir.RankedTensorType(indices.type).element_type
+    groups = [[d] for d in range(vector_dim - 1)] + [[vector_dim - 1, vector_dim]]
+    flat = ir.Operation.create(
+        "tensor.collapse_shape", results=[tensor(shape[:-1], element)], operands=[indices],
+        attributes={"reassociation": ir.ArrayAttr.get(
+            [ir.ArrayAttr.get([ir.IntegerAttr.get(ir.IntegerType.get_signless(64), d)
+                               for d in group]) for group in groups])}).result
+    kw.update(index_vector_dim=vector_dim)
+    return [stablehlo.gather(operand, flat, **kw)]
 
 
 def _clamped(vectors: IndexVectors, shape: list[int], slice_sizes: list[int]) -> ir.Value:

@@ -42,3 +42,28 @@ def test_the_oracle_clamps_out_of_bounds_starts():
 def test_gather_on_vulkan(ctx):
     vulkan_or_skip()
     check_all(ctx, VULKAN, "vulkan")
+
+
+@pytest.mark.parametrize("target", ["cpu", "vulkan"])
+def test_shape_polymorphic_table_lookups_from_jax(target):
+    """jax's `table[i]` for a symbolic number of indices gathers with `tensor<?x1xi32>` starts,
+    which IREE 3.13 alone rejects ("'stablehlo.reshape' op result #0 must be statically
+    shaped"); rows of a matrix too. numpy is the oracle, for several lengths of one
+    executable."""
+    if target == "vulkan":
+        vulkan_or_skip()
+    jax = pytest.importorskip("jax")
+    import jax.numpy as jnp
+    from jax import export
+
+    import shlo
+    table = RNG.standard_normal((7, 3)).astype(np.float32)
+    lookups = {"elements": (lambda i: jnp.asarray(table[:, 0])[i], lambda i: table[i, 0]),
+               "rows": (lambda i: jnp.asarray(table)[i] * 2.0, lambda i: table[i] * 2.0)}
+    for name, (jax_fn, numpy_fn) in lookups.items():
+        spec = jax.ShapeDtypeStruct(export.symbolic_shape("n"), np.int32)
+        text = export.export(jax.jit(jax_fn))(spec).mlir_module()
+        exe = shlo.compile(text, target=target)
+        for n in (1, 5, 12):
+            i = RNG.integers(-7, 7, n).astype(np.int32)        # negative: from the end
+            np.testing.assert_array_equal(np.asarray(exe(i)), numpy_fn(i), err_msg=name)
