@@ -12,7 +12,8 @@ so the rule leaves it alone. Dynamic shapes are left to IREE, but for one form I
 rejects: indices with a dynamic dimension and a size-1 index vector dimension last
 (`tensor<?x1xi32>`, jax's `table[i]` under shape polymorphism), which IREE collapses with a
 static-only reshape ("'stablehlo.reshape' op result #0 must be statically shaped"). There the
-unit dimension is collapsed away (`tensor.collapse_shape`) and the index vector dimension made implicit.
+unit dimension is collapsed away (`tensor.collapse_shape`) and the index vector dimension made
+implicit.
 """
 from __future__ import annotations
 
@@ -23,6 +24,7 @@ from iree.compiler import ir
 
 from ..dialect import stablehlo
 from ..dialect.rebuild import arguments
+from . import chlo_stablehlo_extras as extras
 from .index_vectors import IndexVectors, is_static, shape_of, tensor
 from .op_rules import CANONICAL, RulesPass
 
@@ -55,13 +57,8 @@ def _implicit_unit_index_vector(operand: ir.Value, indices: ir.Value, kw: dict):
         return None
     element = ir.RankedTensorType(indices.type).element_type
     groups = [[d] for d in range(vector_dim - 1)] + [[vector_dim - 1, vector_dim]]
-    flat = ir.Operation.create(
-        "tensor.collapse_shape", results=[tensor(shape[:-1], element)], operands=[indices],
-        attributes={"reassociation": ir.ArrayAttr.get(
-            [ir.ArrayAttr.get([ir.IntegerAttr.get(ir.IntegerType.get_signless(64), d)
-                               for d in group]) for group in groups])}).result
-    kw.update(index_vector_dim=vector_dim)
-    return [stablehlo.gather(operand, flat, **kw)]
+    flat = extras.collapse_shape(indices, groups, tensor(shape[:-1], element))
+    return [stablehlo.gather(operand, flat, **kw)]     # index_vector_dim: now the rank, implicit
 
 
 def _clamped(vectors: IndexVectors, shape: list[int], slice_sizes: list[int]) -> ir.Value:

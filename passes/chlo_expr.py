@@ -279,6 +279,13 @@ def sum_over(x: Num, dimensions: Sequence[int]) -> Num:
                                 body=lambda a, b: stablehlo.add(a, b)))
 
 
+def any_over(x: Num, dimensions: Sequence[int]) -> Num:
+    """Whether any element of the i1 tensor x is true along `dimensions` (which disappear)."""
+    false = stablehlo.constant(False, result_type=ir.RankedTensorType.get([], x.element))
+    return Num(stablehlo.reduce([x.value], [false], dimensions=list(dimensions),
+                                body=lambda a, b: stablehlo.or_(a, b)))
+
+
 def spread(x: Num, values: Sequence[float]) -> tuple[Num, Num]:
     """x repeated along a new last dimension of len(values), and `values` laid along it (both
     of x's type, shaped x.shape + [len(values)]). A sum of terms of one formula then builds

@@ -106,6 +106,21 @@ def dynamic_update_slice(operand: ir.Value, update: ir.Value,
                    [operand, update, *starts]).result
 
 
+def reassociation(groups: Sequence[Sequence[int]]) -> ir.ArrayAttr:
+    """The `reassociation` attribute of tensor.collapse_shape/expand_shape: groups of dims."""
+    i64 = ir.IntegerType.get_signless(64)
+    return ir.ArrayAttr.get([ir.ArrayAttr.get([ir.IntegerAttr.get(i64, d) for d in group])
+                             for group in groups])
+
+
+def collapse_shape(operand: ir.Value, groups: Sequence[Sequence[int]],
+                   result_type: ir.Type) -> ir.Value:
+    """`tensor.collapse_shape`: each group of operand dimensions becomes one dimension (dynamic
+    sizes allowed, unlike stablehlo.reshape)."""
+    return _create("tensor.collapse_shape", [result_type], [operand],
+                   {"reassociation": reassociation(groups)}).result
+
+
 def _fill_region(region: ir.Region, arg_types: Sequence[ir.Type], body: Callable) -> None:
     loc = ir.Location.current
     block = region.blocks.append(*arg_types, arg_locs=[loc] * len(arg_types))

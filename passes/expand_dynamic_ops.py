@@ -42,12 +42,6 @@ def _cast(value: ir.Value, t: ir.Type) -> ir.Value:
     return ir.Operation.create("tensor.cast", results=[t], operands=[value]).result
 
 
-def _i64_arrays(groups) -> ir.ArrayAttr:
-    i64 = ir.IntegerType.get_signless(64)
-    return ir.ArrayAttr.get([ir.ArrayAttr.get([ir.IntegerAttr.get(i64, d) for d in group])
-                             for group in groups])
-
-
 def _dynamic_reshape(op):
     operand, shape = op.operands[0], op.operands[1]
     result = ir.RankedTensorType(op.results[0].type)
@@ -61,17 +55,15 @@ def _dynamic_reshape(op):
     flat = operand
     if source.rank > 1:
         size = DYN if not source.has_static_shape else int(np.prod(source.shape))
-        flat = ir.Operation.create(
-            "tensor.collapse_shape", results=[ir.RankedTensorType.get([size], element)],
-            operands=[operand],
-            attributes={"reassociation": _i64_arrays([list(range(source.rank))])}).result
+        flat = extras.collapse_shape(operand, [list(range(source.rank))],
+                                     ir.RankedTensorType.get([size], element))
     flat = _cast(flat, ir.RankedTensorType.get([DYN], element))
     if result.rank == 0:
         return [stablehlo.reshape(flat, result_type=result)]
     sizes = [_index_of(shape, d) for d in range(result.rank) if result.shape[d] == DYN]
     return [ir.Operation.create(
         "tensor.expand_shape", results=[result], operands=[flat, *sizes],
-        attributes={"reassociation": _i64_arrays([list(range(result.rank))]),
+        attributes={"reassociation": extras.reassociation([list(range(result.rank))]),
                     "static_output_shape": ir.DenseI64ArrayAttr.get(list(result.shape))}).result]
 
 

@@ -14,11 +14,9 @@ from __future__ import annotations
 
 import math
 
-from iree.compiler import ir
-
 from ..dialect import stablehlo
-from .chlo_expr import (Num, floor, horner, is_finite, is_nan, round_even, select, shift_left,
-                        shift_right_logical)
+from .chlo_expr import (Num, any_over, floor, horner, is_finite, is_nan, round_even, select,
+                        shift_left, shift_right_logical)
 
 INF, NAN = math.inf, math.nan
 LN2_HI, LN2_LO = 6.93147180369123816490e-01, 1.90821492927058770002e-10   # ln2_hi: 32 bits
@@ -280,12 +278,8 @@ def _reduce_loop(r: Num, ay: Num, j_min: Num, steps: int | None = None) -> Num:
     limit = scale(ay, j_min)
 
     def cond(value):
-        more = (Num(value) >= limit).value
-        i1 = ir.RankedTensorType.get([], ir.IntegerType.get_signless(1))
-        false = stablehlo.constant(False, result_type=i1)
-        rank = len(ir.RankedTensorType(more.type).shape)
-        return stablehlo.reduce([more], [false], dimensions=list(range(rank)),
-                                body=lambda a, b: stablehlo.or_(a, b))
+        more = Num(value) >= limit
+        return any_over(more, range(more.type.rank)).value
 
     def body(value):
         value = Num(value)

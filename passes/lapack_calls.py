@@ -37,7 +37,8 @@ from iree.compiler import ir
 
 from ..dialect import stablehlo
 from . import chlo_stablehlo_extras as extras
-from .chlo_expr import Num, element_of, is_finite, real, select, sum_over, with_element
+from .chlo_expr import (Num, any_over, element_of, is_finite, real, select, sum_over,
+                        with_element)
 from .custom_call import register_custom_call
 
 _PREFIXES = "sdcz"
@@ -71,11 +72,8 @@ def potrf(op: ir.Operation, a: ir.Value):
     out = select(rows >= columns if lower else rows <= columns, factor, Num(a))
     # info: 0 when every diagonal entry is positive and finite (JAX NaNs the rest out)
     bad = rows.eq(columns) & ~(is_finite(real(factor)) & (real(factor) > 0.0))
-    i1 = ir.IntegerType.get_signless(1)
     rank = factor.type.rank
-    any_bad = Num(stablehlo.reduce([bad.value], [_scalar(False, i1)],
-                                   dimensions=[rank - 2, rank - 1],
-                                   body=lambda x, y: stablehlo.or_(x, y)))
+    any_bad = any_over(bad, [rank - 2, rank - 1])
     info_type, info_element = op.results[1].type, element_of(op.results[1])
     info = select(any_bad, _full(Num(_scalar(1, info_element)), info_type),
                   _full(Num(_scalar(0, info_element)), info_type))
@@ -118,7 +116,7 @@ def getrf(op: ir.Operation, a: ir.Value):
     rank = a.type.rank
     m, n = a.type.shape[-2:]
     rows, columns = _positions(a)
-    i32, i1 = ir.IntegerType.get_signless(32), ir.IntegerType.get_signless(1)
+    i32 = ir.IntegerType.get_signless(32)
     ipiv_type, info_type = (ir.RankedTensorType(r.type) for r in op.results[1:])
     slots = Num(stablehlo.iota(iota_dimension=rank - 2, result_type=ipiv_type))
     row_ids = Num(stablehlo.iota(iota_dimension=rank - 2, result_type=ir.RankedTensorType.get(
@@ -156,10 +154,7 @@ def getrf(op: ir.Operation, a: ir.Value):
         trailing = (rows > jj) & (columns > jj)
         lu = select(trailing, lu - multipliers * row_p, lu)
         # info: the first zero pivot, 1-based
-        false = Num(_scalar(False, i1))
-        singular = Num(stablehlo.reduce([(zero_pivot & in_column & rows.eq(jj)).value],
-                                        [false.value], dimensions=[rank - 2, rank - 1],
-                                        body=lambda x, y: stablehlo.or_(x, y)))
+        singular = any_over(zero_pivot & in_column & rows.eq(jj), [rank - 2, rank - 1])
         info = select(singular & info.eq(0), _full(j + 1, info_type), info)
         return [(j + 1).value, lu.value, ipiv.value, info.value]
 

@@ -23,14 +23,11 @@ from __future__ import annotations
 from iree.compiler import ir
 
 from ..dialect import stablehlo
-from .chlo_expr import Num, float_info, select, sqrt
+from .chlo_expr import Num, any_over, float_info, select, sqrt
 from .custom_call import register_custom_call
 from .lapack_calls import _full, _positions, _scalar, householder_qr, q_from_reflectors
-from .lapack_syevd import Tournament, _broadcast, _diagonal, _identity, _matmul, sort_columns
-
-
-def _transpose(x: Num, batch: int) -> Num:
-    return Num(stablehlo.transpose(x.value, permutation=list(range(batch)) + [batch + 1, batch]))
+from .lapack_syevd import (Tournament, _broadcast, _diagonal, _identity, _matmul, _slice,
+                           _transpose, sort_columns)
 
 
 def _pad_columns(x: Num, extra: int) -> Num:
@@ -38,12 +35,6 @@ def _pad_columns(x: Num, extra: int) -> Num:
     return Num(stablehlo.pad(x.value, _scalar(0, x.element), edge_padding_low=[0] * rank,
                              edge_padding_high=[0] * (rank - 1) + [extra],
                              interior_padding=[0] * rank))
-
-
-def _slice(x: Num, rows: int, columns: int) -> Num:
-    shape = list(x.type.shape)
-    return Num(stablehlo.slice(x.value, start_indices=[0] * len(shape),
-                               limit_indices=shape[:-2] + [rows, columns]))
 
 
 def _fit(x: Num, t: ir.RankedTensorType) -> ir.Value:
@@ -74,9 +65,7 @@ def one_sided_jacobi(W: Num, batch: int) -> tuple[Num, Num]:
         dq = _broadcast(d, matrix, list(range(batch)) + [batch + 1])
         rows, columns = _positions(G)
         bad = rows.ne(columns) & (G * G > dp * dq * tolerance)
-        return Num(stablehlo.reduce([bad.value], [_scalar(False, bad.element)],
-                                    dimensions=list(range(batch + 2)),
-                                    body=lambda x, y: stablehlo.or_(x, y)))
+        return any_over(bad, range(batch + 2))
 
     def step(k: Num, W: Num, V: Num) -> tuple[Num, Num]:
         J = tournament.rotation(k, gram(W), batch)

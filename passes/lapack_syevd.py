@@ -24,7 +24,7 @@ from iree.compiler import ir
 
 from ..dialect import stablehlo
 from . import chlo_stablehlo_extras as extras
-from .chlo_expr import Num, float_info, select, sqrt
+from .chlo_expr import Num, any_over, float_info, select, sqrt, sum_over
 from .custom_call import register_custom_call
 from .lapack_calls import _chars, _full, _positions, _scalar
 
@@ -42,21 +42,30 @@ def _matmul(a: Num, b: Num, batch: int, transpose_b: bool = False) -> Num:
 
 def _diag_sum(onehot_rows: Num, product: Num, batch: int) -> Num:
     """sum_r onehot[r, i] * product[r, i]: [..., m, h] -> [..., h]."""
-    return Num(stablehlo.reduce([(onehot_rows * product).value],
-                                [_scalar(0, product.element)], dimensions=[batch],
-                                body=lambda x, y: stablehlo.add(x, y)))
+    return sum_over(onehot_rows * product, [batch])
 
 
 def _broadcast(x: Num, t: ir.RankedTensorType, dims: list[int]) -> Num:
     return Num(stablehlo.broadcast_in_dim(x.value, broadcast_dimensions=dims, result_type=t))
 
 
+def _transpose(x: Num, batch: int) -> Num:
+    """[..., m, n] -> [..., n, m]."""
+    return Num(stablehlo.transpose(x.value, permutation=list(range(batch)) + [batch + 1, batch]))
+
+
+def _slice(x: Num, rows: int, columns: int) -> Num:
+    """The leading rows x columns block of each [..., m, n] matrix."""
+    shape = list(x.type.shape)
+    return Num(stablehlo.slice(x.value, start_indices=[0] * len(shape),
+                               limit_indices=shape[:-2] + [rows, columns]))
+
+
 def _diagonal(x: Num, batch: int) -> Num:
     """[..., m, m] -> [..., m]."""
     rows, columns = _positions(x)
     on = select(rows.eq(columns), x, x.like(0))
-    return Num(stablehlo.reduce([on.value], [_scalar(0, x.element)], dimensions=[batch + 1],
-                                body=lambda p, q: stablehlo.add(p, q)))
+    return sum_over(on, [batch + 1])
 
 
 def _identity(batch_shape: list[int], n: int, element: ir.Type) -> Num:
@@ -167,8 +176,7 @@ def syevd(op: ir.Operation, a: ir.Value):
     rows, columns = _positions(a)
     kept = select(rows >= columns if lower else rows <= columns, a, a.like(0))
     strict = select(rows > columns if lower else rows < columns, a, a.like(0))
-    perm = list(range(batch)) + [batch + 1, batch]
-    sym = kept + Num(stablehlo.transpose(strict.value, permutation=perm))
+    sym = kept + _transpose(strict, batch)
     m = n + n % 2
     if m != n:
         sym = Num(stablehlo.pad(sym.value, _scalar(0, element), edge_padding_low=[0] * len(shape),
@@ -184,26 +192,20 @@ def syevd(op: ir.Operation, a: ir.Value):
     def step(k, A, V):
         """One round of m/2 simultaneous rotations."""
         J = tournament.rotation(k, A, batch)
-        JT = Num(stablehlo.transpose(J.value, permutation=perm))
-        return _matmul(_matmul(JT, A, batch), J, batch), _matmul(V, J, batch)
+        return _matmul(_matmul(_transpose(J, batch), A, batch), J, batch), _matmul(V, J, batch)
 
     def off_and_norm(A):
         squares = A * A
         dims = list(range(batch, batch + 2))
-        total = Num(stablehlo.reduce([squares.value], [_scalar(0, element)], dimensions=dims,
-                                     body=lambda x, y: stablehlo.add(x, y)))
-        diagonal = select(rows_m.eq(cols_m), squares, squares.like(0))
-        on = Num(stablehlo.reduce([diagonal.value], [_scalar(0, element)], dimensions=dims,
-                                  body=lambda x, y: stablehlo.add(x, y)))
+        total = sum_over(squares, dims)
+        on = sum_over(select(rows_m.eq(cols_m), squares, squares.like(0)), dims)
         return total - on, total
 
     def unconverged(A) -> Num:
         off, total = off_and_norm(A)
         worse = off > total * (eps * eps)
         if batch:
-            worse = Num(stablehlo.reduce([worse.value], [_scalar(False, worse.element)],
-                                         dimensions=list(range(batch)),
-                                         body=lambda x, y: stablehlo.or_(x, y)))
+            worse = any_over(worse, range(batch))
         return worse
 
     A, V = tournament.sweeps(sym, identity, step, unconverged)
@@ -211,8 +213,7 @@ def syevd(op: ir.Operation, a: ir.Value):
     if m != n:
         w = Num(stablehlo.slice(w.value, start_indices=[0] * (batch + 1),
                                 limit_indices=shape[:-2] + [n]))
-        V = Num(stablehlo.slice(V.value, start_indices=[0] * len(shape),
-                                limit_indices=shape[:-2] + [n, n]))
+        V = _slice(V, n, n)
     w_sorted, (vectors,) = sort_columns(w, batch, "LT", V)         # ascending eigenvalues
     info_type = ir.RankedTensorType(op.results[2].type)
     info = stablehlo.constant(0, result_type=info_type)
