@@ -48,6 +48,7 @@ PASSES: dict[str, tuple[str, str]] = {
     "shlo-expand-integer-rng": ("shlo.passes.expand_integer_rng", "ExpandIntegerRng"),
     "shlo-split-arg-reduce": ("shlo.passes.split_arg_reduce", "SplitArgReduce"),
     "shlo-legalize-convolution": ("shlo.passes.legalize_convolution", "LegalizeConvolution"),
+    "shlo-convolution-to-dots": ("shlo.passes.convolution_to_dots", "ConvolutionToDots"),
     "shlo-expand-complex-dot": ("shlo.passes.expand_complex_dot", "ExpandComplexDot"),
     "shlo-legalize-e8m0": ("shlo.passes.legalize_e8m0", "LegalizeE8M0"),
     "shlo-legalize-vulkan-ops": ("shlo.passes.legalize_vulkan_ops", "LegalizeVulkanOps"),

@@ -18,9 +18,14 @@ then reports a "circular dependency" (measured: jax's igamma/igammac on f64, who
 loops shlo expands in f64), or a data-tiling relayout "restricted to workgroup distributed
 contexts" (jnp.linalg.eigh's Jacobi loops). `retry_flags` gives the flags to compile such a module again
 with (RETRY_RULES: error text -> flags); the retry happens once, only for that error.
+
+Some rewrites pay on one kind of CPU only: `host_passes` gives the shlo passes the cpu target
+adds to its pipeline when it compiles for this machine (HOST_PASSES: pass -> the CPU features
+it needs and those it must lack, read from /proc/cpuinfo).
 """
 from __future__ import annotations
 
+import functools
 import math
 
 from iree.compiler import ir
@@ -66,6 +71,39 @@ RETRY_RULES: dict[str, tuple[tuple[str, ...], str]] = {
     "write affecting operations on global resources are restricted to workgroup distributed": (
         NO_AGGRESSIVE_FUSION, "a fused relayout (data tiling) left outside a workgroup"),
 }
+
+
+# shlo pass -> (CPU features the host must have, features it must lack, why)
+HOST_PASSES: dict[str, tuple[frozenset, frozenset, str]] = {
+    # measured (docs/performance.md): 3x3 56x56x64 1.3-2.0x -> 0.8-0.9x XLA on AVX2; with
+    # AVX-512 IREE's direct convolution is 0.62x XLA already
+    "shlo-convolution-to-dots": (frozenset({"avx2"}), frozenset({"avx512f"}),
+                                 "IREE's direct convolution is slow on AVX2, its matmuls are not"),
+}
+
+
+@functools.cache
+def host_cpu_features() -> frozenset:
+    """The CPU feature flags of this machine as Linux lists them (empty when unknown)."""
+    try:
+        with open("/proc/cpuinfo") as f:
+            for line in f:
+                if line.startswith("flags"):
+                    return frozenset(line.partition(":")[2].split())
+    except OSError:
+        pass
+    return frozenset()
+
+
+def host_passes(target, features: frozenset | None = None) -> tuple[str, ...]:
+    """The HOST_PASSES a target adds to shlo's default pipeline: a cpu target that compiles
+    for this machine (`host`, no CPU flag of the user's) gets those whose features match."""
+    if target.kind.name != "cpu" or target.cpu != "host" or target.triple or any(
+            f.startswith("--iree-llvmcpu-target-cpu") for f in target.extra_flags):
+        return ()
+    features = host_cpu_features() if features is None else features
+    return tuple(name for name, (need, lack, _why) in HOST_PASSES.items()
+                 if need <= features and not lack & features)
 
 
 def retry_flags(target):

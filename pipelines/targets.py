@@ -18,6 +18,7 @@ import dataclasses
 import re
 
 from ..errors import CompileError
+from .cpu_tuning import host_passes
 
 # Flags every target shares: the input is StableHLO; f64 demotion is explicit (see Target).
 COMMON_FLAGS = ("--iree-input-type=stablehlo",)
@@ -180,6 +181,12 @@ class Target:
         no_f64 = ((("shlo-accurate-math", "f64=false"), ("shlo-legalize-vulkan-ops", "f64=false"))
                   if self.f64 == F64_NONE else ())
         return self.kind.pass_options + no_f64
+
+    @property
+    def passes(self) -> tuple[str, ...]:
+        """shlo passes this target adds to the default pipeline: its kind's, and those that
+        pay on this machine's CPU (shlo.pipelines.cpu_tuning.HOST_PASSES)."""
+        return self.kind.passes + host_passes(self)
 
     @property
     def device_targets(self) -> str | None:

@@ -89,7 +89,7 @@ def compile_module(module, target: Target, *, pipeline: str | None = DEFAULT,
     module = _as_module(module)
     pipeline_text = get_pipeline(pipeline) if pipeline else ""
     if pipeline_text == DEFAULT:
-        pipeline_text = default_pipeline(target.kind.passes)
+        pipeline_text = default_pipeline(target.passes)
     if target.demote_f64:           # IREE computes f64 in f32: no f64 expansions (bit tricks)
         pipeline_text = without_f64_expansion(pipeline_text)
     if fast_math:

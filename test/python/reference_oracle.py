@@ -42,11 +42,12 @@ def function_name(function_text: str) -> str:
     return function_text.split("@", 1)[1].split("(", 1)[0]
 
 
-def compile_functions(ctx, cases, target: str):
-    """One executable of all the (function text, args) `cases`, through shlo's default pipeline."""
+def compile_functions(ctx, cases, target: str, **options):
+    """One executable of all the (function text, args) `cases`, through shlo's default pipeline
+    (`options` go to shlo.compile)."""
     import shlo
     text = "\n".join(function_text for function_text, _ in cases)
-    return shlo.compile(shlo.parse_module(text, context=ctx), target=target)
+    return shlo.compile(shlo.parse_module(text, context=ctx), target=target, **options)
 
 
 def assert_matches_reference(exe, case) -> None:
@@ -58,8 +59,8 @@ def assert_matches_reference(exe, case) -> None:
         np.testing.assert_array_equal(np.asarray(g), want, err_msg=function_text)
 
 
-def check_all(ctx, cases, target: str) -> None:
+def check_all(ctx, cases, target: str, **options) -> None:
     """Compile `cases` as one module for `target`; every function matches the interpreter."""
-    exe = compile_functions(ctx, cases, target)
+    exe = compile_functions(ctx, cases, target, **options)
     for case in cases:
         assert_matches_reference(exe, case)

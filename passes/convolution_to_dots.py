@@ -1,0 +1,136 @@
+"""shlo-convolution-to-dots: a convolution with wide channels as a sum of matmuls.
+
+A convolution is, for each position p of its window, a matmul of the input's shifted (and
+strided) spatial slice, [batch * output positions, input features], by the kernel's
+[input features, output features] matrix at p, summed over p. On an AVX2 CPU, IREE 3.13
+data-tiles those matmuls into much faster code than its direct convolution. Measured on an
+AVX2-only AMD EPYC (2 cores; NHWC, time / XLA's; docs/performance.md): 3x3 over 56x56x64
+1.3-1.5x -> 0.8-0.9x, 28x28x128 4.3-4.9x -> 1.4-1.9x, 14x14x256 23-30x -> 1.6-1.7x, 5x5 and
+7x7 over 28x28x64 1.6x -> 1.05x and 2.0x -> 1.0x. Narrow matmuls lose: 3 input features
+(0.85x -> 2.7x) or 4 output features (1.1x -> 2.3x). With AVX-512, IREE's direct 56x56x64
+convolution is already 0.62x XLA, so the cpu target adds this pass only where the CPU has
+AVX2 and lacks AVX-512 (shlo.pipelines.cpu_tuning.host_passes).
+
+Rewritten: f32 convolutions with static shapes, no feature or batch groups, 2 to
+MAX_WINDOW window positions, at least MIN_INPUT_FEATURES input and MIN_OUTPUT_FEATURES
+output features (a 1x1 convolution is one matmul already: IREE times it the same).
+Padding and lhs dilation become one stablehlo.pad (interior padding for the dilation),
+strides and rhs dilation the slices' strides and offsets, window reversal the order the
+kernel positions are read in.
+"""
+from __future__ import annotations
+
+import dataclasses
+import itertools
+import math
+
+import numpy as np
+from iree.compiler import ir
+
+from ..dialect import stablehlo
+from ..dialect.attributes import CONV_DIMS, enum_name
+from .chlo_expr import attributes
+from .op_rules import RulesPass
+
+MAX_WINDOW = 49               # window positions (7x7); each one is a matmul and an add
+MIN_INPUT_FEATURES = 8        # the matmuls' contraction
+MIN_OUTPUT_FEATURES = 16      # the matmuls' columns
+
+
+def _array(attrs: dict, name: str, n: int, default: int) -> list[int]:
+    return [int(v) for v in ir.DenseI64ArrayAttr(attrs[name])] if name in attrs \
+        else [default] * n
+
+
+def _transpose(x: ir.Value, permutation: list[int]) -> ir.Value:
+    if permutation == sorted(permutation):
+        return x
+    return stablehlo.transpose(x, permutation=permutation)
+
+
+def _eligible(op: ir.Operation, attrs: dict, dims: dict) -> bool:
+    types = [ir.RankedTensorType(v.type) for v in (*op.operands, op.results[0])]
+    if not all(t.has_static_shape and str(t.element_type) == "f32" for t in types):
+        return False
+    groups = [ir.IntegerAttr(attrs[name]).value if name in attrs else 1
+              for name in ("feature_group_count", "batch_group_count")]
+    lhs, rhs, _ = types
+    window = [rhs.shape[d] for d in dims["kernel_spatial_dimensions"]]
+    return (groups == [1, 1] and 1 < math.prod(window) <= MAX_WINDOW
+            and rhs.shape[dims["kernel_input_feature_dimension"]] >= MIN_INPUT_FEATURES
+            and rhs.shape[dims["kernel_output_feature_dimension"]] >= MIN_OUTPUT_FEATURES)
+
+
+def _as_dots(op: ir.Operation):
+    attrs = attributes(op)
+    dims = CONV_DIMS.decode(attrs["dimension_numbers"])
+    if not _eligible(op, attrs, dims):
+        return None
+    lhs, rhs = op.operands
+    result = ir.RankedTensorType(op.results[0].type)
+    f32 = result.element_type
+    n = len(dims["input_spatial_dimensions"])
+    strides = _array(attrs, "window_strides", n, 1)
+    lhs_dilation = _array(attrs, "lhs_dilation", n, 1)
+    rhs_dilation = _array(attrs, "rhs_dilation", n, 1)
+    padding = (np.array(ir.DenseIntElementsAttr(attrs["padding"]), dtype=np.int64).reshape(-1, 2)
+               if "padding" in attrs else np.zeros((n, 2), np.int64))
+    reversed_ = ([bool(v) for v in ir.DenseBoolArrayAttr(attrs["window_reversal"])]
+                 if "window_reversal" in attrs else [False] * n)
+    precision = ({"precision_config": [enum_name(a) for a in
+                                       ir.ArrayAttr(attrs["precision_config"])]}
+                 if "precision_config" in attrs else {})
+
+    # the input as [batch, spatial..., features], padded and dilated
+    x = _transpose(lhs, [dims["input_batch_dimension"], *dims["input_spatial_dimensions"],
+                         dims["input_feature_dimension"]])
+    if padding.any() or any(d != 1 for d in lhs_dilation):
+        zero = stablehlo.constant(0, result_type=ir.RankedTensorType.get([], f32))
+        x = stablehlo.pad(x, zero, edge_padding_low=[0, *padding[:, 0], 0],
+                          edge_padding_high=[0, *padding[:, 1], 0],
+                          interior_padding=[0, *(d - 1 for d in lhs_dilation), 0])
+    x_shape = ir.RankedTensorType(x.type).shape
+    batch, features = x_shape[0], x_shape[-1]
+    # the kernel as [spatial..., input features, output features]
+    w = _transpose(rhs, [*dims["kernel_spatial_dimensions"],
+                         dims["kernel_input_feature_dimension"],
+                         dims["kernel_output_feature_dimension"]])
+    w_shape = ir.RankedTensorType(w.type).shape
+    window, outputs = w_shape[:n], w_shape[-1]
+    out_spatial = [result.shape[d] for d in dims["output_spatial_dimensions"]]
+    rows = batch * math.prod(out_spatial)
+
+    total = None
+    for position in itertools.product(*(range(k) for k in window)):
+        start = [p * d for p, d in zip(position, rhs_dilation)]
+        shifted = stablehlo.slice(
+            x, start_indices=[0, *start, 0],
+            limit_indices=[batch, *(s + (o - 1) * t + 1 for s, o, t in
+                                    zip(start, out_spatial, strides)), features],
+            strides=[1, *strides, 1])
+        shifted = stablehlo.reshape(shifted, result_type=ir.RankedTensorType.get(
+            [rows, features], f32))
+        at = [k - 1 - p if r else p for p, k, r in zip(position, window, reversed_)]
+        matrix = stablehlo.slice(w, start_indices=[*at, 0, 0],
+                                 limit_indices=[*(a + 1 for a in at), features, outputs])
+        matrix = stablehlo.reshape(matrix, result_type=ir.RankedTensorType.get(
+            [features, outputs], f32))
+        term = stablehlo.dot_general(shifted, matrix, lhs_contracting_dimensions=[1],
+                                     rhs_contracting_dimensions=[0], **precision)
+        total = term if total is None else stablehlo.add(total, term)
+
+    y = stablehlo.reshape(total, result_type=ir.RankedTensorType.get(
+        [batch, *out_spatial, outputs], f32))
+    # y is [batch, spatial..., features]; the result's order comes from dimension_numbers
+    where = {dims["output_batch_dimension"]: 0, dims["output_feature_dimension"]: n + 1,
+             **{d: 1 + i for i, d in enumerate(dims["output_spatial_dimensions"])}}
+    return [_transpose(y, [where[d] for d in range(n + 2)])]
+
+
+@dataclasses.dataclass
+class ConvolutionToDots(RulesPass):
+    """Rewrite small-window, wide-channel f32 convolutions into sums of matmuls over shifted
+    slices of the padded input."""
+
+    NAME = "shlo-convolution-to-dots"
+    RULES = {"stablehlo.convolution": _as_dots}
