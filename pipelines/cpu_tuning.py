@@ -95,11 +95,17 @@ def host_cpu_features() -> frozenset:
     return frozenset()
 
 
+def for_this_machine(target) -> bool:
+    """Whether a target compiles for the CPU it runs on (cpu `host`, no CPU flag of the
+    user's): its code then depends on that CPU's features."""
+    return target.kind.name == "cpu" and target.cpu == "host" and not target.triple and not any(
+        f.startswith("--iree-llvmcpu-target-cpu") for f in target.extra_flags)
+
+
 def host_passes(target, features: frozenset | None = None) -> tuple[str, ...]:
     """The HOST_PASSES a target adds to shlo's default pipeline: a cpu target that compiles
-    for this machine (`host`, no CPU flag of the user's) gets those whose features match."""
-    if target.kind.name != "cpu" or target.cpu != "host" or target.triple or any(
-            f.startswith("--iree-llvmcpu-target-cpu") for f in target.extra_flags):
+    for this machine gets those whose features match."""
+    if not for_this_machine(target):
         return ()
     features = host_cpu_features() if features is None else features
     return tuple(name for name, (need, lack, _why) in HOST_PASSES.items()

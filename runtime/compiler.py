@@ -30,6 +30,7 @@ from ..context import context as new_context, home_session
 from ..errors import CompileError
 from ..module_io import module_bytecode, parse_module, print_module
 from ..pipelines import DEFAULT, default_pipeline, get_pipeline, with_pass_options
+from ..pipelines import cpu_tuning
 from ..pipelines.cpu_tuning import retry_flags, tuned
 from ..pipelines.targets import Target, get_target
 from .abi import mark_read_only_inputs
@@ -109,7 +110,7 @@ def compile_module(module, target: Target, *, pipeline: str | None = DEFAULT,
     stages.write("boundary", work)
 
     store = CompileCache.from_environment() if cache is True else (cache or None)
-    key = store and CompileCache.key(module_bytecode(work), target.name, target.flags)
+    key = store and cache_key(work, target)
     if store and not dump_dir:
         cached = store.get(key)
         if cached is not None:
@@ -129,6 +130,15 @@ def compile_module(module, target: Target, *, pipeline: str | None = DEFAULT,
     if store:
         store.put(key, vmfb)
     return vmfb
+
+
+def cache_key(work: ir.Operation, target: Target) -> str:
+    """The compile cache's key: the module after shlo's pipeline, the target and its flags, and
+    for `cpu` (this machine's CPU) that CPU's features, so that a cache shared between
+    machines never hands out code for another CPU."""
+    host = ((f"host-cpu-features={','.join(sorted(cpu_tuning.host_cpu_features()))}",)
+            if cpu_tuning.for_this_machine(target) else ())
+    return CompileCache.key(module_bytecode(work), target.name, target.flags + host)
 
 
 def _as_module(module) -> ir.Module:

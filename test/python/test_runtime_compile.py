@@ -52,6 +52,16 @@ def test_compiler_version_is_part_of_the_key(cache, monkeypatch):
     assert cache.hits == 0 and len(entries(cache)) == 2
 
 
+def test_the_host_cpu_is_part_of_the_key_for_cpu_only(cache, monkeypatch):
+    from shlo.pipelines import cpu_tuning
+    for target in ("cpu", "vmvx", "cpu:x86-64-v2"):
+        shlo.compile(scaled(2), target=target, cache=cache)
+    monkeypatch.setattr(cpu_tuning, "host_cpu_features", lambda: frozenset({"sse2", "other"}))
+    for target in ("cpu", "vmvx", "cpu:x86-64-v2"):
+        shlo.compile(scaled(2), target=target, cache=cache)
+    assert cache.hits == 2 and len(entries(cache)) == 4      # only cpu (`host`) compiled again
+
+
 @pytest.mark.parametrize("damage", ["truncate", "flip", "garbage"])
 def test_damaged_entry_is_detected_and_rebuilt(cache, damage):
     shlo.compile(scaled(5), target="vmvx", cache=cache)
