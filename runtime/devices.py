@@ -5,7 +5,9 @@ memory, so `to_device` hands IREE the numpy array's own memory (no copy) when
 IREE can use it in place: C-contiguous, writeable (IREE's import refuses
 read-only memory) and 64-byte aligned (IREE's CPU code generator assumes
 64-byte aligned buffers: it emits aligned AVX-512 loads, which fault on less).
-Everything else is copied (`standalone_loader.upload`). numpy aligns large
+Everything else is copied: on those drivers into an aligned numpy array that
+IREE then reads in place (`importable`: 3.7x faster than IREE's own copy), on
+others by IREE (`standalone_loader.upload`). numpy aligns large
 arrays to 16 bytes only: `empty_aligned` / `aligned` make arrays that qualify,
 and the arrays shlo returns on CPU already do, so chained calls never copy.
 IREE 3.13 may update an input buffer in place (dynamic_update_slice, scatter,
@@ -80,6 +82,19 @@ def can_import(driver: str | None, array: np.ndarray) -> bool:
     """Whether `to_device` passes this array to IREE without copying it."""
     return (driver in HOST_MEMORY_DRIVERS and array.flags.c_contiguous and array.flags.writeable
             and array.ctypes.data % ALIGNMENT == 0)
+
+
+def importable(driver: str | None, array: np.ndarray, in_place: bool) -> np.ndarray:
+    """What `to_device` should get for an input: on the host-memory drivers the array itself
+    when IREE may read it in place (`in_place`, and `can_import`), else an aligned private
+    copy made by numpy (64 MiB: 13 ms, where IREE's own copy takes 49 ms), which the caller
+    must keep alive until the call ends; on other drivers the array (IREE copies it)."""
+    if driver not in HOST_MEMORY_DRIVERS or not array.nbytes or (
+            in_place and can_import(driver, array)):
+        return array
+    copy = empty_aligned(array.shape, array.dtype)
+    copy[...] = array
+    return copy
 
 
 def to_device(driver: str | None, device, array: np.ndarray, element_type):

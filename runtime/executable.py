@@ -17,7 +17,7 @@ from ..errors import DeviceError, InvocationError
 from . import standalone_loader
 from ..host_abi import REFLECTION_KEY
 from .abi import Signature, inputs_read_only, validate
-from .devices import device_config, forget_device, is_current, to_device
+from .devices import device_config, forget_device, importable, is_current, to_device
 from .host_module import HostProcess, ProcessGrid, create_host_module
 from .shape_errors import shape_check_error
 
@@ -25,8 +25,9 @@ from .shape_errors import shape_check_error
 class Function(standalone_loader.Function):
     """One exported function: numpy arrays in, numpy arrays out, shlo exceptions.
 
-    On CPU drivers aligned inputs are read in place (see `devices.to_device`)
-    when the module says IREE only reads them (`abi.inputs_read_only`); a result
+    On CPU drivers aligned inputs are read in place (see `devices.importable`)
+    when the module says IREE only reads them (`abi.inputs_read_only`), and the
+    others are aligned copies that live for the call; a result
     that is one of those inputs returned unchanged is copied, so results never
     share memory with the caller's arrays.
     """
@@ -37,8 +38,8 @@ class Function(standalone_loader.Function):
                  on_device_lost=None, host: HostProcess | None = None):
         super().__init__(signature, device, vm_context, vm_function)
         self.host = host        # the context's shlo_host process, when the module calls it
-        # The driver whose device may read inputs in place; None: always copy them.
-        self.zero_copy_driver = driver if inputs_read_only(vm_function.reflection) else None
+        # whether IREE may read the caller's arrays in place (else it gets copies)
+        self.inputs_in_place = inputs_read_only(vm_function.reflection)
         self.driver = driver
         self._on_device_lost = on_device_lost
 
@@ -49,13 +50,13 @@ class Function(standalone_loader.Function):
 
     def call(self, *args):
         """Call with the host state as it is (`run_parallel` sets it up)."""
-        arrays = [value.to_device(array) for array, value in
-                  zip(validate(self.signature, args, self.ArgumentError), self.signature.inputs)]
+        arrays = [importable(self.driver, value.to_device(array), self.inputs_in_place)
+                  for array, value in zip(validate(self.signature, args, self.ArgumentError),
+                                          self.signature.inputs)]
         arg_list = self._list(len(arrays))
         try:
             for array, element_type in zip(arrays, self._element_types):
-                arg_list.push_ref(to_device(self.zero_copy_driver, self._device, array,
-                                            element_type))
+                arg_list.push_ref(to_device(self.driver, self._device, array, element_type))
         except RuntimeError as e:
             raise self._device_failure(str(e)) from None
         results = self._invoke(arg_list)
