@@ -5,7 +5,13 @@ keeps the larger value and, on ties, the smaller index. Two one-operand reduces 
 better: m = reduce-max(values), then index = reduce-min(select(values == m, indices, INT_MAX))
 (NaN: m is NaN and the first NaN's index wins, as jax and numpy say). The rows are read twice,
 yet measured on 4096x4096 f32 rows (inlined, IREE 3.13) the pair takes 3.1 ms where IREE's
-variadic reduce takes 5.0 ms (XLA 34 ms, numpy 2.4 ms).
+variadic reduce takes 5.0 ms (XLA 34 ms, numpy 2.4 ms). A long innermost row (a multiple of
+LANES) is first seen as rows of LANES lanes, [..., n / 8, 8]: the pair reduces over the middle
+dimension, keeping the lanes, then a second pair over the lanes. IREE vectorizes a reduce over
+a middle dimension better than one over the innermost: on an AVX2 machine 7.1-8.0 ms -> 4.2 ms
+for the 4096x4096 rows (XLA 18 ms, numpy 4.9 ms; 16 lanes 4.5 ms, 32: 5.7 ms; a plain sum does
+not gain). The reducer is associative and commutative (what `recognise` proves), so the
+regrouping changes no result.
 
 The body is recognised by what it computes, not how it is spelt: it is evaluated on every
 order relation of two (value, index) pairs (less, equal, greater, NaN on either side or both;
@@ -34,6 +40,10 @@ from .op_rules import RulesPass
 FLOAT_PROBES = (-math.inf, -1.0, 0.0, 2.5, math.inf, math.nan)
 SIGNED_PROBES = (-3, 0, 5)
 UNSIGNED_PROBES = (0, 1, 7)
+# An innermost row of at least MIN_LANED_ROW elements (a multiple of LANES) is reduced as
+# rows of LANES lanes first: IREE vectorizes a reduce over a middle dimension much better.
+LANES = 8
+MIN_LANED_ROW = 64
 
 
 class _NotRecognised(Exception):
@@ -204,6 +214,21 @@ def _matches(x: ir.Value, m: ir.Value) -> ir.Value:
 def split(reduce: ir.Operation, pick_max: bool, first: bool) -> list[ir.Value]:
     values, indices, value_init, index_init = reduce.operands
     dims = list(ir.DenseI64ArrayAttr(reduce.attributes["dimensions"]))
+    value_type = ir.RankedTensorType(values.type)
+    rank, row = value_type.rank, value_type.shape[-1]
+    if dims != [rank - 1] or row % LANES or row < MIN_LANED_ROW:
+        return _split(values, indices, value_init, index_init, dims, pick_max, first)
+    # rows of lanes: [..., row] -> [..., row / LANES, LANES], reduced over the rows, then
+    # over the lanes (the reducer is associative and commutative: recognise checked it)
+    laned = [stablehlo.reshape(v, result_type=ir.RankedTensorType.get(
+        [*value_type.shape[:-1], row // LANES, LANES], element_of(v))) for v in (values, indices)]
+    m, index = _split(*laned, value_init, index_init, [rank - 1], pick_max, first)
+    return _split(m, index, value_init, index_init, [rank - 1], pick_max, first)
+
+
+def _split(values, indices, value_init, index_init, dims, pick_max: bool,
+           first: bool) -> list[ir.Value]:
+    """(the extreme value, its index) over `dims` as two one-operand reduces."""
     value_type = ir.RankedTensorType(values.type)
     index_type = ir.RankedTensorType(indices.type)
     kept = [d for d in range(value_type.rank) if d not in dims]

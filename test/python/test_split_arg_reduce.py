@@ -62,9 +62,13 @@ func.func @{name}(%x: {xt}) -> ({ov}, {oi}) {{
 }}"""
 
 
+# Rows of 64 or more that are a multiple of 8 long are reduced in lanes first (304, 200, 104
+# here); the others (300, 500, 9) in one step.
 CASES = {
     "jax_argmax": ((64, 300), 1, jax_body("GT"), {}),
     "jax_argmin": ((64, 300), 1, jax_body("LT"), {"init_v": "0x7F800000"}),
+    "jax_argmax_laned": ((64, 304), 1, jax_body("GT"), {}),
+    "jax_argmin_laned": ((64, 304), 1, jax_body("LT"), {"init_v": "0x7F800000"}),
     "jax_argmax_dim0_bf16": ((300, 5, 3), 0, jax_body("GT", "bf16"),
                              {"v": "bf16", "init_v": "0xFF80"}),
     "jax_argmax_i64_indices": ((7, 500), 1, jax_body("GT", "f64", "i64"),
@@ -73,8 +77,11 @@ CASES = {
                        {"v": "i32", "init_v": "-2147483648"}),
     "xla_argmax_last_ui8": ((200, 9), 0, xla_body("ui8", "i32", "UNSIGNED", "maximum"),
                             {"v": "ui8", "init_v": "0"}),
+    "xla_argmax_last_rows_ui8": ((9, 200), 1, xla_body("ui8", "i32", "UNSIGNED", "maximum"),
+                                 {"v": "ui8", "init_v": "0"}),
     # the init pair wins outright: value +inf beats every finite element, index -1
     "init_wins": ((8, 100), 1, jax_body("GT"), {"init_v": "0x7F800000", "init_i": "-1"}),
+    "init_wins_laned": ((8, 104), 1, jax_body("GT"), {"init_v": "0x7F800000", "init_i": "-1"}),
 }
 
 MODULE = "\n".join(arg_reduce(name, shape, dim, body, **kw)
@@ -105,22 +112,24 @@ def with_specials(x, rng):
     return x
 
 
-def test_jax_argmax_rows_with_ties_and_infinities(exe):
+@pytest.mark.parametrize("width, suffix", [(300, ""), (304, "_laned")])
+def test_jax_argmax_rows_with_ties_and_infinities(exe, width, suffix):
     rng = np.random.default_rng(0)
-    x = with_specials(rng.integers(-3, 4, (64, 300)).astype(np.float32), rng)
-    values, indices = exe.function("jax_argmax")(x)
+    x = with_specials(rng.integers(-3, 4, (64, width)).astype(np.float32), rng)
+    values, indices = exe.function("jax_argmax" + suffix)(x)
     np.testing.assert_array_equal(indices, np.argmax(x, axis=1))
     np.testing.assert_array_equal(values, np.max(x, axis=1))
 
 
-def test_nan_is_the_largest_and_the_smallest_and_the_first_wins(exe):
+@pytest.mark.parametrize("width, suffix", [(300, ""), (304, "_laned")])
+def test_nan_is_the_largest_and_the_smallest_and_the_first_wins(exe, width, suffix):
     rng = np.random.default_rng(1)
-    x = rng.standard_normal((64, 300)).astype(np.float32)
+    x = rng.standard_normal((64, width)).astype(np.float32)
     rows = rng.choice(64, 20, replace=False)
     for r in rows:
-        x[r, rng.integers(0, 300, 3)] = np.nan
+        x[r, rng.integers(0, width, 3)] = np.nan
     for name, oracle in (("jax_argmax", np.argmax), ("jax_argmin", np.argmin)):
-        values, indices = exe.function(name)(x)
+        values, indices = exe.function(name + suffix)(x)
         np.testing.assert_array_equal(indices, oracle(x, axis=1))   # numpy: first NaN
         assert np.isnan(values[rows]).all()
 
@@ -153,13 +162,17 @@ def test_ties_to_the_last_index(exe):
     last = 199 - np.argmax(x[::-1], axis=0)
     np.testing.assert_array_equal(indices, last)
     np.testing.assert_array_equal(values, np.max(x, axis=0))
+    values, indices = exe.function("xla_argmax_last_rows_ui8")(x.T.copy())
+    np.testing.assert_array_equal(indices, last)
+    np.testing.assert_array_equal(values, np.max(x, axis=0))
 
 
-def test_the_init_pair_takes_part(exe):
-    x = np.random.default_rng(6).standard_normal((8, 100)).astype(np.float32)
+@pytest.mark.parametrize("width, suffix", [(100, ""), (104, "_laned")])
+def test_the_init_pair_takes_part(exe, width, suffix):
+    x = np.random.default_rng(6).standard_normal((8, width)).astype(np.float32)
     x[3, 40] = np.inf                                        # ties with the init value
     x[5, 10] = np.nan                                        # beats it
-    values, indices = exe.function("init_wins")(x)
+    values, indices = exe.function("init_wins" + suffix)(x)
     np.testing.assert_array_equal(indices, [-1, -1, -1, -1, -1, 10, -1, -1])
     assert np.isnan(values[5]) and np.isinf(values[[0, 1, 2, 3, 4, 6, 7]]).all()
 

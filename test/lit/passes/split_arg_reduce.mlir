@@ -32,6 +32,36 @@ func.func @jax_argmax(%arg0: tensor<8x16xf32>) -> tensor<8xi32> {
 }
 
 // Integers, ties to the last index: a max reduce of the values, a max reduce of the indices.
+// A row of 64 or more (a multiple of 8) is reduced as rows of 8 lanes: first over the rows,
+// keeping the lanes, then over the lanes.
+// CHECK-LABEL: func.func @laned_rows
+// CHECK-DAG:     %[[X:.*]] = stablehlo.reshape %arg0 : (tensor<4x64xf32>) -> tensor<4x8x8xf32>
+// CHECK-DAG:     %[[I:.*]] = stablehlo.reshape %{{.*}} : (tensor<4x64xi32>) -> tensor<4x8x8xi32>
+// CHECK:         %[[M8:.*]] = stablehlo.reduce(%[[X]] init: %{{.*}}) applies stablehlo.maximum across dimensions = [1] : (tensor<4x8x8xf32>, tensor<f32>) -> tensor<4x8xf32>
+// CHECK:         %[[I8:.*]] = stablehlo.reduce(%{{.*}} init: %{{.*}}) applies stablehlo.minimum across dimensions = [1] : (tensor<4x8x8xi32>, tensor<i32>) -> tensor<4x8xi32>
+// CHECK:         %[[M:.*]] = stablehlo.reduce(%[[M8]] init: %{{.*}}) applies stablehlo.maximum across dimensions = [1] : (tensor<4x8xf32>, tensor<f32>) -> tensor<4xf32>
+// CHECK:         stablehlo.reduce(%{{.*}} init: %{{.*}}) applies stablehlo.minimum across dimensions = [1] : (tensor<4x8xi32>, tensor<i32>) -> tensor<4xi32>
+// CHECK-NOT:     reducer
+func.func @laned_rows(%arg0: tensor<4x64xf32>) -> tensor<4xi32> {
+  %0 = stablehlo.iota dim = 1 : tensor<4x64xi32>
+  %cst = stablehlo.constant dense<0xFF800000> : tensor<f32>
+  %c = stablehlo.constant dense<0> : tensor<i32>
+  %1:2 = stablehlo.reduce(%arg0 init: %cst), (%0 init: %c) across dimensions = [1] : (tensor<4x64xf32>, tensor<4x64xi32>, tensor<f32>, tensor<i32>) -> (tensor<4xf32>, tensor<4xi32>)
+   reducer(%arg1: tensor<f32>, %arg3: tensor<f32>) (%arg2: tensor<i32>, %arg4: tensor<i32>)  {
+    %2 = stablehlo.compare GT, %arg1, %arg3, FLOAT : (tensor<f32>, tensor<f32>) -> tensor<i1>
+    %3 = stablehlo.compare NE, %arg1, %arg1, FLOAT : (tensor<f32>, tensor<f32>) -> tensor<i1>
+    %4 = stablehlo.or %2, %3 : tensor<i1>
+    %5 = stablehlo.compare EQ, %arg1, %arg3, FLOAT : (tensor<f32>, tensor<f32>) -> tensor<i1>
+    %6 = stablehlo.compare LT, %arg2, %arg4, SIGNED : (tensor<i32>, tensor<i32>) -> tensor<i1>
+    %7 = stablehlo.and %5, %6 : tensor<i1>
+    %8 = stablehlo.or %4, %7 : tensor<i1>
+    %9 = stablehlo.select %4, %arg1, %arg3 : tensor<i1>, tensor<f32>
+    %10 = stablehlo.select %8, %arg2, %arg4 : tensor<i1>, tensor<i32>
+    stablehlo.return %9, %10 : tensor<f32>, tensor<i32>
+  }
+  return %1#1 : tensor<4xi32>
+}
+
 // CHECK-LABEL: func.func @last_index
 // CHECK:         stablehlo.reduce({{.*}}) applies stablehlo.maximum across dimensions = [0] : (tensor<5x3xi32>
 // CHECK-NOT:     stablehlo.compare  NE
