@@ -8,6 +8,7 @@ import numpy as np
 import pytest
 
 from conftest import vulkan_or_skip
+from conv_programs import random_window, sample
 from reference_oracle import check_all
 
 
@@ -19,20 +20,11 @@ def _random_convolution(rng, index: int):
     cin, cout = fg * int(rng.integers(1, 3)), fg * bg * int(rng.integers(1, 3))
     n = bg * int(rng.integers(1, 3))
     size = [int(rng.integers(4, 8)) for _ in range(nd)]
-    kernel = [int(rng.integers(1, 4)) for _ in range(nd)]
-    stride = [int(rng.integers(1, 3)) for _ in range(nd)]
-    pad = [[int(rng.integers(-1, 3)), int(rng.integers(-1, 3))] for _ in range(nd)]
-    lhs_dilation = [int(rng.integers(1, 3)) for _ in range(nd)]
-    rhs_dilation = [int(rng.integers(1, 3)) for _ in range(nd)]
-    reverse = [bool(rng.integers(0, 2)) for _ in range(nd)]
+    window = random_window(rng, size)
     channels_last = bool(rng.integers(0, 2))
-    out = []
-    for i in range(nd):
-        padded = (size[i] - 1) * lhs_dilation[i] + 1 + sum(pad[i])
-        window = (kernel[i] - 1) * rhs_dilation[i] + 1
-        if padded < window:
-            return None
-        out.append((padded - window) // stride[i] + 1)
+    if window is None:
+        return None
+    kernel, window_text, out = window
     digits = ", ".join(str(i) for i in range(nd))
     if channels_last:
         numbers = f"[b, {digits}, f]x[{digits}, i, o]->[b, {digits}, f]"
@@ -41,28 +33,16 @@ def _random_convolution(rng, index: int):
         numbers = f"[b, f, {digits}]x[o, i, {digits}]->[b, f, {digits}]"
         shapes = ([n, cin, *size], [cout, cin // fg, *kernel], [n // bg, cout, *out])
     lhs, rhs, result = (f"tensor<{'x'.join(map(str, s))}xf32>" for s in shapes)
-    flags = ", ".join("true" if r else "false" for r in reverse)
     text = (f"func.func @conv{index}(%x: {lhs}, %w: {rhs}) -> {result} {{\n"
-            f"  %r = stablehlo.convolution(%x, %w) dim_numbers = {numbers}, window = {{stride = "
-            f"{stride}, pad = {pad}, lhs_dilate = {lhs_dilation}, rhs_dilate = {rhs_dilation}, "
-            f"reverse = [{flags}]}} {{batch_group_count = {bg} : i64, feature_group_count = "
+            f"  %r = stablehlo.convolution(%x, %w) dim_numbers = {numbers}, window = "
+            f"{window_text} {{batch_group_count = {bg} : i64, feature_group_count = "
             f"{fg} : i64}} : ({lhs}, {rhs}) -> {result}\n  return %r : {result}\n}}")
     args = [rng.integers(-3, 4, shapes[0]).astype(np.float32),
             rng.integers(-3, 4, shapes[1]).astype(np.float32)]
     return text, args
 
 
-def _cases(count: int = 60):
-    rng = np.random.default_rng(11)
-    cases = []
-    while len(cases) < count:
-        case = _random_convolution(rng, len(cases))
-        if case is not None:
-            cases.append(case)
-    return cases
-
-
-CASES = _cases()
+CASES = sample(_random_convolution, 60, seed=11)
 
 
 @pytest.mark.parametrize("target", ["cpu", "vulkan"])

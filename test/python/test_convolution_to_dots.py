@@ -16,6 +16,7 @@ from shlo.pipelines import DEFAULT_PASSES, default_pipeline
 from shlo.pipelines.cpu_tuning import host_passes
 from shlo.pipelines.targets import get_target
 
+from conv_programs import random_window, sample
 from reference_oracle import compile_functions, evaluate, function_name
 
 
@@ -43,47 +44,25 @@ def _random_wide_convolution(rng, index: int):
     cin, cout = int(rng.integers(8, 11)), int(rng.integers(16, 19))
     n = int(rng.integers(1, 3))
     size = [int(rng.integers(3, 7 if nd < 3 else 5)) for _ in range(nd)]
-    kernel = [int(rng.integers(1, 4)) for _ in range(nd)]
-    if np.prod(kernel) == 1:
-        kernel[0] = 2
-    stride = [int(rng.integers(1, 3)) for _ in range(nd)]
-    pad = [[int(rng.integers(-1, 3)), int(rng.integers(-1, 3))] for _ in range(nd)]
-    lhs_dilation = [int(rng.integers(1, 3)) for _ in range(nd)]
-    rhs_dilation = [int(rng.integers(1, 3)) for _ in range(nd)]
-    reverse = [bool(rng.integers(0, 2)) for _ in range(nd)]
-    out = []
-    for i in range(nd):
-        padded = (size[i] - 1) * lhs_dilation[i] + 1 + sum(pad[i])
-        window = (kernel[i] - 1) * rhs_dilation[i] + 1
-        if padded < window:
-            return None
-        out.append((padded - window) // stride[i] + 1)
+    window = random_window(rng, size)
+    if window is None:
+        return None
+    kernel, window_text, out = window
+    if np.prod(kernel) == 1:            # one window position: a matmul already
+        return None
     spatial = [str(i) for i in range(nd)]
     nhwc = [[("b", n), *zip(spatial, size), ("f", cin)],
             [*zip(spatial, kernel), ("i", cin), ("o", cout)],
             [("b", n), *zip(spatial, out), ("f", cout)]]
     orders = [list(rng.permutation(nd + 2)) for _ in range(3)]
     permuted = [[d[j] for j in order] for d, order in zip(nhwc, orders)]
-    flags = ", ".join("true" if r else "false" for r in reverse)
-    window = (f"{{stride = {stride}, pad = {pad}, lhs_dilate = {lhs_dilation}, "
-              f"rhs_dilate = {rhs_dilation}, reverse = [{flags}]}}")
     args = [rng.integers(-3, 4, [s for _, s in d]).astype(np.float32) for d in nhwc[:2]]
-    return (_conv_text(f"conv{index}", permuted, window),
+    return (_conv_text(f"conv{index}", permuted, window_text),
             [np.ascontiguousarray(a.transpose(o)) for a, o in zip(args, orders)],
-            _conv_text("nhwc", nhwc, window), args, orders[2])
+            _conv_text("nhwc", nhwc, window_text), args, orders[2])
 
 
-def _cases(count: int = 16):
-    rng = np.random.default_rng(5)
-    cases = []
-    while len(cases) < count:
-        case = _random_wide_convolution(rng, len(cases))
-        if case is not None:
-            cases.append(case)
-    return cases
-
-
-CASES = _cases()
+CASES = sample(_random_wide_convolution, 16, seed=5)
 
 
 def test_the_pass_rewrites_every_case(ctx):
