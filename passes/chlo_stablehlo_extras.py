@@ -33,10 +33,49 @@ def _create(name: str, results, operands, attributes=None, regions: int = 0) -> 
 
 
 def get_dimension_size(value: ir.Value, dimension: int) -> ir.Value:
-    """`stablehlo.get_dimension_size`: the size of one dimension as tensor<i32>."""
+    """The size of one dimension as tensor<i32>: `stablehlo.get_dimension_size` of the
+    earliest value of the same shape (`shape_source`), or the size a dynamic broadcast was
+    given."""
+    value = shape_source(value)
+    if isinstance(value, ir.OpResult) and value.owner.name == "stablehlo.dynamic_broadcast_in_dim":
+        sizes = value.owner.operands[1]                 # the size it was broadcast to
+        size = stablehlo.slice(sizes, start_indices=[dimension], limit_indices=[dimension + 1])
+        size = stablehlo.reshape(size, result_type=_tensor([], str(
+            ir.RankedTensorType(sizes.type).element_type)))
+        return size if str(ir.RankedTensorType(size.type).element_type) == I32 else \
+            stablehlo.convert(size, result_type=_tensor([], I32))
     i64 = ir.IntegerType.get_signless(64)
     return _create("stablehlo.get_dimension_size", [_tensor([], I32)], [value],
                    {"dimension": ir.IntegerAttr.get(i64, dimension)}).result
+
+
+def shape_source(value: ir.Value) -> ir.Value:
+    """The earliest value whose shape is `value`'s through elementwise ops and element
+    lookups (a gather of one element per index). IREE 3.13 cannot always work out the size
+    of a gather's dynamic result ("failed to legalize operation 'tensor.dim'": f32 and f64
+    sine on `tensor<?xf32>`, whose argument reduction looks words up in a table), so sizes
+    are read where the shape comes from instead."""
+    from .elementwise_ops import ELEMENTWISE_OPS
+    while isinstance(value, ir.OpResult):
+        op = value.owner
+        shape = ir.RankedTensorType(value.type).shape
+        if op.name in ELEMENTWISE_OPS:
+            same = [v for v in op.operands if isinstance(v.type, ir.RankedTensorType)
+                    and ir.RankedTensorType(v.type).shape == shape]
+        elif op.name == "stablehlo.gather" and _is_element_lookup(op):
+            same = [op.operands[1]]
+        else:
+            same = []
+        if not same:
+            break
+        value = same[0]
+    return value
+
+
+def _is_element_lookup(gather: ir.Operation) -> bool:
+    """A gather whose result has its indices' shape: one element per index."""
+    indices = ir.RankedTensorType(gather.operands[1].type)
+    return indices.shape == ir.RankedTensorType(gather.results[0].type).shape
 
 
 def shape_of(value: ir.Value, element: str = "i64") -> ir.Value:
