@@ -45,8 +45,27 @@ def get_dimension_size(value: ir.Value, dimension: int) -> ir.Value:
         return size if str(ir.RankedTensorType(size.type).element_type) == I32 else \
             stablehlo.convert(size, result_type=_tensor([], I32))
     i64 = ir.IntegerType.get_signless(64)
-    return _create("stablehlo.get_dimension_size", [_tensor([], I32)], [value],
+    return _create("stablehlo.get_dimension_size", [_tensor([], I32)], [signless(value)],
                    {"dimension": ir.IntegerAttr.get(i64, dimension)}).result
+
+
+def is_unsigned_dynamic(value: ir.Value) -> bool:
+    """A dynamically shaped tensor of unsigned integers."""
+    t = ir.RankedTensorType(value.type)
+    return (not t.has_static_shape and isinstance(t.element_type, ir.IntegerType)
+            and t.element_type.is_unsigned)
+
+
+def signless(value: ir.Value) -> ir.Value:
+    """`value` converted to signless integers of its width when it is an unsigned tensor with a
+    dynamic shape, else itself. IREE 3.13 cannot read the size of such a tensor (it asks the
+    value from before its unsigned -> signless type conversion: "failed to legalize operation
+    'tensor.dim'"); a convert (a no-op once IREE makes both signless) gives it one it can."""
+    if not is_unsigned_dynamic(value):
+        return value
+    t = ir.RankedTensorType(value.type)
+    return stablehlo.convert(value, result_type=ir.RankedTensorType.get(
+        t.shape, ir.IntegerType.get_signless(t.element_type.width)))
 
 
 def shape_source(value: ir.Value) -> ir.Value:
@@ -102,14 +121,22 @@ def dynamic_broadcast_in_dim(operand: ir.Value, output_dimensions: ir.Value,
                              expanding: Sequence[int] = (),
                              nonexpanding: Sequence[int] = ()) -> ir.Value:
     """`stablehlo.dynamic_broadcast_in_dim` to the runtime shape `output_dimensions`, with the
-    operand dimensions known to expand (size 1 to more) or not."""
+    operand dimensions known to expand (size 1 to more) or not. An unsigned operand of dynamic
+    shape is broadcast as signless integers (`signless`) and converted back."""
     attributes = {"broadcast_dimensions": _i64_array(broadcast_dimensions)}
     if expanding:
         attributes["known_expanding_dimensions"] = _i64_array(expanding)
     if nonexpanding:
         attributes["known_nonexpanding_dimensions"] = _i64_array(nonexpanding)
-    return _create("stablehlo.dynamic_broadcast_in_dim", [result_type],
-                   [operand, output_dimensions], attributes).result
+    signless_operand = signless(operand)
+    if signless_operand is operand:
+        return _create("stablehlo.dynamic_broadcast_in_dim", [result_type],
+                       [operand, output_dimensions], attributes).result
+    result = ir.RankedTensorType(result_type)
+    out = _create("stablehlo.dynamic_broadcast_in_dim", [ir.RankedTensorType.get(
+        result.shape, ir.RankedTensorType(signless_operand.type).element_type)],
+        [signless_operand, output_dimensions], attributes).result
+    return stablehlo.convert(out, result_type=result_type)
 
 
 def dynamic_iota(output_shape: ir.Value, iota_dimension: int, result_type: ir.Type) -> ir.Value:

@@ -7,6 +7,9 @@
   expand or not (IREE rejects it): a `stablehlo.if` on whether that size is 1, each branch a
   dynamic_broadcast_in_dim that says which (nested for several such dimensions, at most
   `MAX_AMBIGUOUS`).
+- `get_dimension_size` and `dynamic_broadcast_in_dim` of an unsigned tensor with a dynamic
+  shape (IREE: "failed to legalize operation 'tensor.dim'"): on a signless convert of it
+  (`chlo_stablehlo_extras.signless`), the broadcast converted back.
 """
 from __future__ import annotations
 
@@ -90,7 +93,8 @@ def _broadcast_variant(op, expanding, nonexpanding) -> ir.Value:
 def _dynamic_broadcast_in_dim(op):
     ambiguous = _ambiguous(op)
     if not ambiguous:
-        return None
+        return [_broadcast_variant(op, [], [])] \
+            if extras.is_unsigned_dynamic(op.operands[0]) else None
     if len(ambiguous) > MAX_AMBIGUOUS:
         raise PassError(f"{op.name}: {len(ambiguous)} operand dimensions may or may not "
                         f"expand (IREE needs to know; shlo branches on at most "
@@ -110,15 +114,24 @@ def _dynamic_broadcast_in_dim(op):
     return [branch(ambiguous, [], [])]
 
 
+def _get_dimension_size(op):
+    if not extras.is_unsigned_dynamic(op.operands[0]):
+        return None
+    return [extras.get_dimension_size(op.operands[0], int(ir.IntegerAttr(
+        op.attributes["dimension"]).value))]
+
+
 RULES = {
     "stablehlo.dynamic_reshape": _dynamic_reshape,
+    "stablehlo.get_dimension_size": _get_dimension_size,
     "stablehlo.dynamic_broadcast_in_dim": _dynamic_broadcast_in_dim,
 }
 
 
 @dataclasses.dataclass
 class ExpandDynamicOps(Pass):
-    """Rewrite dynamic ops IREE cannot compile (dynamic reshapes, ambiguous broadcasts)."""
+    """Rewrite dynamic ops IREE cannot compile (dynamic reshapes, ambiguous broadcasts, sizes of
+    unsigned tensors)."""
 
     NAME = "shlo-expand-dynamic-ops"
 

@@ -47,6 +47,7 @@ PASSES: dict[str, tuple[str, str]] = {
     "shlo-expand-batch-norm-grad": ("shlo.passes.expand_batch_norm_grad", "ExpandBatchNormGrad"),
     "shlo-expand-integer-rng": ("shlo.passes.expand_integer_rng", "ExpandIntegerRng"),
     "shlo-split-arg-reduce": ("shlo.passes.split_arg_reduce", "SplitArgReduce"),
+    "shlo-fold-dynamic-self-ops": ("shlo.passes.fold_dynamic_self_ops", "FoldDynamicSelfOps"),
     "shlo-legalize-convolution": ("shlo.passes.legalize_convolution", "LegalizeConvolution"),
     "shlo-convolution-to-dots": ("shlo.passes.convolution_to_dots", "ConvolutionToDots"),
     "shlo-expand-complex-dot": ("shlo.passes.expand_complex_dot", "ExpandComplexDot"),

@@ -42,13 +42,16 @@ DEFAULT_PASSES = [
     "shlo-legalize-reducer-rounding",
     "canonicalize",
     "cse",
+    "shlo-fold-dynamic-self-ops",
 ]
+FINAL_PASSES = 3        # canonicalize, cse and what must follow them
 
 
 def default_pipeline(target_passes=()) -> str:
     """shlo's default pipeline, with a target's own passes (`TargetKind.passes`) run after the
     other rewrites, before the final canonicalize and cse."""
-    passes = DEFAULT_PASSES[:-2] + list(target_passes) + DEFAULT_PASSES[-2:]
+    passes = (DEFAULT_PASSES[:-FINAL_PASSES] + list(target_passes)
+              + DEFAULT_PASSES[-FINAL_PASSES:])
     return "builtin.module(" + ", ".join(passes) + ")"
 
 

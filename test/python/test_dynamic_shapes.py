@@ -152,3 +152,55 @@ def test_trigonometry_on_dynamic_shapes_with_huge_arguments(ctx, shape):
             want = oracle(x.astype(np.longdouble)).astype(dtype)
             assert got.shape == shape
             np.testing.assert_array_max_ulp(got, want, maxulp=ulps)
+
+
+# Unsigned tensors with run-time sizes: IREE 3.13 could not read their sizes or broadcast them
+# ("failed to legalize operation 'tensor.dim'"), and it folds an integer x - x or x <= x into a
+# constant of dynamic type it then rejects; shlo rewrites both (shlo-expand-dynamic-ops,
+# shlo-fold-dynamic-self-ops).
+def _unsigned_functions(t: str) -> str:
+    T = f"tensor<?x{t}>"
+    return f"""
+func.func @size_{t}(%x: {T}) -> tensor<i32> {{
+  %0 = stablehlo.get_dimension_size %x, dim = 0 : ({T}) -> tensor<i32>
+  return %0 : tensor<i32>
+}}
+func.func @rows_{t}(%x: {T}, %n: tensor<1xi32>) -> tensor<?x?x{t}> {{
+  %d = stablehlo.get_dimension_size %x, dim = 0 : ({T}) -> tensor<i32>
+  %r = stablehlo.reshape %d : (tensor<i32>) -> tensor<1xi32>
+  %s = stablehlo.concatenate %n, %r, dim = 0 : (tensor<1xi32>, tensor<1xi32>) -> tensor<2xi32>
+  %0 = stablehlo.dynamic_broadcast_in_dim %x, %s, dims = [1] : ({T}, tensor<2xi32>) -> tensor<?x?x{t}>
+  return %0 : tensor<?x?x{t}>
+}}
+func.func @self_{t}(%x: {T}) -> ({T}, tensor<?xi1>, tensor<?xi1>) {{
+  %0 = stablehlo.subtract %x, %x : {T}
+  %1 = stablehlo.compare LE, %x, %x : ({T}, {T}) -> tensor<?xi1>
+  %2 = stablehlo.compare GT, %x, %x : ({T}, {T}) -> tensor<?xi1>
+  return %0, %1, %2 : {T}, tensor<?xi1>, tensor<?xi1>
+}}"""
+
+
+UNSIGNED = "".join(_unsigned_functions(t) for t in ("ui8", "ui16", "ui32", "ui64", "i32")) + """
+func.func @next_after_self(%x: tensor<?xf32>) -> tensor<?xf32> {
+  %0 = chlo.next_after %x, %x : tensor<?xf32>, tensor<?xf32> -> tensor<?xf32>
+  return %0 : tensor<?xf32>
+}"""
+
+
+@pytest.mark.parametrize("n", [1, 5])
+def test_unsigned_and_self_compared_values_with_run_time_sizes(ctx, n):
+    exe = shlo.compile(shlo.parse_module(UNSIGNED, context=ctx), "cpu")
+    for dtype in (np.uint8, np.uint16, np.uint32, np.uint64, np.int32):
+        info = np.iinfo(dtype)
+        x = rng.integers(info.min, info.max, n, dtype=dtype, endpoint=True)
+        x[0] = info.max                                 # the top bit set
+        name = {np.int32: "i32"}.get(dtype, "ui" + str(info.bits))
+        assert int(exe.function(f"size_{name}")(x)) == n
+        rows = exe.function(f"rows_{name}")(x, np.array([3], np.int32))
+        np.testing.assert_array_equal(rows, np.broadcast_to(x, (3, n)))
+        difference, le, gt = exe.function(f"self_{name}")(x)
+        np.testing.assert_array_equal(difference, x - x)
+        np.testing.assert_array_equal(le, x <= x)
+        np.testing.assert_array_equal(gt, x > x)
+    y = np.array([np.nan, -0.0, 1.5, np.inf][:n] + [2.0] * (n - 4), np.float32)
+    np.testing.assert_array_equal(exe.function("next_after_self")(y), np.nextafter(y, y))

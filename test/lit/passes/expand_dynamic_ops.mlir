@@ -40,3 +40,20 @@ func.func @ambiguous_broadcast(%a: tensor<?xf32>, %s: tensor<2xi64>) -> tensor<?
   %0 = stablehlo.dynamic_broadcast_in_dim %a, %s, dims = [1] : (tensor<?xf32>, tensor<2xi64>) -> tensor<?x?xf32>
   return %0 : tensor<?x?xf32>
 }
+
+// -----
+
+// An unsigned tensor of dynamic shape: its size is read from, and its broadcast made on, a
+// signless convert of it (IREE 3.13 cannot read the size of an unsigned tensor).
+// CHECK-LABEL: func.func @unsigned
+// CHECK:         %[[S:.*]] = stablehlo.convert %arg0 : (tensor<?xui16>) -> tensor<?xi16>
+// CHECK:         %[[N:.*]] = stablehlo.get_dimension_size %[[S]], dim = 0 : (tensor<?xi16>) -> tensor<i32>
+// CHECK:         %[[S2:.*]] = stablehlo.convert %arg0 : (tensor<?xui16>) -> tensor<?xi16>
+// CHECK:         %[[B:.*]] = stablehlo.dynamic_broadcast_in_dim %[[S2]], %arg1, dims = [1] {{.*}}: (tensor<?xi16>, tensor<2xi32>) -> tensor<?x?xi16>
+// CHECK:         %[[U:.*]] = stablehlo.convert %[[B]] : (tensor<?x?xi16>) -> tensor<?x?xui16>
+// CHECK:         return %[[N]], %[[U]]
+func.func @unsigned(%a: tensor<?xui16>, %s: tensor<2xi32>) -> (tensor<i32>, tensor<?x?xui16>) {
+  %0 = stablehlo.get_dimension_size %a, dim = 0 : (tensor<?xui16>) -> tensor<i32>
+  %1 = stablehlo.dynamic_broadcast_in_dim %a, %s, dims = [1] {known_nonexpanding_dimensions = array<i64: 0>} : (tensor<?xui16>, tensor<2xi32>) -> tensor<?x?xui16>
+  return %0, %1 : tensor<i32>, tensor<?x?xui16>
+}
