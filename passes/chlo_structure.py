@@ -285,7 +285,7 @@ def _scan(m):
         carries, outs = list(carried[:inits_count]), list(carried[inits_count:])
         pos = Num(_scalar(size - 1)) - Num(i) if reverse else Num(i)
         slices = [_slice_at(x, dim, pos.value) for x in inputs]
-        results = _inline(body, slices + carries)
+        results = inline_block(body, slices + carries)
         new_outs = [_update_at(o, r, dim, pos.value) for o, r in zip(outs, results)]
         return [stablehlo.add(i, _scalar(1)), *results[outputs_count:], *new_outs]
 
@@ -316,7 +316,7 @@ def _update_at(out: ir.Value, value: ir.Value, dim: int, pos: ir.Value) -> ir.Va
     return extras.dynamic_update_slice(out, piece, starts)
 
 
-def _inline(block: ir.Block, arguments: list[ir.Value]) -> list[ir.Value]:
+def inline_block(block: ir.Block, arguments: list[ir.Value]) -> list[ir.Value]:
     """Clone the block's ops at the insertion point with its arguments bound to `arguments`;
     the values its terminator returns."""
     mapping = dict(zip(block.arguments, arguments))

@@ -26,6 +26,12 @@ from .op_rules import apply_rules
 
 # Targets IREE compiles itself: left alone.
 IREE_TARGETS = frozenset({"shape_assertion"})
+# StableHLO's dynamic ops spelt as custom calls (jax emits them under shape polymorphism).
+# shlo-refine-shapes makes them static ops where their shape operands are known at compile
+# time; one still here depends on run-time sizes.
+DYNAMIC_TARGETS = frozenset({"stablehlo.dynamic_reduce_window", "stablehlo.dynamic_top_k",
+                             "stablehlo.dynamic_approx_top_k",
+                             "stablehlo.dynamic_rng_bit_generator"})
 _REGISTRY: dict[str, Callable] = {}
 
 
@@ -57,6 +63,12 @@ def _expand(op: ir.Operation):
     if target in IREE_TARGETS:
         return None
     fn = _REGISTRY.get(target)
+    if fn is None and target in DYNAMIC_TARGETS:
+        raise PassError(f"stablehlo.custom_call @{target}: its window or size operands "
+                        f"depend on run-time sizes, and shlo makes it a static op only when "
+                        f"they are known at compile time: compile for concrete shapes "
+                        f"(shlo.compile(..., specialize=True), or --shlo-refine-arguments)",
+                        at=op)
     if fn is None:
         known = ", ".join(registered_custom_calls()) or "none"
         raise PassError(f"stablehlo.custom_call: no decomposition for target '{target}': "

@@ -11,6 +11,9 @@ location), or None to leave it. Shape operands are read with `refine_fold.evalua
     get_dimension_size of a static dimension -> constant
     custom_call @stablehlo.shape_refinement_operand_wrapper -> its operand (refine-arguments)
     custom_call @shape_assertion with a known predicate -> removed (true) or an error (false)
+    custom_call @stablehlo.dynamic_reduce_window (jax's cumsum, cummax, reduce_window with
+        symbolic shapes) with known window operands -> reduce_window, its body the called
+        function's
 """
 from __future__ import annotations
 
@@ -21,6 +24,7 @@ from ..dialect import stablehlo
 from ..dialect.rebuild import arguments
 from ..dialect.types import DYN
 from ..errors import PassError
+from .chlo_structure import inline_block
 from .refine_fold import evaluate
 
 WRAPPER = "stablehlo.shape_refinement_operand_wrapper"
@@ -156,7 +160,34 @@ def _custom_call(op):
         return _unwrap(op)
     if target == "shape_assertion":
         return _shape_assertion(op)
+    if target == "stablehlo.dynamic_reduce_window":
+        return _dynamic_reduce_window(op)
     return None
+
+
+def _dynamic_reduce_window(op):
+    """custom_call @stablehlo.dynamic_reduce_window(inputs..., inits..., window_dimensions,
+    window_strides, base_dilations, window_dilations, padding) {called_computations = [@body]}."""
+    n = (len(op.operands) - 5) // 2
+    known = _known(op.operands[2 * n:])
+    if known is None or not _static(*op.operands[:n]):
+        return None
+    dimensions, strides, base, window, padding = known
+    body = _called_function(op).regions[0].blocks[0]
+    out = stablehlo.reduce_window(
+        list(op.operands[:n]), list(op.operands[n:2 * n]), window_dimensions=dimensions,
+        window_strides=strides, base_dilations=base, window_dilations=window,
+        padding=np.array(padding, np.int64).reshape(-1, 2),
+        body=lambda *args: inline_block(body, list(args)))
+    return list(out) if isinstance(out, (list, tuple)) else [out]
+
+
+def _called_function(op: ir.Operation) -> ir.Operation:
+    module = op
+    while module.name != "builtin.module":
+        module = module.parent
+    callee = ir.FlatSymbolRefAttr(ir.ArrayAttr(op.attributes["called_computations"])[0]).value
+    return ir.SymbolTable(module.operation)[callee].operation
 
 
 def _unwrap(op):

@@ -204,3 +204,24 @@ def test_unsigned_and_self_compared_values_with_run_time_sizes(ctx, n):
         np.testing.assert_array_equal(gt, x > x)
     y = np.array([np.nan, -0.0, 1.5, np.inf][:n] + [2.0] * (n - 4), np.float32)
     np.testing.assert_array_equal(exe.function("next_after_self")(y), np.nextafter(y, y))
+
+
+def test_jax_cumulative_ops_with_symbolic_sizes(ctx):
+    """jax's cumsum/cummax on the CPU under shape polymorphism: a custom_call
+    @stablehlo.dynamic_reduce_window whose window is the run-time length. Specialized, it
+    becomes a reduce_window (numpy is the oracle); left dynamic, a clear error."""
+    jax = pytest.importorskip("jax")
+    from jax import export, lax
+    b, = export.symbolic_shape("b")
+    spec = jax.ShapeDtypeStruct((b, 3), np.float32)
+    for fn, oracle in ((lambda x: jax.numpy.cumsum(x, axis=0), lambda x: np.cumsum(x, axis=0)),
+                       (lambda x: lax.cummax(x, axis=0), lambda x: np.maximum.accumulate(x))):
+        text = export.export(jax.jit(fn))(spec).mlir_module()
+        assert "stablehlo.dynamic_reduce_window" in text
+        exe = shlo.compile(shlo.parse_module(text, context=ctx), "cpu", specialize=True)
+        for n in (1, 6):
+            x = f32(n, 3)
+            np.testing.assert_allclose(exe(x), oracle(x), rtol=1e-6, atol=1e-6)
+        with pytest.raises(shlo.Error, match=r"custom_call @stablehlo.dynamic_reduce_"
+                           r"window: its window or size operands depend on run-time sizes"):
+            shlo.compile(shlo.parse_module(text, context=ctx), "cpu")

@@ -170,3 +170,27 @@ func.func @assertion_holds(%a: tensor<4xf32>) -> tensor<4xf32> {
   stablehlo.custom_call @shape_assertion(%ok, %d) {error_message = "size is {0}", has_side_effect = true} : (tensor<i1>, tensor<i32>) -> ()
   return %a : tensor<4xf32>
 }
+
+// -----
+
+// jax's cumsum under shape polymorphism, once the length is known: the dynamic_reduce_window
+// custom call becomes a reduce_window whose body is the called function's.
+// CHECK-LABEL: func.func @cumsum
+// CHECK:         %[[R:.*]] = "stablehlo.reduce_window"(%arg0, %{{.*}}) <{base_dilations = array<i64: 1>, padding = dense<{{\[\[}}4, 0]]> : tensor<1x2xi64>, window_dilations = array<i64: 1>, window_dimensions = array<i64: 5>
+// CHECK:           stablehlo.add
+// CHECK:           stablehlo.return
+// CHECK:         }) : (tensor<5xf32>, tensor<f32>) -> tensor<5xf32>
+// CHECK-NOT:     custom_call
+// CHECK:         return %[[R]]
+func.func @cumsum(%x: tensor<5xf32>) -> tensor<?xf32> {
+  %zero = stablehlo.constant dense<0.0> : tensor<f32>
+  %one = stablehlo.constant dense<1> : tensor<1xi32>
+  %n = stablehlo.constant dense<5> : tensor<1xi32>
+  %pad = stablehlo.constant dense<[[4, 0]]> : tensor<1x2xi32>
+  %0 = stablehlo.custom_call @stablehlo.dynamic_reduce_window(%x, %zero, %n, %one, %one, %one, %pad) {called_computations = [@add_reducer]} : (tensor<5xf32>, tensor<f32>, tensor<1xi32>, tensor<1xi32>, tensor<1xi32>, tensor<1xi32>, tensor<1x2xi32>) -> tensor<?xf32>
+  return %0 : tensor<?xf32>
+}
+func.func private @add_reducer(%a: tensor<f32>, %b: tensor<f32>) -> tensor<f32> {
+  %0 = stablehlo.add %a, %b : tensor<f32>
+  return %0 : tensor<f32>
+}
