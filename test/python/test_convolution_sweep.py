@@ -7,7 +7,7 @@ zeros (shlo-legalize-vulkan-ops)."""
 import numpy as np
 import pytest
 
-from conftest import vulkan_or_skip
+from conftest import cases_on, vulkan_or_skip
 from conv_programs import random_window, sample
 from reference_oracle import check_all
 
@@ -49,4 +49,4 @@ CASES = sample(_random_convolution, 60, seed=11)
 def test_random_convolutions_match_the_interpreter(ctx, target):
     if target == "vulkan":
         vulkan_or_skip()
-    check_all(ctx, CASES, target)
+    check_all(ctx, cases_on(target, CASES), target)

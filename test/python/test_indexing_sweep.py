@@ -8,7 +8,7 @@ import numpy as np
 import pytest
 
 import shlo
-from conftest import vulkan_or_skip
+from conftest import cases_on, vulkan_or_skip
 from reference_oracle import check_all
 
 
@@ -149,4 +149,4 @@ CASES = _cases()
 def test_random_indexing_ops_match_the_interpreter(ctx, target):
     if target == "vulkan":
         vulkan_or_skip()
-    check_all(ctx, CASES, target)
+    check_all(ctx, cases_on(target, CASES), target)

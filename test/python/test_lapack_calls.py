@@ -8,7 +8,7 @@ import numpy as np
 import pytest
 
 import shlo
-from conftest import vulkan_or_skip
+from conftest import cases_on, vulkan_or_skip
 
 RNG = np.random.default_rng(0)
 _M = RNG.standard_normal((5, 5)).astype(np.float32)
@@ -47,8 +47,8 @@ CASES = {
 }
 
 
-@pytest.mark.parametrize("target", ["cpu", "vulkan"])
-@pytest.mark.parametrize("name", list(CASES))
+@pytest.mark.parametrize("name, target", [(name, target) for target in ("cpu", "vulkan")
+                                          for name in cases_on(target, CASES)])
 def test_jax_linalg_lowered_for_the_cpu(ctx, target, name):
     if target == "vulkan":
         vulkan_or_skip()
@@ -74,8 +74,8 @@ EIGH = {
 }
 
 
-@pytest.mark.parametrize("target", ["cpu", "vulkan"])
-@pytest.mark.parametrize("name", list(EIGH))
+@pytest.mark.parametrize("name, target", [(name, target) for target in ("cpu", "vulkan")
+                                          for name in cases_on(target, EIGH)])
 def test_jax_eigh_lowered_for_the_cpu(ctx, target, name):
     if target == "vulkan":
         vulkan_or_skip()
