@@ -225,3 +225,46 @@ def test_jax_cumulative_ops_with_symbolic_sizes(ctx):
         with pytest.raises(shlo.Error, match=r"custom_call @stablehlo.dynamic_reduce_"
                            r"window: its window or size operands depend on run-time sizes"):
             shlo.compile(shlo.parse_module(text, context=ctx), "cpu")
+
+
+# A known IREE 3.13 miscompile (found 2026-11-26 with jax.random.bits under shape
+# polymorphism, whose threefry rounds are such a loop): a while loop carrying run-time sized
+# tensors, one of them an iota that the other's initial value also reads, returns wrong
+# values; the same program with static shapes is right. Strict: it fails once IREE is fixed.
+LOOP = """
+func.func @main(%x: tensor<?xi32>) -> tensor<?xi32> {
+  %c0 = stablehlo.constant dense<0> : tensor<i64>
+  %c1 = stablehlo.constant dense<1> : tensor<i64>
+  %c5 = stablehlo.constant dense<5> : tensor<i64>
+  %c13 = stablehlo.constant dense<13> : tensor<i32>
+  %n = stablehlo.get_dimension_size %x, dim = 0 : (tensor<?xi32>) -> tensor<i32>
+  %sh = stablehlo.reshape %n : (tensor<i32>) -> tensor<1xi32>
+  %io = stablehlo.dynamic_iota %sh, dim = 0 : (tensor<1xi32>) -> tensor<?xi32>
+  %y = stablehlo.add %x, %io : tensor<?xi32>
+  %w:3 = stablehlo.while(%i = %c0, %a = %y, %b = %io) : tensor<i64>, tensor<?xi32>, tensor<?xi32>
+    cond {
+      %k = stablehlo.compare LT, %i, %c5, SIGNED : (tensor<i64>, tensor<i64>) -> tensor<i1>
+      stablehlo.return %k : tensor<i1>
+    } do {
+      %s = stablehlo.dynamic_broadcast_in_dim %c13, %sh, dims = [] : (tensor<i32>, tensor<1xi32>) -> tensor<?xi32>
+      %a2 = stablehlo.add %a, %b : tensor<?xi32>
+      %b2 = stablehlo.shift_left %b, %s : tensor<?xi32>
+      %b3 = stablehlo.xor %a2, %b2 : tensor<?xi32>
+      %i2 = stablehlo.add %i, %c1 : tensor<i64>
+      stablehlo.return %i2, %a2, %b3 : tensor<i64>, tensor<?xi32>, tensor<?xi32>
+    }
+  %o = stablehlo.xor %w#1, %w#2 : tensor<?xi32>
+  return %o : tensor<?xi32>
+}"""
+
+
+@pytest.mark.xfail(strict=True, reason="IREE 3.13 miscompiles this dynamically shaped loop "
+                   "(docs/dynamic_shapes.md, Limits)")
+def test_known_iree_miscompile_of_a_dynamic_loop(ctx):
+    x = (np.arange(4) * 7).astype(np.int32)
+    a, b = x + np.arange(4, dtype=np.int32), np.arange(4, dtype=np.int32)
+    for _ in range(5):
+        a = a + b
+        b = a ^ (b << 13)
+    exe = shlo.compile(shlo.parse_module(LOOP, context=ctx), "cpu")
+    np.testing.assert_array_equal(exe(x), a ^ b)
