@@ -7,6 +7,11 @@
   expand or not (IREE rejects it): a `stablehlo.if` on whether that size is 1, each branch a
   dynamic_broadcast_in_dim that says which (nested for several such dimensions, at most
   `MAX_AMBIGUOUS`).
+- `dot_general` on dynamic shapes where an operand has no free dimension (a matrix-vector or
+  vector-vector product) or nothing is contracted (an outer product): IREE makes a
+  `stablehlo.reshape` with a dynamic result of it and rejects that (also when the missing
+  dimensions are added as size-1 dimensions: it removes them again). It becomes a broadcast
+  multiply and a sum (f16/bf16 summed in f32).
 - `get_dimension_size` and `dynamic_broadcast_in_dim` of an unsigned tensor with a dynamic
   shape (IREE: "failed to legalize operation 'tensor.dim'"): on a signless convert of it
   (`chlo_stablehlo_extras.signless`), the broadcast converted back.
@@ -19,6 +24,7 @@ import numpy as np
 from iree.compiler import ir
 
 from ..dialect import stablehlo
+from ..dialect.rebuild import arguments
 from ..dialect.types import DYN
 from ..errors import PassError
 from . import chlo_stablehlo_extras as extras
@@ -114,6 +120,71 @@ def _dynamic_broadcast_in_dim(op):
     return [branch(ambiguous, [], [])]
 
 
+NARROW_FLOATS = ("f16", "bf16")
+
+
+def _dot_general(op):
+    """A dot_general as a broadcast multiply and a sum: each operand transposed to (batch,
+    free, contracting) and broadcast to (batch, lhs free, rhs free, contracting). Used where
+    that product is no larger than the larger operand or the result: an operand without free
+    dimensions, or nothing contracted."""
+    lhs, rhs = op.operands[0], op.operands[1]
+    if all(ir.RankedTensorType(v.type).has_static_shape for v in (lhs, rhs)):
+        return None
+    _, kwargs = arguments(op)
+    lb, rb, lc, rc = (list(kwargs.get(f"{side}_{kind}_dimensions") or ())
+                      for kind in ("batching", "contracting") for side in ("lhs", "rhs"))
+    lf = [d for d in range(ir.RankedTensorType(lhs.type).rank) if d not in lb + lc]
+    rf = [d for d in range(ir.RankedTensorType(rhs.type).rank) if d not in rb + rc]
+    if lf and rf and lc:
+        return None
+    result = ir.RankedTensorType(op.results[0].type)
+    element = result.element_type
+    wide = ir.F32Type.get() if str(element) in NARROW_FLOATS else element
+    lhs, rhs = (_converted(_transposed(v, order), wide)
+                for v, order in ((lhs, lb + lf + lc), (rhs, rb + rf + rc)))
+    nb, nlf, nrf, nc = len(lb), len(lf), len(rf), len(lc)
+    sizes = ([extras.get_dimension_size(lhs, d) for d in range(nb + nlf)]
+             + [extras.get_dimension_size(rhs, nb + d) for d in range(nrf)]
+             + [extras.get_dimension_size(lhs, nb + nlf + d) for d in range(nc)])
+    shape = stablehlo.concatenate([stablehlo.reshape(
+        v, result_type=ir.RankedTensorType.get([1], ir.IntegerType.get_signless(32)))
+        for v in sizes], dimension=0) if sizes else extras.shape_of(lhs)
+    static = ([_dim(lhs, d) for d in range(nb + nlf)] + [_dim(rhs, nb + d) for d in range(nrf)]
+              + [_dim(lhs, nb + nlf + d) for d in range(nc)])
+    product_type = ir.RankedTensorType.get(static, wide)
+    lhs_dims = list(range(nb + nlf)) + [nb + nlf + nrf + d for d in range(nc)]
+    rhs_dims = list(range(nb)) + [nb + nlf + d for d in range(nrf)] + \
+        [nb + nlf + nrf + d for d in range(nc)]
+    # every size comes from the operand itself, or equals one of its own (batch, contracting)
+    product = stablehlo.multiply(*(
+        extras.dynamic_broadcast_in_dim(v, shape, dims, product_type,
+                                        nonexpanding=range(len(dims)))
+        for v, dims in ((lhs, lhs_dims), (rhs, rhs_dims))))
+    if nc:
+        zero = stablehlo.constant(0, result_type=ir.RankedTensorType.get([], wide))
+        product = stablehlo.reduce(
+            [product], [zero], dimensions=list(range(nb + nlf + nrf, nb + nlf + nrf + nc)),
+            body=lambda a, b: stablehlo.add(a, b))
+        product = product[0] if isinstance(product, (list, tuple)) else product
+    return [_cast(_converted(product, element), result)]
+
+
+def _transposed(value: ir.Value, order: list[int]) -> ir.Value:
+    return value if order == sorted(order) else stablehlo.transpose(value, permutation=order)
+
+
+def _dim(value: ir.Value, d: int) -> int:
+    return ir.RankedTensorType(value.type).shape[d]
+
+
+def _converted(value: ir.Value, element: ir.Type) -> ir.Value:
+    t = ir.RankedTensorType(value.type)
+    if t.element_type == element:
+        return value
+    return stablehlo.convert(value, result_type=ir.RankedTensorType.get(t.shape, element))
+
+
 def _get_dimension_size(op):
     if not extras.is_unsigned_dynamic(op.operands[0]):
         return None
@@ -123,6 +194,7 @@ def _get_dimension_size(op):
 
 RULES = {
     "stablehlo.dynamic_reshape": _dynamic_reshape,
+    "stablehlo.dot_general": _dot_general,
     "stablehlo.get_dimension_size": _get_dimension_size,
     "stablehlo.dynamic_broadcast_in_dim": _dynamic_broadcast_in_dim,
 }

@@ -268,3 +268,43 @@ def test_known_iree_miscompile_of_a_dynamic_loop(ctx):
         b = a ^ (b << 13)
     exe = shlo.compile(shlo.parse_module(LOOP, context=ctx), "cpu")
     np.testing.assert_array_equal(exe(x), a ^ b)
+
+
+# dot_general with run-time sizes where an operand has no free dimension or nothing is
+# contracted: IREE 3.13 rejected them ("'stablehlo.reshape' op result #0 must be statically
+# shaped"); shlo-expand-dynamic-ops makes them a broadcast multiply and a sum. (name, lhs,
+# rhs, dimension numbers, result, einsum of the same product)
+DOTS = [
+    ("matvec", "?x5xf32", "5xf32", "contracting_dims = [1] x [0]", "?xf32", "ij,j->i"),
+    ("vecmat", "5xf32", "5x?xf32", "contracting_dims = [0] x [0]", "?xf32", "j,ji->i"),
+    ("dot", "?xf32", "?xf32", "contracting_dims = [0] x [0]", "f32", "i,i->"),
+    ("outer", "?xf32", "3xf32", "contracting_dims = [] x []", "?x3xf32", "i,j->ij"),
+    ("batched_matvec", "4x?x5xf32", "5x4xf32",
+     "batching_dims = [0] x [1], contracting_dims = [2] x [0]", "4x?xf32", "bik,kb->bi"),
+    ("transposed_vec", "5x?xf32", "?x5xf32",
+     "batching_dims = [1] x [0], contracting_dims = [0] x [1]", "?xf32", "kb,bk->b"),
+    ("int8_to_int32", "?x5xi8", "5xi8", "contracting_dims = [1] x [0]", "?xi32", "ij,j->i"),
+    ("bf16", "?x5xbf16", "5xbf16", "contracting_dims = [1] x [0]", "?xbf16", "ij,j->i"),
+]
+DOT_MODULE = "\n".join(
+    f"func.func @{name}(%a: tensor<{a}>, %b: tensor<{b}>) -> tensor<{r}> {{\n"
+    f"  %0 = stablehlo.dot_general %a, %b, {dims} : (tensor<{a}>, tensor<{b}>) -> tensor<{r}>\n"
+    f"  return %0 : tensor<{r}>\n}}" for name, a, b, dims, r, _ in DOTS)
+
+
+@pytest.mark.parametrize("n", [1, 7])
+def test_vector_and_outer_products_with_run_time_sizes(ctx, n):
+    import ml_dtypes
+    exe = shlo.compile(shlo.parse_module(DOT_MODULE, context=ctx), "cpu")
+    dtypes = {"f32": np.float32, "i8": np.int8, "bf16": ml_dtypes.bfloat16}
+    for name, a, b, _, r, spec in DOTS:
+        args = []
+        for t in (a, b):
+            *dims, element = t.split("x")
+            shape = tuple(n if d == "?" else int(d) for d in dims)
+            args.append((rng.integers(-9, 9, shape) if element == "i8"
+                         else rng.standard_normal(shape)).astype(dtypes[element]))
+        want = np.einsum(spec, *(x.astype(np.float64) for x in args))
+        got = np.asarray(exe.function(name)(*args)).astype(np.float64)
+        tol = 1e-2 if "bf16" in r else 1e-5
+        np.testing.assert_allclose(got, want, rtol=tol, atol=tol, err_msg=name)

@@ -57,3 +57,28 @@ func.func @unsigned(%a: tensor<?xui16>, %s: tensor<2xi32>) -> (tensor<i32>, tens
   %1 = stablehlo.dynamic_broadcast_in_dim %a, %s, dims = [1] {known_nonexpanding_dimensions = array<i64: 0>} : (tensor<?xui16>, tensor<2xi32>) -> tensor<?x?xui16>
   return %0, %1 : tensor<i32>, tensor<?x?xui16>
 }
+
+// -----
+
+// A matrix-vector product with a run-time size: a broadcast multiply and a sum (IREE 3.13
+// rejects the dynamic reshape it would make of the dot_general).
+// CHECK-LABEL: func.func @matvec
+// CHECK:         %[[L:.*]] = stablehlo.dynamic_broadcast_in_dim %arg0, %{{.*}}, dims = [0, 1] {known_nonexpanding_dimensions = array<i64: 0, 1>} : (tensor<?x5xf32>, tensor<2xi32>) -> tensor<?x5xf32>
+// CHECK:         %[[R:.*]] = stablehlo.dynamic_broadcast_in_dim %arg1, %{{.*}}, dims = [1] {known_nonexpanding_dimensions = array<i64: 0>} : (tensor<5xf32>, tensor<2xi32>) -> tensor<?x5xf32>
+// CHECK:         %[[P:.*]] = stablehlo.multiply %[[L]], %[[R]] : tensor<?x5xf32>
+// CHECK:         stablehlo.reduce(%[[P]] init: %{{.*}}) applies stablehlo.add across dimensions = [1] : (tensor<?x5xf32>, tensor<f32>) -> tensor<?xf32>
+// CHECK-NOT:     stablehlo.dot_general
+func.func @matvec(%a: tensor<?x5xf32>, %b: tensor<5xf32>) -> tensor<?xf32> {
+  %0 = stablehlo.dot_general %a, %b, contracting_dims = [1] x [0] : (tensor<?x5xf32>, tensor<5xf32>) -> tensor<?xf32>
+  return %0 : tensor<?xf32>
+}
+
+// -----
+
+// Matrix products keep their dot_general (IREE compiles them with run-time sizes).
+// CHECK-LABEL: func.func @matmul
+// CHECK:         stablehlo.dot_general
+func.func @matmul(%a: tensor<?x5xf32>, %b: tensor<5x3xf32>) -> tensor<?x3xf32> {
+  %0 = stablehlo.dot_general %a, %b, contracting_dims = [1] x [0] : (tensor<?x5xf32>, tensor<5x3xf32>) -> tensor<?x3xf32>
+  return %0 : tensor<?x3xf32>
+}
