@@ -12,6 +12,10 @@
   `stablehlo.reshape` with a dynamic result of it and rejects that (also when the missing
   dimensions are added as size-1 dimensions: it removes them again). It becomes a broadcast
   multiply and a sum (f16/bf16 summed in f32).
+- `dynamic_gather` of one slice with run-time slice sizes and no collapsed dimensions (jax's
+  `x[1:]` with a symbolic length; IREE: "failed to legalize operation
+  'stablehlo.dynamic_gather'"): a `real_dynamic_slice` from the clamped start, as gather
+  clamps it.
 - `get_dimension_size` and `dynamic_broadcast_in_dim` of an unsigned tensor with a dynamic
   shape (IREE: "failed to legalize operation 'tensor.dim'"): on a signless convert of it
   (`chlo_stablehlo_extras.signless`), the broadcast converted back.
@@ -185,6 +189,32 @@ def _converted(value: ir.Value, element: ir.Type) -> ir.Value:
     return stablehlo.convert(value, result_type=ir.RankedTensorType.get(t.shape, element))
 
 
+def _dynamic_gather(op):
+    operand, indices, sizes = op.operands[0], op.operands[1], op.operands[2]
+    _, kwargs = arguments(op)
+    rank = ir.RankedTensorType(operand.type).rank
+    index_type = ir.RankedTensorType(indices.type)
+    one_slice = index_type.rank == 1 and int(kwargs.get("index_vector_dim") or 0) == 0
+    if not (one_slice and not kwargs.get("collapsed_slice_dims")
+            and not kwargs.get("operand_batching_dims")
+            and list(kwargs.get("offset_dims") or ()) == list(range(rank))):
+        return None
+    vector = ir.RankedTensorType.get([rank], ir.IntegerType.get_signless(64))
+    i64 = vector.element_type
+    index = _converted(indices, i64)
+    place = {int(d): k for k, d in enumerate(kwargs.get("start_index_map") or ())}
+    zero = stablehlo.constant([0], result_type=ir.RankedTensorType.get([1], i64))
+    pieces = [stablehlo.slice(index, start_indices=[place[d]], limit_indices=[place[d] + 1])
+              if d in place else zero for d in range(rank)]
+    starts = stablehlo.concatenate(pieces, dimension=0) if rank > 1 else pieces[0]
+    sizes = _converted(sizes, i64)
+    highest = stablehlo.subtract(extras.shape_of(operand), sizes)      # gather clamps starts
+    starts = stablehlo.clamp(stablehlo.constant([0] * rank, result_type=vector), starts, highest)
+    ones = stablehlo.constant([1] * rank, result_type=vector)
+    return [extras.real_dynamic_slice(operand, starts, stablehlo.add(starts, sizes), ones,
+                                      op.results[0].type)]
+
+
 def _get_dimension_size(op):
     if not extras.is_unsigned_dynamic(op.operands[0]):
         return None
@@ -195,6 +225,7 @@ def _get_dimension_size(op):
 RULES = {
     "stablehlo.dynamic_reshape": _dynamic_reshape,
     "stablehlo.dot_general": _dot_general,
+    "stablehlo.dynamic_gather": _dynamic_gather,
     "stablehlo.get_dimension_size": _get_dimension_size,
     "stablehlo.dynamic_broadcast_in_dim": _dynamic_broadcast_in_dim,
 }

@@ -82,3 +82,17 @@ func.func @matmul(%a: tensor<?x5xf32>, %b: tensor<5x3xf32>) -> tensor<?x3xf32> {
   %0 = stablehlo.dot_general %a, %b, contracting_dims = [1] x [0] : (tensor<?x5xf32>, tensor<5x3xf32>) -> tensor<?x3xf32>
   return %0 : tensor<?x3xf32>
 }
+
+// -----
+
+// One slice with run-time sizes (jax's x[1:]): a real_dynamic_slice from the clamped start.
+// CHECK-LABEL: func.func @tail
+// CHECK:         %[[S:.*]] = stablehlo.clamp %{{.*}}, %{{.*}}, %{{.*}} : tensor<1xi64>
+// CHECK:         %[[E:.*]] = stablehlo.add %[[S]], %{{.*}} : tensor<1xi64>
+// CHECK:         stablehlo.real_dynamic_slice %arg0, %[[S]], %[[E]], %{{.*}} : (tensor<?xf32>, tensor<1xi64>, tensor<1xi64>, tensor<1xi64>) -> tensor<?xf32>
+// CHECK-NOT:     dynamic_gather
+func.func @tail(%x: tensor<?xf32>, %n: tensor<1xi32>) -> tensor<?xf32> {
+  %one = stablehlo.constant dense<1> : tensor<1xi32>
+  %0 = "stablehlo.dynamic_gather"(%x, %one, %n) <{dimension_numbers = #stablehlo.gather<offset_dims = [0], start_index_map = [0]>, indices_are_sorted = true}> : (tensor<?xf32>, tensor<1xi32>, tensor<1xi32>) -> tensor<?xf32>
+  return %0 : tensor<?xf32>
+}
