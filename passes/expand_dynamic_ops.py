@@ -151,9 +151,9 @@ def _dot_general(op):
     sizes = ([extras.get_dimension_size(lhs, d) for d in range(nb + nlf)]
              + [extras.get_dimension_size(rhs, nb + d) for d in range(nrf)]
              + [extras.get_dimension_size(lhs, nb + nlf + d) for d in range(nc)])
-    shape = stablehlo.concatenate([stablehlo.reshape(
+    shape = stablehlo.concatenate([stablehlo.reshape(       # rank >= 1: an operand is dynamic
         v, result_type=ir.RankedTensorType.get([1], ir.IntegerType.get_signless(32)))
-        for v in sizes], dimension=0) if sizes else extras.shape_of(lhs)
+        for v in sizes], dimension=0)
     static = ([_dim(lhs, d) for d in range(nb + nlf)] + [_dim(rhs, nb + d) for d in range(nrf)]
               + [_dim(lhs, nb + nlf + d) for d in range(nc)])
     product_type = ir.RankedTensorType.get(static, wide)
@@ -233,8 +233,8 @@ RULES = {
 
 @dataclasses.dataclass
 class ExpandDynamicOps(Pass):
-    """Rewrite dynamic ops IREE cannot compile (dynamic reshapes, ambiguous broadcasts, sizes of
-    unsigned tensors)."""
+    """Rewrite dynamic ops IREE cannot compile (dynamic reshapes, ambiguous broadcasts, vector
+    products, one-slice gathers, sizes of unsigned tensors)."""
 
     NAME = "shlo-expand-dynamic-ops"
 
