@@ -5,8 +5,10 @@ shlo's cpu defaults (`CPU_DEFAULT_FLAGS` in shlo.pipelines.targets, chosen by
 workload measured but one: with O2/O3, IREE fuses jax's scatter (its negative
 index wrapping) into a dispatch that needs 4 MiB of stack and fails to compile
 ("exceeded stack allocation limit"). A module with a scatter therefore compiles
-without aggressive fusion, which avoids it. Flags the user gave come last and
-win (IREE takes the last value of a repeated flag).
+without aggressive fusion, which avoids it. A module with a small batched matmul compiles
+without data tiling: IREE 3.13's data tiling computed wrong values for some of them (batch
+2-3, 3 or 6 rows, after a row normalisation: softmax weights times values). Flags the user
+gave come last and win (IREE takes the last value of a repeated flag).
 
 Large matmuls (an operand over 8 MiB) get a larger distribution tile
 (`--iree-llvmcpu-matmul-tile-bytes`, 16 MiB instead of 256 KiB): IREE's default cuts a
@@ -33,6 +35,7 @@ from iree.compiler import ir
 from ..dialect.types import num_bits
 
 NO_AGGRESSIVE_FUSION = ("--iree-dispatch-creation-enable-aggressive-fusion=false",)
+NO_DATA_TILING = ("--iree-opt-data-tiling=false",)
 # A process-global option: a module that gets it compiles in a child iree-compile process
 # (shlo.runtime.child_compile).
 LARGE_MATMUL_TILES = ("--iree-llvmcpu-matmul-tile-bytes=16777216",)
@@ -49,17 +52,40 @@ def _has_large_operand(op: ir.Operation) -> bool:
     return False
 
 
-# op name -> (flags added when the module holds that op, why, which ops count: None for all)
-MODULE_RULES: dict[str, tuple[tuple[str, ...], str, object]] = {
-    "stablehlo.scatter": (NO_AGGRESSIVE_FUSION,
-                          "O2/O3 fuse scatter index math into a dispatch over the stack limit",
-                          None),
+SMALL_FREE_SIZE = 16
+
+
+def _is_small_batched(op: ir.Operation) -> bool:
+    """Whether a dot_general has batch dimensions and a side whose free (neither batch nor
+    contracting) dimensions are static and hold fewer than SMALL_FREE_SIZE elements."""
+    from ..dialect.rebuild import arguments
+    _, numbers = arguments(op)
+    if not numbers.get("lhs_batching_dimensions"):
+        return False
+    for side, value in (("lhs", op.operands[0]), ("rhs", op.operands[1])):
+        shape = ir.RankedTensorType(value.type).shape
+        used = set(numbers.get(f"{side}_batching_dimensions") or ()) | \
+            set(numbers.get(f"{side}_contracting_dimensions") or ())
+        free = [shape[d] for d in range(len(shape)) if d not in used]
+        if all(size >= 0 for size in free) and math.prod(free) < SMALL_FREE_SIZE:
+            return True
+    return False
+
+
+# (op name, flags added when the module holds such an op, why, which ops count: None for all)
+MODULE_RULES: tuple[tuple[str, tuple[str, ...], str, object], ...] = (
+    ("stablehlo.scatter", NO_AGGRESSIVE_FUSION,
+     "O2/O3 fuse scatter index math into a dispatch over the stack limit", None),
     # measured (docs/performance.md): 2048^3 1.72x -> 1.36x XLA, 4096^3 2.49x -> 1.41x;
     # 1024^3, 512^3 and 256x1024x1024 unchanged
-    "stablehlo.dot_general": (LARGE_MATMUL_TILES,
-                              "IREE's 256 KiB of operands per workgroup streams a large "
-                              "matmul's K from L3 in 16x16 tiles", _has_large_operand),
-}
+    ("stablehlo.dot_general", LARGE_MATMUL_TILES,
+     "IREE's 256 KiB of operands per workgroup streams a large matmul's K from L3 in 16x16 "
+     "tiles", _has_large_operand),
+    # measured 2026-11-26 (docs/performance.md): wrong values for 40 of 360 shapes, all with
+    # batch 2-3 and 3 or 6 rows, when the lhs is a row-normalised tensor (softmax weights)
+    ("stablehlo.dot_general", NO_DATA_TILING,
+     "IREE 3.13's data tiling miscompiles some small batched matmuls", _is_small_batched),
+)
 
 
 # IREE error text -> (flags a second compile adds, why)
@@ -128,17 +154,17 @@ def retry_flags(target):
 
 def module_flags(module_op: ir.Operation) -> tuple[str, ...]:
     """The extra cpu flags MODULE_RULES give a module (in table order, each once)."""
-    matched: set[str] = set()
+    matched: set[int] = set()
 
     def visit(op):
-        rule = MODULE_RULES.get(op.name)
-        if rule is not None and (rule[2] is None or rule[2](op)):
-            matched.add(op.name)
+        for index, (name, _extra, _why, which) in enumerate(MODULE_RULES):
+            if op.name == name and index not in matched and (which is None or which(op)):
+                matched.add(index)
         return ir.WalkResult.ADVANCE
     module_op.walk(visit)
     flags: list[str] = []
-    for op_name, (extra, _why, _which) in MODULE_RULES.items():
-        if op_name in matched:
+    for index, (_name, extra, _why, _which) in enumerate(MODULE_RULES):
+        if index in matched:
             flags += [f for f in extra if f not in flags]
     return tuple(flags)
 
