@@ -3,6 +3,12 @@
 - `dynamic_reshape` to a result with dynamic dimensions (IREE: "failed to legalize"):
   `tensor.collapse_shape` to 1-D, then `tensor.expand_shape` to the sizes read from the
   shape operand.
+- `dynamic_broadcast_in_dim` whose operand dimension has the very size the output is given
+  for it (both read from one dimension of one value, through elementwise ops, reductions'
+  kept dimensions and earlier broadcasts: jax's softmax and layernorm with a symbolic batch)
+  is marked non-expanding there; a broadcast of a broadcast keeps that when merged (IREE
+  merges the pair itself and drops it). IREE 3.13 failed at run time on the `stablehlo.if`
+  branches below for these ("transient buffer has not been committed", local-task).
 - `dynamic_broadcast_in_dim` with an operand dimension that is dynamic and not known to
   expand or not (IREE rejects it): a `stablehlo.if` on whether that size is 1, each branch a
   dynamic_broadcast_in_dim that says which (nested for several such dimensions, at most
@@ -87,9 +93,69 @@ def _dims(op: ir.Operation, name: str) -> list[int]:
 
 def _ambiguous(op: ir.Operation) -> list[int]:
     known = set(_dims(op, "known_expanding_dimensions")) | \
-        set(_dims(op, "known_nonexpanding_dimensions"))
+        set(_dims(op, "known_nonexpanding_dimensions")) | set(_same_size(op))
     shape = ir.RankedTensorType(op.operands[0].type).shape
     return [k for k, size in enumerate(shape) if size == DYN and k not in known]
+
+
+def _same_size(op: ir.Operation) -> list[int]:
+    """Operand dimensions whose run-time size is the very size the output is given for them
+    (both read from one dimension of one value): they cannot expand. jax's softmax and
+    layernorm broadcast a row reduction back to the rows' shape this way."""
+    same = []
+    for k, d in enumerate(_dims(op, "broadcast_dimensions")):
+        given = _given_size(op.operands[1], d)
+        if given is not None and _size_origins(*given) & _size_origins(op.operands[0], k):
+            same.append(k)
+    return same
+
+
+def _size_origins(value: ir.Value, d: int, limit: int = 64) -> set:
+    """Every (value, dimension) known to have the size of dimension d of `value`: through
+    elementwise ops (their operands' sizes agree, which shlo-insert-shape-checks checks), the
+    kept dimensions of reductions and the sizes dynamic broadcasts were given."""
+    from .elementwise_ops import ELEMENTWISE_OPS
+    found, todo = set(), [(value, d)]
+    while todo and len(found) < limit:
+        v, k = todo.pop()
+        if (v, k) in found:
+            continue
+        found.add((v, k))
+        if not isinstance(v, ir.OpResult):
+            continue
+        owner, shape = v.owner, ir.RankedTensorType(v.type).shape
+        if owner.name in ELEMENTWISE_OPS:
+            todo += [(o, k) for o in owner.operands if isinstance(o.type, ir.RankedTensorType)
+                     and ir.RankedTensorType(o.type).shape == shape]
+        elif owner.name == "stablehlo.reduce":
+            reduced = set(_dims(owner, "dimensions"))
+            kept = [j for j in range(ir.RankedTensorType(owner.operands[0].type).rank)
+                    if j not in reduced]
+            todo.append((owner.operands[0], kept[k]))
+        elif owner.name == "stablehlo.dynamic_broadcast_in_dim":
+            given = _given_size(owner.operands[1], k)
+            if given is not None:
+                todo.append(given)
+    return found
+
+
+def _given_size(shape: ir.Value, d: int) -> tuple | None:
+    """The (value, dimension) whose get_dimension_size is entry d of a shape operand built by
+    concatenating one-element pieces (jax's form), or None."""
+    piece = shape
+    if isinstance(shape, ir.OpResult) and shape.owner.name == "stablehlo.concatenate":
+        pieces = list(shape.owner.operands)
+        if not all(ir.RankedTensorType(p.type).shape == [1] for p in pieces) or d >= len(pieces):
+            return None
+        piece = pieces[d]
+    elif ir.RankedTensorType(shape.type).shape != [1]:
+        return None
+    while isinstance(piece, ir.OpResult) and piece.owner.name in ("stablehlo.reshape",
+                                                                 "stablehlo.convert"):
+        piece = piece.owner.operands[0]
+    if not (isinstance(piece, ir.OpResult) and piece.owner.name == "stablehlo.get_dimension_size"):
+        return None
+    return (piece.owner.operands[0], ir.IntegerAttr(piece.owner.attributes["dimension"]).value)
 
 
 def _broadcast_variant(op, expanding, nonexpanding) -> ir.Value:
@@ -100,11 +166,40 @@ def _broadcast_variant(op, expanding, nonexpanding) -> ir.Value:
         sorted(set(_dims(op, "known_nonexpanding_dimensions")) | set(nonexpanding)))
 
 
+def _composed(op: ir.Operation) -> ir.Value | None:
+    """A dynamic broadcast of a dynamic broadcast whose only use it is, as one broadcast that
+    keeps what both knew about non-expanding dimensions. IREE 3.13's canonicalizer merges such
+    a pair itself but drops those attributes, and then rejects the merged broadcast as
+    ambiguous (jax's softmax with a symbolic batch: rows summed, reshaped to [b, 1], broadcast
+    to [b, n])."""
+    inner = op.operands[0]
+    if not (isinstance(inner, ir.OpResult)
+            and inner.owner.name == "stablehlo.dynamic_broadcast_in_dim"
+            and len(list(inner.uses)) == 1):
+        return None
+    inner_op = inner.owner
+    inner_dims, outer_dims = _dims(inner_op, "broadcast_dimensions"), \
+        _dims(op, "broadcast_dimensions")
+    inner_known = set(_dims(inner_op, "known_nonexpanding_dimensions"))
+    outer_known = set(_dims(op, "known_nonexpanding_dimensions"))
+    if not inner_known and not outer_known:
+        return None
+    nonexpanding = [j for j, a in enumerate(inner_dims) if j in inner_known and a in outer_known]
+    return extras.dynamic_broadcast_in_dim(
+        inner_op.operands[0], op.operands[1], [outer_dims[a] for a in inner_dims],
+        op.results[0].type, nonexpanding=nonexpanding)
+
+
 def _dynamic_broadcast_in_dim(op):
-    ambiguous = _ambiguous(op)
+    composed = _composed(op)
+    if composed is not None:
+        return [composed]
+    ambiguous, same = _ambiguous(op), _same_size(op)
+    known = set(_dims(op, "known_nonexpanding_dimensions"))
     if not ambiguous:
-        return [_broadcast_variant(op, [], [])] \
-            if extras.is_unsigned_dynamic(op.operands[0]) else None
+        if extras.is_unsigned_dynamic(op.operands[0]) or not set(same) <= known:
+            return [_broadcast_variant(op, [], same)]
+        return None
     if len(ambiguous) > MAX_AMBIGUOUS:
         raise PassError(f"{op.name}: {len(ambiguous)} operand dimensions may or may not "
                         f"expand (IREE needs to know; shlo branches on at most "
@@ -114,7 +209,7 @@ def _dynamic_broadcast_in_dim(op):
 
     def branch(remaining, expanding, nonexpanding):
         if not remaining:
-            return _broadcast_variant(op, expanding, nonexpanding)
+            return _broadcast_variant(op, expanding, nonexpanding + same)
         k, rest = remaining[0], remaining[1:]
         is_one = stablehlo.compare(extras.get_dimension_size(op.operands[0], k), one,
                                    comparison_direction="EQ")

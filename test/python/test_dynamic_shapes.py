@@ -338,3 +338,28 @@ def test_slices_with_run_time_sizes(ctx):
         begin = min(max(start, 0), 6 - columns)
         got = exe(x, np.array([start], np.int32), np.array([rows, columns], np.int64))
         np.testing.assert_array_equal(got, x[:rows, begin:begin + columns])
+
+
+def test_row_normalisations_with_a_symbolic_batch(ctx):
+    """jax's softmax, layernorm and attention with a symbolic batch broadcast a row reduction
+    back to the rows' shape. IREE 3.13 failed at run time on local-task for batch >= 2
+    ("transient buffer has not been committed") when shlo branched on whether the batch is 1;
+    shlo now sees that both sizes are the batch (shlo-expand-dynamic-ops) and merges the
+    broadcast pairs IREE would merge without that knowledge."""
+    jax = pytest.importorskip("jax")
+    import jax.numpy as jnp
+    from jax import export
+    b, = export.symbolic_shape("b")
+    programs = {
+        "softmax": (lambda x: jax.nn.softmax(x, axis=-1), (b, 16)),
+        "layernorm": (lambda x: (x - x.mean(-1, keepdims=True))
+                      / jnp.sqrt(x.var(-1, keepdims=True) + 1e-5), (b, 16)),
+        "attention": (lambda x: jax.nn.softmax(jnp.einsum("bqd,bkd->bqk", x, x), -1) @ x,
+                      (b, 6, 8)),
+    }
+    for name, (fn, shape) in programs.items():
+        text = export.export(jax.jit(fn))(jax.ShapeDtypeStruct(shape, np.float32)).mlir_module()
+        exe = shlo.compile(shlo.parse_module(text, context=ctx), "cpu")
+        for n in (1, 3):
+            x = f32(n, *shape[1:])
+            np.testing.assert_allclose(exe(x), fn(x), rtol=1e-5, atol=1e-5, err_msg=name)

@@ -96,3 +96,27 @@ func.func @tail(%x: tensor<?xf32>, %n: tensor<1xi32>) -> tensor<?xf32> {
   %0 = "stablehlo.dynamic_gather"(%x, %one, %n) <{dimension_numbers = #stablehlo.gather<offset_dims = [0], start_index_map = [0]>, indices_are_sorted = true}> : (tensor<?xf32>, tensor<1xi32>, tensor<1xi32>) -> tensor<?xf32>
   return %0 : tensor<?xf32>
 }
+
+// -----
+
+// A row sum broadcast back to the rows' shape (jax's softmax with a symbolic batch): both
+// sizes are dimension 0 of %x, so the broadcast cannot expand there (no stablehlo.if), and
+// the [b] -> [b, 1] -> [b, 16] pair becomes one broadcast that says so.
+// CHECK-LABEL: func.func @row_sum_back
+// CHECK-NOT:     stablehlo.if
+// CHECK:         stablehlo.dynamic_broadcast_in_dim %{{.*}}, %{{.*}}, dims = [0] {known_nonexpanding_dimensions = array<i64: 0>} : (tensor<?xf32>, tensor<2xi32>) -> tensor<?x16xf32>
+// CHECK-NOT:     stablehlo.if
+func.func @row_sum_back(%x: tensor<?x16xf32>) -> tensor<?x16xf32> {
+  %zero = stablehlo.constant dense<0.0> : tensor<f32>
+  %one = stablehlo.constant dense<1> : tensor<1xi32>
+  %n16 = stablehlo.constant dense<16> : tensor<1xi32>
+  %s = stablehlo.reduce(%x init: %zero) applies stablehlo.add across dimensions = [1] : (tensor<?x16xf32>, tensor<f32>) -> tensor<?xf32>
+  %b = stablehlo.get_dimension_size %x, dim = 0 : (tensor<?x16xf32>) -> tensor<i32>
+  %b1 = stablehlo.reshape %b : (tensor<i32>) -> tensor<1xi32>
+  %shape1 = stablehlo.concatenate %b1, %one, dim = 0 : (tensor<1xi32>, tensor<1xi32>) -> tensor<2xi32>
+  %s1 = stablehlo.dynamic_broadcast_in_dim %s, %shape1, dims = [0] : (tensor<?xf32>, tensor<2xi32>) -> tensor<?x1xf32>
+  %shape2 = stablehlo.concatenate %b1, %n16, dim = 0 : (tensor<1xi32>, tensor<1xi32>) -> tensor<2xi32>
+  %s2 = stablehlo.dynamic_broadcast_in_dim %s1, %shape2, dims = [0, 1] : (tensor<?x1xf32>, tensor<2xi32>) -> tensor<?x16xf32>
+  %0 = stablehlo.divide %x, %s2 : tensor<?x16xf32>
+  return %0 : tensor<?x16xf32>
+}
