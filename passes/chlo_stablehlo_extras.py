@@ -79,8 +79,7 @@ def shape_source(value: ir.Value) -> ir.Value:
         op = value.owner
         shape = ir.RankedTensorType(value.type).shape
         if op.name in ELEMENTWISE_OPS:
-            same = [v for v in op.operands if isinstance(v.type, ir.RankedTensorType)
-                    and ir.RankedTensorType(v.type).shape == shape]
+            same = same_shape_operands(op, shape)
         elif op.name == "stablehlo.gather" and _is_element_lookup(op):
             same = [op.operands[1]]
         else:
@@ -89,6 +88,13 @@ def shape_source(value: ir.Value) -> ir.Value:
             break
         value = same[0]
     return value
+
+
+def same_shape_operands(op: ir.Operation, shape: Sequence[int]) -> list[ir.Value]:
+    """The operands of `op` that are tensors of exactly `shape` (for an elementwise op: those
+    whose sizes are its result's)."""
+    return [v for v in op.operands if isinstance(v.type, ir.RankedTensorType)
+            and ir.RankedTensorType(v.type).shape == shape]
 
 
 def _is_element_lookup(gather: ir.Operation) -> bool:

@@ -38,6 +38,7 @@ from ..dialect.rebuild import arguments
 from ..dialect.types import DYN
 from ..errors import PassError
 from . import chlo_stablehlo_extras as extras
+from .chlo_expr import Num, sum_over
 from .base import Pass, nested_ops
 from .op_rules import apply_rules
 
@@ -91,9 +92,11 @@ def _dims(op: ir.Operation, name: str) -> list[int]:
         if name in op.attributes else []
 
 
-def _ambiguous(op: ir.Operation) -> list[int]:
+def _ambiguous(op: ir.Operation, same: list[int]) -> list[int]:
+    """Dynamic operand dimensions not known to expand or not (`same`: those `_same_size`
+    proves non-expanding)."""
     known = set(_dims(op, "known_expanding_dimensions")) | \
-        set(_dims(op, "known_nonexpanding_dimensions")) | set(_same_size(op))
+        set(_dims(op, "known_nonexpanding_dimensions")) | set(same)
     shape = ir.RankedTensorType(op.operands[0].type).shape
     return [k for k, size in enumerate(shape) if size == DYN and k not in known]
 
@@ -125,8 +128,7 @@ def _size_origins(value: ir.Value, d: int, limit: int = 64) -> set:
             continue
         owner, shape = v.owner, ir.RankedTensorType(v.type).shape
         if owner.name in ELEMENTWISE_OPS:
-            todo += [(o, k) for o in owner.operands if isinstance(o.type, ir.RankedTensorType)
-                     and ir.RankedTensorType(o.type).shape == shape]
+            todo += [(o, k) for o in extras.same_shape_operands(owner, shape)]
         elif owner.name == "stablehlo.reduce":
             reduced = set(_dims(owner, "dimensions"))
             kept = [j for j in range(ir.RankedTensorType(owner.operands[0].type).rank)
@@ -194,7 +196,8 @@ def _dynamic_broadcast_in_dim(op):
     composed = _composed(op)
     if composed is not None:
         return [composed]
-    ambiguous, same = _ambiguous(op), _same_size(op)
+    same = _same_size(op)
+    ambiguous = _ambiguous(op, same)
     known = set(_dims(op, "known_nonexpanding_dimensions"))
     if not ambiguous:
         if extras.is_unsigned_dynamic(op.operands[0]) or not set(same) <= known:
@@ -240,7 +243,7 @@ def _dot_general(op):
     result = ir.RankedTensorType(op.results[0].type)
     element = result.element_type
     wide = ir.F32Type.get() if str(element) in NARROW_FLOATS else element
-    lhs, rhs = (_converted(_transposed(v, order), wide)
+    lhs, rhs = (Num(_transposed(v, order)).to(wide).value
                 for v, order in ((lhs, lb + lf + lc), (rhs, rb + rf + rc)))
     nb, nlf, nrf, nc = len(lb), len(lf), len(rf), len(lc)
     sizes = ([extras.get_dimension_size(lhs, d) for d in range(nb + nlf)]
@@ -256,17 +259,13 @@ def _dot_general(op):
     rhs_dims = list(range(nb)) + [nb + nlf + d for d in range(nrf)] + \
         [nb + nlf + nrf + d for d in range(nc)]
     # every size comes from the operand itself, or equals one of its own (batch, contracting)
-    product = stablehlo.multiply(*(
+    product = Num(stablehlo.multiply(*(
         extras.dynamic_broadcast_in_dim(v, shape, dims, product_type,
                                         nonexpanding=range(len(dims)))
-        for v, dims in ((lhs, lhs_dims), (rhs, rhs_dims))))
+        for v, dims in ((lhs, lhs_dims), (rhs, rhs_dims)))))
     if nc:
-        zero = stablehlo.constant(0, result_type=ir.RankedTensorType.get([], wide))
-        product = stablehlo.reduce(
-            [product], [zero], dimensions=list(range(nb + nlf + nrf, nb + nlf + nrf + nc)),
-            body=lambda a, b: stablehlo.add(a, b))
-        product = product[0] if isinstance(product, (list, tuple)) else product
-    return [_cast(_converted(product, element), result)]
+        product = sum_over(product, range(nb + nlf + nrf, nb + nlf + nrf + nc))
+    return [_cast(product.to(element).value, result)]
 
 
 def _transposed(value: ir.Value, order: list[int]) -> ir.Value:
@@ -275,13 +274,6 @@ def _transposed(value: ir.Value, order: list[int]) -> ir.Value:
 
 def _dim(value: ir.Value, d: int) -> int:
     return ir.RankedTensorType(value.type).shape[d]
-
-
-def _converted(value: ir.Value, element: ir.Type) -> ir.Value:
-    t = ir.RankedTensorType(value.type)
-    if t.element_type == element:
-        return value
-    return stablehlo.convert(value, result_type=ir.RankedTensorType.get(t.shape, element))
 
 
 def _dynamic_gather(op):
@@ -296,13 +288,13 @@ def _dynamic_gather(op):
         return None
     vector = ir.RankedTensorType.get([rank], ir.IntegerType.get_signless(64))
     i64 = vector.element_type
-    index = _converted(indices, i64)
+    index = Num(indices).to(i64).value
     place = {int(d): k for k, d in enumerate(kwargs.get("start_index_map") or ())}
     zero = stablehlo.constant([0], result_type=ir.RankedTensorType.get([1], i64))
     pieces = [stablehlo.slice(index, start_indices=[place[d]], limit_indices=[place[d] + 1])
               if d in place else zero for d in range(rank)]
     starts = stablehlo.concatenate(pieces, dimension=0) if rank > 1 else pieces[0]
-    sizes = _converted(sizes, i64)
+    sizes = Num(sizes).to(i64).value
     highest = stablehlo.subtract(extras.shape_of(operand), sizes)      # gather clamps starts
     starts = stablehlo.clamp(stablehlo.constant([0] * rank, result_type=vector), starts, highest)
     ones = stablehlo.constant([1] * rank, result_type=vector)

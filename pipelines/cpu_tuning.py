@@ -32,6 +32,7 @@ import math
 
 from iree.compiler import ir
 
+from ..dialect.rebuild import arguments
 from ..dialect.types import num_bits
 
 NO_AGGRESSIVE_FUSION = ("--iree-dispatch-creation-enable-aggressive-fusion=false",)
@@ -58,7 +59,6 @@ SMALL_FREE_SIZE = 16
 def _is_small_batched(op: ir.Operation) -> bool:
     """Whether a dot_general has batch dimensions and a side whose free (neither batch nor
     contracting) dimensions are static and hold fewer than SMALL_FREE_SIZE elements."""
-    from ..dialect.rebuild import arguments
     _, numbers = arguments(op)
     if not numbers.get("lhs_batching_dimensions"):
         return False
