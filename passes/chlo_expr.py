@@ -62,6 +62,29 @@ def attributes(op: ir.Operation) -> dict:
     return {name: op.attributes[name] for name in op.attributes}
 
 
+def clone_retyped(block: ir.Block, args: Sequence[ir.Value],
+                  retype: Callable[[ir.Type], ir.Type]) -> list[ir.Value]:
+    """Clone a region's block at the insertion point on `args`, each result type mapped by
+    `retype` (a constant is cloned as it is and converted to its new type); the values its
+    stablehlo.return gives."""
+    env = dict(zip(block.arguments, args))
+    for inner in block.operations:
+        if inner.name == "stablehlo.return":
+            return [env[v] for v in inner.operands]
+        if inner.name == "stablehlo.constant":
+            value = ir.Operation.create(inner.name, results=[inner.results[0].type],
+                                        attributes=attributes(inner)).result
+            wide = retype(value.type)
+            env[inner.results[0]] = (value if wide == value.type
+                                     else Num(value).to(ir.RankedTensorType(wide).element_type).value)
+            continue
+        new = ir.Operation.create(inner.name, results=[retype(r.type) for r in inner.results],
+                                  operands=[env[v] for v in inner.operands],
+                                  attributes=attributes(inner))
+        env.update(zip(inner.results, new.results))
+    raise ValueError("a region's block without a stablehlo.return")
+
+
 def element_of(value: ir.Value) -> ir.Type:
     return ir.RankedTensorType(value.type).element_type
 

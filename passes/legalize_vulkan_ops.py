@@ -45,7 +45,7 @@ from iree.compiler import ir
 
 from ..dialect import stablehlo
 from ..dialect.attributes import CONV_DIMS
-from .chlo_expr import (Num, attributes, element_of, float_info, is_float, select,
+from .chlo_expr import (Num, attributes, clone_retyped, element_of, float_info, is_float, select,
                         shift_right_logical, with_element)
 from .op_rules import CANONICAL, RulesPass, apply_rules
 from .round_narrow_float_converts import to_bf16_on_bits
@@ -88,22 +88,7 @@ def _bf16_reduce(op: ir.Operation):
     dimensions = [int(d) for d in ir.DenseI64ArrayAttr(op.attributes["dimensions"])]
 
     def cloned_body(*args):
-        env = dict(zip(body.arguments, args))
-        for inner in body.operations:
-            if inner.name == "stablehlo.return":
-                return [env[v] for v in inner.operands]
-            if inner.name == "stablehlo.constant":
-                value = ir.Operation.create(inner.name, results=[inner.results[0].type],
-                                            attributes=attributes(inner)).result
-                env[inner.results[0]] = (Num(value).to("f32").value
-                                         if str(element_of(value)) == "bf16" else value)
-                continue
-            new = ir.Operation.create(inner.name,
-                                      results=[_f32_for_bf16(r.type) for r in inner.results],
-                                      operands=[env[v] for v in inner.operands],
-                                      attributes=attributes(inner))
-            env.update(zip(inner.results, new.results))
-        raise ValueError("reduce body without a return")
+        return clone_retyped(body, args, _f32_for_bf16)
 
     results = stablehlo.reduce(wide[:half], wide[half:], dimensions=dimensions, body=cloned_body)
     results = results if isinstance(results, (list, tuple)) else [results]

@@ -48,6 +48,7 @@ PASSES: dict[str, tuple[str, str]] = {
     "shlo-expand-integer-rng": ("shlo.passes.expand_integer_rng", "ExpandIntegerRng"),
     "shlo-split-arg-reduce": ("shlo.passes.split_arg_reduce", "SplitArgReduce"),
     "shlo-fold-dynamic-self-ops": ("shlo.passes.fold_dynamic_self_ops", "FoldDynamicSelfOps"),
+    "shlo-accumulate-in-f32": ("shlo.passes.accumulate_in_f32", "AccumulateInF32"),
     "shlo-legalize-convolution": ("shlo.passes.legalize_convolution", "LegalizeConvolution"),
     "shlo-convolution-to-dots": ("shlo.passes.convolution_to_dots", "ConvolutionToDots"),
     "shlo-expand-complex-dot": ("shlo.passes.expand_complex_dot", "ExpandComplexDot"),

@@ -23,6 +23,7 @@ DEFAULT_PASSES = [
     "shlo-expand-complex-bitcast",
     "shlo-legalize-reduce-precision",
     "shlo-lower-sort",
+    "shlo-accumulate-in-f32",
     "shlo-expand-select-and-scatter",
     "shlo-expand-reduce-window",
     "shlo-split-arg-reduce",

@@ -17,8 +17,9 @@ in IREE 3.13, so such a module compiles in a child iree-compile (shlo.runtime.ch
 
 Some fusion failures cannot be told from the ops a module holds: IREE's stream partitioning
 then reports a "circular dependency" (measured: jax's igamma/igammac on f64, whose series
-loops shlo expands in f64), or a data-tiling relayout "restricted to workgroup distributed
-contexts" (jnp.linalg.eigh's Jacobi loops). `retry_flags` gives the flags to compile such a module again
+loops shlo expands in f64), a data-tiling relayout "restricted to workgroup distributed
+contexts" (jnp.linalg.eigh's Jacobi loops), or "operations with large vector sizes" (attention
+written as (exp(s - max) v) / sum, with 256 keys or more). `retry_flags` gives the flags to compile such a module again
 with (RETRY_RULES: error text -> flags); the retry happens once, only for that error.
 
 Some rewrites pay on one kind of CPU only: `host_passes` gives the shlo passes the cpu target
@@ -96,6 +97,8 @@ RETRY_RULES: dict[str, tuple[tuple[str, ...], str]] = {
         NO_AGGRESSIVE_FUSION, "a fused dispatch needs more stack than IREE allows"),
     "write affecting operations on global resources are restricted to workgroup distributed": (
         NO_AGGRESSIVE_FUSION, "a fused relayout (data tiling) left outside a workgroup"),
+    "One or more operations with large vector sizes": (
+        NO_AGGRESSIVE_FUSION, "a fused dispatch vectorizes a whole row at once"),
 }
 
 

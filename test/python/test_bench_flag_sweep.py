@@ -54,6 +54,8 @@ def test_retry_flags_only_for_known_fusion_failures_on_cpu():
     retry = retry_flags(cpu)
     assert retry("x.mlir:2:3: circular dependency: input operation uses partition output "
                  "%13:3 = ...") == NO_AGGRESSIVE_FUSION
+    assert retry("-:12:26: One or more operations with large vector sizes (16384 bytes) were "
+                 "found") == NO_AGGRESSIVE_FUSION
     assert retry("failed to legalize operation 'arith.truncf'") == ()
     already = dataclasses.replace(cpu, extra_flags=NO_AGGRESSIVE_FUSION)
     assert retry_flags(already)("exceeded stack allocation limit of 32768 bytes") == ()
@@ -71,6 +73,26 @@ def test_jax_igamma_f64_compiles_through_the_retry_and_matches_xla():
         text, want = f.lower(a, x).as_text(), np.asarray(f(a, x))
     np.testing.assert_allclose(shlo.compile(text, target="cpu")(a, x), want, rtol=1e-12)
 
+
+
+def test_attention_with_deferred_normalisation_compiles_through_the_retry():
+    """softmax(q k^T) v as (exp(s - max) v) / sum: with aggressive fusion IREE 3.13 fails
+    ("One or more operations with large vector sizes (16384 bytes)") from 256 keys on; the
+    retry without it compiles, and the values are numpy's."""
+    jax = pytest.importorskip("jax")
+    jnp = jax.numpy
+
+    def attention(q, k, v):
+        s = jnp.einsum("hqd,hkd->hqk", q, k)
+        e = jnp.exp(s - s.max(axis=-1, keepdims=True))
+        return jnp.einsum("hqk,hkd->hqd", e, v) / e.sum(axis=-1, keepdims=True)
+
+    q, k, v = np.random.default_rng(2).standard_normal((3, 2, 256, 16)).astype(np.float32)
+    s = np.einsum("hqd,hkd->hqk", q.astype(np.float64), k)
+    p = np.exp(s - s.max(axis=-1, keepdims=True))
+    want = np.einsum("hqk,hkd->hqd", p / p.sum(axis=-1, keepdims=True), v)
+    got = shlo.compile(jax.jit(attention).lower(q, k, v).as_text(), target="cpu")(q, k, v)
+    np.testing.assert_allclose(got, want, rtol=1e-4, atol=1e-5)
 
 def _matmul(ctx, m, k, n):
     return shlo.parse_module(f"""
