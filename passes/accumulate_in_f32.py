@@ -50,23 +50,28 @@ def _product_in_f32(op: ir.Operation):
     return [Num(wide).to(element_of(result)).value]
 
 
-def _window_in_f32(op: ir.Operation):
-    """A reduce_window over narrow floats whose body computes (not only selects): operands,
-    inits and body in f32, each result converted."""
-    if not any(_narrow(element_of(v)) for v in op.operands):
-        return None
+def widened_in_f32(op: ir.Operation, builder) -> list[ir.Value]:
+    """The results of a reduce or reduce_window (`builder`) computed in f32: its narrow float
+    operands and inits converted, its body cloned with f32 types."""
     body = op.regions[0].blocks[0]
-    if all(inner.name in _SELECTING for inner in body.operations):
-        return None
     wide = [Num(v).to("f32").value if _narrow(element_of(v)) else v for v in op.operands]
     half = len(wide) // 2
     _, kw = arguments(op)
     kw.pop("result_type", None)
     kw["body"] = lambda *args: clone_retyped(body, args, _wide)
-    results = stablehlo.reduce_window(wide[:half], wide[half:], **kw)
-    results = results if isinstance(results, (list, tuple)) else [results]
+    results = builder(wide[:half], wide[half:], **kw)
+    return list(results) if isinstance(results, (list, tuple)) else [results]
+
+
+def _window_in_f32(op: ir.Operation):
+    """A reduce_window over narrow floats whose body computes (not only selects): operands,
+    inits and body in f32, each result converted."""
+    if not any(_narrow(element_of(v)) for v in op.operands):
+        return None
+    if all(inner.name in _SELECTING for inner in op.regions[0].blocks[0].operations):
+        return None
     return [Num(r).to(element_of(old)).value if r.type != old.type else r
-            for r, old in zip(results, op.results)]
+            for r, old in zip(widened_in_f32(op, stablehlo.reduce_window), op.results)]
 
 
 @dataclasses.dataclass

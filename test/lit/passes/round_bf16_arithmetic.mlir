@@ -1,0 +1,46 @@
+// RUN: shlo-opt --shlo-round-bf16-arithmetic %s | filecheck %s
+
+// A bf16 product that another op reads: computed in f32 and rounded to bf16 on the bits
+// (IREE would fold a plain convert pair and keep the chain in f32). The sum is returned:
+// storing it rounds it, so it stays.
+// CHECK-LABEL: func.func @chain
+// CHECK:         %[[A:.*]] = stablehlo.convert %arg0 : (tensor<4xbf16>) -> tensor<4xf32>
+// CHECK:         %[[B:.*]] = stablehlo.convert %arg1 : (tensor<4xbf16>) -> tensor<4xf32>
+// CHECK:         %[[P:.*]] = stablehlo.multiply %[[A]], %[[B]] : tensor<4xf32>
+// CHECK:         %[[R:.*]] = stablehlo.reduce_precision %[[P]], format = e8m7 : tensor<4xf32>
+// CHECK:         %[[N:.*]] = stablehlo.convert %[[R]] {shlo.canonical} : (tensor<4xf32>) -> tensor<4xbf16>
+// CHECK:         %[[S:.*]] = stablehlo.add %[[N]], %arg0 : tensor<4xbf16>
+// CHECK:         return %[[S]]
+func.func @chain(%x: tensor<4xbf16>, %y: tensor<4xbf16>) -> tensor<4xbf16> {
+  %p = stablehlo.multiply %x, %y : tensor<4xbf16>
+  %s = stablehlo.add %p, %x : tensor<4xbf16>
+  return %s : tensor<4xbf16>
+}
+
+// Converts to bf16: from f32 through reduce_precision, from f64 rounded to the grid in f64.
+// CHECK-LABEL: func.func @converts
+// CHECK:         stablehlo.reduce_precision %arg0, format = e8m7 : tensor<4xf32>
+// CHECK:         stablehlo.convert %{{.*}} {shlo.canonical} : (tensor<4xf32>) -> tensor<4xbf16>
+// CHECK:         stablehlo.convert %{{.*}} : (tensor<4xf64>) -> tensor<4xf32>
+// CHECK:         stablehlo.convert %{{.*}} {shlo.canonical} : (tensor<4xf32>) -> tensor<4xbf16>
+func.func @converts(%a: tensor<4xf32>, %b: tensor<4xf64>) -> tensor<4xbf16> {
+  %c = stablehlo.convert %a : (tensor<4xf32>) -> tensor<4xbf16>
+  %d = stablehlo.convert %b : (tensor<4xf64>) -> tensor<4xbf16>
+  %s = stablehlo.subtract %c, %d : tensor<4xbf16>
+  return %s : tensor<4xbf16>
+}
+
+// A bf16 sum read by a divide: accumulated in f32, rounded once. Exact ops (negate) and the
+// add inside the reducer's body stay in bf16.
+// CHECK-LABEL: func.func @sum
+// CHECK:         %[[W:.*]] = stablehlo.convert %arg0 : (tensor<4x8xbf16>) -> tensor<4x8xf32>
+// CHECK:         stablehlo.reduce(%[[W]] init: %{{.*}}) applies stablehlo.add across dimensions = [1] : (tensor<4x8xf32>, tensor<f32>) -> tensor<4xf32>
+// CHECK:         stablehlo.reduce_precision %{{.*}}, format = e8m7 : tensor<4xf32>
+// CHECK:         stablehlo.negate %{{.*}} : tensor<4xbf16>
+func.func @sum(%x: tensor<4x8xbf16>) -> tensor<4xbf16> {
+  %zero = stablehlo.constant dense<0.0> : tensor<bf16>
+  %s = stablehlo.reduce(%x init: %zero) applies stablehlo.add across dimensions = [1] : (tensor<4x8xbf16>, tensor<bf16>) -> tensor<4xbf16>
+  %n = stablehlo.negate %s : tensor<4xbf16>
+  %d = stablehlo.divide %n, %s : tensor<4xbf16>
+  return %d : tensor<4xbf16>
+}
