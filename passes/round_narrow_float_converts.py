@@ -79,10 +79,20 @@ def _to_narrow(op: ir.Operation):
     return [result]
 
 
+def narrow_to_f32(x: Num) -> Num:
+    """A float of 8 bits or fewer as f32 (exact), with NaN for both f8E4M3FN NaN bytes
+    (IREE reads 0xFF as -480)."""
+    wide = stablehlo.convert(x.value, result_type=with_element(x.type, ir.F32Type.get()))
+    wide.owner.attributes[CANONICAL] = ir.UnitAttr.get()
+    out = Num(wide)
+    if str(x.element) == "f8E4M3FN":
+        out = select((x.bitcast("ui8") & 0x7F).eq(0x7F), out.like(math.nan), out)
+    return out
+
+
 def _from_narrow(op: ir.Operation):
     """A conversion from a float of 8 bits or fewer to a wider float: through f32 (the only
-    target IREE compiles; every such value is exact in f32 and in the wider types), with NaN
-    for both f8E4M3FN NaN bytes (IREE reads 0xFF as -480)."""
+    target IREE compiles; every such value is exact in f32 and in the wider types)."""
     x = Num(op.operands[0])
     target = ir.RankedTensorType(op.results[0].type).element_type
     if (CANONICAL in op.attributes or not (is_float(x.element) and is_float(target))
@@ -90,12 +100,7 @@ def _from_narrow(op: ir.Operation):
         return None
     if str(target) == "f32" and str(x.element) != "f8E4M3FN":
         return None                                     # IREE's own conversion is right
-    wide = stablehlo.convert(x.value, result_type=with_element(x.type, ir.F32Type.get()))
-    wide.owner.attributes[CANONICAL] = ir.UnitAttr.get()
-    out = Num(wide)
-    if str(x.element) == "f8E4M3FN":
-        out = select((x.bitcast("ui8") & 0x7F).eq(0x7F), out.like(math.nan), out)
-    return [out.to(target).value]
+    return [narrow_to_f32(x).to(target).value]
 
 
 def to_bf16_on_bits(x: Num) -> Num:

@@ -41,7 +41,7 @@ DEFAULT_PASSES = [
     "shlo-canonicalize-gather",
     "shlo-expand-complex-pad",
     "shlo-legalize-reducer-rounding",
-    "shlo-round-bf16-arithmetic",
+    "shlo-round-narrow-arithmetic",
     "canonicalize",
     "cse",
     "shlo-fold-dynamic-self-ops",

@@ -1,4 +1,4 @@
-// RUN: shlo-opt --shlo-round-bf16-arithmetic %s | filecheck %s
+// RUN: shlo-opt --shlo-round-narrow-arithmetic %s | filecheck %s
 
 // A bf16 product that another op reads: computed in f32 and rounded to bf16 on the bits
 // (IREE would fold a plain convert pair and keep the chain in f32). The sum is returned:
@@ -43,4 +43,15 @@ func.func @sum(%x: tensor<4x8xbf16>) -> tensor<4xbf16> {
   %n = stablehlo.negate %s : tensor<4xbf16>
   %d = stablehlo.divide %n, %s : tensor<4xbf16>
   return %d : tensor<4xbf16>
+}
+
+// An 8-bit float product, returned: in f32 (through the NaN-aware widening), put on the
+// f8E4M3FN grid in f32 (subnormals included), converted exactly.
+// CHECK-LABEL: func.func @f8_product
+// CHECK:         %[[P:.*]] = stablehlo.multiply %{{.*}}, %{{.*}} : tensor<4xf32>
+// CHECK:         stablehlo.round_nearest_even
+// CHECK:         stablehlo.convert %{{.*}} {shlo.canonical} : (tensor<4xf32>) -> tensor<4xf8E4M3FN>
+func.func @f8_product(%x: tensor<4xf8E4M3FN>, %y: tensor<4xf8E4M3FN>) -> tensor<4xf8E4M3FN> {
+  %p = stablehlo.multiply %x, %y : tensor<4xf8E4M3FN>
+  return %p : tensor<4xf8E4M3FN>
 }
