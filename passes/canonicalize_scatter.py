@@ -18,7 +18,12 @@ discards each update element whose result index is out of bounds. The canonical 
   dimension and sliced off afterwards (skipped when the indices are constants in bounds).
 
 The rewritten op carries `shlo.canonical` so the rule leaves it alone; a scatter with no update
-elements becomes its inputs. Dynamic shapes are left to IREE.
+elements becomes its inputs. Dynamic shapes are left to IREE, except unsigned ones: IREE 3.13
+fails on a dynamically shaped unsigned scatter ("'arith.constant' op integer return type must
+be signless"; jax's x.at[0].set(7) on a ui8 array of symbolic size), so such a scatter runs on
+signless integers of the same width, its body rebuilt to order them as unsigned ones (a
+compare, and maximum and minimum as a compare and a select, on values with the sign bit
+flipped); a body with other order-dependent ops stays.
 """
 from __future__ import annotations
 
@@ -28,10 +33,12 @@ import numpy as np
 from iree.compiler import ir
 
 from ..dialect import stablehlo
+from ..dialect.attributes import enum_name
 from ..dialect.rebuild import arguments
 from ..dialect.types import constant_values
 from ..errors import PassError
-from .chlo_expr import Num, select
+from .chlo_expr import Num, attributes, element_of, select, with_element
+from .chlo_stablehlo_extras import is_unsigned_dynamic
 from .index_vectors import (IndexVectors, edge_pad, inverse, is_static, reshape, shape_of,
                             tensor, transpose)
 from .op_rules import CANONICAL, RulesPass
@@ -42,7 +49,7 @@ def _scatter(op: ir.Operation):
         return None
     (inputs, indices, updates), kw = arguments(op)
     if not is_static(*inputs, indices, *updates):
-        return None
+        return _signless_dynamic(op, inputs, indices, updates, kw)
     shape = shape_of(inputs[0])
     rank = len(shape)
     if 0 in shape_of(updates[0]):
@@ -108,6 +115,77 @@ def _scatter(op: ir.Operation):
             r = reshape(r, shape_of(r)[1:])
         out.append(transpose(r, inverse(permutation)))
     return out
+
+
+# body ops that compute the same bits on unsigned and signless integers
+_SIGN_BLIND = {"stablehlo.add", "stablehlo.subtract", "stablehlo.multiply", "stablehlo.and",
+               "stablehlo.or", "stablehlo.xor", "stablehlo.not", "stablehlo.select",
+               "stablehlo.constant", "stablehlo.return"}
+_ORDERED = {"stablehlo.maximum": "GT", "stablehlo.minimum": "LT"}
+
+
+def _unsigned_compare(a: ir.Value, b: ir.Value, direction: str) -> ir.Value:
+    """Signless integers compared as unsigned ones: with their sign bits flipped, signed."""
+    width = ir.IntegerType(element_of(a)).width
+    flip = stablehlo.constant(-(1 << (width - 1)), result_type=a.type)
+    return stablehlo.compare(stablehlo.xor(a, flip), stablehlo.xor(b, flip),
+                             comparison_direction=direction)
+
+
+def _signless_dynamic(op, inputs, indices, updates, kw):
+    """A dynamically shaped unsigned scatter on signless integers of the same width."""
+    if not any(is_unsigned_dynamic(x) for x in inputs):
+        return None
+    body = op.regions[0].blocks[0]
+    allowed = _SIGN_BLIND | set(_ORDERED) | {"stablehlo.compare"}
+    if any(inner.name not in allowed for inner in body.operations):
+        return None
+
+    def to_signless(t: ir.Type) -> ir.Type:
+        element = ir.RankedTensorType(t).element_type
+        if isinstance(element, ir.IntegerType) and element.is_unsigned:
+            return with_element(t, ir.IntegerType.get_signless(element.width))
+        return t
+
+    def cloned_body(*args):
+        env = dict(zip(body.arguments, args))
+        for inner in body.operations:
+            operands = [env[v] for v in inner.operands]
+            unsigned = any(isinstance(element_of(v), ir.IntegerType)
+                           and element_of(v).is_unsigned for v in inner.operands)
+            if inner.name == "stablehlo.return":
+                return operands
+            if inner.name in _ORDERED and unsigned:
+                wins = _unsigned_compare(*operands, _ORDERED[inner.name])
+                env[inner.results[0]] = stablehlo.select(wins, *operands)
+                continue
+            attrs = attributes(inner)
+            if inner.name == "stablehlo.compare" and unsigned:
+                env[inner.results[0]] = _unsigned_compare(
+                    *operands, enum_name(attrs["comparison_direction"]))
+                continue
+            if inner.name == "stablehlo.constant":
+                value = ir.Operation.create(inner.name, results=[inner.results[0].type],
+                                            attributes=attrs).result
+                signless = to_signless(value.type)
+                env[inner.results[0]] = (value if signless == value.type else
+                                         stablehlo.bitcast_convert(value, result_type=signless))
+                continue
+            new = ir.Operation.create(inner.name, operands=operands, attributes=attrs,
+                                      results=[to_signless(r.type) for r in inner.results])
+            env.update(zip(inner.results, new.results))
+        raise ValueError("scatter body without a return")
+
+    cast = [stablehlo.bitcast_convert(v, result_type=to_signless(v.type)) for v in inputs]
+    cast_updates = [stablehlo.bitcast_convert(v, result_type=to_signless(v.type))
+                    for v in updates]
+    kw.pop("result_type", None)
+    kw.setdefault("index_vector_dim", 0)
+    kw["update_computation"] = cloned_body
+    results = stablehlo.scatter(cast, indices, cast_updates, **kw)
+    results = results if isinstance(results, (list, tuple)) else [results]
+    return [stablehlo.bitcast_convert(r, result_type=old.type)
+            for r, old in zip(results, op.results)]
 
 
 def _split(op, inputs, indices, updates, kw) -> list[ir.Value]:

@@ -140,3 +140,26 @@ func.func @variadic_mixed(%x: tensor<4xf32>, %y: tensor<4xi32>, %i: tensor<2x1xi
   }) : (tensor<4xf32>, tensor<4xi32>, tensor<2x1xi32>, tensor<2xf32>, tensor<2xi32>) -> (tensor<4xf32>, tensor<4xi32>)
   return %0#0, %0#1 : tensor<4xf32>, tensor<4xi32>
 }
+
+// -----
+
+// A dynamically shaped unsigned scatter (IREE 3.13 fails on its constant update): on signless
+// integers of the same width, maximum as a signed compare of sign-flipped values and a select.
+// CHECK-LABEL: func.func @unsigned_dynamic
+// CHECK-DAG:     %[[X:.*]] = stablehlo.bitcast_convert %arg0 : (tensor<?xui8>) -> tensor<?xi8>
+// CHECK:         "stablehlo.scatter"(%[[X]]
+// CHECK:           stablehlo.xor
+// CHECK:           stablehlo.compare GT, %{{.*}}, %{{.*}}, SIGNED : (tensor<i8>, tensor<i8>) -> tensor<i1>
+// CHECK:           stablehlo.select
+// CHECK:         (tensor<?xi8>, tensor<1xi32>, tensor<i8>) -> tensor<?xi8>
+// CHECK:         stablehlo.bitcast_convert %{{.*}} : (tensor<?xi8>) -> tensor<?xui8>
+func.func @unsigned_dynamic(%x: tensor<?xui8>) -> tensor<?xui8> {
+  %i = stablehlo.constant dense<1> : tensor<1xi32>
+  %u = stablehlo.constant dense<200> : tensor<ui8>
+  %r = "stablehlo.scatter"(%x, %i, %u) <{scatter_dimension_numbers = #stablehlo.scatter<inserted_window_dims = [0], scatter_dims_to_operand_dims = [0]>}> ({
+  ^bb0(%a: tensor<ui8>, %b: tensor<ui8>):
+    %m = stablehlo.maximum %a, %b : tensor<ui8>
+    stablehlo.return %m : tensor<ui8>
+  }) : (tensor<?xui8>, tensor<1xi32>, tensor<ui8>) -> tensor<?xui8>
+  return %r : tensor<?xui8>
+}
