@@ -21,7 +21,9 @@
 - `dynamic_gather` of one slice with run-time slice sizes and no collapsed dimensions (jax's
   `x[1:]` with a symbolic length; IREE: "failed to legalize operation
   'stablehlo.dynamic_gather'"): a `real_dynamic_slice` from the clamped start, as gather
-  clamps it.
+  clamps it. A `dynamic_gather` whose run-time slice sizes are whole dimensions, never
+  indexed (jax's `x[:, [3, 1]]` with a symbolic batch): a `gather` with static slice sizes,
+  those dimensions batching dimensions and the indices broadcast along them.
 - `get_dimension_size` and `dynamic_broadcast_in_dim` of an unsigned tensor with a dynamic
   shape (IREE: "failed to legalize operation 'tensor.dim'"): on a signless convert of it
   (`chlo_stablehlo_extras.signless`), the broadcast converted back.
@@ -35,7 +37,7 @@ from iree.compiler import ir
 
 from ..dialect import stablehlo
 from ..dialect.rebuild import arguments
-from ..dialect.types import DYN
+from ..dialect.types import DYN, constant_values
 from ..errors import PassError
 from . import chlo_stablehlo_extras as extras
 from .chlo_expr import Num, sum_over
@@ -141,16 +143,22 @@ def _size_origins(value: ir.Value, d: int, limit: int = 64) -> set:
     return found
 
 
-def _given_size(shape: ir.Value, d: int) -> tuple | None:
-    """The (value, dimension) whose get_dimension_size is entry d of a shape operand built by
-    concatenating one-element pieces (jax's form), or None."""
-    piece = shape
+def _piece(shape: ir.Value, d: int) -> ir.Value | None:
+    """Entry d of a shape operand as the one-element piece it was concatenated from (jax's
+    form; a one-element shape is its own piece), or None."""
     if isinstance(shape, ir.OpResult) and shape.owner.name == "stablehlo.concatenate":
         pieces = list(shape.owner.operands)
         if not all(ir.RankedTensorType(p.type).shape == [1] for p in pieces) or d >= len(pieces):
             return None
-        piece = pieces[d]
-    elif ir.RankedTensorType(shape.type).shape != [1]:
+        return pieces[d]
+    return shape if ir.RankedTensorType(shape.type).shape == [1] else None
+
+
+def _given_size(shape: ir.Value, d: int) -> tuple | None:
+    """The (value, dimension) whose get_dimension_size is entry d of a shape operand built by
+    concatenating one-element pieces (jax's form), or None."""
+    piece = _piece(shape, d)
+    if piece is None:
         return None
     while isinstance(piece, ir.OpResult) and piece.owner.name in ("stablehlo.reshape",
                                                                  "stablehlo.convert"):
@@ -276,7 +284,7 @@ def _dim(value: ir.Value, d: int) -> int:
     return ir.RankedTensorType(value.type).shape[d]
 
 
-def _dynamic_gather(op):
+def _one_slice_gather(op):
     operand, indices, sizes = op.operands[0], op.operands[1], op.operands[2]
     _, kwargs = arguments(op)
     rank = ir.RankedTensorType(operand.type).rank
@@ -300,6 +308,99 @@ def _dynamic_gather(op):
     ones = stablehlo.constant([1] * rank, result_type=vector)
     return [extras.real_dynamic_slice(operand, starts, stablehlo.add(starts, sizes), ones,
                                       op.results[0].type)]
+
+
+FULL = "full"          # a slice size that is its whole dimension's run-time size
+
+
+def _slice_sizes(op) -> list | None:
+    """Per operand dimension of a dynamic_gather: its slice size (an int) or FULL (the run-time
+    size of that very dimension, read with get_dimension_size), or None when one is neither."""
+    operand, sizes = op.operands[0], op.operands[2]
+    rank = ir.RankedTensorType(operand.type).rank
+    known = constant_values(sizes)
+    out = []
+    for d in range(rank):
+        if known is not None:
+            out.append(int(known[d]))
+            continue
+        piece = _piece(sizes, d)
+        value = constant_values(piece) if piece is not None else None
+        if value is not None:
+            out.append(int(value[0]))
+            continue
+        given = _given_size(sizes, d)
+        if given is None or (operand, d) not in _size_origins(*given):
+            return None
+        out.append(FULL)
+    return out
+
+
+def _whole_dimension_gather(op):
+    """A dynamic_gather whose run-time slice sizes are whole dimensions (jax's x[:, [3, 1]]
+    with a symbolic batch) as a gather with static slice sizes: those dimensions become
+    batching dimensions, the indices broadcast along them."""
+    operand, indices = op.operands[0], op.operands[1]
+    _, kw = arguments(op)
+    sizes = _slice_sizes(op)
+    start_map = [int(d) for d in kw.get("start_index_map") or ()]
+    full = [d for d, size in enumerate(sizes or ()) if size == FULL]
+    if not full or any(d in start_map for d in full):
+        return None
+    index_type = ir.RankedTensorType(indices.type)
+    ivd = int(kw.get("index_vector_dim") or 0)
+    old_batch = [k for k in range(index_type.rank) if k != ivd]
+    offset = [int(d) for d in kw.get("offset_dims") or ()]
+    collapsed = [int(d) for d in kw.get("collapsed_slice_dims") or ()]
+    obd = [int(d) for d in kw.get("operand_batching_dims") or ()]
+    sibd = [int(d) for d in kw.get("start_indices_batching_dims") or ()]
+    # operand dimensions that are offsets, in order, and the output position of each
+    windowed = [d for d in range(len(sizes)) if d not in collapsed and d not in obd]
+    position = dict(zip(windowed, offset))
+    rank_out = ir.RankedTensorType(op.results[0].type).rank
+    batch_positions = [p for p in range(rank_out) if p not in offset]
+    new_positions = sorted(batch_positions + [position[d] for d in full])
+    # the new indices: batch dims in output order, the index vector last
+    source = dict(zip(batch_positions, old_batch))          # output position -> old dim
+    new_rank = len(new_positions) + (1 if ivd < index_type.rank else 0)
+    dims, shape, i64 = [0] * index_type.rank, [], ir.IntegerType.get_signless(64)
+    sized = []                                  # (value, dimension) of each new dimension
+    for k, p in enumerate(new_positions):
+        if p in source:
+            dims[source[p]] = k
+            sized.append((indices, source[p]))
+        else:
+            sized.append((operand, next(d for d in full if position[d] == p)))
+    if ivd < index_type.rank:
+        dims[ivd] = new_rank - 1
+        sized.append((indices, ivd))
+    pieces = []
+    for value, d in sized:
+        size = ir.RankedTensorType(value.type).shape[d]
+        shape.append(size)
+        piece = (stablehlo.constant(size, result_type=ir.RankedTensorType.get([], i64))
+                 if size != DYN else Num(extras.get_dimension_size(value, d)).to(i64).value)
+        pieces.append(stablehlo.reshape(piece, result_type=ir.RankedTensorType.get([1], i64)))
+    broadcast = extras.dynamic_broadcast_in_dim(
+        indices, stablehlo.concatenate(pieces, dimension=0), dims,
+        ir.RankedTensorType.get(shape, index_type.element_type))
+    new_of = {p: k for k, p in enumerate(new_positions)}
+    batching = sorted(obd + full)
+    paired = dict(zip(obd, [dims[k] for k in sibd]))
+    paired.update({d: new_of[position[d]] for d in full})
+    return [stablehlo.gather(
+        operand, broadcast,
+        offset_dims=[p for p in offset if p not in {position[d] for d in full}],
+        collapsed_slice_dims=collapsed, operand_batching_dims=batching,
+        start_indices_batching_dims=[paired[d] for d in batching],
+        start_index_map=start_map, index_vector_dim=new_rank if ivd >= index_type.rank
+        else new_rank - 1,
+        slice_sizes=[1 if size == FULL else size for size in sizes],
+        result_type=op.results[0].type)]
+
+
+def _dynamic_gather(op):
+    return _one_slice_gather(op) or _whole_dimension_gather(op)
 
 
 def _get_dimension_size(op):

@@ -375,6 +375,34 @@ def test_unsigned_scatters_with_a_symbolic_size(ctx, dtype):
                     np_ops[name].at(want, jnp_index, u)
                 np.testing.assert_array_equal(exe(x, u), want, err_msg=f"{name} n={n}")
 
+
+def test_gathers_of_whole_run_time_sized_dimensions(ctx):
+    """x[:, [3, 1]] and jnp.take along a static axis, with symbolic sizes elsewhere: a
+    dynamic_gather whose run-time slice sizes are whole dimensions (IREE 3.13: "failed to
+    legalize operation 'stablehlo.dynamic_gather'"), compared with XLA on concrete sizes."""
+    jax = pytest.importorskip("jax")
+    from jax import export
+    jnp = jax.numpy
+    b, c = export.symbolic_shape("b, c")
+    cases = [
+        (lambda x: x[:, jnp.array([3, 1])], (b, 5)),
+        (lambda x: x[:, jnp.array([4, 0, 4]), :] * 2.0, (b, 5, 3)),
+        (lambda x: x[..., jnp.array([2])], (b, c, 5)),
+        (lambda x, i: jnp.take(x, i, axis=1), (b, 5), (3,)),
+        (lambda x, i: x[jnp.array([1, 0])][:, i], (b, 5), (2,)),
+    ]
+    rng = np.random.default_rng(6)
+    for fn, shape, *index in cases:
+        specs = [jax.ShapeDtypeStruct(shape, np.float32)]
+        specs += [jax.ShapeDtypeStruct(index[0], np.int32)] if index else []
+        text = export.export(jax.jit(fn))(*specs).mlir_module()
+        exe = shlo.compile(shlo.parse_module(text, context=ctx), "cpu")
+        for n in (2, 5):
+            x = rng.standard_normal([d if isinstance(d, int) else n for d in shape])
+            x = x.astype(np.float32)
+            args = [x] + ([rng.integers(-5, 5, index[0]).astype(np.int32)] if index else [])
+            np.testing.assert_array_equal(exe(*args), np.asarray(jax.jit(fn)(*args)))
+
 def test_row_normalisations_with_a_symbolic_batch(ctx):
     """jax's softmax, layernorm and attention with a symbolic batch broadcast a row reduction
     back to the rows' shape. IREE 3.13 failed at run time on local-task for batch >= 2

@@ -120,3 +120,21 @@ func.func @row_sum_back(%x: tensor<?x16xf32>) -> tensor<?x16xf32> {
   %0 = stablehlo.divide %x, %s2 : tensor<?x16xf32>
   return %0 : tensor<?x16xf32>
 }
+
+// -----
+
+// x[:, [3, 1]] with a run-time number of rows: the slice size of dimension 0 is that
+// dimension's own size, so it becomes a batching dimension of a gather with static slice
+// sizes, the indices broadcast along it.
+// CHECK-LABEL: func.func @whole_rows
+// CHECK:         %[[I:.*]] = stablehlo.dynamic_broadcast_in_dim %arg1, %{{.*}}, dims = [1, 2] : (tensor<2x1xi32>, tensor<3xi64>) -> tensor<?x2x1xi32>
+// CHECK:         "stablehlo.gather"(%arg0, %[[I]]) <{dimension_numbers = #stablehlo.gather<collapsed_slice_dims = [1], operand_batching_dims = [0], start_indices_batching_dims = [0], start_index_map = [1], index_vector_dim = 2>, indices_are_sorted = false, slice_sizes = array<i64: 1, 1>}> : (tensor<?x5xf32>, tensor<?x2x1xi32>) -> tensor<?x2xf32>
+// CHECK-NOT:     dynamic_gather
+func.func @whole_rows(%x: tensor<?x5xf32>, %i: tensor<2x1xi32>) -> tensor<?x2xf32> {
+  %n = stablehlo.get_dimension_size %x, dim = 0 : (tensor<?x5xf32>) -> tensor<i32>
+  %n1 = stablehlo.reshape %n : (tensor<i32>) -> tensor<1xi32>
+  %one = stablehlo.constant dense<1> : tensor<1xi32>
+  %sizes = stablehlo.concatenate %n1, %one, dim = 0 : (tensor<1xi32>, tensor<1xi32>) -> tensor<2xi32>
+  %r = "stablehlo.dynamic_gather"(%x, %i, %sizes) <{dimension_numbers = #stablehlo.gather<offset_dims = [0], collapsed_slice_dims = [1], start_index_map = [1], index_vector_dim = 1>}> : (tensor<?x5xf32>, tensor<2x1xi32>, tensor<2xi32>) -> tensor<?x2xf32>
+  return %r : tensor<?x2xf32>
+}
