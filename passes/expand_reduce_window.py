@@ -21,15 +21,22 @@ pads the parts).
 from __future__ import annotations
 
 import dataclasses
+import itertools
+import math
 
 from iree.compiler import ir
 
 from ..dialect import stablehlo
 from ..dialect.rebuild import arguments
+from ..dialect.types import DYN
 from ..dialect.windows import num_windows
-from .chlo_expr import Num, complex_, element_of, imag, is_complex, real
+from . import chlo_stablehlo_extras as extras
+from .chlo_expr import Num, attributes, complex_, element_of, imag, is_complex, real
 from .index_vectors import is_static, shape_of
 from .op_rules import RulesPass
+
+# a run-time sized reduce_window is spelt out as one op per window position: up to this many
+MAX_WINDOW_POSITIONS = 64
 
 
 def _sums_parts(op: ir.Operation) -> bool:
@@ -51,7 +58,7 @@ def _reduce_window(op: ir.Operation):
                  for part in (real, imag)]
         return [complex_(*parts).value]
     if not is_static(*inputs):
-        return None
+        return _dynamic_window(op, inputs, inits, kw)
     complex_padding = any(is_complex(element_of(x)) for x in inputs)
     shape = shape_of(inputs[0])
     rank = len(shape)
@@ -91,6 +98,70 @@ def _reduce_window(op: ir.Operation):
     kw.pop("result_type", None)
     out = stablehlo.reduce_window(xs, list(inits), **kw)
     return list(out) if isinstance(out, (list, tuple)) else [out]
+
+
+def _binary_body(op: ir.Operation) -> ir.Operation | None:
+    """The one op of a body that combines its two arguments and returns the result."""
+    block = op.regions[0].blocks[0]
+    ops = [o.operation for o in block.operations]
+    if (len(ops) != 2 or len(ops[0].results) != 1
+            or set(ops[0].operands) != set(block.arguments) or len(ops[0].operands) != 2):
+        return None
+    return ops[0] if list(ops[1].operands) == [ops[0].results[0]] else None
+
+
+def _dynamic_window(op: ir.Operation, inputs, inits, kw):
+    """A reduce_window of one input with run-time sized dimensions that the window does not
+    touch (window 1, stride 1, no padding or dilation: a symbolic batch) and a body of one
+    binary op: that op over the window positions' strided slices of the padded input,
+    starting from the init value. Every size is then a constant or the input's own."""
+    combine = _binary_body(op)
+    x = inputs[0]
+    shape = ir.RankedTensorType(x.type).shape
+    rank = len(shape)
+    window = list(kw["window_dimensions"])
+    strides = list(kw.get("window_strides") or [1] * rank)
+    base = list(kw.get("base_dilations") or [1] * rank)
+    dilation = list(kw.get("window_dilations") or [1] * rank)
+    padding = kw.get("padding")
+    padding = [[0, 0]] * rank if padding is None else [list(map(int, p)) for p in padding]
+    dynamic = [d for d in range(rank) if shape[d] == DYN]
+    if (len(inputs) != 1 or combine is None or math.prod(window) > MAX_WINDOW_POSITIONS
+            or any((window[d], strides[d], base[d], padding[d]) != (1, 1, 1, [0, 0])
+                   for d in dynamic)):
+        return None
+    counts = [num_windows(*args) if d not in dynamic else DYN
+              for d, args in enumerate(zip(shape, window, strides, base, dilation,
+                                           [p[0] for p in padding], [p[1] for p in padding]))]
+    if 0 in counts:
+        return None
+    padded = stablehlo.pad(x, inits[0], edge_padding_low=[lo for lo, _ in padding],
+                           edge_padding_high=[hi for _, hi in padding],
+                           interior_padding=[b - 1 for b in base])
+    i64 = ir.IntegerType.get_signless(64)
+
+    def vector(values) -> ir.Value:
+        """A run-time shape vector: constants, and the input's size where an entry is None."""
+        pieces = [stablehlo.reshape(Num(extras.get_dimension_size(x, d)).to(i64).value,
+                                    result_type=ir.RankedTensorType.get([1], i64))
+                  if v is None else stablehlo.constant(
+                      [v], result_type=ir.RankedTensorType.get([1], i64))
+                  for d, v in enumerate(values)]
+        return pieces[0] if rank == 1 else stablehlo.concatenate(pieces, dimension=0)
+
+    result_type = op.results[0].type
+    acc = extras.dynamic_broadcast_in_dim(
+        inits[0], vector([None if c == DYN else c for c in counts]), [], result_type)
+    stride = vector(strides)
+    for position in itertools.product(*(range(w) for w in window)):
+        start = [p * d for p, d in zip(position, dilation)]
+        limit = [None if c == DYN else s + (c - 1) * k + 1
+                 for c, s, k in zip(counts, start, strides)]
+        piece = extras.real_dynamic_slice(padded, vector(start), vector(limit), stride,
+                                          result_type)
+        acc = ir.Operation.create(combine.name, results=[result_type], operands=[acc, piece],
+                                  attributes=attributes(combine)).result
+    return [acc]
 
 
 @dataclasses.dataclass

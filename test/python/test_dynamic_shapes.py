@@ -403,6 +403,32 @@ def test_gathers_of_whole_run_time_sized_dimensions(ctx):
             args = [x] + ([rng.integers(-5, 5, index[0]).astype(np.int32)] if index else [])
             np.testing.assert_array_equal(exe(*args), np.asarray(jax.jit(fn)(*args)))
 
+
+def test_windows_over_a_symbolic_batch(ctx):
+    """Pooling and cumulative ops along static dimensions of a symbolically sized batch (IREE
+    3.13 rejects every reduce_window with a run-time sized dimension), against XLA."""
+    jax = pytest.importorskip("jax")
+    from jax import export, lax
+    jnp = jax.numpy
+    b, = export.symbolic_shape("b")
+    cases = [
+        (lambda x: jnp.cumsum(x, axis=1), (b, 7), np.float32),
+        (lambda x: lax.cummax(x, axis=1, reverse=True), (b, 7), np.int32),
+        (lambda x: jnp.cumprod(x, axis=1), (b, 5), np.float32),
+        (lambda x: lax.reduce_window(x, -jnp.inf, lax.max, (1, 3, 3, 1), (1, 2, 2, 1), "SAME"),
+         (b, 7, 6, 2), np.float32),
+        (lambda x: lax.reduce_window(x, 0.0, lax.add, (1, 2, 2, 1), (1, 2, 2, 1), "VALID") / 4,
+         (b, 6, 5, 3), np.float32),
+    ]
+    rng = np.random.default_rng(12)
+    for fn, shape, dtype in cases:
+        text = export.export(jax.jit(fn))(jax.ShapeDtypeStruct(shape, dtype)).mlir_module()
+        exe = shlo.compile(shlo.parse_module(text, context=ctx), "cpu")
+        for n in (1, 3):
+            x = (rng.standard_normal([d if isinstance(d, int) else n for d in shape]) * 4)
+            x = x.astype(dtype)
+            np.testing.assert_allclose(exe(x), np.asarray(jax.jit(fn)(x)), rtol=1e-6)
+
 def test_row_normalisations_with_a_symbolic_batch(ctx):
     """jax's softmax, layernorm and attention with a symbolic batch broadcast a row reduction
     back to the rows' shape. IREE 3.13 failed at run time on local-task for batch >= 2

@@ -77,3 +77,20 @@ func.func @complex_cumsum(%x: tensor<4xcomplex<f32>>) -> tensor<4xcomplex<f32>> 
   }) : (tensor<4xcomplex<f32>>, tensor<complex<f32>>) -> tensor<4xcomplex<f32>>
   return %r : tensor<4xcomplex<f32>>
 }
+
+// A cumulative sum along the rows of a run-time number of rows: the padded input's five
+// shifted slices, added to the init value (IREE rejects the dynamic reduce_window).
+// CHECK-LABEL: func.func @cumsum_rows_of_a_dynamic_batch
+// CHECK:         %[[P:.*]] = stablehlo.pad %arg0, %{{.*}}, low = [0, 4], high = [0, 0], interior = [0, 0] : (tensor<?x5xf32>, tensor<f32>) -> tensor<?x9xf32>
+// CHECK:         %[[A:.*]] = stablehlo.dynamic_broadcast_in_dim
+// CHECK-COUNT-5: stablehlo.real_dynamic_slice %[[P]]
+// CHECK-NOT:     reduce_window
+func.func @cumsum_rows_of_a_dynamic_batch(%x: tensor<?x5xf32>) -> tensor<?x5xf32> {
+  %zero = stablehlo.constant dense<0.0> : tensor<f32>
+  %r = "stablehlo.reduce_window"(%x, %zero) <{padding = dense<[[0, 0], [4, 0]]> : tensor<2x2xi64>, window_dimensions = array<i64: 1, 5>}> ({
+  ^bb0(%a: tensor<f32>, %b: tensor<f32>):
+    %s = stablehlo.add %a, %b : tensor<f32>
+    stablehlo.return %s : tensor<f32>
+  }) : (tensor<?x5xf32>, tensor<f32>) -> tensor<?x5xf32>
+  return %r : tensor<?x5xf32>
+}
