@@ -22,9 +22,12 @@ from __future__ import annotations
 import dataclasses
 import math
 
+import numpy as np
+
 from iree.compiler import ir
 
 from ..dialect import stablehlo
+from ..dialect.types import constant_values
 from .chlo_expr import (Num, float_info, is_float, round_even, select, shift_right_logical,
                         with_element)
 from .base import nested_ops
@@ -130,12 +133,29 @@ def exact_for_bf16(x: Num) -> Num:
 def _integer_to_bf16(op: ir.Operation):
     """An integer -> bf16 convert, rounded once, in ops every target compiles: IREE's CPU
     code calls __truncsfbf2, which it does not link, on CPUs without AVX512-BF16 (measured:
-    "undefined symbol"), and SPIR-V fails on the 32- to 16-bit bitcast."""
+    "undefined symbol"), and SPIR-V fails on the 32- to 16-bit bitcast. A constant is
+    converted here (IREE evaluates the bit operations on a constant at compile time, and in a
+    module with run-time sizes failed to: "failed to legalize operation 'util.initializer'",
+    jnp.pad of bf16 with a symbolic size)."""
     x = Num(op.operands[0])
     target = ir.RankedTensorType(op.results[0].type).element_type
     if str(target) != "bf16" or not isinstance(x.element, ir.IntegerType):
         return None
+    values = constant_values(x.value)
+    if values is not None and (x.element.width < 64 or not x.element.is_unsigned):
+        rounded = np.array([_int_to_bf16(int(v)) for v in values.ravel()]).reshape(values.shape)
+        return [stablehlo.constant(rounded, result_type=op.results[0].type)]
     return [to_bf16_on_bits(exact_for_bf16(x)).value]
+
+
+def _int_to_bf16(v: int) -> float:
+    """An integer rounded to bf16's 8 significant bits, to nearest even, exactly."""
+    n = abs(v)
+    shift = max(n.bit_length() - 8, 0)
+    q, r = divmod(n, 1 << shift)
+    if shift and (r > 1 << (shift - 1) or r == 1 << (shift - 1) and q & 1):
+        q += 1
+    return float(q << shift) * (-1 if v < 0 else 1)
 
 
 def _convert(op: ir.Operation):

@@ -140,3 +140,34 @@ def test_integer_to_bf16_rounds_once(ctx, target, source):
     got = shlo.compile(shlo.parse_module(text, context=ctx), target=target)(x)
     want = integers_to_bf16(x)
     np.testing.assert_array_equal(np.asarray(got).view(np.uint16), want.view(np.uint16))
+
+
+@pytest.mark.parametrize("source", ["i64", "i32", "ui32"])
+def test_integer_constants_to_bf16_round_once(ctx, source):
+    """A constant integer -> bf16 convert is folded by shlo (the bit operations on a constant
+    failed in IREE's compile-time evaluation in modules with run-time sizes), with the same
+    rounding as at run time."""
+    dtype = {"i64": np.int64, "i32": np.int32, "ui32": np.uint32}[source]
+    x = _integer_cases(dtype)
+    values = ", ".join(str(int(v)) for v in x)
+    text = f"""func.func @main() -> tensor<{x.size}xbf16> {{
+  %c = stablehlo.constant dense<[{values}]> : tensor<{x.size}x{source}>
+  %r = stablehlo.convert %c : (tensor<{x.size}x{source}>) -> tensor<{x.size}xbf16>
+  return %r : tensor<{x.size}xbf16>
+}}"""
+    module = shlo.parse_module(text, context=ctx)
+    got = shlo.compile(module, target="cpu")()
+    np.testing.assert_array_equal(np.asarray(got).view(np.uint16),
+                                  integers_to_bf16(x).view(np.uint16))
+
+
+def test_jnp_pad_of_bf16_with_a_symbolic_size(ctx):
+    jax = pytest.importorskip("jax")
+    from jax import export
+    b, = export.symbolic_shape("b")
+    fn = lambda x: jax.numpy.pad(x, (2, 3), constant_values=5)
+    text = export.export(jax.jit(fn))(jax.ShapeDtypeStruct((b,), ml_dtypes.bfloat16)).mlir_module()
+    exe = shlo.compile(shlo.parse_module(text, context=ctx), "cpu")
+    for n in (1, 4):
+        x = np.arange(n).astype(ml_dtypes.bfloat16)
+        np.testing.assert_array_equal(exe(x), np.asarray(jax.jit(fn)(x)))
