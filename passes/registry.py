@@ -49,6 +49,7 @@ PASSES: dict[str, tuple[str, str]] = {
     "shlo-split-arg-reduce": ("shlo.passes.split_arg_reduce", "SplitArgReduce"),
     "shlo-fold-dynamic-self-ops": ("shlo.passes.fold_dynamic_self_ops", "FoldDynamicSelfOps"),
     "shlo-accumulate-in-f32": ("shlo.passes.accumulate_in_f32", "AccumulateInF32"),
+    "shlo-widen-narrow-matmuls": ("shlo.passes.widen_narrow_matmuls", "WidenNarrowMatmuls"),
     "shlo-round-narrow-arithmetic": ("shlo.passes.round_narrow_arithmetic", "RoundNarrowArithmetic"),
     "shlo-legalize-convolution": ("shlo.passes.legalize_convolution", "LegalizeConvolution"),
     "shlo-convolution-to-dots": ("shlo.passes.convolution_to_dots", "ConvolutionToDots"),

@@ -108,6 +108,9 @@ HOST_PASSES: dict[str, tuple[frozenset, frozenset, str]] = {
     # AVX-512 IREE's direct convolution is 0.62x XLA already
     "shlo-convolution-to-dots": (frozenset({"avx2"}), frozenset({"avx512f"}),
                                  "IREE's direct convolution is slow on AVX2, its matmuls are not"),
+    # measured on AVX2: a bf16 1024^3 matmul 1.6 s -> 21 ms (XLA 17 ms), f16 39 -> 22 ms
+    "shlo-widen-narrow-matmuls": (frozenset({"avx2"}), frozenset({"avx512_bf16"}),
+                                  "IREE's bf16 matmul without bf16 instructions is 70-100x XLA"),
 }
 
 

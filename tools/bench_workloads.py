@@ -34,6 +34,7 @@ def _inputs(*makers):
 
 def _workloads():
     import jax
+    from ml_dtypes import bfloat16
     import jax.numpy as jnp
     from jax import lax
 
@@ -90,6 +91,9 @@ def _workloads():
         Workload("matmul_4096", "matmul", jnp.matmul,
                  _inputs(_normal(4096, 4096), _normal(4096, 4096)), np.matmul, rtol=1e-3,
                  atol=1e-2, heavy=True),     # dots of 4096 terms of size ~64: f32 error ~1e-3
+        Workload("matmul_bf16_1024", "matmul", jnp.matmul,
+                 _inputs(_normal(1024, 1024, dtype=bfloat16), _normal(1024, 1024, dtype=bfloat16)),
+                 rtol=2e-2, atol=1e-1),            # one bf16 rounding of an f32 sum each
         Workload("mlp_256x1024x3", "matmul", mlp,
                  _inputs(_normal(256, 1024), _normal(1024, 1024, scale=0.03),
                          _normal(1024, 1024, scale=0.03), _normal(1024, 1024, scale=0.03)),
