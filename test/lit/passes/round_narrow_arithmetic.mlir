@@ -1,14 +1,16 @@
 // RUN: shlo-opt --shlo-round-narrow-arithmetic %s | filecheck %s
 
 // A bf16 product that another op reads: computed in f32 and rounded to bf16 on the bits
-// (IREE would fold a plain convert pair and keep the chain in f32). The sum is returned:
-// storing it rounds it, so it stays.
+// (the top half plus the carry; IREE would fold a plain convert pair and keep the chain in
+// f32). The sum is returned: storing it rounds it, so it stays.
 // CHECK-LABEL: func.func @chain
 // CHECK:         %[[A:.*]] = stablehlo.convert %arg0 : (tensor<4xbf16>) -> tensor<4xf32>
 // CHECK:         %[[B:.*]] = stablehlo.convert %arg1 : (tensor<4xbf16>) -> tensor<4xf32>
 // CHECK:         %[[P:.*]] = stablehlo.multiply %[[A]], %[[B]] : tensor<4xf32>
-// CHECK:         %[[R:.*]] = stablehlo.reduce_precision %[[P]], format = e8m7 : tensor<4xf32>
-// CHECK:         %[[N:.*]] = stablehlo.convert %[[R]] {shlo.canonical} : (tensor<4xf32>) -> tensor<4xbf16>
+// CHECK:         %[[U:.*]] = stablehlo.bitcast_convert %[[P]] : (tensor<4xf32>) -> tensor<4xui32>
+// CHECK:         stablehlo.shift_right_logical
+// CHECK:         %[[T:.*]] = stablehlo.convert %{{.*}} : (tensor<4xui32>) -> tensor<4xui16>
+// CHECK:         %[[N:.*]] = stablehlo.bitcast_convert %[[T]] : (tensor<4xui16>) -> tensor<4xbf16>
 // CHECK:         %[[S:.*]] = stablehlo.add %[[N]], %arg0 : tensor<4xbf16>
 // CHECK:         return %[[S]]
 func.func @chain(%x: tensor<4xbf16>, %y: tensor<4xbf16>) -> tensor<4xbf16> {
@@ -17,12 +19,13 @@ func.func @chain(%x: tensor<4xbf16>, %y: tensor<4xbf16>) -> tensor<4xbf16> {
   return %s : tensor<4xbf16>
 }
 
-// Converts to bf16: from f32 through reduce_precision, from f64 rounded to the grid in f64.
+// Converts to bf16: from f32 on the bits, from f64 first on bf16's grid in f64.
 // CHECK-LABEL: func.func @converts
-// CHECK:         stablehlo.reduce_precision %arg0, format = e8m7 : tensor<4xf32>
-// CHECK:         stablehlo.convert %{{.*}} {shlo.canonical} : (tensor<4xf32>) -> tensor<4xbf16>
+// CHECK:         stablehlo.bitcast_convert %arg0 : (tensor<4xf32>) -> tensor<4xui32>
+// CHECK:         stablehlo.bitcast_convert %{{.*}} : (tensor<4xui16>) -> tensor<4xbf16>
+// CHECK:         stablehlo.round_nearest_even %{{.*}} : tensor<4xf64>
 // CHECK:         stablehlo.convert %{{.*}} : (tensor<4xf64>) -> tensor<4xf32>
-// CHECK:         stablehlo.convert %{{.*}} {shlo.canonical} : (tensor<4xf32>) -> tensor<4xbf16>
+// CHECK:         stablehlo.bitcast_convert %{{.*}} : (tensor<4xui16>) -> tensor<4xbf16>
 func.func @converts(%a: tensor<4xf32>, %b: tensor<4xf64>) -> tensor<4xbf16> {
   %c = stablehlo.convert %a : (tensor<4xf32>) -> tensor<4xbf16>
   %d = stablehlo.convert %b : (tensor<4xf64>) -> tensor<4xbf16>
@@ -35,7 +38,7 @@ func.func @converts(%a: tensor<4xf32>, %b: tensor<4xf64>) -> tensor<4xbf16> {
 // CHECK-LABEL: func.func @sum
 // CHECK:         %[[W:.*]] = stablehlo.convert %arg0 : (tensor<4x8xbf16>) -> tensor<4x8xf32>
 // CHECK:         stablehlo.reduce(%[[W]] init: %{{.*}}) applies stablehlo.add across dimensions = [1] : (tensor<4x8xf32>, tensor<f32>) -> tensor<4xf32>
-// CHECK:         stablehlo.reduce_precision %{{.*}}, format = e8m7 : tensor<4xf32>
+// CHECK:         stablehlo.bitcast_convert %{{.*}} : (tensor<4xui16>) -> tensor<4xbf16>
 // CHECK:         stablehlo.negate %{{.*}} : tensor<4xbf16>
 func.func @sum(%x: tensor<4x8xbf16>) -> tensor<4xbf16> {
   %zero = stablehlo.constant dense<0.0> : tensor<bf16>
