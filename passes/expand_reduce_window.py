@@ -48,6 +48,15 @@ def _sums_parts(op: ir.Operation) -> bool:
         list(ops[0].operands) == list(block.arguments)
 
 
+def _window_attributes(kw: dict, rank: int) -> tuple[list, list, list, list, list]:
+    """Window dimensions, strides, base and window dilations and padding, defaults filled."""
+    padding = kw.get("padding")
+    return (list(kw["window_dimensions"]), list(kw.get("window_strides") or [1] * rank),
+            list(kw.get("base_dilations") or [1] * rank),
+            list(kw.get("window_dilations") or [1] * rank),
+            [[0, 0]] * rank if padding is None else [list(map(int, p)) for p in padding])
+
+
 def _reduce_window(op: ir.Operation):
     (inputs, inits), kw = arguments(op)
     if _sums_parts(op):         # (a complex sum: IREE crashes on some complex scans, Vulkan)
@@ -62,12 +71,7 @@ def _reduce_window(op: ir.Operation):
     complex_padding = any(is_complex(element_of(x)) for x in inputs)
     shape = shape_of(inputs[0])
     rank = len(shape)
-    window = list(kw["window_dimensions"])
-    strides = list(kw.get("window_strides") or [1] * rank)
-    base = list(kw.get("base_dilations") or [1] * rank)
-    dilation = list(kw.get("window_dilations") or [1] * rank)
-    padding = kw.get("padding")
-    padding = [[0, 0]] * rank if padding is None else [list(map(int, p)) for p in padding]
+    window, strides, base, dilation, padding = _window_attributes(kw, rank)
     counts = [num_windows(*args) for args in zip(shape, window, strides, base, dilation,
                                                   [p[0] for p in padding],
                                                   [p[1] for p in padding])]
@@ -119,12 +123,7 @@ def _dynamic_window(op: ir.Operation, inputs, inits, kw):
     x = inputs[0]
     shape = ir.RankedTensorType(x.type).shape
     rank = len(shape)
-    window = list(kw["window_dimensions"])
-    strides = list(kw.get("window_strides") or [1] * rank)
-    base = list(kw.get("base_dilations") or [1] * rank)
-    dilation = list(kw.get("window_dilations") or [1] * rank)
-    padding = kw.get("padding")
-    padding = [[0, 0]] * rank if padding is None else [list(map(int, p)) for p in padding]
+    window, strides, base, dilation, padding = _window_attributes(kw, rank)
     dynamic = [d for d in range(rank) if shape[d] == DYN]
     if (len(inputs) != 1 or combine is None or math.prod(window) > MAX_WINDOW_POSITIONS
             or any((window[d], strides[d], base[d], padding[d]) != (1, 1, 1, [0, 0])
