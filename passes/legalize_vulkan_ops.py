@@ -19,9 +19,12 @@ keeps the original ops:
   bits): 8 and 16 bits count zero-extended to 32 bits, less the 32 - N zeros that adds; 64
   bits count the two 32-bit halves, clz(high) or 32 + clz(low) when the high half is zero;
 * unsigned `divide` and `remainder` of every width fail to compile ("bitwidth emulation is not
-  implemented yet on unsigned op"): 8 and 16 bits divide in i32, 32 bits in i64 (signed
-  division of zero-extended values is exact), 64 bits as 2 ((a >> 1) / b) in i64, corrected
-  by one when a - q b >= b, and a divisor of 2^63 or more goes into a once or not at all;
+  implemented yet on unsigned op"): by a constant power of two 2^k they are a shift right by
+  k and a mask (IREE narrowed the wide division below back to an unsigned one there: jax's
+  searchsorted, digitize and histogram halve a ui32 in a loop); otherwise 8 and 16 bits
+  divide in i32, 32 bits in i64 (signed division of zero-extended values is exact), 64 bits
+  as 2 ((a >> 1) / b) in i64, corrected by one when a - q b >= b, and a divisor of 2^63 or
+  more goes into a once or not at all;
 * signed `remainder` of the most negative integer is wrong (Rem(-2^31, 3) gives 2, not -2):
   the dividend -2^N moves to -2^N + |divisor|, which has the same remainder (both are <= 0,
   and their magnitudes differ by |divisor|); for divisor -2^N, |divisor| wraps to -2^N and the
@@ -45,6 +48,7 @@ from iree.compiler import ir
 
 from ..dialect import stablehlo
 from ..dialect.attributes import CONV_DIMS
+from ..dialect.types import constant_values
 from .chlo_expr import (Num, attributes, clone_retyped, element_of, float_info, is_float, select,
                         shift_right_logical, with_element)
 from .op_rules import CANONICAL, RulesPass, apply_rules
@@ -122,6 +126,9 @@ def _unsigned_quotient(op: ir.Operation):
     if not isinstance(element, ir.IntegerType) or not element.is_unsigned:
         return None
     divide = op.name == "stablehlo.divide"
+    power = _power_of_two(b.value)
+    if power is not None and power < element.width:     # jax's binary search: (lo + hi) // 2
+        return [(shift_right_logical(a, power) if divide else a & ((1 << power) - 1)).value]
     if element.width < 64:
         wide = "i32" if element.width < 32 else "i64"
         a, b = a.to(wide), b.to(wide)
@@ -129,6 +136,21 @@ def _unsigned_quotient(op: ir.Operation):
         return [out.to(element).value]
     quotient, remainder = _divide_u64(a, b)
     return [(quotient if divide else remainder).value]
+
+
+def _power_of_two(value: ir.Value) -> int | None:
+    """k when `value` is the constant 2^k everywhere (a splat, or a broadcast or an integer
+    convert of one: jax writes 2 as convert(2 : i32) : ui32)."""
+    while isinstance(value, ir.OpResult) and (
+            value.owner.name == "stablehlo.broadcast_in_dim"
+            or value.owner.name == "stablehlo.convert"
+            and isinstance(element_of(value.owner.operands[0]), ir.IntegerType)):
+        value = value.owner.operands[0]
+    values = constant_values(value)
+    if values is None or values.size == 0 or not (values == values.flat[0]).all():
+        return None
+    v = int(values.flat[0])
+    return v.bit_length() - 1 if v > 0 and v & (v - 1) == 0 else None
 
 
 def _divide_u64(a: Num, b: Num) -> tuple[Num, Num]:

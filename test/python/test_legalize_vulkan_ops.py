@@ -190,6 +190,46 @@ def test_unsigned_divide_and_remainder(ctx, target):
 
 
 @pytest.mark.parametrize("target", TARGETS)
+def test_unsigned_halving_in_a_loop(ctx, target):
+    """(lo + hi) / 2 and % 4 on unsigned values, by constants written as converts of i32
+    (jax's searchsorted): shifts and masks (IREE narrowed the wide division back to an
+    unsigned one inside loops: "bitwidth emulation is not implemented yet")."""
+    exe = compile_for(ctx, "\n".join(f"""
+    func.func @halve_{t}(%a: tensor<64x{t}>, %b: tensor<64x{t}>) -> (tensor<64x{t}>, tensor<64x{t}>) {{
+      %two = stablehlo.constant dense<2> : tensor<i32>
+      %four = stablehlo.constant dense<4> : tensor<i32>
+      %t2 = stablehlo.convert %two : (tensor<i32>) -> tensor<{t}>
+      %t4 = stablehlo.convert %four : (tensor<i32>) -> tensor<{t}>
+      %d = stablehlo.broadcast_in_dim %t2, dims = [] : (tensor<{t}>) -> tensor<64x{t}>
+      %m = stablehlo.broadcast_in_dim %t4, dims = [] : (tensor<{t}>) -> tensor<64x{t}>
+      %s = stablehlo.add %a, %b : tensor<64x{t}>
+      %q = stablehlo.divide %s, %d : tensor<64x{t}>
+      %r = stablehlo.remainder %s, %m : tensor<64x{t}>
+      return %q, %r : tensor<64x{t}>, tensor<64x{t}>
+    }}""" for t in ("ui8", "ui32", "ui64")), target)
+    rng = np.random.default_rng(10)
+    for t, dtype in (("ui8", np.uint8), ("ui32", np.uint32), ("ui64", np.uint64)):
+        a, b = (rng.integers(0, np.iinfo(dtype).max, 64, dtype=dtype, endpoint=True)
+                for _ in range(2))
+        q, r = (np.asarray(v) for v in exe.function(f"halve_{t}")(a, b))
+        s = a + b                                         # wraps, as the ui add does
+        np.testing.assert_array_equal(q, s // 2, err_msg=t)
+        np.testing.assert_array_equal(r, s % 4, err_msg=t)
+
+
+def test_jax_searchsorted_and_histogram_on_vulkan(ctx):
+    jax = pytest.importorskip("jax")
+    vulkan_or_skip()
+    jnp = jax.numpy
+    x = np.random.default_rng(3).standard_normal(200).astype(np.float32)
+    edges = np.linspace(-3, 3, 11, dtype=np.float32)
+    for fn in (lambda x: jnp.searchsorted(edges, x),
+               lambda x: jnp.histogram(x, bins=10, range=(-3, 3))[0]):
+        exe = shlo.compile(jax.jit(fn).lower(x).as_text(), target="vulkan")
+        np.testing.assert_array_equal(exe(x), np.asarray(jax.jit(fn)(x)))
+
+
+@pytest.mark.parametrize("target", TARGETS)
 def test_narrow_count_leading_zeros_and_float_remainder(ctx, target):
     exe = compile_for(ctx, """
     func.func @clz(%a: tensor<256xi8>, %b: tensor<256xui16>) -> (tensor<256xi8>, tensor<256xui16>) {
