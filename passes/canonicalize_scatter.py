@@ -37,7 +37,7 @@ from ..dialect.attributes import enum_name
 from ..dialect.rebuild import arguments
 from ..dialect.types import constant_values
 from ..errors import PassError
-from .chlo_expr import Num, attributes, element_of, select, with_element
+from .chlo_expr import Num, attributes, clone_retyped, element_of, select, with_element
 from .chlo_stablehlo_extras import is_unsigned_dynamic
 from .index_vectors import (IndexVectors, edge_pad, inverse, is_static, reshape, shape_of,
                             tensor, transpose)
@@ -147,41 +147,31 @@ def _signless_dynamic(op, inputs, indices, updates, kw):
             return with_element(t, ir.IntegerType.get_signless(element.width))
         return t
 
-    def cloned_body(*args):
-        env = dict(zip(body.arguments, args))
-        for inner in body.operations:
-            operands = [env[v] for v in inner.operands]
-            unsigned = any(isinstance(element_of(v), ir.IntegerType)
-                           and element_of(v).is_unsigned for v in inner.operands)
-            if inner.name == "stablehlo.return":
-                return operands
-            if inner.name in _ORDERED and unsigned:
-                wins = _unsigned_compare(*operands, _ORDERED[inner.name])
-                env[inner.results[0]] = stablehlo.select(wins, *operands)
-                continue
-            attrs = attributes(inner)
-            if inner.name == "stablehlo.compare" and unsigned:
-                env[inner.results[0]] = _unsigned_compare(
-                    *operands, enum_name(attrs["comparison_direction"]))
-                continue
-            if inner.name == "stablehlo.constant":
-                value = ir.Operation.create(inner.name, results=[inner.results[0].type],
-                                            attributes=attrs).result
-                signless = to_signless(value.type)
-                env[inner.results[0]] = (value if signless == value.type else
-                                         stablehlo.bitcast_convert(value, result_type=signless))
-                continue
-            new = ir.Operation.create(inner.name, operands=operands, attributes=attrs,
-                                      results=[to_signless(r.type) for r in inner.results])
-            env.update(zip(inner.results, new.results))
-        raise ValueError("scatter body without a return")
+    def unsigned_order(inner, operands):
+        """Order-dependent ops on unsigned operands, and unsigned constants, made signless."""
+        unsigned = any(isinstance(element_of(v), ir.IntegerType)
+                       and element_of(v).is_unsigned for v in inner.operands)
+        if inner.name in _ORDERED and unsigned:
+            return [stablehlo.select(_unsigned_compare(*operands, _ORDERED[inner.name]),
+                                     *operands)]
+        if inner.name == "stablehlo.compare" and unsigned:
+            return [_unsigned_compare(*operands, enum_name(
+                inner.attributes["comparison_direction"]))]
+        if inner.name == "stablehlo.constant":
+            value = ir.Operation.create(inner.name, results=[inner.results[0].type],
+                                        attributes=attributes(inner)).result
+            signless = to_signless(value.type)
+            return [value if signless == value.type else
+                    stablehlo.bitcast_convert(value, result_type=signless)]
+        return None
 
     cast = [stablehlo.bitcast_convert(v, result_type=to_signless(v.type)) for v in inputs]
     cast_updates = [stablehlo.bitcast_convert(v, result_type=to_signless(v.type))
                     for v in updates]
     kw.pop("result_type", None)
     kw.setdefault("index_vector_dim", 0)
-    kw["update_computation"] = cloned_body
+    kw["update_computation"] = lambda *args: clone_retyped(body, args, to_signless,
+                                                           unsigned_order)
     results = stablehlo.scatter(cast, indices, cast_updates, **kw)
     results = results if isinstance(results, (list, tuple)) else [results]
     return [stablehlo.bitcast_convert(r, result_type=old.type)

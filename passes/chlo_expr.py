@@ -63,14 +63,20 @@ def attributes(op: ir.Operation) -> dict:
 
 
 def clone_retyped(block: ir.Block, args: Sequence[ir.Value],
-                  retype: Callable[[ir.Type], ir.Type]) -> list[ir.Value]:
+                  retype: Callable[[ir.Type], ir.Type],
+                  rewrite: Callable | None = None) -> list[ir.Value]:
     """Clone a region's block at the insertion point on `args`, each result type mapped by
     `retype` (a constant is cloned as it is and converted to its new type); the values its
-    stablehlo.return gives."""
+    stablehlo.return gives. `rewrite(op, operands)` may build an op's results itself (None:
+    cloned as above)."""
     env = dict(zip(block.arguments, args))
     for inner in block.operations:
         if inner.name == "stablehlo.return":
             return [env[v] for v in inner.operands]
+        built = rewrite(inner, [env[v] for v in inner.operands]) if rewrite else None
+        if built is not None:
+            env.update(zip(inner.results, built))
+            continue
         if inner.name == "stablehlo.constant":
             value = ir.Operation.create(inner.name, results=[inner.results[0].type],
                                         attributes=attributes(inner)).result

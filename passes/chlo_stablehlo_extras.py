@@ -106,17 +106,27 @@ def _is_element_lookup(gather: ir.Operation) -> bool:
 def shape_of(value: ir.Value, element: str = "i64") -> ir.Value:
     """The runtime shape of a ranked tensor as a 1-D tensor (pure StableHLO: one
     get_dimension_size per dimension, static sizes as constants)."""
-    t = ir.RankedTensorType(value.type)
+    return size_vector([(value, d) for d in range(ir.RankedTensorType(value.type).rank)],
+                       element)
+
+
+def size_vector(entries: Sequence, element: str = "i64") -> ir.Value:
+    """A 1-D tensor of sizes, one per entry: an int is a constant, a (value, dimension) pair
+    that dimension's size (a constant when static, else get_dimension_size)."""
     et = ir.Type.parse(element)
     parts = []
-    for d, size in enumerate(t.shape):
-        if size == ir.ShapedType.get_dynamic_size():
-            dim = get_dimension_size(value, d)
-            if element != I32:
-                dim = stablehlo.convert(dim, result_type=_tensor([], et))
-            parts.append(stablehlo.reshape(dim, result_type=_tensor([1], et)))
-        else:
-            parts.append(stablehlo.constant([size], result_type=_tensor([1], et)))
+    for entry in entries:
+        if isinstance(entry, tuple):
+            value, d = entry
+            size = ir.RankedTensorType(value.type).shape[d]
+            if size == ir.ShapedType.get_dynamic_size():
+                dim = get_dimension_size(value, d)
+                if element != I32:
+                    dim = stablehlo.convert(dim, result_type=_tensor([], et))
+                parts.append(stablehlo.reshape(dim, result_type=_tensor([1], et)))
+                continue
+            entry = size
+        parts.append(stablehlo.constant([entry], result_type=_tensor([1], et)))
     if not parts:
         return stablehlo.constant([], result_type=_tensor([0], et))
     return parts[0] if len(parts) == 1 else stablehlo.concatenate(parts, dimension=0)

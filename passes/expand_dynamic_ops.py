@@ -254,12 +254,9 @@ def _dot_general(op):
     lhs, rhs = (Num(_transposed(v, order)).to(wide).value
                 for v, order in ((lhs, lb + lf + lc), (rhs, rb + rf + rc)))
     nb, nlf, nrf, nc = len(lb), len(lf), len(rf), len(lc)
-    sizes = ([extras.get_dimension_size(lhs, d) for d in range(nb + nlf)]
-             + [extras.get_dimension_size(rhs, nb + d) for d in range(nrf)]
-             + [extras.get_dimension_size(lhs, nb + nlf + d) for d in range(nc)])
-    shape = stablehlo.concatenate([stablehlo.reshape(       # rank >= 1: an operand is dynamic
-        v, result_type=ir.RankedTensorType.get([1], ir.IntegerType.get_signless(32)))
-        for v in sizes], dimension=0)
+    shape = extras.size_vector([(lhs, d) for d in range(nb + nlf)]
+                               + [(rhs, nb + d) for d in range(nrf)]
+                               + [(lhs, nb + nlf + d) for d in range(nc)], "i32")
     static = ([_dim(lhs, d) for d in range(nb + nlf)] + [_dim(rhs, nb + d) for d in range(nrf)]
               + [_dim(lhs, nb + nlf + d) for d in range(nc)])
     product_type = ir.RankedTensorType.get(static, wide)
@@ -363,7 +360,7 @@ def _whole_dimension_gather(op):
     # the new indices: batch dims in output order, the index vector last
     source = dict(zip(batch_positions, old_batch))          # output position -> old dim
     new_rank = len(new_positions) + (1 if ivd < index_type.rank else 0)
-    dims, shape, i64 = [0] * index_type.rank, [], ir.IntegerType.get_signless(64)
+    dims = [0] * index_type.rank
     sized = []                                  # (value, dimension) of each new dimension
     for k, p in enumerate(new_positions):
         if p in source:
@@ -374,15 +371,9 @@ def _whole_dimension_gather(op):
     if ivd < index_type.rank:
         dims[ivd] = new_rank - 1
         sized.append((indices, ivd))
-    pieces = []
-    for value, d in sized:
-        size = ir.RankedTensorType(value.type).shape[d]
-        shape.append(size)
-        piece = (stablehlo.constant(size, result_type=ir.RankedTensorType.get([], i64))
-                 if size != DYN else Num(extras.get_dimension_size(value, d)).to(i64).value)
-        pieces.append(stablehlo.reshape(piece, result_type=ir.RankedTensorType.get([1], i64)))
+    shape = [ir.RankedTensorType(value.type).shape[d] for value, d in sized]
     broadcast = extras.dynamic_broadcast_in_dim(
-        indices, stablehlo.concatenate(pieces, dimension=0), dims,
+        indices, extras.size_vector(sized), dims,
         ir.RankedTensorType.get(shape, index_type.element_type))
     new_of = {p: k for k, p in enumerate(new_positions)}
     batching = sorted(obd + full)

@@ -137,27 +137,18 @@ def _dynamic_window(op: ir.Operation, inputs, inits, kw):
     padded = stablehlo.pad(x, inits[0], edge_padding_low=[lo for lo, _ in padding],
                            edge_padding_high=[hi for _, hi in padding],
                            interior_padding=[b - 1 for b in base])
-    i64 = ir.IntegerType.get_signless(64)
-
-    def vector(values) -> ir.Value:
-        """A run-time shape vector: constants, and the input's size where an entry is None."""
-        pieces = [stablehlo.reshape(Num(extras.get_dimension_size(x, d)).to(i64).value,
-                                    result_type=ir.RankedTensorType.get([1], i64))
-                  if v is None else stablehlo.constant(
-                      [v], result_type=ir.RankedTensorType.get([1], i64))
-                  for d, v in enumerate(values)]
-        return pieces[0] if rank == 1 else stablehlo.concatenate(pieces, dimension=0)
-
+    # sizes: constants, and the input's own along its run-time sized dimensions
     result_type = op.results[0].type
     acc = extras.dynamic_broadcast_in_dim(
-        inits[0], vector([None if c == DYN else c for c in counts]), [], result_type)
-    stride = vector(strides)
+        inits[0], extras.size_vector([(x, d) if c == DYN else c for d, c in enumerate(counts)]),
+        [], result_type)
+    stride = extras.size_vector(strides)
     for position in itertools.product(*(range(w) for w in window)):
         start = [p * d for p, d in zip(position, dilation)]
-        limit = [None if c == DYN else s + (c - 1) * k + 1
-                 for c, s, k in zip(counts, start, strides)]
-        piece = extras.real_dynamic_slice(padded, vector(start), vector(limit), stride,
-                                          result_type)
+        limit = [(x, d) if c == DYN else s + (c - 1) * k + 1
+                 for d, (c, s, k) in enumerate(zip(counts, start, strides))]
+        piece = extras.real_dynamic_slice(padded, extras.size_vector(start),
+                                          extras.size_vector(limit), stride, result_type)
         acc = ir.Operation.create(combine.name, results=[result_type], operands=[acc, piece],
                                   attributes=attributes(combine)).result
     return [acc]

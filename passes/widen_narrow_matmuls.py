@@ -17,7 +17,7 @@ import dataclasses
 
 from iree.compiler import ir
 
-from ..dialect import stablehlo
+from . import chlo_stablehlo_extras as extras
 from .chlo_expr import Num, attributes, element_of, with_element
 from .op_rules import RulesPass
 
@@ -28,8 +28,7 @@ def _widened(op: ir.Operation):
     if not any(str(element_of(v)) in NARROW for v in op.operands):
         return None
     wide = [Num(v).to("f32").value if str(element_of(v)) in NARROW else v for v in op.operands]
-    wide = stablehlo.optimization_barrier(wide)
-    wide = list(wide) if isinstance(wide, (list, tuple)) else [wide]
+    wide = extras.optimization_barrier(wide)
     result = op.results[0]
     narrow = str(element_of(result)) in NARROW
     f32 = ir.Operation.create(op.name, operands=wide, attributes=attributes(op),
