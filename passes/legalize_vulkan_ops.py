@@ -7,8 +7,9 @@ keeps the original ops:
 
 * `iota` of bf16 fails to compile (a 32-bit to 16-bit spirv.Bitcast; so does a float
   convert to bf16 in a dispatch that reads no tensor): iota counts in f32, and the value is
-  rounded to bf16's grid and cut to the top 16 bits of its f32, as
-  shlo-round-narrow-float-converts does for integer -> bf16 converts on every target;
+  rounded to bf16 on its bits (the top 16 bits of the f32 plus the round-to-nearest-even
+  carry: shlo-round-narrow-float-converts' `to_bf16_on_bits`, which integer -> bf16
+  converts use on every target);
 * `dot_general` with a bf16 result fails to compile (the same bitcast, from the f32
   accumulator): it computes the f32 product (bf16 operands, f32 result, which compiles) and
   rounds it to bf16 on the bits, once, as the f32-accumulating CPU code does;

@@ -15,12 +15,11 @@ gets the rounding back wrong in two ways:
 
 f16 and f32 arithmetic round per op already. Here each such op that rounds (add, multiply,
 sqrt, exp, ...) computes in f32 and its result is rounded by ops IREE cannot fold: to bf16 on
-its bits (the top half of the f32 plus the round-to-nearest-even carry, bitcast: bf16 is the
-top half of an f32; a NaN stays a quiet NaN), to an 8-bit float on its grid in f32
-(shlo-round-narrow-float-converts' `round_to_grid`) and then an exact convert. The bits are
-also fast: rounding through stablehlo.reduce_precision and a convert to bf16 made a bf16
-layernorm 4.6x slower (IREE's f32 -> bf16 conversion is long on AVX2), on the bits it costs
-15 %. An f32 result rounded once is the correctly rounded result for +, -, *, / and sqrt
+its bits (shlo-round-narrow-float-converts' `to_bf16_on_bits`: the top half of the f32 plus
+the round-to-nearest-even carry, bitcast; a NaN stays a quiet NaN), to an 8-bit float on its
+grid in f32 (`round_to_grid`) and then an exact convert. The bits are also fast: rounding
+through stablehlo.reduce_precision and a convert to bf16 made a bf16 layernorm 4.6x slower
+(IREE's f32 -> bf16 conversion is long on AVX2), on the bits it costs 15 %. An f32 result rounded once is the correctly rounded result for +, -, *, / and sqrt
 (24 >= 2 p + 2 bits for p <= 8). A convert to bf16 from f32 or f16 is rounded the same way,
 from f64 first on bf16's grid in f64 (exact in f32 then). A `reduce` of these types read by
 another op is accumulated in f32 (shlo-accumulate-in-f32 does that for reduce_window) and its
@@ -36,10 +35,9 @@ from iree.compiler import ir
 
 from ..dialect import stablehlo
 from .accumulate_in_f32 import widened_in_f32
-from .chlo_expr import (Num, attributes, element_of, float_info, is_float, select,
-                        shift_right_logical, with_element)
+from .chlo_expr import Num, attributes, element_of, float_info, is_float, with_element
 from .op_rules import CANONICAL, RulesPass
-from .round_narrow_float_converts import narrow_to_f32, round_to_grid
+from .round_narrow_float_converts import narrow_to_f32, round_to_grid, to_bf16_on_bits
 
 ROUNDING_OPS = ("add", "subtract", "multiply", "divide", "power", "atan2", "sqrt", "rsqrt",
                 "cbrt", "exponential", "exponential_minus_one", "log", "log_plus_one",
@@ -83,20 +81,10 @@ def _rounded(wide: ir.Value, result_type: ir.Type) -> ir.Value:
     """An f32 value rounded to nearest even to `result_type`'s element, by ops IREE keeps."""
     element = ir.RankedTensorType(result_type).element_type
     if str(element) == "bf16":
-        return _bf16_bits(Num(wide)).value
+        return to_bf16_on_bits(Num(wide)).value
     narrow = stablehlo.convert(round_to_grid(Num(wide), element).value, result_type=result_type)
     narrow.owner.attributes[CANONICAL] = ir.UnitAttr.get()
     return narrow
-
-
-def _bf16_bits(x: Num) -> Num:
-    """An f32 as bf16, rounded to nearest even on its bits (a NaN stays a quiet NaN): the top
-    half of the f32 plus a carry, then a bitcast; no float conversion for IREE to fold."""
-    u = x.bitcast(ir.IntegerType.get_unsigned(32))
-    high = shift_right_logical(u, 16)
-    rounded = shift_right_logical(u + 0x7FFF + (high & 1), 16)
-    top = select(x.ne(x), high | 0x40, rounded)
-    return top.to(ir.IntegerType.get_unsigned(16)).bitcast(ir.BF16Type.get())
 
 
 def _to_f32(value: ir.Value) -> ir.Value:
@@ -124,8 +112,8 @@ def _convert(op: ir.Operation):
         return None
     if ir.FloatType(source).width < 16:
         return None                     # every f8/f6/f4 value is a bf16 value
-    wide = (round_to_grid(Num(x), ir.BF16Type.get()) if str(source) == "f64" else Num(x))
-    return [_rounded(wide.to("f32").value, result.type)]
+    wide = Num(x) if str(source) in ("f32", "f64") else Num(x).to("f32")
+    return [to_bf16_on_bits(wide).value]
 
 
 def _reduce(op: ir.Operation):

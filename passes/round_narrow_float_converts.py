@@ -107,10 +107,16 @@ def _from_narrow(op: ir.Operation):
 
 
 def to_bf16_on_bits(x: Num) -> Num:
-    """x (f32 or f64) as bf16: rounded to nearest even in x's own type, then the top 16 bits
-    of the f32, which is exact by then (no float truncation to bf16 left to the target)."""
-    rounded = round_to_grid(x, ir.BF16Type.get()).to("f32")
-    top = shift_right_logical(rounded.bitcast(ir.IntegerType.get_unsigned(32)), 16)
+    """x (f32 or f64) as bf16, rounded once to nearest even in integer operations (no float
+    truncation to bf16 left to the target, and nothing IREE folds away): an f64 is first put
+    on bf16's grid in f64, exact in f32 then; an f32's top half plus the round-to-nearest-even
+    carry is the bf16 (a NaN stays a quiet NaN)."""
+    if str(x.element) == "f64":
+        x = round_to_grid(x, ir.BF16Type.get()).to("f32")
+    u = x.bitcast(ir.IntegerType.get_unsigned(32))
+    high = shift_right_logical(u, 16)
+    rounded = shift_right_logical(u + 0x7FFF + (high & 1), 16)
+    top = select(x.ne(x), high | 0x40, rounded)
     return top.to(ir.IntegerType.get_unsigned(16)).bitcast(ir.BF16Type.get())
 
 
