@@ -21,6 +21,7 @@ from collections.abc import Callable
 from iree.compiler import ir
 
 from ..errors import PassError
+from . import cumulative_window
 from .base import Pass
 from .op_rules import apply_rules
 
@@ -32,6 +33,11 @@ IREE_TARGETS = frozenset({"shape_assertion"})
 DYNAMIC_TARGETS = frozenset({"stablehlo.dynamic_reduce_window", "stablehlo.dynamic_top_k",
                              "stablehlo.dynamic_approx_top_k",
                              "stablehlo.dynamic_rng_bit_generator"})
+# ... except these forms, decomposed whatever the sizes (None: not that form).
+DYNAMIC_DECOMPOSITIONS: dict[str, Callable] = {
+    "stablehlo.dynamic_reduce_window": cumulative_window.decompose}
+DYNAMIC_EXCEPTIONS = {"stablehlo.dynamic_reduce_window": " (or the window is a cumulative "
+                      "add, multiply, max, min, and or or along one dimension)"}
 _REGISTRY: dict[str, Callable] = {}
 
 
@@ -64,11 +70,14 @@ def _expand(op: ir.Operation):
         return None
     fn = _REGISTRY.get(target)
     if fn is None and target in DYNAMIC_TARGETS:
+        values = DYNAMIC_DECOMPOSITIONS.get(target, lambda op: None)(op)
+        if values is not None:
+            return values
         raise PassError(f"stablehlo.custom_call @{target}: its window or size operands "
                         f"depend on run-time sizes, and shlo makes it a static op only when "
-                        f"they are known at compile time: compile for concrete shapes "
-                        f"(shlo.compile(..., specialize=True), or --shlo-refine-arguments)",
-                        at=op)
+                        f"they are known at compile time{DYNAMIC_EXCEPTIONS.get(target, '')}: "
+                        f"compile for concrete shapes (shlo.compile(..., specialize=True), or "
+                        f"--shlo-refine-arguments)", at=op)
     if fn is None:
         known = ", ".join(registered_custom_calls()) or "none"
         raise PassError(f"stablehlo.custom_call: no decomposition for target '{target}': "

@@ -110,12 +110,12 @@ def _same_size(op: ir.Operation) -> list[int]:
     same = []
     for k, d in enumerate(_dims(op, "broadcast_dimensions")):
         given = _given_size(op.operands[1], d)
-        if given is not None and _size_origins(*given) & _size_origins(op.operands[0], k):
+        if given is not None and size_origins(*given) & size_origins(op.operands[0], k):
             same.append(k)
     return same
 
 
-def _size_origins(value: ir.Value, d: int, limit: int = 64) -> set:
+def size_origins(value: ir.Value, d: int, limit: int = 64) -> set:
     """Every (value, dimension) known to have the size of dimension d of `value`: through
     elementwise ops (their operands' sizes agree, which shlo-insert-shape-checks checks), the
     kept dimensions of reductions and the sizes dynamic broadcasts were given."""
@@ -327,7 +327,7 @@ def _slice_sizes(op) -> list | None:
             out.append(int(value[0]))
             continue
         given = _given_size(sizes, d)
-        if given is None or (operand, d) not in _size_origins(*given):
+        if given is None or (operand, d) not in size_origins(*given):
             return None
         out.append(FULL)
     return out

@@ -209,7 +209,7 @@ def test_unsigned_and_self_compared_values_with_run_time_sizes(ctx, n):
 def test_jax_cumulative_ops_with_symbolic_sizes(ctx):
     """jax's cumsum/cummax on the CPU under shape polymorphism: a custom_call
     @stablehlo.dynamic_reduce_window whose window is the run-time length. Specialized, it
-    becomes a reduce_window (numpy is the oracle); left dynamic, a clear error."""
+    becomes a reduce_window; left dynamic, a scan (numpy is the oracle either way)."""
     jax = pytest.importorskip("jax")
     from jax import export, lax
     b, = export.symbolic_shape("b")
@@ -218,13 +218,74 @@ def test_jax_cumulative_ops_with_symbolic_sizes(ctx):
                        (lambda x: lax.cummax(x, axis=0), lambda x: np.maximum.accumulate(x))):
         text = export.export(jax.jit(fn))(spec).mlir_module()
         assert "stablehlo.dynamic_reduce_window" in text
-        exe = shlo.compile(shlo.parse_module(text, context=ctx), "cpu", specialize=True)
-        for n in (1, 6):
-            x = f32(n, 3)
-            np.testing.assert_allclose(exe(x), oracle(x), rtol=1e-6, atol=1e-6)
-        with pytest.raises(shlo.Error, match=r"custom_call @stablehlo.dynamic_reduce_"
-                           r"window: its window or size operands depend on run-time sizes"):
-            shlo.compile(shlo.parse_module(text, context=ctx), "cpu")
+        for specialize in (True, False):
+            exe = shlo.compile(shlo.parse_module(text, context=ctx), "cpu", specialize=specialize)
+            for n in (1, 6):
+                x = f32(n, 3)
+                np.testing.assert_allclose(exe(x), oracle(x), rtol=1e-6, atol=1e-6)
+
+
+SCANS = {      # name -> (jax function of x, numpy oracle, shape with the symbol b)
+    "cumsum": (lambda jnp, lax: jnp.cumsum, lambda x: np.cumsum(x, dtype=x.dtype), ("b",)),
+    "cumsum_rows": (lambda jnp, lax: lambda x: jnp.cumsum(x, axis=1),
+                    lambda x: np.cumsum(x, axis=1, dtype=x.dtype), (3, "b")),
+    "cumprod_reversed": (lambda jnp, lax: lambda x: lax.cumprod(x, axis=0, reverse=True),
+                         lambda x: np.cumprod(x[::-1], axis=0, dtype=x.dtype)[::-1], ("b", 2)),
+    "cummax_reversed": (lambda jnp, lax: lambda x: lax.cummax(x, reverse=True),
+                        lambda x: np.maximum.accumulate(x[::-1])[::-1], ("b",)),
+    "cummin_rows": (lambda jnp, lax: lambda x: lax.cummin(x, axis=1),
+                    lambda x: np.minimum.accumulate(x, axis=1), (2, "b")),
+}
+
+
+@pytest.mark.parametrize("name", sorted(SCANS))
+@pytest.mark.parametrize("dtype", ["float32", "int32", "uint8", "bfloat16"])
+def test_cumulative_ops_along_a_symbolic_axis(ctx, name, dtype):
+    """jnp.cumsum/cumprod/cummax/cummin along a run-time sized axis, forwards and reversed,
+    compile once and scan at every length: numpy is the oracle (integers exactly; bf16 must
+    be the f64 result rounded once, as shlo's static cumsum is, where XLA rounds each step;
+    floats to within the reordering of a sum)."""
+    jax = pytest.importorskip("jax")
+    import ml_dtypes
+    from jax import export, lax
+    build, oracle, shape = SCANS[name]
+    fn = build(jax.numpy, lax)
+    dt = ml_dtypes.bfloat16 if dtype == "bfloat16" else np.dtype(dtype)
+    b, = export.symbolic_shape("b")
+    spec = jax.ShapeDtypeStruct(tuple(b if d == "b" else d for d in shape), dt)
+    exe = shlo.compile(shlo.parse_module(export.export(jax.jit(fn))(spec).mlir_module(),
+                                         context=ctx), "cpu")
+    rng = np.random.default_rng(7)
+    for n in (1, 2, 7, 64):
+        size = tuple(n if d == "b" else d for d in shape)
+        if dtype in ("int32", "uint8"):
+            x = rng.integers(0, 4 if "prod" in name else 9, size).astype(dt)
+            np.testing.assert_array_equal(exe(x), oracle(x))
+        elif dtype == "bfloat16":
+            x = (rng.uniform(0.6, 1.6, size) if "prod" in name      # no subnormal products:
+                 else rng.standard_normal(size) * 2).astype(dt)     # IREE flushes them
+            want = oracle(x.astype(np.float64)).astype(dt)
+            np.testing.assert_array_equal(np.asarray(exe(x)).astype(np.float64),
+                                          want.astype(np.float64))
+        else:
+            x = (rng.uniform(0.6, 1.6, size) if "prod" in name else
+                 rng.standard_normal(size)).astype(dt)
+            np.testing.assert_allclose(exe(x), oracle(x.astype(np.float64)), rtol=1e-5,
+                                       atol=1e-5)
+
+
+def test_non_cumulative_window_with_symbolic_size_is_an_error(ctx):
+    """jax's cumlogsumexp along a symbolic axis: its reducer is several ops, which the scan does
+    not take: a one-line error that says what to do."""
+    jax = pytest.importorskip("jax")
+    from jax import export, lax
+    b, = export.symbolic_shape("b")
+    text = export.export(jax.jit(lax.cumlogsumexp))(
+        jax.ShapeDtypeStruct((b,), np.float32)).mlir_module()
+    with pytest.raises(shlo.Error, match=r"custom_call @stablehlo.dynamic_reduce_window: its "
+                       r"window or size operands depend on run-time sizes.*cumulative add.*"
+                       r"specialize=True"):
+        shlo.compile(shlo.parse_module(text, context=ctx), "cpu")
 
 
 # A known IREE 3.13 miscompile (found 2026-11-26 with jax.random.bits under shape
