@@ -112,10 +112,14 @@ def shape_of(value: ir.Value, element: str = "i64") -> ir.Value:
 
 def size_vector(entries: Sequence, element: str = "i64") -> ir.Value:
     """A 1-D tensor of sizes, one per entry: an int is a constant, a (value, dimension) pair
-    that dimension's size (a constant when static, else get_dimension_size)."""
+    that dimension's size (a constant when static, else get_dimension_size), an ir.Value a
+    size computed already (a 1-element tensor of `element`)."""
     et = ir.Type.parse(element)
     parts = []
     for entry in entries:
+        if isinstance(entry, ir.Value):
+            parts.append(entry)
+            continue
         if isinstance(entry, tuple):
             value, d = entry
             size = ir.RankedTensorType(value.type).shape[d]
@@ -201,6 +205,34 @@ def collapse_shape(operand: ir.Value, groups: Sequence[Sequence[int]],
     sizes allowed, unlike stablehlo.reshape)."""
     return _create("tensor.collapse_shape", [result_type], [operand],
                    {"reassociation": reassociation(groups)}).result
+
+
+def index_scalar(value: ir.Value) -> ir.Value:
+    """The `index` scalar of a 0-d integer tensor (arith.index_cast, tensor.extract)."""
+    cast = index_cast(value, ir.IndexType.get())
+    return _create("tensor.extract", [ir.IndexType.get()], [cast]).result
+
+
+def dim(value: ir.Value, dimension: int) -> ir.Value:
+    """`tensor.dim`: the `index` size of a dimension of a ranked tensor."""
+    index = _create("arith.constant", [ir.IndexType.get()], [],
+                    {"value": ir.IntegerAttr.get(ir.IndexType.get(), dimension)}).result
+    return _create("tensor.dim", [ir.IndexType.get()], [value, index]).result
+
+
+def extract_slice(source: ir.Value, offsets: Sequence[int], sizes: Sequence,
+                  strides: Sequence[int], result_type: ir.Type) -> ir.Value:
+    """`tensor.extract_slice` with static offsets and strides; a size is an int or an `index`
+    value. Slices sized by one shared value have sizes IREE knows are equal (a
+    real_dynamic_slice's size is recomputed from its own limits: IREE 3.13 then cannot
+    resolve the sizes of an elementwise op over several such slices)."""
+    dynamic = [v for v in sizes if isinstance(v, ir.Value)]
+    static = [ir.ShapedType.get_dynamic_size() if isinstance(v, ir.Value) else int(v)
+              for v in sizes]
+    return _create("tensor.extract_slice", [result_type], [source, *dynamic], {
+        "static_offsets": _i64_array(offsets), "static_sizes": _i64_array(static),
+        "static_strides": _i64_array(strides),
+        "operandSegmentSizes": ir.DenseI32ArrayAttr.get([1, 0, len(dynamic), 0])}).result
 
 
 def _fill_region(region: ir.Region, arg_types: Sequence[ir.Type], body: Callable) -> None:

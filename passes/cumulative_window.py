@@ -47,7 +47,7 @@ def decompose(op: ir.Operation) -> list[ir.Value] | None:
         return None                                  # one input, one init
     x, init = op.operands[0], op.operands[1]
     combine = _body_op(op)
-    if combine is None or not _is_identity(init, combine):
+    if combine is None or not is_identity(init, combine):
         return None
     axis, reverse = _scanned_dimension(op) or (None, None)
     if axis is None:
@@ -143,8 +143,8 @@ def _body_op(op: ir.Operation) -> str | None:
     return ops[0].name
 
 
-def _is_identity(init: ir.Value, combine: str) -> bool:
-    """Whether `init` is a constant equal to the identity of `combine`."""
+def is_identity(init: ir.Value, combine: str) -> bool:
+    """Whether `init` is a constant equal to the identity of `combine` (an op name)."""
     while isinstance(init, ir.OpResult) and init.owner.name in ("stablehlo.broadcast_in_dim",
                                                                "stablehlo.reshape"):
         init = init.owner.operands[0]

@@ -12,11 +12,16 @@ padding for base dilation; negative padding slices), slices off the tail no wind
 and keeps window dimensions, strides and window dilations. A reduce_window without base
 dilation or unread tail is left alone when it has no padding or its padding is of a signed or
 float type (IREE's own lowering of that padding is right, and far faster on cumulative ops),
-and so is one with dynamic shapes. IREE's compiler crashes (a segmentation fault) on complex
+and so is one with dynamic shapes (below). IREE's compiler crashes (a segmentation fault) on complex
 padding unless the window is a scan (a whole dimension, padded by its size - 1: cumsum), and
 on Vulkan on complex scans too: a complex sum becomes the sums of its real and imaginary
 parts, and any other complex padding but a scan's is made explicit (shlo-expand-complex-pad
 pads the parts).
+
+IREE 3.13 rejects every reduce_window with run-time sizes. One of one input and a one-op body
+(a symbolic batch, or a static window sliding along a symbolic length: pooling over time) is
+spelt out: the op over one strided `tensor.extract_slice` of the padded input per window
+position (at most `MAX_WINDOW_POSITIONS`), each sized by the one run-time window count.
 """
 from __future__ import annotations
 
@@ -24,6 +29,7 @@ import dataclasses
 import itertools
 import math
 
+import numpy as np
 from iree.compiler import ir
 
 from ..dialect import stablehlo
@@ -32,6 +38,7 @@ from ..dialect.types import DYN
 from ..dialect.windows import num_windows
 from . import chlo_stablehlo_extras as extras
 from .chlo_expr import Num, attributes, complex_, element_of, imag, is_complex, real
+from .cumulative_window import is_identity
 from .index_vectors import is_static, shape_of
 from .op_rules import RulesPass
 
@@ -115,10 +122,12 @@ def _binary_body(op: ir.Operation) -> ir.Operation | None:
 
 
 def _dynamic_window(op: ir.Operation, inputs, inits, kw):
-    """A reduce_window of one input with run-time sized dimensions that the window does not
-    touch (window 1, stride 1, no padding or dilation: a symbolic batch) and a body of one
-    binary op: that op over the window positions' strided slices of the padded input,
-    starting from the init value. Every size is then a constant or the input's own."""
+    """A reduce_window of one input with run-time sized dimensions (a symbolic batch, or a
+    static window sliding along a symbolic length: pooling over time) and a body of one binary
+    op: that op over the window positions' strided slices of the padded input, starting from
+    the init value. A run-time sized dimension may have any static window, stride, window
+    dilation and padding, but no base dilation; its number of windows is computed at run
+    time."""
     combine = _binary_body(op)
     x = inputs[0]
     shape = ir.RankedTensorType(x.type).shape
@@ -126,8 +135,7 @@ def _dynamic_window(op: ir.Operation, inputs, inits, kw):
     window, strides, base, dilation, padding = _window_attributes(kw, rank)
     dynamic = [d for d in range(rank) if shape[d] == DYN]
     if (len(inputs) != 1 or combine is None or math.prod(window) > MAX_WINDOW_POSITIONS
-            or any((window[d], strides[d], base[d], padding[d]) != (1, 1, 1, [0, 0])
-                   for d in dynamic)):
+            or any(base[d] != 1 for d in dynamic)):
         return None
     counts = [num_windows(*args) if d not in dynamic else DYN
               for d, args in enumerate(zip(shape, window, strides, base, dilation,
@@ -137,21 +145,49 @@ def _dynamic_window(op: ir.Operation, inputs, inits, kw):
     padded = stablehlo.pad(x, inits[0], edge_padding_low=[lo for lo, _ in padding],
                            edge_padding_high=[hi for _, hi in padding],
                            interior_padding=[b - 1 for b in base])
-    # sizes: constants, and the input's own along its run-time sized dimensions
+    # the number of windows along each dimension: a constant, or an index computed once at
+    # run time (the input's own size where the window leaves the dimension alone)
+    sizes = []
+    for d, count in enumerate(counts):
+        if count != DYN:
+            sizes.append(count)
+            continue
+        if (window[d], strides[d], dilation[d], padding[d]) == (1, 1, 1, [0, 0]):
+            sizes.append(extras.dim(x, d))
+            continue
+        span = (window[d] - 1) * dilation[d] + 1
+        sizes.append(extras.index_scalar(_run_time_count(x, d, sum(padding[d]) - span,
+                                                         strides[d])))
     result_type = op.results[0].type
-    acc = extras.dynamic_broadcast_in_dim(
-        inits[0], extras.size_vector([(x, d) if c == DYN else c for d, c in enumerate(counts)]),
-        [], result_type)
-    stride = extras.size_vector(strides)
+    acc = None
     for position in itertools.product(*(range(w) for w in window)):
         start = [p * d for p, d in zip(position, dilation)]
-        limit = [(x, d) if c == DYN else s + (c - 1) * k + 1
-                 for d, (c, s, k) in enumerate(zip(counts, start, strides))]
-        piece = extras.real_dynamic_slice(padded, extras.size_vector(start),
-                                          extras.size_vector(limit), stride, result_type)
+        piece = extras.extract_slice(padded, start, sizes, strides, result_type)
+        if acc is None:
+            if is_identity(inits[0], combine.name):
+                acc = piece     # (IREE 3.13 fails on the init broadcast to 2 run-time sizes)
+                continue
+            acc = extras.dynamic_broadcast_in_dim(inits[0], extras.shape_of(piece), [],
+                                                  result_type)
         acc = ir.Operation.create(combine.name, results=[result_type], operands=[acc, piece],
                                   attributes=attributes(combine)).result
     return [acc]
+
+
+def _i64(value: int) -> ir.Value:
+    return stablehlo.constant(np.array(value, np.int64))
+
+
+def _run_time_count(x: ir.Value, d: int, extra: int, stride: int) -> ir.Value:
+    """max((size(x, d) + extra) / stride + 1, 0) as a 0-d i64 tensor: the windows of `stride`
+    that fit in dimension d padded and less one window span (`extra` in all)."""
+    size = stablehlo.reshape(extras.size_vector([(x, d)]),
+                             result_type=ir.RankedTensorType.get([], ir.IntegerType.get_signless(64)))
+    room = stablehlo.add(size, _i64(extra))
+    count = stablehlo.add(stablehlo.divide(stablehlo.maximum(room, _i64(0)), _i64(stride)),
+                          _i64(1))
+    return stablehlo.select(stablehlo.compare(room, _i64(0), comparison_direction="LT"),
+                            _i64(0), count)
 
 
 @dataclasses.dataclass

@@ -4,6 +4,7 @@ import numpy as np
 import pytest
 
 import shlo
+from conftest import vulkan_or_skip
 from shlo.runtime.cache import CompileCache
 
 # One module, compiled once for the whole file.
@@ -286,6 +287,50 @@ def test_non_cumulative_window_with_symbolic_size_is_an_error(ctx):
                        r"window or size operands depend on run-time sizes.*cumulative add.*"
                        r"specialize=True"):
         shlo.compile(shlo.parse_module(text, context=ctx), "cpu")
+
+
+POOLS = {     # name -> (window, strides, padding, init, op, shape with symbols b and c)
+    "max2_valid": ((2,), (1,), [(0, 0)], -np.inf, "max", ("b",)),
+    "max3_stride2": ((3,), (2,), [(0, 0)], -np.inf, "max", ("b",)),
+    "sum3_padded": ((3,), (1,), [(1, 1)], 0.0, "add", ("b",)),
+    "sum3_dilated_init1": ((3,), (1,), [(2, 1)], 1.0, "add", ("b",)),
+    "avg_pool_time": ((1, 4), (1, 4), [(0, 0), (0, 0)], 0.0, "add", (3, "b")),
+    "max_pool_2d": ((2, 2), (2, 2), [(0, 0), (0, 0)], -np.inf, "max", ("b", "c")),
+    "sum_pool_nhwc": ((1, 2, 2, 1), (1, 1, 2, 1), [(0, 0)] * 4, 0.0, "add", (2, "b", "c", 3)),
+}
+
+
+@pytest.mark.parametrize("target", ["cpu", "vulkan"])
+@pytest.mark.parametrize("name", sorted(POOLS))
+def test_reduce_window_sliding_along_symbolic_sizes(ctx, name, target):
+    """A static window sliding along run-time sized dimensions (max/sum pooling over a
+    symbolic length, strided, padded, dilated, 2-D over two symbols): one executable, every
+    size, numpy's reduce_window as the oracle. Vulkan: sizes with a non-empty result only
+    (IREE's Vulkan runtime rejects an empty result buffer)."""
+    jax = pytest.importorskip("jax")
+    from jax import export, lax
+    from reference_oracle import reduce_window_oracle
+    if target == "vulkan":
+        vulkan_or_skip()
+    window, strides, padding, init, op, shape = POOLS[name]
+    dilation = (2,) if name == "sum3_dilated_init1" else None
+    combine = {"max": lax.max, "add": lax.add}[op]
+
+    def fn(x):
+        return lax.reduce_window(x, np.float32(init), combine, window, strides, padding,
+                                 window_dilation=dilation)
+    symbols = dict(zip("bc", export.symbolic_shape("b, c")))
+    spec = jax.ShapeDtypeStruct(tuple(symbols.get(d, d) for d in shape), np.float32)
+    exe = shlo.compile(shlo.parse_module(export.export(jax.jit(fn))(spec).mlir_module(),
+                                         context=ctx), target)
+    pair = {"max": max, "add": lambda a, b: a + b}[op]
+    for b, c in ((1, 2), (5, 4), (8, 7)):
+        x = f32(*(b if d == "b" else c if d == "c" else d for d in shape))
+        want = reduce_window_oracle([x], [np.float32(init)], pair, window, strides, padding,
+                                    window_dilation=dilation)
+        if target == "vulkan" and want.size == 0:
+            continue
+        np.testing.assert_allclose(exe(x), want, rtol=1e-6, atol=1e-6)
 
 
 # A known IREE 3.13 miscompile (found 2026-11-26 with jax.random.bits under shape

@@ -5,8 +5,8 @@ Vulkan, with sub-computations given both as XlaComputations and as Python callab
 import itertools
 
 import numpy as np
-import pytest
 
+from reference_oracle import reduce_window_oracle
 from shlo import xla
 from xla_suite import (Case, Suite, binary_computation, build_error, numeric_test, rng,
                        scalar_shape)
@@ -34,35 +34,6 @@ def same_padding(sizes, window, strides):
         total = max((out - 1) * s + w - n, 0)
         pads.append((total // 2, total - total // 2))
     return pads
-
-
-def reduce_window_oracle(xs, inits, fn, window, strides, padding, base_dilation=None,
-                         window_dilation=None):
-    """Generic ReduceWindow on numpy arrays: dilate, pad with the init values, then reduce."""
-    rank = xs[0].ndim
-    base_dilation = base_dilation or [1] * rank
-    window_dilation = window_dilation or [1] * rank
-    padded = []
-    for x, init in zip(xs, inits):
-        dilated_shape = [(n - 1) * d + 1 for n, d in zip(x.shape, base_dilation)]
-        shape = [n + lo + hi for n, (lo, hi) in zip(dilated_shape, padding)]
-        p = np.full(shape, init, x.dtype)
-        index = tuple(slice(lo, lo + n, d) for (lo, _), n, d in
-                      zip(padding, dilated_shape, base_dilation))
-        p[index] = x
-        padded.append(p)
-    extent = [(w - 1) * d + 1 for w, d in zip(window, window_dilation)]
-    out_shape = [(n - e) // s + 1 for n, e, s in zip(padded[0].shape, extent, strides)]
-    outs = [np.empty(out_shape, x.dtype) for x in xs]
-    for o in itertools.product(*map(range, out_shape)):
-        acc = list(inits)
-        for k in itertools.product(*map(range, window)):
-            at = tuple(oi * s + ki * d for oi, s, ki, d in zip(o, strides, k, window_dilation))
-            acc = fn(*acc, *[p[at] for p in padded])
-            acc = list(acc) if isinstance(acc, tuple) else [acc]
-        for out, a in zip(outs, acc):
-            out[o] = a
-    return outs if len(outs) > 1 else outs[0]
 
 
 def select_and_scatter_oracle(x, source, init, window, strides, padding):

@@ -79,11 +79,15 @@ func.func @complex_cumsum(%x: tensor<4xcomplex<f32>>) -> tensor<4xcomplex<f32>> 
 }
 
 // A cumulative sum along the rows of a run-time number of rows: the padded input's five
-// shifted slices, added to the init value (IREE rejects the dynamic reduce_window).
+// shifted slices, all sized by the one run-time row count, added up (the init 0 is the
+// identity of add, so it is left out; IREE rejects the dynamic reduce_window).
 // CHECK-LABEL: func.func @cumsum_rows_of_a_dynamic_batch
 // CHECK:         %[[P:.*]] = stablehlo.pad %arg0, %{{.*}}, low = [0, 4], high = [0, 0], interior = [0, 0] : (tensor<?x5xf32>, tensor<f32>) -> tensor<?x9xf32>
-// CHECK:         %[[A:.*]] = stablehlo.dynamic_broadcast_in_dim
-// CHECK-COUNT-5: stablehlo.real_dynamic_slice %[[P]]
+// CHECK:         %[[ROWS:.*]] = tensor.dim %arg0
+// CHECK:         %[[S0:.*]] = tensor.extract_slice %[[P]][0, 0] [%[[ROWS]], 5] [1, 1]
+// CHECK:         %[[S1:.*]] = tensor.extract_slice %[[P]][0, 1] [%[[ROWS]], 5] [1, 1]
+// CHECK:         stablehlo.add %[[S0]], %[[S1]]
+// CHECK-COUNT-3: tensor.extract_slice %[[P]][0, {{[234]}}] [%[[ROWS]], 5] [1, 1]
 // CHECK-NOT:     reduce_window
 func.func @cumsum_rows_of_a_dynamic_batch(%x: tensor<?x5xf32>) -> tensor<?x5xf32> {
   %zero = stablehlo.constant dense<0.0> : tensor<f32>
@@ -93,4 +97,29 @@ func.func @cumsum_rows_of_a_dynamic_batch(%x: tensor<?x5xf32>) -> tensor<?x5xf32
     stablehlo.return %s : tensor<f32>
   }) : (tensor<?x5xf32>, tensor<f32>) -> tensor<?x5xf32>
   return %r : tensor<?x5xf32>
+}
+
+// A window of 3, stride 2, sliding along a run-time length with the init 1 (not the identity
+// of add: it is added once): max((n - 3) / 2 + 1, 0) windows, computed once at run time
+// and shared by the three strided slices.
+// CHECK-LABEL: func.func @pool_over_a_dynamic_length
+// CHECK:         %[[N:.*]] = stablehlo.get_dimension_size %arg0
+// CHECK:         stablehlo.divide
+// CHECK:         %[[COUNT:.*]] = stablehlo.select
+// CHECK:         %[[C:.*]] = arith.index_cast %[[COUNT]]
+// CHECK:         %[[K:.*]] = tensor.extract %[[C]][]
+// CHECK:         %[[S0:.*]] = tensor.extract_slice %{{.*}}[0] [%[[K]]] [2]
+// CHECK:         %[[INIT:.*]] = stablehlo.dynamic_broadcast_in_dim %cst
+// CHECK:         stablehlo.add %[[INIT]], %[[S0]]
+// CHECK:         tensor.extract_slice %{{.*}}[1] [%[[K]]] [2]
+// CHECK:         tensor.extract_slice %{{.*}}[2] [%[[K]]] [2]
+// CHECK-NOT:     reduce_window
+func.func @pool_over_a_dynamic_length(%x: tensor<?xf32>) -> tensor<?xf32> {
+  %one = stablehlo.constant dense<1.0> : tensor<f32>
+  %r = "stablehlo.reduce_window"(%x, %one) <{window_dimensions = array<i64: 3>, window_strides = array<i64: 2>}> ({
+  ^bb0(%a: tensor<f32>, %b: tensor<f32>):
+    %s = stablehlo.add %a, %b : tensor<f32>
+    stablehlo.return %s : tensor<f32>
+  }) : (tensor<?xf32>, tensor<f32>) -> tensor<?xf32>
+  return %r : tensor<?xf32>
 }
