@@ -16,7 +16,9 @@ exactly the order of a stable sequential sort.
 Unstable sorts shorter than `min-size` stay as they are (IREE is fast there); stable ones of
 any length take the network, because IREE's own sort is not stable (measured: ties of a
 12-element argsort come out of order). Sorts the network cannot express stay too: dynamic
-shapes, or a comparator with a non-elementwise op.
+shapes, or a comparator with a non-elementwise op. A run-time sized sort of several operands
+(IREE 3.13 cannot compile it) or a stable one becomes one sort of packed (key, position)
+integers when its comparator orders the first operand by a known order (`sort_keys`).
 """
 from __future__ import annotations
 
@@ -27,6 +29,7 @@ from iree.compiler import ir
 
 from ..dialect import stablehlo
 from . import chlo_stablehlo_extras as extras
+from . import sort_keys
 from .base import Pass, nested_ops
 from .elementwise_ops import ELEMENTWISE_OPS
 
@@ -47,6 +50,18 @@ class LowerSort(Pass):
             min_size = 2 if _is_stable(sort) else self.min_size
             if why_not_lowered(sort, min_size) is None:
                 lower(sort)
+            elif _needs_packed_keys(sort):
+                order = sort_keys.recognise(sort)
+                if order is not None:
+                    with sort.location, ir.InsertionPoint(sort):
+                        results = sort_keys.packed_sort(sort, *order)
+                    _replace(sort, results)
+
+
+def _needs_packed_keys(sort: ir.Operation) -> bool:
+    """A run-time sized sort IREE cannot compile (several operands) or would not keep stable."""
+    dynamic = not all(ir.RankedTensorType(v.type).has_static_shape for v in sort.operands)
+    return dynamic and (len(sort.operands) > 1 or _is_stable(sort))
 
 
 def _is_stable(sort: ir.Operation) -> bool:
@@ -78,6 +93,10 @@ def lower(sort: ir.Operation) -> None:
     """Replace `sort` by the network (in place)."""
     with sort.location, ir.InsertionPoint(sort):
         results = _Network(sort).build()
+    _replace(sort, results)
+
+
+def _replace(sort: ir.Operation, results: list[ir.Value]) -> None:
     for old, new in zip(sort.results, results):
         old.replace_all_uses_with(new)
     sort.erase()

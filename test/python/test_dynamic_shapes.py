@@ -333,6 +333,65 @@ def test_reduce_window_sliding_along_symbolic_sizes(ctx, name, target):
         np.testing.assert_allclose(exe(x), want, rtol=1e-6, atol=1e-6)
 
 
+SORTS = {     # name -> (jax function of (jnp, lax), shape with the symbol b)
+    "argsort": (lambda jnp, lax: jnp.argsort, ("b",)),
+    "argsort_rows": (lambda jnp, lax: lambda x: jnp.argsort(x, axis=1), (3, "b")),
+    "argsort_descending_columns": (
+        lambda jnp, lax: lambda x: jnp.argsort(x, axis=0, descending=True), ("b", 2)),
+    "sort_values_by_key": (lambda jnp, lax: lambda x: lax.sort(
+        (x, jnp.arange(x.shape[0], dtype=np.float32) * 2), num_keys=1)[1], ("b",)),
+    "stable_sort": (lambda jnp, lax: lambda x: jnp.sort(x, stable=True), ("b",)),
+}
+
+
+@pytest.mark.parametrize("name,dtype,target", [
+    (name, dtype, target) for name in sorted(SORTS)
+    for dtype in ("float32", "int8", "uint32", "bfloat16")
+    for target in ("cpu", "vulkan") if target == "cpu" or name in ("argsort",
+                                                                    "sort_values_by_key")])
+def test_sorts_with_symbolic_sizes(ctx, name, dtype, target):
+    """jnp.argsort, a sort of values by keys and a stable sort of a run-time sized axis: IREE
+    3.13 sorts one operand of run-time size, not two ('unbounded stack allocations'), and not
+    stably; shlo-lower-sort sorts packed (key, position) integers. Ties, NaN, -0.0 and -inf
+    in the keys; numpy's stable argsort is the oracle (XLA's for the descending sort), bit
+    for bit."""
+    jax = pytest.importorskip("jax")
+    import ml_dtypes
+    from jax import export, lax
+    if target == "vulkan":
+        vulkan_or_skip()
+    build, shape = SORTS[name]
+    fn = build(jax.numpy, lax)
+    dt = ml_dtypes.bfloat16 if dtype == "bfloat16" else np.dtype(dtype)
+    b, = export.symbolic_shape("b")
+    spec = jax.ShapeDtypeStruct(tuple(b if d == "b" else d for d in shape), dt)
+    exe = shlo.compile(shlo.parse_module(export.export(jax.jit(fn))(spec).mlir_module(),
+                                         context=ctx), target)
+    rng = np.random.default_rng(3)
+    for n in (1, 2, 9, 40):
+        size = tuple(n if d == "b" else d for d in shape)
+        if dtype in ("int8", "uint32"):
+            x = rng.integers(0, 5, size).astype(dt)                     # ties
+        else:
+            x = rng.integers(-3, 3, size).astype(np.float32)
+            flat = x.reshape(-1)
+            flat[::5], flat[1::7], flat[2::9] = np.nan, -0.0, -np.inf
+            x = x.astype(dt)
+        keys = x.astype(np.float64) if dtype == "bfloat16" else x
+        if name == "argsort_descending_columns":
+            want = np.asarray(jax.jit(fn)(x))
+        elif name == "stable_sort":
+            want = np.sort(keys, kind="stable").astype(dt)
+        else:
+            axis = 1 if name == "argsort_rows" else 0
+            want = np.argsort(keys, axis=axis, kind="stable").astype(np.int32)
+            if name == "sort_values_by_key":
+                want = (want * 2).astype(np.float32)
+        got = np.asarray(exe(x))
+        assert got.dtype == want.dtype and got.shape == want.shape
+        np.testing.assert_array_equal(got.view(np.uint8), want.view(np.uint8))
+
+
 # A known IREE 3.13 miscompile (found 2026-11-26 with jax.random.bits under shape
 # polymorphism, whose threefry rounds are such a loop): a while loop carrying run-time sized
 # tensors, one of them an iota that the other's initial value also reads, returns wrong

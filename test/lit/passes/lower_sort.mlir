@@ -53,3 +53,54 @@ func.func @opaque_comparator(%x: tensor<16xf32>) -> tensor<16xf32> {
   }) : (tensor<16xf32>) -> tensor<16xf32>
   return %0 : tensor<16xf32>
 }
+
+// jnp.argsort of a run-time sized vector (IREE 3.13 cannot sort two operands of run-time
+// size): jax's comparator orders the keys alone (NaN and -0 canonicalised, TOTALORDER), so
+// the keys' order-preserving i32 image and the positions are packed into one i64, sorted
+// alone, and both operands are gathered by the positions.
+// CHECK-LABEL: func.func @argsort_dynamic
+// CHECK:         stablehlo.bitcast_convert {{.*}} -> tensor<?xi32>
+// CHECK:         %[[WIDE:.*]] = stablehlo.convert {{.*}} -> tensor<?xi64>
+// CHECK:         %[[POS:.*]] = stablehlo.dynamic_iota
+// CHECK:         %[[HIGH:.*]] = stablehlo.shift_left %[[WIDE]]
+// CHECK:         %[[PACKED:.*]] = stablehlo.or %[[HIGH]], %[[POS]]
+// CHECK:         %[[SORTED:.*]] = "stablehlo.sort"(%[[PACKED]])
+// CHECK:         %[[LOW:.*]] = stablehlo.and %[[SORTED]]
+// CHECK:         %[[IDX:.*]] = stablehlo.convert %[[LOW]] : (tensor<?xi64>) -> tensor<?xi32>
+// CHECK:         "stablehlo.gather"(%arg0, %[[IDX]])
+// CHECK:         "stablehlo.gather"(%arg1, %[[IDX]])
+func.func @argsort_dynamic(%x: tensor<?xf32>, %i: tensor<?xi32>) -> (tensor<?xf32>, tensor<?xi32>) {
+  %nan = stablehlo.constant dense<0x7FC00000> : tensor<f32>
+  %zero = stablehlo.constant dense<0.000000e+00> : tensor<f32>
+  %0:2 = "stablehlo.sort"(%x, %i) <{dimension = 0 : i64, is_stable = true}> ({
+  ^bb0(%a: tensor<f32>, %b: tensor<f32>, %ia: tensor<i32>, %ib: tensor<i32>):
+    %1 = stablehlo.compare EQ, %a, %zero, FLOAT : (tensor<f32>, tensor<f32>) -> tensor<i1>
+    %2 = stablehlo.select %1, %zero, %a : tensor<i1>, tensor<f32>
+    %3 = stablehlo.compare NE, %a, %a, FLOAT : (tensor<f32>, tensor<f32>) -> tensor<i1>
+    %4 = stablehlo.select %3, %nan, %2 : tensor<i1>, tensor<f32>
+    %5 = stablehlo.compare EQ, %b, %zero, FLOAT : (tensor<f32>, tensor<f32>) -> tensor<i1>
+    %6 = stablehlo.select %5, %zero, %b : tensor<i1>, tensor<f32>
+    %7 = stablehlo.compare NE, %b, %b, FLOAT : (tensor<f32>, tensor<f32>) -> tensor<i1>
+    %8 = stablehlo.select %7, %nan, %6 : tensor<i1>, tensor<f32>
+    %9 = stablehlo.compare LT, %4, %8, TOTALORDER : (tensor<f32>, tensor<f32>) -> tensor<i1>
+    stablehlo.return %9 : tensor<i1>
+  }) : (tensor<?xf32>, tensor<?xi32>) -> (tensor<?xf32>, tensor<?xi32>)
+  return %0#0, %0#1 : tensor<?xf32>, tensor<?xi32>
+}
+
+// A comparator that reads the second operand too (two sort keys) has no packed form: the
+// sort stays as it is.
+// CHECK-LABEL: func.func @two_keys_dynamic
+// CHECK:         "stablehlo.sort"(%arg0, %arg1)
+func.func @two_keys_dynamic(%x: tensor<?xi32>, %y: tensor<?xi32>) -> (tensor<?xi32>, tensor<?xi32>) {
+  %0:2 = "stablehlo.sort"(%x, %y) <{dimension = 0 : i64, is_stable = true}> ({
+  ^bb0(%a: tensor<i32>, %b: tensor<i32>, %c: tensor<i32>, %d: tensor<i32>):
+    %1 = stablehlo.compare LT, %a, %b, SIGNED : (tensor<i32>, tensor<i32>) -> tensor<i1>
+    %2 = stablehlo.compare EQ, %a, %b, SIGNED : (tensor<i32>, tensor<i32>) -> tensor<i1>
+    %3 = stablehlo.compare LT, %c, %d, SIGNED : (tensor<i32>, tensor<i32>) -> tensor<i1>
+    %4 = stablehlo.and %2, %3 : tensor<i1>
+    %5 = stablehlo.or %1, %4 : tensor<i1>
+    stablehlo.return %5 : tensor<i1>
+  }) : (tensor<?xi32>, tensor<?xi32>) -> (tensor<?xi32>, tensor<?xi32>)
+  return %0#0, %0#1 : tensor<?xi32>, tensor<?xi32>
+}

@@ -1,0 +1,242 @@
+"""Sorts IREE 3.13 cannot compile with run-time sizes, as one sort of packed integer keys.
+
+IREE sorts a run-time sized tensor of one operand, but not of several ('memref.alloca' op
+expected no unbounded stack allocations: jnp.argsort, lax.sort of (keys, values) under shape
+polymorphism), and its sort is not stable. When the comparator orders the first operand
+alone, by a known order, the sort becomes: an i64 per element, the key's order-preserving
+32-bit image in the high half and its position in the low half (so ties keep their order:
+the sort is stable), one IREE sort of those, and a gather of every operand by the positions
+in the low halves.
+
+The comparator is recognised by what it computes: evaluated on every pair of probe keys
+(signed zeros, infinities, NaNs of both signs, numbers), it must agree everywhere with
+ascending or descending order under one of
+- `canonical`: numbers by value, -0 equal to 0, every NaN after +inf and equal to each other
+  (jax's sort comparator: NaN and -0 canonicalised, then a TOTALORDER compare);
+- `totalorder`: IEEE totalOrder (-NaN < -inf < ... < -0 < 0 < ... < inf < NaN);
+- integers by their signed or unsigned value.
+Keys of at most 32 bits only (floats are compared in f32, which every narrower float
+converts to exactly); a comparator reading other operands, with other ops or with constants
+other than zeros, infinities and NaN (which the probes include), stays as it is.
+"""
+from __future__ import annotations
+
+import math
+import struct
+
+import numpy as np
+from iree.compiler import ir
+
+from ..dialect import stablehlo
+from ..dialect.attributes import enum_name
+from ..dialect.elementwise import compare_types
+from ..dialect.types import DYN
+from . import chlo_stablehlo_extras as extras
+from .chlo_expr import element_of, is_float
+
+FLOAT_PROBES = (-math.nan, -math.inf, -2.5, -1.0, -0.0, 0.0, 1.0, 2.5, math.inf, math.nan)
+
+
+class _NotRecognised(Exception):
+    pass
+
+
+# ---- orders -----------------------------------------------------------------------------
+
+def _total_order_key(x: float) -> int:
+    bits = struct.unpack("<Q", struct.pack("<d", x))[0]
+    return bits ^ (2 ** 64 - 1) if bits >> 63 else bits | (1 << 63)
+
+
+def _canonical_key(x: float):
+    return (1, 0.0) if math.isnan(x) else (0, x + 0.0)       # -0.0 + 0.0 == 0.0
+
+
+ORDERS = {"canonical": _canonical_key, "totalorder": _total_order_key}
+
+
+def _integer_probes(element: ir.IntegerType) -> tuple[int, ...]:
+    width = element.width
+    if width == 1:
+        return (0, 1)
+    if element.is_unsigned:
+        return (0, 1, 5, 2 ** width - 1)
+    return (-2 ** (width - 1), -3, -1, 0, 1, 5, 2 ** (width - 1) - 1)
+
+
+# ---- evaluating the comparator on scalars ------------------------------------------------
+
+def _compare(op: ir.Operation, a, b) -> bool:
+    element = element_of(op.operands[0])
+    kind = (enum_name(op.attributes["compare_type"]) if "compare_type" in op.attributes
+            else compare_types(element)[0])
+    direction = enum_name(op.attributes["comparison_direction"])
+    if kind == "TOTALORDER":
+        a, b = _total_order_key(a), _total_order_key(b)
+    elif kind == "UNSIGNED" and isinstance(element, ir.IntegerType):
+        a, b = a % (1 << element.width), b % (1 << element.width)
+    return {"EQ": a == b, "NE": a != b, "LT": a < b, "LE": a <= b, "GT": a > b,
+            "GE": a >= b}[direction]
+
+
+def _constant(value: ir.Value):
+    owner = value.owner
+    if not (isinstance(owner, (ir.Operation, ir.OpView)) and owner.name == "stablehlo.constant"):
+        raise _NotRecognised
+    attr = ir.DenseElementsAttr(owner.attributes["value"])
+    if not attr.is_splat:
+        raise _NotRecognised
+    scalar = attr.get_splat_value()
+    element = element_of(value)
+    if is_float(element):
+        number = float(ir.FloatAttr(scalar).value)
+    elif ir.IntegerType(element).width == 1:
+        return bool(ir.BoolAttr(scalar).value)
+    else:
+        number = int(ir.IntegerAttr(scalar).value)
+    if not (number == 0 or math.isnan(number) or math.isinf(number)):
+        raise _NotRecognised        # the probes decide a comparator only for these constants
+    return number
+
+
+def _evaluate(block: ir.Block, a, b) -> bool:
+    """The comparator's result for the first operand's keys `a` and `b` (Python scalars)."""
+    env = {block.arguments[0]: a, block.arguments[1]: b}
+
+    def get(v):
+        return env[v] if v in env else _constant(v)
+    for op in block.operations:
+        name = op.name
+        if name == "stablehlo.return":
+            return bool(get(op.operands[0]))
+        ins = [get(v) for v in op.operands]
+        if name == "stablehlo.compare":
+            out = _compare(op, *ins)
+        elif name == "stablehlo.select":
+            out = ins[1] if ins[0] else ins[2]
+        elif name == "stablehlo.and":
+            out = ins[0] and ins[1]
+        elif name == "stablehlo.or":
+            out = ins[0] or ins[1]
+        elif name == "stablehlo.xor":
+            out = ins[0] != ins[1]
+        elif name == "stablehlo.not" and isinstance(ins[0], bool):
+            out = not ins[0]
+        elif name == "stablehlo.constant":
+            out = _constant(op.result)
+        else:
+            raise _NotRecognised
+        env[op.result] = out
+    raise _NotRecognised
+
+
+def recognise(sort: ir.Operation) -> tuple[str, bool] | None:
+    """(order, descending) of a comparator that orders the first operand alone by one of
+    ORDERS (floats) or by value (integers), else None."""
+    block = sort.regions[0].blocks[0]
+    if any(len(list(arg.uses)) for arg in list(block.arguments)[2:]):
+        return None
+    element = element_of(sort.operands[0]).maybe_downcast()
+    if is_float(element):
+        if element.width > 32:
+            return None
+        probes, orders = FLOAT_PROBES, ORDERS
+    elif isinstance(element, ir.IntegerType) and element.width <= 32:
+        probes, orders = _integer_probes(element), {"value": lambda x: x}
+    else:
+        return None
+    try:
+        table = {(a, b): _evaluate(block, a, b) for a in probes for b in probes}
+    except (_NotRecognised, TypeError, KeyError, ValueError):
+        return None
+    for name, key in orders.items():
+        for descending in (False, True):
+            if all(got == ((key(a) > key(b)) if descending else (key(a) < key(b)))
+                   for (a, b), got in table.items()):
+                return name, descending
+    return None
+
+
+# ---- the packed sort ---------------------------------------------------------------------
+
+def _splat(value, like: ir.Value) -> ir.Value:
+    t = ir.RankedTensorType(like.type)
+    scalar = stablehlo.constant(np.array(value, _numpy_type(t.element_type)))
+    return _broadcast_like(scalar, like)
+
+
+def _broadcast_like(scalar: ir.Value, like: ir.Value) -> ir.Value:
+    t = ir.RankedTensorType(like.type)
+    result = ir.RankedTensorType.get(t.shape, ir.RankedTensorType(scalar.type).element_type)
+    if all(d != DYN for d in t.shape):
+        return stablehlo.broadcast_in_dim(scalar, broadcast_dimensions=[], result_type=result)
+    return extras.dynamic_broadcast_in_dim(scalar, extras.shape_of(like), [], result)
+
+
+def _numpy_type(element: ir.Type):
+    if is_float(element):
+        return np.float32
+    return {1: np.bool_, 32: np.int32, 64: np.int64}[ir.IntegerType(element).width]
+
+
+def _retyped(value: ir.Value, element: ir.Type) -> ir.RankedTensorType:
+    return ir.RankedTensorType.get(ir.RankedTensorType(value.type).shape, element)
+
+
+def _key32(keys: ir.Value, order: str, descending: bool) -> ir.Value:
+    """An i32 per key whose signed order is the sort's order."""
+    i32 = ir.IntegerType.get_signless(32)
+    element = element_of(keys).maybe_downcast()
+    if is_float(element):
+        f32 = ir.F32Type.get()
+        x = keys if element.width == 32 else stablehlo.convert(keys, result_type=_retyped(
+            keys, f32))
+        if order == "canonical":
+            zero = _splat(0.0, x)
+            x = stablehlo.select(stablehlo.compare(x, zero, comparison_direction="EQ"), zero, x)
+            x = stablehlo.select(stablehlo.compare(x, x, comparison_direction="NE"),
+                                 _splat(math.nan, x), x)
+        bits = stablehlo.bitcast_convert(x, result_type=_retyped(x, i32))
+        negative = stablehlo.compare(bits, _splat(0, bits), comparison_direction="LT")
+        key = stablehlo.select(negative, stablehlo.xor(bits, _splat(2 ** 31 - 1, bits)), bits)
+    elif element.width == 32 and element.is_unsigned:
+        # u32: the bits as i32 with the top bit flipped, so the signed order is the unsigned one
+        bits = stablehlo.bitcast_convert(keys, result_type=_retyped(keys, i32))
+        key = stablehlo.xor(bits, _splat(-2 ** 31, bits))
+    elif element.width == 32:
+        key = keys
+    else:
+        key = stablehlo.convert(keys, result_type=_retyped(keys, i32))    # by value: exact
+    return stablehlo.not_(key) if descending else key
+
+
+def packed_sort(sort: ir.Operation, order: str, descending: bool) -> list[ir.Value]:
+    """The sort's results: one sort of (key32 << 32 | position) along its dimension, then
+    every operand gathered by the positions."""
+    keys = sort.operands[0]
+    t = ir.RankedTensorType(keys.type)
+    rank = t.rank
+    dimension = ir.IntegerAttr(sort.attributes["dimension"]).value % rank
+    i64 = ir.IntegerType.get_signless(64)
+    i32 = ir.IntegerType.get_signless(32)
+    wide = _retyped(keys, i64)
+    key = stablehlo.convert(_key32(keys, order, descending), result_type=wide)
+    position = stablehlo.iota(iota_dimension=dimension, result_type=wide) if \
+        all(d != DYN for d in t.shape) else _dynamic_iota(keys, dimension, wide)
+    packed = stablehlo.or_(stablehlo.shift_left(key, _splat(32, key)), position)
+    ordered = stablehlo.sort([packed], dimension=dimension, is_stable=False,
+                             comparator=lambda a, b: stablehlo.compare(
+                                 a, b, comparison_direction="LT"))
+    ordered = ordered[0] if isinstance(ordered, (list, tuple)) else ordered
+    indices = stablehlo.convert(stablehlo.and_(ordered, _splat(2 ** 32 - 1, ordered)),
+                                result_type=_retyped(keys, i32))
+    batch = [d for d in range(rank) if d != dimension]
+    return [stablehlo.gather(
+        operand, indices, offset_dims=[], collapsed_slice_dims=[dimension],
+        operand_batching_dims=batch, start_indices_batching_dims=batch,
+        start_index_map=[dimension], index_vector_dim=rank, slice_sizes=[1] * rank,
+        result_type=operand.type) for operand in sort.operands]
+
+
+def _dynamic_iota(like: ir.Value, dimension: int, result: ir.RankedTensorType) -> ir.Value:
+    return extras.dynamic_iota(extras.shape_of(like), dimension, result)
