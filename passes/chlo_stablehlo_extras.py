@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 
+import numpy as np
 from iree.compiler import ir
 
 from ..dialect import stablehlo
@@ -218,6 +219,31 @@ def dim(value: ir.Value, dimension: int) -> ir.Value:
     index = _create("arith.constant", [ir.IndexType.get()], [],
                     {"value": ir.IntegerAttr.get(ir.IndexType.get(), dimension)}).result
     return _create("tensor.dim", [ir.IndexType.get()], [value, index]).result
+
+
+def expand_shape(operand: ir.Value, groups: Sequence[Sequence[int]], result_type: ir.Type,
+                 sizes: Sequence[ir.Value]) -> ir.Value:
+    """`tensor.expand_shape`: each operand dimension becomes a group; `sizes` are the `index`
+    sizes of the result's dynamic dimensions, in order."""
+    return _create("tensor.expand_shape", [result_type], [operand, *sizes], {
+        "reassociation": reassociation(groups),
+        "static_output_shape": _i64_array(ir.RankedTensorType(result_type).shape)}).result
+
+
+def window_count(value: ir.Value, dimension: int, span: int, stride: int) -> ir.Value:
+    """max((size - span) / stride + 1, 0) as an `index`: the windows of `span` elements at
+    `stride` along a dimension of `value` (sizes of convolutions and reduce_windows)."""
+    scalar = _tensor([], ir.IntegerType.get_signless(64))
+
+    def constant(v: int) -> ir.Value:
+        return stablehlo.constant(np.array(v, np.int64))
+    size = stablehlo.reshape(size_vector([(value, dimension)]), result_type=scalar)
+    room = stablehlo.subtract(size, constant(span))
+    count = stablehlo.add(stablehlo.divide(stablehlo.maximum(room, constant(0)),
+                                           constant(stride)), constant(1))
+    count = stablehlo.select(stablehlo.compare(room, constant(0), comparison_direction="LT"),
+                             constant(0), count)
+    return index_scalar(count)
 
 
 def extract_slice(source: ir.Value, offsets: Sequence[int], sizes: Sequence,

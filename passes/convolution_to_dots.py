@@ -29,6 +29,8 @@ from iree.compiler import ir
 
 from ..dialect import stablehlo
 from ..dialect.attributes import CONV_DIMS, enum_name
+from ..dialect.types import DYN
+from . import chlo_stablehlo_extras as extras
 from .chlo_expr import attributes
 from .op_rules import RulesPass
 
@@ -66,9 +68,28 @@ def _as_dots(op: ir.Operation):
     dims = CONV_DIMS.decode(attrs["dimension_numbers"])
     if not _eligible(op, attrs, dims):
         return None
+    return [sum_of_dots(op)]
+
+
+def sum_of_dots(op: ir.Operation) -> ir.Value:
+    """An ungrouped convolution as the sum over its window positions of (the padded input's
+    shifted, strided slice as [rows, input features]) x (the kernel's matrix there). Spatial
+    and batch sizes may be run-time sizes: the slices are then `tensor.extract_slice`s sized
+    by the window counts computed once, collapsed and expanded with tensor ops (IREE 3.13
+    compiles neither a convolution over run-time spatial sizes nor a dot_general with several
+    run-time free dimensions)."""
+    attrs = attributes(op)
+    dims = CONV_DIMS.decode(attrs["dimension_numbers"])
     lhs, rhs = op.operands
     result = ir.RankedTensorType(op.results[0].type)
-    f32 = result.element_type
+    element = result.element_type
+    if isinstance(element, ir.FloatType) and element.width < 32:
+        # narrow floats: every product and the sum in f32, rounded once at the end (as
+        # shlo-accumulate-in-f32 does for one convolution)
+        f32 = ir.F32Type.get()
+        lhs, rhs = (stablehlo.convert(v, result_type=ir.RankedTensorType.get(
+            ir.RankedTensorType(v.type).shape, f32)) for v in (lhs, rhs))
+        element = f32
     n = len(dims["input_spatial_dimensions"])
     strides = _array(attrs, "window_strides", n, 1)
     lhs_dilation = _array(attrs, "lhs_dilation", n, 1)
@@ -85,46 +106,68 @@ def _as_dots(op: ir.Operation):
     x = _transpose(lhs, [dims["input_batch_dimension"], *dims["input_spatial_dimensions"],
                          dims["input_feature_dimension"]])
     if padding.any() or any(d != 1 for d in lhs_dilation):
-        zero = stablehlo.constant(0, result_type=ir.RankedTensorType.get([], f32))
+        zero = stablehlo.constant(0, result_type=ir.RankedTensorType.get(
+            [], ir.RankedTensorType(lhs.type).element_type))
         x = stablehlo.pad(x, zero, edge_padding_low=[0, *padding[:, 0], 0],
                           edge_padding_high=[0, *padding[:, 1], 0],
                           interior_padding=[0, *(d - 1 for d in lhs_dilation), 0])
     x_shape = ir.RankedTensorType(x.type).shape
+    x_element = ir.RankedTensorType(x.type).element_type
     batch, features = x_shape[0], x_shape[-1]
     # the kernel as [spatial..., input features, output features]
     w = _transpose(rhs, [*dims["kernel_spatial_dimensions"],
                          dims["kernel_input_feature_dimension"],
                          dims["kernel_output_feature_dimension"]])
     w_shape = ir.RankedTensorType(w.type).shape
+    w_element = ir.RankedTensorType(w.type).element_type
     window, outputs = w_shape[:n], w_shape[-1]
     out_spatial = [result.shape[d] for d in dims["output_spatial_dimensions"]]
-    rows = batch * math.prod(out_spatial)
+    static = DYN not in (batch, *out_spatial)
+    rows = batch * math.prod(out_spatial) if static else DYN
+    # run-time sizes as indices: the batch's own, and the window counts of the padded input
+    sizes = [batch if batch != DYN else extras.dim(x, 0)]
+    for k, count in enumerate(out_spatial):
+        span = (window[k] - 1) * rhs_dilation[k] + 1
+        sizes.append(count if count != DYN else extras.window_count(x, k + 1, span, strides[k]))
 
     total = None
     for position in itertools.product(*(range(k) for k in window)):
         start = [p * d for p, d in zip(position, rhs_dilation)]
-        shifted = stablehlo.slice(
-            x, start_indices=[0, *start, 0],
-            limit_indices=[batch, *(s + (o - 1) * t + 1 for s, o, t in
-                                    zip(start, out_spatial, strides)), features],
-            strides=[1, *strides, 1])
-        shifted = stablehlo.reshape(shifted, result_type=ir.RankedTensorType.get(
-            [rows, features], f32))
+        flat = ir.RankedTensorType.get([rows, features], x_element)
+        if static:
+            shifted = stablehlo.slice(
+                x, start_indices=[0, *start, 0],
+                limit_indices=[batch, *(s + (o - 1) * t + 1 for s, o, t in
+                                        zip(start, out_spatial, strides)), features],
+                strides=[1, *strides, 1])
+            shifted = stablehlo.reshape(shifted, result_type=flat)
+        else:
+            shifted = extras.extract_slice(
+                x, [0, *start, 0], [*sizes, features], [1, *strides, 1],
+                ir.RankedTensorType.get([batch, *out_spatial, features], x_element))
+            shifted = extras.collapse_shape(shifted, [list(range(n + 1)), [n + 1]], flat)
         at = [k - 1 - p if r else p for p, k, r in zip(position, window, reversed_)]
         matrix = stablehlo.slice(w, start_indices=[*at, 0, 0],
                                  limit_indices=[*(a + 1 for a in at), features, outputs])
         matrix = stablehlo.reshape(matrix, result_type=ir.RankedTensorType.get(
-            [features, outputs], f32))
+            [features, outputs], w_element))
         term = stablehlo.dot_general(shifted, matrix, lhs_contracting_dimensions=[1],
-                                     rhs_contracting_dimensions=[0], **precision)
+                                     rhs_contracting_dimensions=[0], **precision,
+                                     result_type=ir.RankedTensorType.get([rows, outputs],
+                                                                         element))
         total = term if total is None else stablehlo.add(total, term)
 
-    y = stablehlo.reshape(total, result_type=ir.RankedTensorType.get(
-        [batch, *out_spatial, outputs], f32))
+    shape = ir.RankedTensorType.get([batch, *out_spatial, outputs], element)
+    if static:
+        y = stablehlo.reshape(total, result_type=shape)
+    else:
+        y = extras.expand_shape(total, [list(range(n + 1)), [n + 1]], shape,
+                                [v for v in sizes if isinstance(v, ir.Value)])
     # y is [batch, spatial..., features]; the result's order comes from dimension_numbers
     where = {dims["output_batch_dimension"]: 0, dims["output_feature_dimension"]: n + 1,
              **{d: 1 + i for i, d in enumerate(dims["output_spatial_dimensions"])}}
-    return [_transpose(y, [where[d] for d in range(n + 2)])]
+    y = _transpose(y, [where[d] for d in range(n + 2)])
+    return y if element == result.element_type else stablehlo.convert(y, result_type=result)
 
 
 @dataclasses.dataclass

@@ -31,20 +31,25 @@
 from __future__ import annotations
 
 import dataclasses
+import math
 
 import numpy as np
 from iree.compiler import ir
 
 from ..dialect import stablehlo
+from ..dialect.attributes import CONV_DIMS
 from ..dialect.rebuild import arguments
 from ..dialect.types import DYN, constant_values
 from ..errors import PassError
 from . import chlo_stablehlo_extras as extras
-from .chlo_expr import Num, sum_over
+from .chlo_expr import Num, attributes, sum_over
+from .convolution_to_dots import sum_of_dots
 from .base import Pass, nested_ops
 from .op_rules import apply_rules
 
 MAX_AMBIGUOUS = 4
+# a convolution over run-time spatial sizes becomes one matmul per window position: up to
+MAX_WINDOW_POSITIONS = 64
 
 
 def _index_of(shape: ir.Value, d: int) -> ir.Value:
@@ -394,6 +399,22 @@ def _dynamic_gather(op):
     return _one_slice_gather(op) or _whole_dimension_gather(op)
 
 
+def _convolution(op):
+    """A convolution over run-time sized spatial dimensions, ungrouped, with a window of at
+    most MAX_WINDOW_POSITIONS: a sum of matmuls over shifted slices (convolution_to_dots)."""
+    attrs = attributes(op)
+    dims = CONV_DIMS.decode(attrs["dimension_numbers"])
+    lhs, rhs = (ir.RankedTensorType(v.type) for v in op.operands)
+    groups = [ir.IntegerAttr(attrs[name]).value if name in attrs else 1
+              for name in ("feature_group_count", "batch_group_count")]
+    window = [rhs.shape[d] for d in dims["kernel_spatial_dimensions"]]
+    if (all(lhs.shape[d] != DYN for d in dims["input_spatial_dimensions"])
+            or not rhs.has_static_shape or lhs.shape[dims["input_feature_dimension"]] == DYN
+            or groups != [1, 1] or math.prod(window) > MAX_WINDOW_POSITIONS):
+        return None
+    return [sum_of_dots(op)]
+
+
 def _get_dimension_size(op):
     if not extras.is_unsigned_dynamic(op.operands[0]):
         return None
@@ -407,6 +428,7 @@ RULES = {
     "stablehlo.dynamic_gather": _dynamic_gather,
     "stablehlo.get_dimension_size": _get_dimension_size,
     "stablehlo.dynamic_broadcast_in_dim": _dynamic_broadcast_in_dim,
+    "stablehlo.convolution": _convolution,
 }
 
 

@@ -29,7 +29,6 @@ import dataclasses
 import itertools
 import math
 
-import numpy as np
 from iree.compiler import ir
 
 from ..dialect import stablehlo
@@ -155,9 +154,8 @@ def _dynamic_window(op: ir.Operation, inputs, inits, kw):
         if (window[d], strides[d], dilation[d], padding[d]) == (1, 1, 1, [0, 0]):
             sizes.append(extras.dim(x, d))
             continue
-        span = (window[d] - 1) * dilation[d] + 1
-        sizes.append(extras.index_scalar(_run_time_count(x, d, sum(padding[d]) - span,
-                                                         strides[d])))
+        sizes.append(extras.window_count(padded, d, (window[d] - 1) * dilation[d] + 1,
+                                         strides[d]))
     result_type = op.results[0].type
     acc = None
     for position in itertools.product(*(range(w) for w in window)):
@@ -172,22 +170,6 @@ def _dynamic_window(op: ir.Operation, inputs, inits, kw):
         acc = ir.Operation.create(combine.name, results=[result_type], operands=[acc, piece],
                                   attributes=attributes(combine)).result
     return [acc]
-
-
-def _i64(value: int) -> ir.Value:
-    return stablehlo.constant(np.array(value, np.int64))
-
-
-def _run_time_count(x: ir.Value, d: int, extra: int, stride: int) -> ir.Value:
-    """max((size(x, d) + extra) / stride + 1, 0) as a 0-d i64 tensor: the windows of `stride`
-    that fit in dimension d padded and less one window span (`extra` in all)."""
-    size = stablehlo.reshape(extras.size_vector([(x, d)]),
-                             result_type=ir.RankedTensorType.get([], ir.IntegerType.get_signless(64)))
-    room = stablehlo.add(size, _i64(extra))
-    count = stablehlo.add(stablehlo.divide(stablehlo.maximum(room, _i64(0)), _i64(stride)),
-                          _i64(1))
-    return stablehlo.select(stablehlo.compare(room, _i64(0), comparison_direction="LT"),
-                            _i64(0), count)
 
 
 @dataclasses.dataclass

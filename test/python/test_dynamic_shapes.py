@@ -392,6 +392,59 @@ def test_sorts_with_symbolic_sizes(ctx, name, dtype, target):
         np.testing.assert_array_equal(got.view(np.uint8), want.view(np.uint8))
 
 
+CONVOLUTIONS = {     # name -> (strides, padding, dimension numbers, extra, input, kernel)
+    "conv1d_same": ((1,), "SAME", ("NWC", "WIO", "NWC"), {}, (2, "b", 8), (3, 8, 4)),
+    "conv1d_strided_valid": ((2,), "VALID", ("NWC", "WIO", "NWC"), {}, (2, "b", 8), (3, 8, 4)),
+    "conv1d_ncw_dilated": ((1,), [(2, 2)], ("NCW", "OIW", "NCW"), {"rhs_dilation": (2,)},
+                           (1, 4, "b"), (5, 4, 3)),
+    "conv1d_lhs_dilated": ((1,), [(1, 1)], ("NWC", "WIO", "NWC"), {"lhs_dilation": (2,)},
+                           (1, "b", 4), (3, 4, 2)),
+    "conv2d_height_width": ((1, 1), "SAME", ("NHWC", "HWIO", "NHWC"), {}, (1, "b", "c", 3),
+                            (3, 3, 3, 4)),
+    "conv2d_batch_and_height": ((1, 1), "VALID", ("NHWC", "HWIO", "NHWC"), {},
+                                ("b", "c", 6, 3), (2, 2, 3, 4)),
+}
+
+
+@pytest.mark.parametrize("name,dtype,target", [
+    (name, dtype, target) for name in sorted(CONVOLUTIONS) for dtype in ("float32", "bfloat16")
+    for target in ("cpu", "vulkan") if dtype == "float32" or name == "conv1d_same"])
+def test_convolutions_over_symbolic_spatial_sizes(ctx, name, dtype, target):
+    """Convolutions over run-time lengths, heights and widths (IREE 3.13 rejects them):
+    shlo-expand-dynamic-ops writes a sum of matmuls over shifted slices. One executable, every
+    size, XLA's convolution as the oracle (bf16: computed in f32 and rounded once)."""
+    jax = pytest.importorskip("jax")
+    import ml_dtypes
+    from jax import export, lax
+    if target == "vulkan":
+        vulkan_or_skip()
+    strides, padding, numbers, extra, x_shape, w_shape = CONVOLUTIONS[name]
+    dt = ml_dtypes.bfloat16 if dtype == "bfloat16" else np.float32
+
+    def fn(x, w):
+        return lax.conv_general_dilated(x, w, strides, padding, dimension_numbers=numbers,
+                                        **extra)
+    symbols = dict(zip("bc", export.symbolic_shape("b, c")))
+    specs = [jax.ShapeDtypeStruct(tuple(symbols.get(d, d) for d in x_shape), dt),
+             jax.ShapeDtypeStruct(w_shape, dt)]
+    exe = shlo.compile(shlo.parse_module(export.export(jax.jit(fn))(*specs).mlir_module(),
+                                         context=ctx), target)
+    rng = np.random.default_rng(5)
+    for b, c in ((1, 3), (4, 2), (9, 5)):
+        x = rng.standard_normal([b if d == "b" else c if d == "c" else d
+                                 for d in x_shape]).astype(dt)
+        w = rng.standard_normal(w_shape).astype(dt)
+        want = np.asarray(jax.jit(fn)(x.astype(np.float32), w.astype(np.float32)))
+        if target == "vulkan" and want.size == 0:
+            continue
+        got = np.asarray(exe(x, w))
+        assert got.shape == want.shape
+        if dtype == "bfloat16":
+            want = want.astype(dt)
+        np.testing.assert_allclose(got.astype(np.float32), want.astype(np.float32),
+                                   rtol=1e-5 if dtype == "float32" else 1e-2, atol=1e-4)
+
+
 # A known IREE 3.13 miscompile (found 2026-11-26 with jax.random.bits under shape
 # polymorphism, whose threefry rounds are such a loop): a while loop carrying run-time sized
 # tensors, one of them an iota that the other's initial value also reads, returns wrong

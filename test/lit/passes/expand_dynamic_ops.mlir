@@ -138,3 +138,26 @@ func.func @whole_rows(%x: tensor<?x5xf32>, %i: tensor<2x1xi32>) -> tensor<?x2xf3
   %r = "stablehlo.dynamic_gather"(%x, %i, %sizes) <{dimension_numbers = #stablehlo.gather<offset_dims = [0], collapsed_slice_dims = [1], start_index_map = [1], index_vector_dim = 1>}> : (tensor<?x5xf32>, tensor<2x1xi32>, tensor<2xi32>) -> tensor<?x2xf32>
   return %r : tensor<?x2xf32>
 }
+
+// -----
+
+// A convolution over a run-time length (IREE 3.13 rejects it): per window position, a slice
+// of the padded input sized by the window count (computed once), collapsed to rows, times the
+// kernel's matrix there; the sum expanded back to [batch, length, features].
+// CHECK-LABEL: func.func @conv1d_over_a_dynamic_length
+// CHECK:         %[[P:.*]] = stablehlo.pad %arg0, %{{.*}}, low = [0, 1, 0], high = [0, 1, 0]
+// CHECK:         %[[K:.*]] = tensor.extract %{{.*}}[] : tensor<index>
+// CHECK:         %[[S0:.*]] = tensor.extract_slice %[[P]][0, 0, 0] [2, %[[K]], 8] [1, 1, 1]
+// CHECK:         %[[R0:.*]] = tensor.collapse_shape %[[S0]] {{\[\[}}0, 1], [2]] : tensor<2x?x8xf32> into tensor<?x8xf32>
+// CHECK:         %[[D0:.*]] = stablehlo.dot_general %[[R0]], %{{.*}}, contracting_dims = [1] x [0]
+// CHECK:         tensor.extract_slice %[[P]][0, 1, 0] [2, %[[K]], 8]
+// CHECK:         %[[D1:.*]] = stablehlo.dot_general
+// CHECK:         stablehlo.add %[[D0]], %[[D1]]
+// CHECK:         tensor.extract_slice %[[P]][0, 2, 0] [2, %[[K]], 8]
+// CHECK:         %[[SUM:.*]] = stablehlo.add
+// CHECK:         tensor.expand_shape %[[SUM]] {{\[\[}}0, 1], [2]] output_shape [2, %[[K]], 4]
+// CHECK-NOT:     stablehlo.convolution
+func.func @conv1d_over_a_dynamic_length(%x: tensor<2x?x8xf32>, %w: tensor<3x8x4xf32>) -> tensor<2x?x4xf32> {
+  %0 = stablehlo.convolution(%x, %w) dim_numbers = [b, 0, f]x[0, i, o]->[b, 0, f], window = {pad = [[1, 1]]} {batch_group_count = 1 : i64, feature_group_count = 1 : i64} : (tensor<2x?x8xf32>, tensor<3x8x4xf32>) -> tensor<2x?x4xf32>
+  return %0 : tensor<2x?x4xf32>
+}
