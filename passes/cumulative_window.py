@@ -25,6 +25,7 @@ from ..dialect import stablehlo
 from ..dialect.types import constant_values
 from . import chlo_stablehlo_extras as extras
 from .expand_dynamic_ops import size_origins
+from .refine_rules import called_function
 
 # The body's op -> its identity, by element kind ("f" float, "s" signed, "u" unsigned,
 # "b" i1), as a function of the bit width.
@@ -129,12 +130,7 @@ def _scanned_dimension(op: ir.Operation) -> tuple[int, bool] | None:
 
 def _body_op(op: ir.Operation) -> str | None:
     """The name of the one op the called reducer applies to its two arguments."""
-    module = op
-    while module.name != "builtin.module":
-        module = module.parent
-    callee = ir.FlatSymbolRefAttr(ir.ArrayAttr(op.attributes["called_computations"])[0]).value
-    func = ir.SymbolTable(module.operation)[callee].operation
-    block = func.regions[0].blocks[0]
+    block = called_function(op).regions[0].blocks[0]
     ops = [o.operation for o in block.operations]
     if (len(ops) != 2 or ops[0].name not in IDENTITIES or len(block.arguments) != 2
             or set(ops[0].operands) != set(block.arguments)

@@ -173,7 +173,7 @@ def _dynamic_reduce_window(op):
     if known is None or not _static(*op.operands[:n]):
         return None
     dimensions, strides, base, window, padding = known
-    body = _called_function(op).regions[0].blocks[0]
+    body = called_function(op).regions[0].blocks[0]
     out = stablehlo.reduce_window(
         list(op.operands[:n]), list(op.operands[n:2 * n]), window_dimensions=dimensions,
         window_strides=strides, base_dilations=base, window_dilations=window,
@@ -182,7 +182,8 @@ def _dynamic_reduce_window(op):
     return list(out) if isinstance(out, (list, tuple)) else [out]
 
 
-def _called_function(op: ir.Operation) -> ir.Operation:
+def called_function(op: ir.Operation) -> ir.Operation:
+    """The function a custom_call names first in `called_computations`."""
     module = op
     while module.name != "builtin.module":
         module = module.parent

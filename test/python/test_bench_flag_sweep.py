@@ -7,7 +7,7 @@ import numpy as np
 import pytest
 
 import shlo
-from shlo.pipelines.cpu_tuning import NO_AGGRESSIVE_FUSION, module_flags
+from shlo.pipelines.cpu_tuning import NO_AGGRESSIVE_FUSION, NO_DATA_TILING, module_flags
 from shlo.tools import flag_sweep
 
 
@@ -56,6 +56,8 @@ def test_retry_flags_only_for_known_fusion_failures_on_cpu():
                  "%13:3 = ...") == NO_AGGRESSIVE_FUSION
     assert retry("-:12:26: One or more operations with large vector sizes (16384 bytes) were "
                  "found") == NO_AGGRESSIVE_FUSION
+    assert retry("-:8:25: 'affine.delinearize_index' op no basis element may be statically "
+                 "non-positive") == NO_DATA_TILING
     assert retry("failed to legalize operation 'arith.truncf'") == ()
     already = dataclasses.replace(cpu, extra_flags=NO_AGGRESSIVE_FUSION)
     assert retry_flags(already)("exceeded stack allocation limit of 32768 bytes") == ()
@@ -132,7 +134,6 @@ SMALL_BATCHED = [(2, 3, 2, 8), (3, 6, 6, 8), (2, 6, 33, 17), (3, 3, 7, 17)]
 
 
 def test_small_batched_matmuls_compute_the_right_values(ctx):
-    from shlo.pipelines.cpu_tuning import NO_DATA_TILING
     module = shlo.parse_module("".join(_normalised_batched_matmul(*s) for s in SMALL_BATCHED),
                                context=ctx)
     assert module_flags(module.operation) == NO_DATA_TILING

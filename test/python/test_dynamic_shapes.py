@@ -445,6 +445,30 @@ def test_convolutions_over_symbolic_spatial_sizes(ctx, name, dtype, target):
                                    rtol=1e-5 if dtype == "float32" else 1e-2, atol=1e-4)
 
 
+@pytest.mark.parametrize("target", ["cpu", "vulkan"])
+def test_attention_over_a_symbolic_sequence_length(ctx, target):
+    """softmax(q k^T / 4) v with a symbolic number of tokens: on CPU IREE 3.13's data tiling
+    fails on it ("'affine.delinearize_index' op no basis element may be statically
+    non-positive"), and shlo compiles it again without data tiling. numpy is the oracle."""
+    jax = pytest.importorskip("jax")
+    from jax import export
+    if target == "vulkan":
+        vulkan_or_skip()
+
+    def attention(q, k, v):
+        return jax.nn.softmax(q @ k.T / 4.0, axis=-1) @ v
+    b, = export.symbolic_shape("b")
+    spec = jax.ShapeDtypeStruct((b, 16), np.float32)
+    exe = shlo.compile(shlo.parse_module(export.export(jax.jit(attention))(
+        spec, spec, spec).mlir_module(), context=ctx), target)
+    for n in (1, 5, 33):
+        q, k, v = (f32(n, 16) for _ in range(3))
+        s = q.astype(np.float64) @ k.T / 4.0
+        p = np.exp(s - s.max(axis=-1, keepdims=True))
+        np.testing.assert_allclose(exe(q, k, v), p / p.sum(axis=-1, keepdims=True) @ v,
+                                   rtol=1e-4, atol=1e-5)
+
+
 # A known IREE 3.13 miscompile (found 2026-11-26 with jax.random.bits under shape
 # polymorphism, whose threefry rounds are such a loop): a while loop carrying run-time sized
 # tensors, one of them an iota that the other's initial value also reads, returns wrong
