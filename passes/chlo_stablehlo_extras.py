@@ -261,6 +261,20 @@ def extract_slice(source: ir.Value, offsets: Sequence[int], sizes: Sequence,
         "operandSegmentSizes": ir.DenseI32ArrayAttr.get([1, 0, len(dynamic), 0])}).result
 
 
+def insert_slice(source: ir.Value, dest: ir.Value, offsets: Sequence[ir.Value],
+                 sizes: Sequence) -> ir.Value:
+    """`tensor.insert_slice` of `source` into `dest` at `index` offsets, unit strides; a size
+    is an int or an `index` value."""
+    dynamic = [v for v in sizes if isinstance(v, ir.Value)]
+    static = [ir.ShapedType.get_dynamic_size() if isinstance(v, ir.Value) else int(v)
+              for v in sizes]
+    return _create("tensor.insert_slice", [dest.type], [source, dest, *offsets, *dynamic], {
+        "static_offsets": _i64_array([ir.ShapedType.get_dynamic_size()] * len(offsets)),
+        "static_sizes": _i64_array(static), "static_strides": _i64_array([1] * len(sizes)),
+        "operandSegmentSizes": ir.DenseI32ArrayAttr.get([1, 1, len(offsets), len(dynamic),
+                                                         0])}).result
+
+
 def _fill_region(region: ir.Region, arg_types: Sequence[ir.Type], body: Callable) -> None:
     loc = ir.Location.current
     block = region.blocks.append(*arg_types, arg_locs=[loc] * len(arg_types))

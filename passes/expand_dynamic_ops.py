@@ -415,6 +415,27 @@ def _convolution(op):
     return [sum_of_dots(op)]
 
 
+def _dynamic_update_slice(op):
+    """A dynamic_update_slice into a run-time sized operand (lax.scan stacking its outputs
+    over a symbolic length; IREE 3.13: "failed to legalize") as a `tensor.insert_slice` at
+    the start indices clamped as the op clamps them, to [0, size - update size]."""
+    operand, update, *starts = op.operands
+    if ir.RankedTensorType(operand.type).has_static_shape:
+        return None
+    i64 = ir.RankedTensorType.get([], ir.IntegerType.get_signless(64))
+    zero = stablehlo.constant(np.array(0, np.int64))
+    offsets, sizes = [], []
+    for d, start in enumerate(starts):
+        size = ir.RankedTensorType(update.type).shape[d]
+        sizes.append(size if size != DYN else extras.dim(update, d))
+        room = stablehlo.subtract(
+            stablehlo.reshape(extras.size_vector([(operand, d)]), result_type=i64),
+            stablehlo.reshape(extras.size_vector([(update, d)]), result_type=i64))
+        wide = stablehlo.convert(start, result_type=i64)
+        offsets.append(extras.index_scalar(stablehlo.clamp(zero, wide, room)))
+    return [extras.insert_slice(update, operand, offsets, sizes)]
+
+
 def _get_dimension_size(op):
     if not extras.is_unsigned_dynamic(op.operands[0]):
         return None
@@ -429,6 +450,7 @@ RULES = {
     "stablehlo.get_dimension_size": _get_dimension_size,
     "stablehlo.dynamic_broadcast_in_dim": _dynamic_broadcast_in_dim,
     "stablehlo.convolution": _convolution,
+    "stablehlo.dynamic_update_slice": _dynamic_update_slice,
 }
 
 

@@ -469,6 +469,56 @@ def test_attention_over_a_symbolic_sequence_length(ctx, target):
                                    rtol=1e-4, atol=1e-5)
 
 
+@pytest.mark.parametrize("target", ["cpu", "vulkan"])
+def test_scans_over_a_symbolic_length(ctx, target):
+    """lax.scan over a symbolic number of steps (a running sum and a tanh RNN) stacks its
+    outputs with dynamic_update_slice into a run-time sized buffer, which IREE 3.13 rejects;
+    shlo writes a tensor.insert_slice. Also a dynamic_update_slice whose start is clamped.
+    numpy loops are the oracle."""
+    jax = pytest.importorskip("jax")
+    jnp = jax.numpy
+    from jax import export, lax
+    if target == "vulkan":
+        vulkan_or_skip()
+
+    def running_sum(x):
+        return lax.scan(lambda c, v: (c + v, c + v), np.float32(0), x)[1]
+
+    def rnn(x, w):
+        def step(h, xt):
+            h = jnp.tanh(h @ w + xt)
+            return h, h
+        return lax.scan(step, jnp.zeros(4, np.float32), x)[1]
+
+    def patch(x):           # row 1000, a run-time value: clamped to the last that fits
+        far = jnp.int32(1000) + (x[0, 0] != x[0, 0]).astype(np.int32)
+        return lax.dynamic_update_slice(x, jnp.ones((2, 2), np.float32), (far, 1))
+    b, = export.symbolic_shape("b")
+    b2, = export.symbolic_shape("b", constraints=["b >= 2"])      # the patch's 2 rows fit
+    compiled = {
+        name: shlo.compile(shlo.parse_module(export.export(jax.jit(fn))(*(
+            jax.ShapeDtypeStruct(s, np.float32) for s in shapes)).mlir_module(), context=ctx),
+            target)
+        for name, fn, shapes in (("running_sum", running_sum, [(b,)]),
+                                 ("rnn", rnn, [(b, 4), (4, 4)]),
+                                 ("patch", patch, [(b2, 3)]))}
+    for n in (2, 7):
+        x = f32(n)
+        np.testing.assert_allclose(compiled["running_sum"](x), np.cumsum(x), rtol=1e-5,
+                                   atol=1e-5)
+        xs, w = f32(n, 4), f32(4, 4) * 0.5
+        h, want = np.zeros(4), []
+        for xt in xs:
+            h = np.tanh(h @ w + xt)
+            want.append(h)
+        np.testing.assert_allclose(compiled["rnn"](xs, w), np.array(want), rtol=1e-5,
+                                   atol=1e-5)
+        x = f32(n, 3)
+        want = x.copy()
+        want[n - 2:n, 1:3] = 1
+        np.testing.assert_array_equal(compiled["patch"](x), want)
+
+
 # A known IREE 3.13 miscompile (found 2026-11-26 with jax.random.bits under shape
 # polymorphism, whose threefry rounds are such a loop): a while loop carrying run-time sized
 # tensors, one of them an iota that the other's initial value also reads, returns wrong

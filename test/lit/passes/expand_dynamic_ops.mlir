@@ -161,3 +161,23 @@ func.func @conv1d_over_a_dynamic_length(%x: tensor<2x?x8xf32>, %w: tensor<3x8x4x
   %0 = stablehlo.convolution(%x, %w) dim_numbers = [b, 0, f]x[0, i, o]->[b, 0, f], window = {pad = [[1, 1]]} {batch_group_count = 1 : i64, feature_group_count = 1 : i64} : (tensor<2x?x8xf32>, tensor<3x8x4xf32>) -> tensor<2x?x4xf32>
   return %0 : tensor<2x?x4xf32>
 }
+
+// -----
+
+// lax.scan stacking its outputs into a buffer of run-time length (IREE 3.13 rejects a
+// dynamic_update_slice of a run-time sized operand): a tensor.insert_slice at the start
+// clamped to [0, rows - 1].
+// CHECK-LABEL: func.func @stack_into_a_dynamic_buffer
+// CHECK:         %[[ROWS:.*]] = stablehlo.get_dimension_size %arg0, dim = 0
+// CHECK:         %[[ROOM:.*]] = stablehlo.subtract
+// CHECK:         %[[I:.*]] = stablehlo.convert %arg2 : (tensor<i32>) -> tensor<i64>
+// CHECK:         %[[CLAMPED:.*]] = stablehlo.clamp %{{.*}}, %[[I]], %[[ROOM]]
+// CHECK:         %[[CAST:.*]] = arith.index_cast %[[CLAMPED]]
+// CHECK:         %[[ROW:.*]] = tensor.extract %[[CAST]][]
+// CHECK:         tensor.insert_slice %arg1 into %arg0[%[[ROW]], %{{.*}}] [1, 4] [1, 1] : tensor<1x4xf32> into tensor<?x4xf32>
+// CHECK-NOT:     dynamic_update_slice
+func.func @stack_into_a_dynamic_buffer(%buf: tensor<?x4xf32>, %row: tensor<1x4xf32>, %i: tensor<i32>) -> tensor<?x4xf32> {
+  %c0 = stablehlo.constant dense<0> : tensor<i32>
+  %0 = stablehlo.dynamic_update_slice %buf, %row, %i, %c0 : (tensor<?x4xf32>, tensor<1x4xf32>, tensor<i32>, tensor<i32>) -> tensor<?x4xf32>
+  return %0 : tensor<?x4xf32>
+}
