@@ -27,6 +27,12 @@
 - `get_dimension_size` and `dynamic_broadcast_in_dim` of an unsigned tensor with a dynamic
   shape (IREE: "failed to legalize operation 'tensor.dim'"): on a signless convert of it
   (`chlo_stablehlo_extras.signless`), the broadcast converted back.
+- `convolution` over run-time sized spatial dimensions (IREE: "failed to legalize"): a sum of
+  matmuls over shifted slices (`convolution_to_dots.sum_of_dots`).
+- `dynamic_update_slice` into a run-time sized operand (lax.scan's stacked outputs; IREE:
+  "failed to legalize"): a `tensor.insert_slice` at the clamped start indices.
+- a run-time size converted to f64 (IREE's host VM has no i32 -> f64 cast): through the bits
+  of 2^52 + n.
 """
 from __future__ import annotations
 
@@ -42,7 +48,7 @@ from ..dialect.rebuild import arguments
 from ..dialect.types import DYN, constant_values
 from ..errors import PassError
 from . import chlo_stablehlo_extras as extras
-from .chlo_expr import Num, attributes, sum_over
+from .chlo_expr import Num, attributes, element_of, sum_over
 from .convolution_to_dots import sum_of_dots
 from .base import Pass, nested_ops
 from .op_rules import apply_rules
@@ -436,6 +442,33 @@ def _dynamic_update_slice(op):
     return [extras.insert_slice(update, operand, offsets, sizes)]
 
 
+def _is_size(value: ir.Value) -> bool:
+    """Whether `value` is a get_dimension_size, through integer converts and reshapes."""
+    while isinstance(value, ir.OpResult) and value.owner.name in ("stablehlo.convert",
+                                                                 "stablehlo.reshape"):
+        if not isinstance(element_of(value.owner.operands[0]), ir.IntegerType):
+            return False
+        value = value.owner.operands[0]
+    return isinstance(value, ir.OpResult) and value.owner.name == "stablehlo.get_dimension_size"
+
+
+def _size_to_f64(op):
+    """A run-time size converted to f64 (jnp.median/quantile's (n - 1) * q under x64): IREE
+    computes it on the host, whose VM has no i32 -> f64 cast ("failed to legalize operation
+    'arith.sitofp'"). A size is below 2^52, so its f64 is exactly the bits 2^52 + n read as
+    f64, less 2^52: an integer or and a float subtract, which the VM has."""
+    x = op.operands[0]
+    if str(element_of(op.results[0])) != "f64" or not _is_size(x):
+        return None
+    shape = ir.RankedTensorType(x.type).shape
+    i64, f64 = ir.IntegerType.get_signless(64), ir.F64Type.get()
+    wide = stablehlo.convert(x, result_type=ir.RankedTensorType.get(shape, i64))
+    magic = stablehlo.constant(np.full(shape, 0x4330000000000000, np.int64))
+    bits = stablehlo.bitcast_convert(stablehlo.or_(wide, magic),
+                                     result_type=ir.RankedTensorType.get(shape, f64))
+    return [stablehlo.subtract(bits, stablehlo.constant(np.full(shape, 2.0 ** 52)))]
+
+
 def _get_dimension_size(op):
     if not extras.is_unsigned_dynamic(op.operands[0]):
         return None
@@ -451,13 +484,15 @@ RULES = {
     "stablehlo.dynamic_broadcast_in_dim": _dynamic_broadcast_in_dim,
     "stablehlo.convolution": _convolution,
     "stablehlo.dynamic_update_slice": _dynamic_update_slice,
+    "stablehlo.convert": _size_to_f64,
 }
 
 
 @dataclasses.dataclass
 class ExpandDynamicOps(Pass):
     """Rewrite dynamic ops IREE cannot compile (dynamic reshapes, ambiguous broadcasts, vector
-    products, one-slice gathers, sizes of unsigned tensors)."""
+    products, one-slice gathers, sizes of unsigned tensors, convolutions over run-time spatial
+    sizes, updates of run-time sized tensors, sizes as f64)."""
 
     NAME = "shlo-expand-dynamic-ops"
 

@@ -519,6 +519,23 @@ def test_scans_over_a_symbolic_length(ctx, target):
         np.testing.assert_array_equal(compiled["patch"](x), want)
 
 
+def test_median_and_quantile_of_a_symbolic_length_in_x64(ctx):
+    """jnp.median and jnp.quantile under jax's x64 mode compute (n - 1) * q in f64 from the
+    run-time length, on IREE's host, whose VM cannot cast i32 to f64; shlo converts sizes to
+    f64 with integer bit operations instead. numpy is the oracle."""
+    jax = pytest.importorskip("jax")
+    from jax import export
+    b, = export.symbolic_shape("b")
+    with jax.enable_x64(True):
+        texts = [export.export(jax.jit(fn))(jax.ShapeDtypeStruct((b,), np.float32)).mlir_module()
+                 for fn in (jax.numpy.median, lambda x: jax.numpy.quantile(x, 0.3))]
+    median, quantile = (shlo.compile(shlo.parse_module(t, context=ctx), "cpu") for t in texts)
+    for n in (1, 2, 7, 100):
+        x = f32(n)
+        np.testing.assert_allclose(median(x), np.median(x), rtol=1e-6)
+        np.testing.assert_allclose(quantile(x), np.quantile(x, 0.3), rtol=1e-6, atol=1e-7)
+
+
 # A known IREE 3.13 miscompile (found 2026-11-26 with jax.random.bits under shape
 # polymorphism, whose threefry rounds are such a loop): a while loop carrying run-time sized
 # tensors, one of them an iota that the other's initial value also reads, returns wrong

@@ -181,3 +181,19 @@ func.func @stack_into_a_dynamic_buffer(%buf: tensor<?x4xf32>, %row: tensor<1x4xf
   %0 = stablehlo.dynamic_update_slice %buf, %row, %i, %c0 : (tensor<?x4xf32>, tensor<1x4xf32>, tensor<i32>, tensor<i32>) -> tensor<?x4xf32>
   return %0 : tensor<?x4xf32>
 }
+
+// -----
+
+// A run-time size converted to f64 (IREE's host VM has no i32 -> f64 cast): 2^52 + n as bits,
+// read as f64, less 2^52.
+// CHECK-LABEL: func.func @size_as_f64
+// CHECK:         %[[N:.*]] = stablehlo.get_dimension_size %arg0, dim = 0
+// CHECK:         %[[WIDE:.*]] = stablehlo.convert %[[N]] : (tensor<i32>) -> tensor<i64>
+// CHECK:         %[[BITS:.*]] = stablehlo.or %[[WIDE]], %{{.*}} : tensor<i64>
+// CHECK:         %[[F:.*]] = stablehlo.bitcast_convert %[[BITS]] : (tensor<i64>) -> tensor<f64>
+// CHECK:         stablehlo.subtract %[[F]], %{{.*}} : tensor<f64>
+func.func @size_as_f64(%x: tensor<?xf32>) -> tensor<f64> {
+  %n = stablehlo.get_dimension_size %x, dim = 0 : (tensor<?xf32>) -> tensor<i32>
+  %0 = stablehlo.convert %n : (tensor<i32>) -> tensor<f64>
+  return %0 : tensor<f64>
+}
