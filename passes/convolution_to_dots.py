@@ -72,12 +72,13 @@ def _as_dots(op: ir.Operation):
 
 
 def sum_of_dots(op: ir.Operation) -> ir.Value:
-    """An ungrouped convolution as the sum over its window positions of (the padded input's
-    shifted, strided slice as [rows, input features]) x (the kernel's matrix there). Spatial
-    and batch sizes may be run-time sizes: the slices are then `tensor.extract_slice`s sized
-    by the window counts computed once, collapsed and expanded with tensor ops (IREE 3.13
-    compiles neither a convolution over run-time spatial sizes nor a dot_general with several
-    run-time free dimensions)."""
+    """A convolution (feature groups allowed, no batch groups) as the sum over its window
+    positions of (the padded input's shifted, strided slice as [rows, input features]) x
+    (the kernel's matrix there), batched over feature groups. Spatial and batch sizes may be
+    run-time sizes: the slices are then `tensor.extract_slice`s sized by the window counts
+    computed once, collapsed and expanded with tensor ops (IREE 3.13 compiles neither a
+    convolution over run-time spatial sizes nor a dot_general with several run-time free
+    dimensions)."""
     attrs = attributes(op)
     dims = CONV_DIMS.decode(attrs["dimension_numbers"])
     lhs, rhs = op.operands
@@ -121,6 +122,8 @@ def sum_of_dots(op: ir.Operation) -> ir.Value:
     w_shape = ir.RankedTensorType(w.type).shape
     w_element = ir.RankedTensorType(w.type).element_type
     window, outputs = w_shape[:n], w_shape[-1]
+    groups = ir.IntegerAttr(attrs["feature_group_count"]).value \
+        if "feature_group_count" in attrs else 1
     out_spatial = [result.shape[d] for d in dims["output_spatial_dimensions"]]
     static = DYN not in (batch, *out_spatial)
     rows = batch * math.prod(out_spatial) if static else DYN
@@ -148,13 +151,16 @@ def sum_of_dots(op: ir.Operation) -> ir.Value:
             shifted = extras.collapse_shape(shifted, [list(range(n + 1)), [n + 1]], flat)
         at = [k - 1 - p if r else p for p, k, r in zip(position, window, reversed_)]
         matrix = stablehlo.slice(w, start_indices=[*at, 0, 0],
-                                 limit_indices=[*(a + 1 for a in at), features, outputs])
+                                 limit_indices=[*(a + 1 for a in at), *w_shape[-2:]])
         matrix = stablehlo.reshape(matrix, result_type=ir.RankedTensorType.get(
-            [features, outputs], w_element))
-        term = stablehlo.dot_general(shifted, matrix, lhs_contracting_dimensions=[1],
-                                     rhs_contracting_dimensions=[0], **precision,
-                                     result_type=ir.RankedTensorType.get([rows, outputs],
-                                                                         element))
+            w_shape[-2:], w_element))
+        if groups == 1:
+            term = stablehlo.dot_general(shifted, matrix, lhs_contracting_dimensions=[1],
+                                         rhs_contracting_dimensions=[0], **precision,
+                                         result_type=ir.RankedTensorType.get([rows, outputs],
+                                                                             element))
+        else:
+            term = _grouped_product(shifted, matrix, groups, element, precision)
         total = term if total is None else stablehlo.add(total, term)
 
     shape = ir.RankedTensorType.get([batch, *out_spatial, outputs], element)
@@ -168,6 +174,52 @@ def sum_of_dots(op: ir.Operation) -> ir.Value:
              **{d: 1 + i for i, d in enumerate(dims["output_spatial_dimensions"])}}
     y = _transpose(y, [where[d] for d in range(n + 2)])
     return y if element == result.element_type else stablehlo.convert(y, result_type=result)
+
+
+def _grouped_product(rows_by_features: ir.Value, matrix: ir.Value, groups: int,
+                     element: ir.Type, precision: dict) -> ir.Value:
+    """[rows, groups * k] x [k, groups * m] one group at a time, as one matmul batched over
+    the groups: [rows, groups * m]."""
+    rows, _ = ir.RankedTensorType(rows_by_features.type).shape
+    k, outputs = ir.RankedTensorType(matrix.type).shape
+    m = outputs // groups
+    x_element = ir.RankedTensorType(rows_by_features.type).element_type
+    w_element = ir.RankedTensorType(matrix.type).element_type
+    split = ir.RankedTensorType.get([rows, groups, k], x_element)
+    if rows == DYN:
+        x = extras.expand_shape(rows_by_features, [[0], [1, 2]], split,
+                                [extras.dim(rows_by_features, 0)])
+    else:
+        x = stablehlo.reshape(rows_by_features, result_type=split)
+    w = stablehlo.reshape(matrix, result_type=ir.RankedTensorType.get([k, groups, m], w_element))
+    if k == 1:
+        # depthwise: nothing to sum, and IREE 3.13 rejects a batched matmul of run-time size
+        # contracting one element ("stablehlo.dynamic_reshape"): a broadcast product
+        size = extras.size_vector([(x, 0), groups, m])
+        product = stablehlo.multiply(*(
+            _convert(extras.dynamic_broadcast_in_dim(
+                v, size, [0, 1, 2], ir.RankedTensorType.get([rows, groups, m], e),
+                nonexpanding=[0] if v is x and rows == DYN else []), element)
+            for v, e in ((x, x_element), (w, w_element))))
+    else:
+        product = stablehlo.transpose(stablehlo.dot_general(
+            stablehlo.transpose(x, permutation=[1, 0, 2]),
+            stablehlo.transpose(w, permutation=[1, 0, 2]),
+            lhs_batching_dimensions=[0], rhs_batching_dimensions=[0],
+            lhs_contracting_dimensions=[2], rhs_contracting_dimensions=[1], **precision,
+            result_type=ir.RankedTensorType.get([groups, rows, m], element)),
+            permutation=[1, 0, 2])
+    flat = ir.RankedTensorType.get([rows, outputs], element)
+    if rows == DYN:
+        return extras.collapse_shape(product, [[0], [1, 2]], flat)
+    return stablehlo.reshape(product, result_type=flat)
+
+
+def _convert(value: ir.Value, element: ir.Type) -> ir.Value:
+    t = ir.RankedTensorType(value.type)
+    if t.element_type == element:
+        return value
+    return stablehlo.convert(value, result_type=ir.RankedTensorType.get(t.shape, element))
 
 
 @dataclasses.dataclass

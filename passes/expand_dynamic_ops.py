@@ -406,8 +406,9 @@ def _dynamic_gather(op):
 
 
 def _convolution(op):
-    """A convolution over run-time sized spatial dimensions, ungrouped, with a window of at
-    most MAX_WINDOW_POSITIONS: a sum of matmuls over shifted slices (convolution_to_dots)."""
+    """A convolution over run-time sized spatial dimensions, without batch groups, with a
+    window of at most MAX_WINDOW_POSITIONS: a sum of matmuls over shifted slices, batched over
+    feature groups (convolution_to_dots)."""
     attrs = attributes(op)
     dims = CONV_DIMS.decode(attrs["dimension_numbers"])
     lhs, rhs = (ir.RankedTensorType(v.type) for v in op.operands)
@@ -416,7 +417,7 @@ def _convolution(op):
     window = [rhs.shape[d] for d in dims["kernel_spatial_dimensions"]]
     if (all(lhs.shape[d] != DYN for d in dims["input_spatial_dimensions"])
             or not rhs.has_static_shape or lhs.shape[dims["input_feature_dimension"]] == DYN
-            or groups != [1, 1] or math.prod(window) > MAX_WINDOW_POSITIONS):
+            or groups[1] != 1 or math.prod(window) > MAX_WINDOW_POSITIONS):
         return None
     return [sum_of_dots(op)]
 

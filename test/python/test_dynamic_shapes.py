@@ -403,6 +403,12 @@ CONVOLUTIONS = {     # name -> (strides, padding, dimension numbers, extra, inpu
                             (3, 3, 3, 4)),
     "conv2d_batch_and_height": ((1, 1), "VALID", ("NHWC", "HWIO", "NHWC"), {},
                                 ("b", "c", 6, 3), (2, 2, 3, 4)),
+    "depthwise_conv1d": ((1,), "SAME", ("NWC", "WIO", "NWC"), {"feature_group_count": 4},
+                         (2, "b", 4), (3, 1, 4)),
+    "depthwise_multiplier_strided": ((2,), "VALID", ("NCW", "OIW", "NCW"),
+                                     {"feature_group_count": 3}, (2, 3, "b"), (6, 1, 3)),
+    "grouped_conv2d": ((1, 1), "SAME", ("NHWC", "HWIO", "NHWC"), {"feature_group_count": 2},
+                       (1, "b", "c", 4), (3, 3, 2, 6)),
 }
 
 
@@ -410,9 +416,10 @@ CONVOLUTIONS = {     # name -> (strides, padding, dimension numbers, extra, inpu
     (name, dtype, target) for name in sorted(CONVOLUTIONS) for dtype in ("float32", "bfloat16")
     for target in ("cpu", "vulkan") if dtype == "float32" or name == "conv1d_same"])
 def test_convolutions_over_symbolic_spatial_sizes(ctx, name, dtype, target):
-    """Convolutions over run-time lengths, heights and widths (IREE 3.13 rejects them):
-    shlo-expand-dynamic-ops writes a sum of matmuls over shifted slices. One executable, every
-    size, XLA's convolution as the oracle (bf16: computed in f32 and rounded once)."""
+    """Convolutions over run-time lengths, heights and widths, grouped and depthwise too (IREE
+    3.13 rejects them): shlo-expand-dynamic-ops writes a sum of matmuls over shifted slices.
+    One executable, every size, XLA's convolution as the oracle (bf16: computed in f32 and
+    rounded once)."""
     jax = pytest.importorskip("jax")
     import ml_dtypes
     from jax import export, lax
