@@ -11,12 +11,12 @@ but found 2`). The rewrite pads each input with its init value (stablehlo.pad wi
 padding for base dilation; negative padding slices), slices off the tail no window reaches,
 and keeps window dimensions, strides and window dilations. A reduce_window without base
 dilation or unread tail is left alone when it has no padding or its padding is of a signed or
-float type (IREE's own lowering of that padding is right, and far faster on cumulative ops),
-and so is one with dynamic shapes (below). IREE's compiler crashes (a segmentation fault) on complex
-padding unless the window is a scan (a whole dimension, padded by its size - 1: cumsum), and
-on Vulkan on complex scans too: a complex sum becomes the sums of its real and imaginary
-parts, and any other complex padding but a scan's is made explicit (shlo-expand-complex-pad
-pads the parts).
+float type (IREE's own lowering of that padding is right, and far faster on cumulative ops);
+dynamic shapes are below. IREE's compiler crashes (a segmentation fault) on complex padding
+unless the window is a scan (a whole dimension, padded by its size - 1: cumsum), and on
+Vulkan on complex scans too: a complex sum becomes the sums of its real and imaginary parts,
+and any other complex padding but a scan's is made explicit (shlo-expand-complex-pad pads
+the parts).
 
 IREE 3.13 rejects every reduce_window with run-time sizes. One of one input and a one-op body
 (a symbolic batch, or a static window sliding along a symbolic length: pooling over time) is

@@ -30,7 +30,6 @@ from iree.compiler import ir
 from ..dialect import stablehlo
 from ..dialect.attributes import enum_name
 from ..dialect.elementwise import compare_types
-from ..dialect.types import DYN
 from . import chlo_stablehlo_extras as extras
 from .chlo_expr import element_of, is_float
 
@@ -166,10 +165,9 @@ def _splat(value, like: ir.Value) -> ir.Value:
 
 
 def _broadcast_like(scalar: ir.Value, like: ir.Value) -> ir.Value:
+    """`scalar` at the run-time shape of `like`."""
     t = ir.RankedTensorType(like.type)
     result = ir.RankedTensorType.get(t.shape, ir.RankedTensorType(scalar.type).element_type)
-    if all(d != DYN for d in t.shape):
-        return stablehlo.broadcast_in_dim(scalar, broadcast_dimensions=[], result_type=result)
     return extras.dynamic_broadcast_in_dim(scalar, extras.shape_of(like), [], result)
 
 
@@ -212,7 +210,7 @@ def _key32(keys: ir.Value, order: str, descending: bool) -> ir.Value:
 
 def packed_sort(sort: ir.Operation, order: str, descending: bool) -> list[ir.Value]:
     """The sort's results: one sort of (key32 << 32 | position) along its dimension, then
-    every operand gathered by the positions."""
+    every operand gathered by the positions (shapes of any kind: sizes are read at run time)."""
     keys = sort.operands[0]
     t = ir.RankedTensorType(keys.type)
     rank = t.rank
@@ -221,8 +219,7 @@ def packed_sort(sort: ir.Operation, order: str, descending: bool) -> list[ir.Val
     i32 = ir.IntegerType.get_signless(32)
     wide = _retyped(keys, i64)
     key = stablehlo.convert(_key32(keys, order, descending), result_type=wide)
-    position = stablehlo.iota(iota_dimension=dimension, result_type=wide) if \
-        all(d != DYN for d in t.shape) else _dynamic_iota(keys, dimension, wide)
+    position = extras.dynamic_iota(extras.shape_of(keys), dimension, wide)
     packed = stablehlo.or_(stablehlo.shift_left(key, _splat(32, key)), position)
     ordered = stablehlo.sort([packed], dimension=dimension, is_stable=False,
                              comparator=lambda a, b: stablehlo.compare(
@@ -237,6 +234,3 @@ def packed_sort(sort: ir.Operation, order: str, descending: bool) -> list[ir.Val
         start_index_map=[dimension], index_vector_dim=rank, slice_sizes=[1] * rank,
         result_type=operand.type) for operand in sort.operands]
 
-
-def _dynamic_iota(like: ir.Value, dimension: int, result: ir.RankedTensorType) -> ir.Value:
-    return extras.dynamic_iota(extras.shape_of(like), dimension, result)
