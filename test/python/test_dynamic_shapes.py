@@ -586,6 +586,58 @@ def test_known_iree_miscompile_of_a_dynamic_loop(ctx):
     np.testing.assert_array_equal(exe(x), a ^ b)
 
 
+# A second IREE 3.13 miscompile of dynamic loops (found 2026-11-26 with jnp.interp and
+# jnp.searchsorted followed by any arithmetic under shape polymorphism): a loop-carried
+# run-time sized tensor that starts as a broadcast constant (a binary search's upper bound)
+# and is read after the loop by another op reads stale values (here: zeros); returned
+# directly it is right, and so is a start computed from data. Wrong on CPU and Vulkan, and
+# no IREE flag tried changes it. Strict: it fails once IREE is fixed.
+SEARCH_LOOP = """
+func.func @main(%x: tensor<?xf32>) -> tensor<?xi32> {
+  %c0 = stablehlo.constant dense<0> : tensor<i64>
+  %c1 = stablehlo.constant dense<1> : tensor<i64>
+  %c2 = stablehlo.constant dense<2> : tensor<i64>
+  %z = stablehlo.constant dense<0> : tensor<i32>
+  %t = stablehlo.constant dense<3> : tensor<i32>
+  %one = stablehlo.constant dense<1> : tensor<i32>
+  %n = stablehlo.get_dimension_size %x, dim = 0 : (tensor<?xf32>) -> tensor<i32>
+  %sh = stablehlo.reshape %n : (tensor<i32>) -> tensor<1xi32>
+  %lo0 = stablehlo.dynamic_broadcast_in_dim %z, %sh, dims = [] : (tensor<i32>, tensor<1xi32>) -> tensor<?xi32>
+  %hi0 = stablehlo.dynamic_broadcast_in_dim %t, %sh, dims = [] : (tensor<i32>, tensor<1xi32>) -> tensor<?xi32>
+  %w:4 = stablehlo.while(%i = %c0, %v = %x, %lo = %lo0, %hi = %hi0) : tensor<i64>, tensor<?xf32>, tensor<?xi32>, tensor<?xi32>
+    cond {
+      %k = stablehlo.compare LT, %i, %c2, SIGNED : (tensor<i64>, tensor<i64>) -> tensor<i1>
+      stablehlo.return %k : tensor<i1>
+    } do {
+      %ones = stablehlo.dynamic_broadcast_in_dim %one, %sh, dims = [] : (tensor<i32>, tensor<1xi32>) -> tensor<?xi32>
+      %s = stablehlo.add %lo, %hi : tensor<?xi32>
+      %mid = stablehlo.shift_right_logical %s, %ones : tensor<?xi32>
+      %m = stablehlo.convert %mid : (tensor<?xi32>) -> tensor<?xf32>
+      %go = stablehlo.compare GT, %v, %m, FLOAT : (tensor<?xf32>, tensor<?xf32>) -> tensor<?xi1>
+      %lo2 = stablehlo.select %go, %mid, %lo : tensor<?xi1>, tensor<?xi32>
+      %hi2 = stablehlo.select %go, %hi, %mid : tensor<?xi1>, tensor<?xi32>
+      %i2 = stablehlo.add %i, %c1 : tensor<i64>
+      stablehlo.return %i2, %v, %lo2, %hi2 : tensor<i64>, tensor<?xf32>, tensor<?xi32>, tensor<?xi32>
+    }
+  %ones = stablehlo.dynamic_broadcast_in_dim %one, %sh, dims = [] : (tensor<i32>, tensor<1xi32>) -> tensor<?xi32>
+  %o = stablehlo.add %w#3, %ones : tensor<?xi32>
+  return %o : tensor<?xi32>
+}"""
+
+
+@pytest.mark.xfail(strict=True, reason="IREE 3.13 miscompiles this dynamically shaped loop "
+                   "(docs/dynamic_shapes.md, Limits)")
+def test_known_iree_miscompile_of_a_dynamic_binary_search(ctx):
+    x = np.array([0.5, 2.5, -1, 1.5, 3.7], np.float32)
+    lo, hi = np.zeros(5, np.int32), np.full(5, 3, np.int32)
+    for _ in range(2):
+        mid = (lo + hi) >> 1
+        go = x > mid
+        lo, hi = np.where(go, mid, lo), np.where(go, hi, mid)
+    exe = shlo.compile(shlo.parse_module(SEARCH_LOOP, context=ctx), "cpu")
+    np.testing.assert_array_equal(exe(x), hi + 1)
+
+
 # dot_general with run-time sizes where an operand has no free dimension or nothing is
 # contracted: IREE 3.13 rejected them ("'stablehlo.reshape' op result #0 must be statically
 # shaped"); shlo-expand-dynamic-ops makes them a broadcast multiply and a sum. (name, lhs,
