@@ -39,21 +39,26 @@ DYNAMIC_DECOMPOSITIONS: dict[str, Callable] = {
 DYNAMIC_EXCEPTIONS = {"stablehlo.dynamic_reduce_window": " (or the window is a cumulative "
                       "add, multiply, max, min, and or or along one dimension)"}
 _REGISTRY: dict[str, Callable] = {}
+_STATIC_ONLY: set[str] = set()        # targets whose decomposition needs static shapes
 
 
-def register_custom_call(target: str, decomposition: Callable) -> None:
+def register_custom_call(target: str, decomposition: Callable, *,
+                         static_shapes_only: bool = False) -> None:
     """Map `stablehlo.custom_call @target` to `decomposition(op, *operands)` (replaces any
-    earlier registration of that target)."""
+    earlier registration of that target). With `static_shapes_only`, a call with run-time
+    sizes is a one-line error that says to compile for concrete shapes instead."""
     if not isinstance(target, str) or not target:
         raise ValueError("register_custom_call: the target must be a non-empty string")
     if not callable(decomposition):
         raise ValueError(f"register_custom_call: the decomposition for '{target}' is not "
                          f"callable")
     _REGISTRY[target] = decomposition
+    (_STATIC_ONLY.add if static_shapes_only else _STATIC_ONLY.discard)(target)
 
 
 def unregister_custom_call(target: str) -> None:
     _REGISTRY.pop(target, None)
+    _STATIC_ONLY.discard(target)
 
 
 def registered_custom_calls() -> list[str]:
@@ -62,6 +67,18 @@ def registered_custom_calls() -> list[str]:
 
 def _target(op: ir.Operation) -> str:
     return ir.StringAttr(op.attributes["call_target_name"]).value
+
+
+def _data_operands(op: ir.Operation) -> list[ir.Value]:
+    """The call's operands less those `indices_of_shape_operands` names: jax passes the
+    results' shapes as extra operands under shape polymorphism (lapack_spotrf_ffi of a
+    symbolic batch); the results' types say the same."""
+    operands = list(op.operands)
+    if "indices_of_shape_operands" not in op.attributes:
+        return operands
+    shape_operands = {int(i) for i in ir.DenseIntElementsAttr(
+        op.attributes["indices_of_shape_operands"])}
+    return [v for i, v in enumerate(operands) if i not in shape_operands]
 
 
 def _expand(op: ir.Operation):
@@ -83,7 +100,16 @@ def _expand(op: ir.Operation):
         raise PassError(f"stablehlo.custom_call: no decomposition for target '{target}': "
                         f"register one with shlo.passes.custom_call.register_custom_call "
                         f"(registered: {known})", at=op)
-    out = fn(op, *op.operands)
+    operands = _data_operands(op)
+    dynamic = [str(v.type) for v in (*operands, *op.results) if target in _STATIC_ONLY
+               and isinstance(v.type.maybe_downcast(), ir.RankedTensorType)
+               and not ir.RankedTensorType(v.type).has_static_shape]
+    if dynamic:
+        raise PassError(f"stablehlo.custom_call @{target}: shlo decomposes it for static "
+                        f"shapes only, and this call has run-time sizes ({dynamic[0]}): compile "
+                        f"for concrete shapes (shlo.compile(..., specialize=True), or "
+                        f"--shlo-refine-arguments)", at=op)
+    out = fn(op, *operands)
     values = list(out) if isinstance(out, (list, tuple)) else [out]
     values = [v.result if isinstance(v, (ir.Operation, ir.OpView)) else v for v in values]
     got, want = [v.type for v in values], [r.type for r in op.results]

@@ -261,10 +261,10 @@ def q_from_reflectors(a: Num, tau: Num) -> list[ir.Value]:
 
 
 for _p in "sd":
-    register_custom_call(f"lapack_{_p}geqrf_ffi", geqrf)
-    register_custom_call(f"lapack_{_p}orgqr_ffi", orgqr)
+    register_custom_call(f"lapack_{_p}geqrf_ffi", geqrf, static_shapes_only=True)
+    register_custom_call(f"lapack_{_p}orgqr_ffi", orgqr, static_shapes_only=True)
 
 for _p in _PREFIXES:
-    register_custom_call(f"lapack_{_p}potrf_ffi", potrf)
-    register_custom_call(f"lapack_{_p}trsm_ffi", trsm)
-    register_custom_call(f"lapack_{_p}getrf_ffi", getrf)
+    register_custom_call(f"lapack_{_p}potrf_ffi", potrf, static_shapes_only=True)
+    register_custom_call(f"lapack_{_p}trsm_ffi", trsm, static_shapes_only=True)
+    register_custom_call(f"lapack_{_p}getrf_ffi", getrf, static_shapes_only=True)

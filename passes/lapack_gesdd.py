@@ -105,4 +105,4 @@ def gesdd(op: ir.Operation, a: ir.Value):
 
 
 for _p in "sd":
-    register_custom_call(f"lapack_{_p}gesdd_ffi", gesdd)
+    register_custom_call(f"lapack_{_p}gesdd_ffi", gesdd, static_shapes_only=True)

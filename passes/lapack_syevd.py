@@ -221,4 +221,4 @@ def syevd(op: ir.Operation, a: ir.Value):
 
 
 for _p in "sd":
-    register_custom_call(f"lapack_{_p}syevd_ffi", syevd)
+    register_custom_call(f"lapack_{_p}syevd_ffi", syevd, static_shapes_only=True)

@@ -135,6 +135,8 @@ def _dynamic_gather(op):
     if known is None:
         return None
     _, kwargs = arguments(op)
+    if kwargs.get("index_vector_dim") is None:      # the attribute's default, left unprinted
+        kwargs["index_vector_dim"] = 0
     return [stablehlo.gather(op.operands[0], op.operands[1], slice_sizes=known[0], **kwargs)]
 
 
@@ -162,7 +164,27 @@ def _custom_call(op):
         return _shape_assertion(op)
     if target == "stablehlo.dynamic_reduce_window":
         return _dynamic_reduce_window(op)
+    if "indices_of_shape_operands" in op.attributes:
+        return _shaped_results(op)
     return None
+
+
+def _shaped_results(op):
+    """A custom call whose results' shapes are operands (`indices_of_shape_operands`: jax's
+    LAPACK calls under shape polymorphism): the same call with those shapes as result types,
+    once they are known."""
+    indices = [int(i) for i in ir.DenseIntElementsAttr(op.attributes["indices_of_shape_operands"])]
+    results = [ir.RankedTensorType(r.type) for r in op.results]
+    if len(indices) != len(results) or all(t.has_static_shape for t in results):
+        return None
+    known = _known([op.operands[i] for i in indices])
+    if known is None:
+        return None
+    types = [ir.RankedTensorType.get([int(d) for d in shape], t.element_type)
+             for shape, t in zip(known, results)]
+    new = ir.Operation.create("stablehlo.custom_call", results=types, operands=list(op.operands),
+                              attributes={name: op.attributes[name] for name in op.attributes})
+    return list(new.results)
 
 
 def _dynamic_reduce_window(op):

@@ -21,6 +21,7 @@ from iree.compiler import ir
 
 from ..errors import PassError
 from .base import Pass
+from .refine_fold import evaluate
 from .refine_rules import RULES, known_result_type
 from .refine_types import inferred_types, is_dynamic, join, merge
 
@@ -31,6 +32,21 @@ _BRANCHES = {"stablehlo.if", "stablehlo.case"}
 def _public(func: ir.Operation) -> bool:
     return ("sym_visibility" not in func.attributes
             or ir.StringAttr(func.attributes["sym_visibility"]).value == "public")
+
+
+def _scalar_constants(call: ir.Operation) -> dict:
+    """Call operands that are 0-d integer tensors of known value (jax passes its symbolic
+    sizes to helper functions this way: `jax.global_constant` arguments), index -> value, so
+    the callee's shape computations see them."""
+    out = {}
+    for i, v in enumerate(call.operands):
+        t = v.type.maybe_downcast()
+        if isinstance(t, ir.RankedTensorType) and t.rank == 0 and isinstance(
+                t.element_type.maybe_downcast(), ir.IntegerType) and t.element_type.width > 1:
+            known = evaluate(v)
+            if known is not None:
+                out[i] = int(known.reshape(-1)[0])
+    return out
 
 
 def _name(func: ir.Operation) -> str:
@@ -105,8 +121,9 @@ class Refiner:
         entry = callee.regions[0].blocks[0]
         wanted = [merge(a.type, v.type, call, i)
                   for i, (a, v) in enumerate(zip(entry.arguments, call.operands))]
-        if wanted != [a.type for a in entry.arguments]:
-            callee = self._specialized(callee, wanted, call)
+        constants = _scalar_constants(call)
+        if wanted != [a.type for a in entry.arguments] or constants:
+            callee = self._specialized(callee, wanted, call, constants)
             name = _name(callee)
             call.attributes["callee"] = ir.FlatSymbolRefAttr.get(name)
         if name not in self.done:
@@ -114,10 +131,12 @@ class Refiner:
         results = ir.FunctionType(ir.TypeAttr(callee.attributes["function_type"]).value).results
         return self._set_types(call, list(results))
 
-    def _specialized(self, callee: ir.Operation, types: list, call: ir.Operation):
-        """The callee with argument types `types`: itself when `call` is its only user and it
-        is private, else a (cached) private copy."""
-        key = (_name(callee), tuple(str(t) for t in types))
+    def _specialized(self, callee: ir.Operation, types: list, call: ir.Operation,
+                     constants: dict):
+        """The callee with argument types `types` and the known scalar arguments `constants`
+        (index -> value) folded in: itself when `call` is its only user and it is private,
+        else a (cached) private copy."""
+        key = (_name(callee), tuple(str(t) for t in types), tuple(sorted(constants.items())))
         if key in self.copies:
             return self.functions[self.copies[key]]
         if not _public(callee) and self._call_count(_name(callee)) == 1:
@@ -131,8 +150,18 @@ class Refiner:
             target.attributes["sym_name"] = ir.StringAttr.get(f"{base}_{n}")
             target.attributes["sym_visibility"] = ir.StringAttr.get("private")
             self.functions[f"{base}_{n}"] = target
-        for arg, t in zip(target.regions[0].blocks[0].arguments, types):
+        entry = target.regions[0].blocks[0]
+        for arg, t in zip(entry.arguments, types):
             arg.set_type(t)
+        for index, value in constants.items():
+            arg = entry.arguments[index]
+            if not list(arg.uses):
+                continue
+            with ir.InsertionPoint.at_block_begin(entry), target.location:
+                constant = ir.Operation.create("stablehlo.constant", results=[arg.type], attributes={
+                    "value": ir.DenseElementsAttr.get_splat(arg.type, ir.IntegerAttr.get(
+                        ir.RankedTensorType(arg.type).element_type, value))}).result
+            arg.replace_all_uses_with(constant)
         self.done.discard(_name(target))
         self.copies[key] = _name(target)
         return target

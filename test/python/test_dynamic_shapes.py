@@ -543,6 +543,37 @@ def test_median_and_quantile_of_a_symbolic_length_in_x64(ctx):
         np.testing.assert_allclose(quantile(x), np.quantile(x, 0.3), rtol=1e-6, atol=1e-7)
 
 
+def test_lapack_calls_of_a_symbolic_batch(ctx):
+    """jax's LAPACK calls on a symbolic batch pass the results' shapes as extra operands
+    (`indices_of_shape_operands`). Left dynamic, shlo's decompositions (static shapes only)
+    give a one-line error that says to specialize; specialized, the shapes are refined (the
+    symbolic size reaches jax's helper functions as a constant) and the values are numpy's."""
+    jax = pytest.importorskip("jax")
+    jnp = jax.numpy
+    from jax import export
+    b, = export.symbolic_shape("b")
+
+    def cholesky(x):
+        return jnp.linalg.cholesky(x @ jnp.swapaxes(x, -1, -2) + 3 * jnp.eye(3, dtype=x.dtype))
+
+    def eigvalsh(x):
+        return jnp.linalg.eigvalsh(x + jnp.swapaxes(x, -1, -2))
+    for fn, oracle in ((cholesky, lambda x: np.linalg.cholesky(
+                            x @ np.swapaxes(x, -1, -2) + 3 * np.eye(3))),
+                       (eigvalsh, lambda x: np.linalg.eigvalsh(x + np.swapaxes(x, -1, -2)))):
+        text = export.export(jax.jit(fn))(jax.ShapeDtypeStruct((b, 3, 3), np.float32)).mlir_module()
+        assert "indices_of_shape_operands" in text
+        with pytest.raises(shlo.Error, match=r"custom_call @lapack_s\w+_ffi: shlo decomposes it "
+                           r"for static shapes only, and this call has run-time sizes "
+                           r"\(tensor<\?x3x3xf32>\).*specialize=True"):
+            shlo.compile(shlo.parse_module(text, context=ctx), "cpu")
+        exe = shlo.compile(shlo.parse_module(text, context=ctx), "cpu", specialize=True)
+        for n in (1, 4):
+            x = f32(n, 3, 3)
+            np.testing.assert_allclose(exe(x), oracle(x.astype(np.float64)), rtol=1e-4,
+                                       atol=1e-4)
+
+
 # A known IREE 3.13 miscompile (found 2026-11-26 with jax.random.bits under shape
 # polymorphism, whose threefry rounds are such a loop): a while loop carrying run-time sized
 # tensors, one of them an iota that the other's initial value also reads, returns wrong

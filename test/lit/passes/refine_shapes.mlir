@@ -194,3 +194,15 @@ func.func private @add_reducer(%a: tensor<f32>, %b: tensor<f32>) -> tensor<f32> 
   %0 = stablehlo.add %a, %b : tensor<f32>
   return %0 : tensor<f32>
 }
+
+// -----
+
+// A dynamic_gather whose index_vector_dim is the default 0 (left unprinted) keeps it when its
+// slice sizes become known.
+// CHECK-LABEL: func.func @gather_with_default_index_vector_dim
+// CHECK:         "stablehlo.gather"(%arg0, %arg1) <{dimension_numbers = #stablehlo.gather<offset_dims = [0, 1], start_index_map = [1]>, indices_are_sorted = true, slice_sizes = array<i64: 2, 1>}> : (tensor<2x3xi32>, tensor<1xi32>) -> tensor<2x1xi32>
+func.func @gather_with_default_index_vector_dim(%x: tensor<2x3xi32>, %i: tensor<1xi32>) -> tensor<?x1xi32> {
+  %sizes = stablehlo.constant dense<[2, 1]> : tensor<2xi32>
+  %0 = "stablehlo.dynamic_gather"(%x, %i, %sizes) <{dimension_numbers = #stablehlo.gather<offset_dims = [0, 1], start_index_map = [1]>, indices_are_sorted = true}> : (tensor<2x3xi32>, tensor<1xi32>, tensor<2xi32>) -> tensor<?x1xi32>
+  return %0 : tensor<?x1xi32>
+}
