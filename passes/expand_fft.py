@@ -26,8 +26,9 @@ from iree.compiler import ir
 
 from ..dialect import stablehlo
 from ..dialect.attributes import enum_name
-from ..dialect.types import element_dtype
+from ..dialect.types import DYN, element_dtype
 from ..errors import PassError
+from . import chlo_stablehlo_extras as extras
 from .chlo_stablehlo_extras import optimization_barrier
 from .chlo_expr import Num, element_of, imag, real, real_element
 from .op_rules import RulesPass
@@ -69,11 +70,24 @@ def _matrix(values: np.ndarray, element: ir.Type) -> ir.Value:
 
 
 def _dot_last(x: ir.Value, matrix: ir.Value) -> ir.Value:
-    """[..., n] x [n, m] -> [..., m]."""
-    rank = len(_shape(x))
-    return stablehlo.dot_general(x, matrix, lhs_contracting_dimensions=[rank - 1],
-                                 rhs_contracting_dimensions=[0],
-                                 precision_config=["HIGHEST", "HIGHEST"])
+    """[..., n] x [n, m] -> [..., m]. Leading run-time sized dimensions are collapsed into one
+    first (IREE 3.13 rejects a dot_general with several run-time free dimensions)."""
+    shape = _shape(x)
+    rank = len(shape)
+    if rank <= 2 or DYN not in shape[:-1]:
+        return stablehlo.dot_general(x, matrix, lhs_contracting_dimensions=[rank - 1],
+                                     rhs_contracting_dimensions=[0],
+                                     precision_config=["HIGHEST", "HIGHEST"])
+    element = ir.RankedTensorType(x.type).element_type
+    m = _shape(matrix)[1]
+    rows = extras.collapse_shape(x, [list(range(rank - 1)), [rank - 1]],
+                                 _tensor([DYN, shape[-1]], element))
+    product = stablehlo.dot_general(rows, matrix, lhs_contracting_dimensions=[1],
+                                    rhs_contracting_dimensions=[0],
+                                    precision_config=["HIGHEST", "HIGHEST"])
+    return extras.expand_shape(product, [list(range(rank - 1)), [rank - 1]],
+                               _tensor([*shape[:-1], m], element),
+                               [extras.dim(x, d) for d in range(rank - 1) if shape[d] == DYN])
 
 
 def _swap_last(x: ir.Value) -> ir.Value:
@@ -171,6 +185,11 @@ def _slice_last(x: ir.Value, start: int, limit: int | None = None) -> ir.Value:
     shape = _shape(x)
     if limit is None:
         start, limit = 0, start
+    if DYN in shape[:-1]:
+        sizes = [extras.dim(x, d) if size == DYN else size for d, size in enumerate(shape[:-1])]
+        return extras.extract_slice(x, [0] * (len(shape) - 1) + [start], [*sizes, limit - start],
+                                    [1] * len(shape), _tensor([*shape[:-1], limit - start],
+                                                              element_of(x)))
     return stablehlo.slice(x, start_indices=[0] * (len(shape) - 1) + [start],
                            limit_indices=shape[:-1] + [limit])
 
@@ -180,7 +199,8 @@ def _slice_last(x: ir.Value, start: int, limit: int | None = None) -> ir.Value:
 
 def _fft_last(x: ir.Value, fft_type: str, n: int) -> ir.Value:
     """A 1-D fft of `fft_type` and length n on the last axis of x."""
-    if _is_native(element_of(x), n):
+    static = ir.RankedTensorType(x.type).has_static_shape
+    if _is_native(element_of(x), n) and static:
         return stablehlo.fft(x, fft_type=fft_type, fft_length=[n])
     if fft_type == "RFFT":
         re, im = _dft(x, None, n, False, n // 2 + 1)
@@ -189,7 +209,8 @@ def _fft_last(x: ir.Value, fft_type: str, n: int) -> ir.Value:
     else:
         re, im = _dft(real(Num(x)).value, imag(Num(x)).value, n, fft_type == "IFFT", n)
     # a barrier: IREE fuses the matmuls into the complex op and cannot vectorize that for f32
-    return stablehlo.complex(*optimization_barrier([re, im]))
+    # (not on run-time sizes: IREE 3.13 rejects a barrier there, "unexpected tensor.dim")
+    return stablehlo.complex(*(optimization_barrier([re, im]) if static else (re, im)))
 
 
 def _irfft(x: ir.Value, n: int) -> ir.Value:
@@ -215,9 +236,9 @@ def _expand_fft(op: ir.Operation):
     fft_type = enum_name(op.attributes["fft_type"])
     lengths = list(ir.DenseI64ArrayAttr(op.attributes["fft_length"]))
     x, result = op.operands[0], op.results[0].type
-    if len(lengths) == 1 and _is_native(element_of(x), lengths[0]):
-        return None
     rt = ir.RankedTensorType(result)
+    if len(lengths) == 1 and _is_native(element_of(x), lengths[0]) and rt.has_static_shape:
+        return None             # (IREE rejects every fft of run-time size: those are DFTs)
     if rt.has_static_shape and 0 in rt.shape:
         return [stablehlo.constant(0, result_type=result)]
     if 0 in lengths:

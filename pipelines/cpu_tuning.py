@@ -99,6 +99,9 @@ RETRY_RULES: dict[str, tuple[tuple[str, ...], str]] = {
         NO_AGGRESSIVE_FUSION, "a fused relayout (data tiling) left outside a workgroup"),
     "One or more operations with large vector sizes": (
         NO_AGGRESSIVE_FUSION, "a fused dispatch vectorizes a whole row at once"),
+    "'vector.transfer_read' op requires valid padding vector elemental type": (
+        NO_DATA_TILING, "a data-tiled matmul of run-time size fused with complex results (an "
+                        "fft over a symbolic batch as DFT matmuls)"),
     "'affine.delinearize_index' op no basis element may be statically non-positive": (
         NO_DATA_TILING, "data tiling of a matmul of run-time size fed by a softmax (attention "
                         "over a symbolic length)"),

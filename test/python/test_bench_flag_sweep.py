@@ -58,6 +58,8 @@ def test_retry_flags_only_for_known_fusion_failures_on_cpu():
                  "found") == NO_AGGRESSIVE_FUSION
     assert retry("-:8:25: 'affine.delinearize_index' op no basis element may be statically "
                  "non-positive") == NO_DATA_TILING
+    assert retry("'vector.transfer_read' op requires valid padding vector elemental "
+                 "type") == NO_DATA_TILING
     assert retry("failed to legalize operation 'arith.truncf'") == ()
     already = dataclasses.replace(cpu, extra_flags=NO_AGGRESSIVE_FUSION)
     assert retry_flags(already)("exceeded stack allocation limit of 32768 bytes") == ()

@@ -574,6 +574,35 @@ def test_lapack_calls_of_a_symbolic_batch(ctx):
                                        atol=1e-4)
 
 
+def test_ffts_of_a_symbolic_batch(ctx):
+    """jnp.fft over a symbolic batch: IREE 3.13 rejects every fft of run-time size, so shlo
+    writes each as DFT matmuls (power-of-two lengths included), and its data tiling of
+    those fails ("'vector.transfer_read' op requires valid padding vector elemental type"):
+    the cpu retry rule compiles without it. numpy's fft is the oracle."""
+    jax = pytest.importorskip("jax")
+    jnp = jax.numpy
+    from jax import export
+    b, c = export.symbolic_shape("b, c")
+    cases = [(jnp.fft.fft, np.fft.fft, (b, 8), np.complex64),
+             (jnp.fft.ifft, np.fft.ifft, (b, 6), np.complex64),
+             (jnp.fft.rfft, np.fft.rfft, (2, b, 16), np.float32),
+             (lambda x: jnp.fft.irfft(x, 8), lambda x: np.fft.irfft(x, 8), (b, 5), np.complex64),
+             (jnp.fft.fft2, np.fft.fft2, (b, c, 4, 4), np.complex64)]
+    rng = np.random.default_rng(9)
+    for fn, oracle, shape, dt in cases:
+        exe = shlo.compile(shlo.parse_module(export.export(jax.jit(fn))(
+            jax.ShapeDtypeStruct(shape, dt)).mlir_module(), context=ctx), "cpu")
+        for n, m in ((1, 2), (3, 1)):
+            size = [n if d is b else m if d is c else d for d in shape]
+            x = rng.standard_normal(size)
+            if dt == np.complex64:
+                x = x + 1j * rng.standard_normal(size)
+            x = x.astype(dt)
+            np.testing.assert_allclose(exe(x), oracle(x.astype(np.complex128 if dt ==
+                                                              np.complex64 else np.float64)),
+                                       rtol=1e-4, atol=1e-4)
+
+
 # A known IREE 3.13 miscompile (found 2026-11-26 with jax.random.bits under shape
 # polymorphism, whose threefry rounds are such a loop): a while loop carrying run-time sized
 # tensors, one of them an iota that the other's initial value also reads, returns wrong
