@@ -34,18 +34,19 @@ def _public(func: ir.Operation) -> bool:
             or ir.StringAttr(func.attributes["sym_visibility"]).value == "public")
 
 
-def _scalar_constants(call: ir.Operation) -> dict:
-    """Call operands that are 0-d integer tensors of known value (jax passes its symbolic
-    sizes to helper functions this way: `jax.global_constant` arguments), index -> value, so
-    the callee's shape computations see them."""
+def _scalar_constants(call: ir.Operation, callee: ir.Operation) -> dict:
+    """The known values of the call's operands for the callee's `jax.global_constant`
+    arguments (jax passes its symbolic sizes to helper functions as 0-d integers), index ->
+    value, so the callee's shape computations see them."""
+    if "arg_attrs" not in callee.attributes:
+        return {}
     out = {}
-    for i, v in enumerate(call.operands):
-        t = v.type.maybe_downcast()
-        if isinstance(t, ir.RankedTensorType) and t.rank == 0 and isinstance(
-                t.element_type.maybe_downcast(), ir.IntegerType) and t.element_type.width > 1:
-            known = evaluate(v)
-            if known is not None:
-                out[i] = int(known.reshape(-1)[0])
+    for i, attrs in enumerate(ir.ArrayAttr(callee.attributes["arg_attrs"])):
+        if "jax.global_constant" not in ir.DictAttr(attrs) or i >= len(call.operands):
+            continue
+        known = evaluate(call.operands[i])
+        if known is not None and known.size == 1:
+            out[i] = int(known.reshape(-1)[0])
     return out
 
 
@@ -121,7 +122,7 @@ class Refiner:
         entry = callee.regions[0].blocks[0]
         wanted = [merge(a.type, v.type, call, i)
                   for i, (a, v) in enumerate(zip(entry.arguments, call.operands))]
-        constants = _scalar_constants(call)
+        constants = _scalar_constants(call, callee)
         if wanted != [a.type for a in entry.arguments] or constants:
             callee = self._specialized(callee, wanted, call, constants)
             name = _name(callee)
