@@ -158,10 +158,11 @@ class Refiner:
             arg = entry.arguments[index]
             if not list(arg.uses):
                 continue
+            splat = ir.DenseElementsAttr.get_splat(arg.type, ir.IntegerAttr.get(
+                ir.RankedTensorType(arg.type).element_type, value))
             with ir.InsertionPoint.at_block_begin(entry), target.location:
-                constant = ir.Operation.create("stablehlo.constant", results=[arg.type], attributes={
-                    "value": ir.DenseElementsAttr.get_splat(arg.type, ir.IntegerAttr.get(
-                        ir.RankedTensorType(arg.type).element_type, value))}).result
+                constant = ir.Operation.create("stablehlo.constant", results=[arg.type],
+                                               attributes={"value": splat}).result
             arg.replace_all_uses_with(constant)
         self.done.discard(_name(target))
         self.copies[key] = _name(target)
