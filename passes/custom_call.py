@@ -36,8 +36,9 @@ DYNAMIC_TARGETS = frozenset({"stablehlo.dynamic_reduce_window", "stablehlo.dynam
 # ... except these forms, decomposed whatever the sizes (None: not that form).
 DYNAMIC_DECOMPOSITIONS: dict[str, Callable] = {
     "stablehlo.dynamic_reduce_window": cumulative_window.decompose}
-DYNAMIC_EXCEPTIONS = {"stablehlo.dynamic_reduce_window": " (or the window is a cumulative "
-                      "add, multiply, max, min, and or or along one dimension)"}
+DYNAMIC_EXCEPTIONS = {"stablehlo.dynamic_reduce_window": " (at any size it decomposes only "
+                      "cumulative windows: add, multiply, max, min, and, or along one "
+                      "dimension)"}
 _REGISTRY: dict[str, Callable] = {}
 _STATIC_ONLY: set[str] = set()        # targets whose decomposition needs static shapes
 
