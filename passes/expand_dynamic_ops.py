@@ -33,6 +33,8 @@
   "failed to legalize"): a `tensor.insert_slice` at the clamped start indices.
 - a run-time size converted to f64 (IREE's host VM has no i32 -> f64 cast): through the bits
   of 2^52 + n.
+- a `dynamic_conv` whose padding is known only at run time (jax's strided SAME over a
+  symbolic length): a one-line error that says to specialize (IREE: "failed to legalize").
 """
 from __future__ import annotations
 
@@ -470,6 +472,15 @@ def _size_to_f64(op):
     return [stablehlo.subtract(bits, stablehlo.constant(np.full(shape, 2.0 ** 52)))]
 
 
+def _dynamic_conv(op):
+    """A dynamic_conv still here has padding known only at run time (shlo-refine-shapes makes
+    it a convolution otherwise): jax's SAME padding with a stride over a symbolic length."""
+    raise PassError("stablehlo.dynamic_conv: its padding depends on run-time sizes (jax's "
+                    "SAME padding with a stride over a symbolic length), which shlo does not "
+                    "compile yet: compile for concrete shapes (shlo.compile(..., "
+                    "specialize=True), or --shlo-refine-arguments)", at=op)
+
+
 def _get_dimension_size(op):
     if not extras.is_unsigned_dynamic(op.operands[0]):
         return None
@@ -486,6 +497,7 @@ RULES = {
     "stablehlo.convolution": _convolution,
     "stablehlo.dynamic_update_slice": _dynamic_update_slice,
     "stablehlo.convert": _size_to_f64,
+    "stablehlo.dynamic_conv": _dynamic_conv,
 }
 
 

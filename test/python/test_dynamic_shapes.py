@@ -603,6 +603,29 @@ def test_ffts_of_a_symbolic_batch(ctx):
                                        rtol=1e-4, atol=1e-4)
 
 
+def test_strided_same_convolution_over_a_symbolic_length_says_to_specialize(ctx):
+    """jax's SAME padding with a stride over a symbolic length is a dynamic_conv whose padding
+    depends on the length: a one-line error that says to specialize; specialized, XLA's
+    values."""
+    jax = pytest.importorskip("jax")
+    from jax import export, lax
+
+    def conv(x, w):
+        return lax.conv_general_dilated(x, w, (2,), "SAME",
+                                        dimension_numbers=("NWC", "WIO", "NWC"))
+    b, = export.symbolic_shape("b")
+    text = export.export(jax.jit(conv))(jax.ShapeDtypeStruct((1, b, 4), np.float32),
+                                        jax.ShapeDtypeStruct((3, 4, 2), np.float32)).mlir_module()
+    with pytest.raises(shlo.Error, match=r"stablehlo.dynamic_conv: its padding depends on "
+                       r"run-time sizes.*specialize=True"):
+        shlo.compile(shlo.parse_module(text, context=ctx), "cpu")
+    exe = shlo.compile(shlo.parse_module(text, context=ctx), "cpu", specialize=True)
+    for n in (5, 8):
+        x, w = f32(1, n, 4), f32(3, 4, 2)
+        np.testing.assert_allclose(exe(x, w), np.asarray(jax.jit(conv)(x, w)), rtol=1e-5,
+                                   atol=1e-5)
+
+
 # A known IREE 3.13 miscompile (found 2026-11-26 with jax.random.bits under shape
 # polymorphism, whose threefry rounds are such a loop): a while loop carrying run-time sized
 # tensors, one of them an iota that the other's initial value also reads, returns wrong

@@ -1,6 +1,8 @@
 // RUN: shlo-opt --shlo-expand-dynamic-ops --split-input-file %s | filecheck %s
 // RUN: not shlo-opt --shlo-expand-dynamic-ops %S/Inputs/expand_dynamic_ops_errors.mlir 2>&1 | filecheck %s --check-prefix=ERR
+// RUN: not shlo-opt --shlo-expand-dynamic-ops %S/Inputs/dynamic_conv_runtime_padding.mlir 2>&1 | filecheck %s --check-prefix=CONV
 
+// CONV: dynamic_conv_runtime_padding.mlir:4:8: error: stablehlo.dynamic_conv: its padding depends on run-time sizes (jax's SAME padding with a stride over a symbolic length), which shlo does not compile yet: compile for concrete shapes (shlo.compile(..., specialize=True), or --shlo-refine-arguments)
 // ERR: expand_dynamic_ops_errors.mlir:3:8: error: stablehlo.dynamic_broadcast_in_dim: 5 operand dimensions may or may not expand (IREE needs to know; shlo branches on at most 4): set known_expanding_dimensions or known_nonexpanding_dimensions
 
 // A dynamic_reshape to a dynamic result: collapse to 1-D, expand to the runtime sizes.
