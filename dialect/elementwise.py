@@ -7,6 +7,8 @@ select, is_finite, real, imag, reduce_precision) are declared one by one below.
 """
 from __future__ import annotations
 
+import struct
+
 from iree.compiler import ir
 
 from . import attributes as A
@@ -118,6 +120,33 @@ def compare_types(et) -> tuple[str, ...]:
     """(C3): the compare_types allowed for an element type; the first is the default."""
     return {T.SINT: ("SIGNED",), T.UINT: ("UNSIGNED",), T.BOOL: ("UNSIGNED",),
             T.FLOAT: ("FLOAT", "TOTALORDER"), T.COMPLEX: ("FLOAT",)}[T.kind(et)]
+
+
+def total_order_key(x: float) -> int:
+    """An integer whose order is IEEE totalOrder's (-NaN < -inf < ... < -0 < 0 < ... < NaN)."""
+    bits = struct.unpack("<Q", struct.pack("<d", x))[0]
+    return bits ^ (2 ** 64 - 1) if bits >> 63 else bits | (1 << 63)
+
+
+def compare_kind(op: ir.Operation) -> str:
+    """A stablehlo.compare's compare_type, the element type's default where absent."""
+    if "compare_type" in op.attributes:
+        return A.enum_name(op.attributes["compare_type"])
+    return compare_types(ir.RankedTensorType(op.operands[0].type).element_type)[0]
+
+
+def compare_scalars(op: ir.Operation, a, b) -> bool:
+    """What a stablehlo.compare gives for the Python scalars `a` and `b` (floats compare as
+    IEEE values or, for TOTALORDER, by totalOrder; UNSIGNED integers modulo their width)."""
+    kind = compare_kind(op)
+    element = ir.RankedTensorType(op.operands[0].type).element_type.maybe_downcast()
+    if kind == "TOTALORDER":
+        a, b = total_order_key(a), total_order_key(b)
+    elif kind == "UNSIGNED" and isinstance(element, ir.IntegerType):
+        a, b = a % (1 << element.width), b % (1 << element.width)
+    direction = A.enum_name(op.attributes["comparison_direction"])
+    return {"EQ": a == b, "NE": a != b, "LT": a < b, "LE": a <= b, "GT": a > b,
+            "GE": a >= b}[direction]
 
 
 def _compare_type(b):

@@ -22,7 +22,7 @@ from iree.compiler import ir
 
 from ..dialect import stablehlo
 from ..dialect.rebuild import arguments
-from .chlo_expr import Num, attributes, clone_retyped, element_of, is_float, with_element
+from .chlo_expr import Num, attributes, clone_retyped, element_of, is_narrow_float, with_element
 from .op_rules import RulesPass
 
 # body ops that pick one of their operands: exact in every float type
@@ -31,19 +31,16 @@ _SELECTING = {"stablehlo.maximum", "stablehlo.minimum", "stablehlo.compare", "st
               "stablehlo.return"}
 
 
-def _narrow(element: ir.Type) -> bool:
-    return is_float(element) and ir.FloatType(element).width < 32
-
-
 def _wide(t: ir.Type) -> ir.Type:
-    return with_element(t, ir.F32Type.get()) if _narrow(ir.RankedTensorType(t).element_type) else t
+    narrow = is_narrow_float(ir.RankedTensorType(t).element_type)
+    return with_element(t, ir.F32Type.get()) if narrow else t
 
 
 def _product_in_f32(op: ir.Operation):
     """A dot_general or convolution with a narrow float result: the same op with an f32
     result, converted."""
     result = op.results[0]
-    if not _narrow(element_of(result)) or "algorithm" in op.attributes:
+    if not is_narrow_float(element_of(result)) or "algorithm" in op.attributes:
         return None
     wide = ir.Operation.create(op.name, results=[with_element(result.type, ir.F32Type.get())],
                                operands=list(op.operands), attributes=attributes(op)).result
@@ -54,7 +51,7 @@ def widened_in_f32(op: ir.Operation, builder) -> list[ir.Value]:
     """The results of a reduce or reduce_window (`builder`) computed in f32: its narrow float
     operands and inits converted, its body cloned with f32 types."""
     body = op.regions[0].blocks[0]
-    wide = [Num(v).to("f32").value if _narrow(element_of(v)) else v for v in op.operands]
+    wide = [Num(v).to("f32").value if is_narrow_float(element_of(v)) else v for v in op.operands]
     half = len(wide) // 2
     _, kw = arguments(op)
     kw.pop("result_type", None)
@@ -66,7 +63,7 @@ def widened_in_f32(op: ir.Operation, builder) -> list[ir.Value]:
 def _window_in_f32(op: ir.Operation):
     """A reduce_window over narrow floats whose body computes (not only selects): operands,
     inits and body in f32, each result converted."""
-    if not any(_narrow(element_of(v)) for v in op.operands):
+    if not any(is_narrow_float(element_of(v)) for v in op.operands):
         return None
     if all(inner.name in _SELECTING for inner in op.regions[0].blocks[0].operations):
         return None

@@ -391,6 +391,11 @@ def is_float(element: ir.Type) -> bool:
     return isinstance(element.maybe_downcast(), ir.FloatType)
 
 
+def is_narrow_float(element: ir.Type) -> bool:
+    """A float of fewer than 32 bits (f16, bf16, the 8-, 6- and 4-bit floats)."""
+    return is_float(element) and ir.FloatType(element).width < 32
+
+
 def is_complex(element: ir.Type) -> bool:
     return isinstance(element.maybe_downcast(), ir.ComplexType)
 

@@ -137,6 +137,12 @@ def size_vector(entries: Sequence, element: str = "i64") -> ir.Value:
     return parts[0] if len(parts) == 1 else stablehlo.concatenate(parts, dimension=0)
 
 
+def size_scalar(value: ir.Value, dimension: int) -> ir.Value:
+    """The size of a dimension as a 0-d i64 tensor (a constant when static)."""
+    return stablehlo.reshape(size_vector([(value, dimension)]),
+                             result_type=_tensor([], ir.IntegerType.get_signless(64)))
+
+
 def dynamic_broadcast_in_dim(operand: ir.Value, output_dimensions: ir.Value,
                              broadcast_dimensions: Sequence[int], result_type: ir.Type,
                              expanding: Sequence[int] = (),
@@ -233,17 +239,20 @@ def expand_shape(operand: ir.Value, groups: Sequence[Sequence[int]], result_type
 def window_count(value: ir.Value, dimension: int, span: int, stride: int) -> ir.Value:
     """max((size - span) / stride + 1, 0) as an `index`: the windows of `span` elements at
     `stride` along a dimension of `value` (sizes of convolutions and reduce_windows)."""
-    scalar = _tensor([], ir.IntegerType.get_signless(64))
-
     def constant(v: int) -> ir.Value:
         return stablehlo.constant(np.array(v, np.int64))
-    size = stablehlo.reshape(size_vector([(value, dimension)]), result_type=scalar)
-    room = stablehlo.subtract(size, constant(span))
-    count = stablehlo.add(stablehlo.divide(stablehlo.maximum(room, constant(0)),
-                                           constant(stride)), constant(1))
+    room = stablehlo.subtract(size_scalar(value, dimension), constant(span))
+    count = stablehlo.add(stablehlo.divide(room, constant(stride)), constant(1))
     count = stablehlo.select(stablehlo.compare(room, constant(0), comparison_direction="LT"),
                              constant(0), count)
     return index_scalar(count)
+
+
+def _mixed_sizes(sizes: Sequence) -> tuple[list[ir.Value], list[int]]:
+    """The `index` values among `sizes`, and the static sizes with those marked dynamic."""
+    dynamic = [v for v in sizes if isinstance(v, ir.Value)]
+    return dynamic, [ir.ShapedType.get_dynamic_size() if isinstance(v, ir.Value) else int(v)
+                     for v in sizes]
 
 
 def extract_slice(source: ir.Value, offsets: Sequence[int], sizes: Sequence,
@@ -252,9 +261,7 @@ def extract_slice(source: ir.Value, offsets: Sequence[int], sizes: Sequence,
     value. Slices sized by one shared value have sizes IREE knows are equal (a
     real_dynamic_slice's size is recomputed from its own limits: IREE 3.13 then cannot
     resolve the sizes of an elementwise op over several such slices)."""
-    dynamic = [v for v in sizes if isinstance(v, ir.Value)]
-    static = [ir.ShapedType.get_dynamic_size() if isinstance(v, ir.Value) else int(v)
-              for v in sizes]
+    dynamic, static = _mixed_sizes(sizes)
     return _create("tensor.extract_slice", [result_type], [source, *dynamic], {
         "static_offsets": _i64_array(offsets), "static_sizes": _i64_array(static),
         "static_strides": _i64_array(strides),
@@ -265,9 +272,7 @@ def insert_slice(source: ir.Value, dest: ir.Value, offsets: Sequence[ir.Value],
                  sizes: Sequence) -> ir.Value:
     """`tensor.insert_slice` of `source` into `dest` at `index` offsets, unit strides; a size
     is an int or an `index` value."""
-    dynamic = [v for v in sizes if isinstance(v, ir.Value)]
-    static = [ir.ShapedType.get_dynamic_size() if isinstance(v, ir.Value) else int(v)
-              for v in sizes]
+    dynamic, static = _mixed_sizes(sizes)
     return _create("tensor.insert_slice", [dest.type], [source, dest, *offsets, *dynamic], {
         "static_offsets": _i64_array([ir.ShapedType.get_dynamic_size()] * len(offsets)),
         "static_sizes": _i64_array(static), "static_strides": _i64_array([1] * len(sizes)),

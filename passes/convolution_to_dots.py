@@ -31,7 +31,7 @@ from ..dialect import stablehlo
 from ..dialect.attributes import CONV_DIMS, enum_name
 from ..dialect.types import DYN
 from . import chlo_stablehlo_extras as extras
-from .chlo_expr import attributes
+from .chlo_expr import Num, attributes, is_narrow_float
 from .op_rules import RulesPass
 
 MAX_WINDOW = 49               # window positions (7x7); each one is a matmul and an add
@@ -50,15 +50,19 @@ def _transpose(x: ir.Value, permutation: list[int]) -> ir.Value:
     return stablehlo.transpose(x, permutation=permutation)
 
 
+def group_counts(attrs: dict) -> tuple[int, int]:
+    """A convolution's (feature_group_count, batch_group_count), 1 where absent."""
+    return tuple(ir.IntegerAttr(attrs[name]).value if name in attrs else 1
+                 for name in ("feature_group_count", "batch_group_count"))
+
+
 def _eligible(op: ir.Operation, attrs: dict, dims: dict) -> bool:
     types = [ir.RankedTensorType(v.type) for v in (*op.operands, op.results[0])]
     if not all(t.has_static_shape and str(t.element_type) == "f32" for t in types):
         return False
-    groups = [ir.IntegerAttr(attrs[name]).value if name in attrs else 1
-              for name in ("feature_group_count", "batch_group_count")]
     lhs, rhs, _ = types
     window = [rhs.shape[d] for d in dims["kernel_spatial_dimensions"]]
-    return (groups == [1, 1] and 1 < math.prod(window) <= MAX_WINDOW
+    return (group_counts(attrs) == (1, 1) and 1 < math.prod(window) <= MAX_WINDOW
             and rhs.shape[dims["kernel_input_feature_dimension"]] >= MIN_INPUT_FEATURES
             and rhs.shape[dims["kernel_output_feature_dimension"]] >= MIN_OUTPUT_FEATURES)
 
@@ -84,13 +88,11 @@ def sum_of_dots(op: ir.Operation) -> ir.Value:
     lhs, rhs = op.operands
     result = ir.RankedTensorType(op.results[0].type)
     element = result.element_type
-    if isinstance(element, ir.FloatType) and element.width < 32:
+    if is_narrow_float(element):
         # narrow floats: every product and the sum in f32, rounded once at the end (as
         # shlo-accumulate-in-f32 does for one convolution)
-        f32 = ir.F32Type.get()
-        lhs, rhs = (stablehlo.convert(v, result_type=ir.RankedTensorType.get(
-            ir.RankedTensorType(v.type).shape, f32)) for v in (lhs, rhs))
-        element = f32
+        lhs, rhs = (Num(v).to("f32").value for v in (lhs, rhs))
+        element = ir.F32Type.get()
     n = len(dims["input_spatial_dimensions"])
     strides = _array(attrs, "window_strides", n, 1)
     lhs_dilation = _array(attrs, "lhs_dilation", n, 1)
@@ -122,8 +124,7 @@ def sum_of_dots(op: ir.Operation) -> ir.Value:
     w_shape = ir.RankedTensorType(w.type).shape
     w_element = ir.RankedTensorType(w.type).element_type
     window, outputs = w_shape[:n], w_shape[-1]
-    groups = ir.IntegerAttr(attrs["feature_group_count"]).value \
-        if "feature_group_count" in attrs else 1
+    groups, _ = group_counts(attrs)
     out_spatial = [result.shape[d] for d in dims["output_spatial_dimensions"]]
     static = DYN not in (batch, *out_spatial)
     rows = batch * math.prod(out_spatial) if static else DYN
@@ -172,8 +173,7 @@ def sum_of_dots(op: ir.Operation) -> ir.Value:
     # y is [batch, spatial..., features]; the result's order comes from dimension_numbers
     where = {dims["output_batch_dimension"]: 0, dims["output_feature_dimension"]: n + 1,
              **{d: 1 + i for i, d in enumerate(dims["output_spatial_dimensions"])}}
-    y = _transpose(y, [where[d] for d in range(n + 2)])
-    return y if element == result.element_type else stablehlo.convert(y, result_type=result)
+    return Num(_transpose(y, [where[d] for d in range(n + 2)])).to(result.element_type).value
 
 
 def _grouped_product(rows_by_features: ir.Value, matrix: ir.Value, groups: int,
@@ -197,9 +197,9 @@ def _grouped_product(rows_by_features: ir.Value, matrix: ir.Value, groups: int,
         # contracting one element ("stablehlo.dynamic_reshape"): a broadcast product
         size = extras.size_vector([(x, 0), groups, m])
         product = stablehlo.multiply(*(
-            _convert(extras.dynamic_broadcast_in_dim(
+            Num(extras.dynamic_broadcast_in_dim(
                 v, size, [0, 1, 2], ir.RankedTensorType.get([rows, groups, m], e),
-                nonexpanding=[0] if v is x and rows == DYN else []), element)
+                nonexpanding=[0] if v is x and rows == DYN else [])).to(element).value
             for v, e in ((x, x_element), (w, w_element))))
     else:
         product = stablehlo.transpose(stablehlo.dot_general(
@@ -213,13 +213,6 @@ def _grouped_product(rows_by_features: ir.Value, matrix: ir.Value, groups: int,
     if rows == DYN:
         return extras.collapse_shape(product, [[0], [1, 2]], flat)
     return stablehlo.reshape(product, result_type=flat)
-
-
-def _convert(value: ir.Value, element: ir.Type) -> ir.Value:
-    t = ir.RankedTensorType(value.type)
-    if t.element_type == element:
-        return value
-    return stablehlo.convert(value, result_type=ir.RankedTensorType.get(t.shape, element))
 
 
 @dataclasses.dataclass

@@ -24,6 +24,7 @@ from iree.compiler import ir
 from ..dialect import stablehlo
 from ..dialect.types import constant_values
 from . import chlo_stablehlo_extras as extras
+from .chlo_expr import Num, element_of, is_narrow_float
 from .expand_dynamic_ops import size_origins
 from .refine_rules import called_function
 
@@ -53,15 +54,12 @@ def decompose(op: ir.Operation) -> list[ir.Value] | None:
     axis, reverse = _scanned_dimension(op) or (None, None)
     if axis is None:
         return None
-    element = ir.RankedTensorType(x.type).element_type
-    if not (isinstance(element, ir.FloatType) and element.width < 32):
+    if not is_narrow_float(element_of(x)):
         return [_scan(x, init, axis, reverse, combine)]
     # narrow floats are combined in f32 and rounded once, as shlo-accumulate-in-f32 does
     # for static windows (bf16 rounded at each of the log2(n) steps drifts twice as far)
-    f32 = ir.F32Type.get()
-    wide = [stablehlo.convert(v, result_type=ir.RankedTensorType.get(
-        ir.RankedTensorType(v.type).shape, f32)) for v in (x, init)]
-    return [stablehlo.convert(_scan(*wide, axis, reverse, combine), result_type=x.type)]
+    wide = [Num(v).to("f32").value for v in (x, init)]
+    return [Num(_scan(*wide, axis, reverse, combine)).to(element_of(x)).value]
 
 
 # ---- recognising the window ---------------------------------------------------------------
@@ -167,19 +165,15 @@ def is_identity(init: ir.Value, combine: str) -> bool:
 def _scan(x: ir.Value, init: ir.Value, axis: int, reverse: bool, combine: str) -> ir.Value:
     t = ir.RankedTensorType(x.type)
     rank = t.rank
-    i64 = ir.IntegerType.get_signless(64)
-    scalar = ir.RankedTensorType.get([], i64)
-    n = stablehlo.reshape(extras.size_vector([(x, axis)]), result_type=scalar)
-
-    def piece(value: ir.Value) -> ir.Value:
-        return stablehlo.reshape(value, result_type=ir.RankedTensorType.get([1], i64))
+    n = extras.size_scalar(x, axis)
 
     def corner(at_axis: ir.Value, other) -> ir.Value:
-        """A start or limit vector: `at_axis` along the scanned dimension, `other(d)` (an int
-        or a (value, dimension) size) elsewhere."""
-        parts = [piece(at_axis) if d == axis else extras.size_vector([other(d)])
-                 for d in range(rank)]
-        return parts[0] if rank == 1 else stablehlo.concatenate(parts, dimension=0)
+        """A start or limit vector: the 0-d `at_axis` along the scanned dimension, `other(d)`
+        (an int or a (value, dimension) size) elsewhere."""
+        return extras.size_vector([
+            stablehlo.reshape(at_axis, result_type=ir.RankedTensorType.get(
+                [1], ir.IntegerType.get_signless(64))) if d == axis else other(d)
+            for d in range(rank)])
 
     def cond(s, y):
         return stablehlo.compare(s, n, comparison_direction="LT")

@@ -51,7 +51,7 @@ from ..dialect.types import DYN, constant_values
 from ..errors import PassError
 from . import chlo_stablehlo_extras as extras
 from .chlo_expr import Num, attributes, element_of, sum_over
-from .convolution_to_dots import sum_of_dots
+from .convolution_to_dots import group_counts, sum_of_dots
 from .base import Pass, nested_ops
 from .op_rules import apply_rules
 
@@ -414,12 +414,10 @@ def _convolution(op):
     attrs = attributes(op)
     dims = CONV_DIMS.decode(attrs["dimension_numbers"])
     lhs, rhs = (ir.RankedTensorType(v.type) for v in op.operands)
-    groups = [ir.IntegerAttr(attrs[name]).value if name in attrs else 1
-              for name in ("feature_group_count", "batch_group_count")]
     window = [rhs.shape[d] for d in dims["kernel_spatial_dimensions"]]
     if (all(lhs.shape[d] != DYN for d in dims["input_spatial_dimensions"])
             or not rhs.has_static_shape or lhs.shape[dims["input_feature_dimension"]] == DYN
-            or groups[1] != 1 or math.prod(window) > MAX_WINDOW_POSITIONS):
+            or group_counts(attrs)[1] != 1 or math.prod(window) > MAX_WINDOW_POSITIONS):
         return None
     return [sum_of_dots(op)]
 
@@ -437,9 +435,7 @@ def _dynamic_update_slice(op):
     for d, start in enumerate(starts):
         size = ir.RankedTensorType(update.type).shape[d]
         sizes.append(size if size != DYN else extras.dim(update, d))
-        room = stablehlo.subtract(
-            stablehlo.reshape(extras.size_vector([(operand, d)]), result_type=i64),
-            stablehlo.reshape(extras.size_vector([(update, d)]), result_type=i64))
+        room = stablehlo.subtract(extras.size_scalar(operand, d), extras.size_scalar(update, d))
         wide = stablehlo.convert(start, result_type=i64)
         offsets.append(extras.index_scalar(stablehlo.clamp(zero, wide, room)))
     return [extras.insert_slice(update, operand, offsets, sizes)]

@@ -31,6 +31,7 @@ from ..dialect import stablehlo
 from . import chlo_stablehlo_extras as extras
 from . import sort_keys
 from .base import Pass, nested_ops
+from .chlo_expr import attributes
 from .elementwise_ops import ELEMENTWISE_OPS
 
 I32_MAX = 2**31 - 1
@@ -254,7 +255,7 @@ class _Network:
             else:
                 new = ir.Operation.create(
                     op.name, results=results, operands=[_lookup(env, v, shape) for v in op.operands],
-                    attributes={name: op.attributes[name] for name in op.attributes})
+                    attributes=attributes(op))
             for old, value in zip(op.results, new.results):
                 env[old] = value
         raise AssertionError("comparator without stablehlo.return")

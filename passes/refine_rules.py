@@ -24,6 +24,7 @@ from ..dialect import stablehlo
 from ..dialect.rebuild import arguments
 from ..dialect.types import DYN
 from ..errors import PassError
+from .chlo_expr import attributes
 from .chlo_structure import inline_block
 from .refine_fold import evaluate
 
@@ -183,7 +184,7 @@ def _shaped_results(op):
     types = [ir.RankedTensorType.get([int(d) for d in shape], t.element_type)
              for shape, t in zip(known, results)]
     new = ir.Operation.create("stablehlo.custom_call", results=types, operands=list(op.operands),
-                              attributes={name: op.attributes[name] for name in op.attributes})
+                              attributes=attributes(op))
     return list(new.results)
 
 

@@ -14,6 +14,7 @@ from ..dialect.errors import ArgumentError
 from ..dialect.rebuild import OPDEFS, rebuild
 from ..dialect.types import DYN
 from ..errors import Error, PassError
+from .chlo_expr import attributes
 
 # Op names MLIR cannot infer without regions or explicit result types (learned at run time).
 _NO_MLIR_INFERENCE: set[str] = set()
@@ -23,10 +24,6 @@ def is_dynamic(t: ir.Type) -> bool:
     """A ranked tensor type with a dynamic dimension (unranked and other types: False)."""
     t = t.maybe_downcast()
     return isinstance(t, ir.RankedTensorType) and not t.has_static_shape
-
-
-def attributes(op: ir.Operation) -> dict:
-    return {name: op.attributes[name] for name in op.attributes}
 
 
 def _mlir_inference(op: ir.Operation) -> list[ir.Type] | None:

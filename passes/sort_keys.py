@@ -22,16 +22,13 @@ other than zeros, infinities and NaN (which the probes include), stays as it is.
 from __future__ import annotations
 
 import math
-import struct
 
-import numpy as np
 from iree.compiler import ir
 
 from ..dialect import stablehlo
-from ..dialect.attributes import enum_name
-from ..dialect.elementwise import compare_types
+from ..dialect.elementwise import compare_scalars, total_order_key
 from . import chlo_stablehlo_extras as extras
-from .chlo_expr import element_of, is_float
+from .chlo_expr import Num, const, element_of, is_float, with_element
 
 FLOAT_PROBES = (-math.nan, -math.inf, -2.5, -1.0, -0.0, 0.0, 1.0, 2.5, math.inf, math.nan)
 
@@ -42,16 +39,11 @@ class _NotRecognised(Exception):
 
 # ---- orders -----------------------------------------------------------------------------
 
-def _total_order_key(x: float) -> int:
-    bits = struct.unpack("<Q", struct.pack("<d", x))[0]
-    return bits ^ (2 ** 64 - 1) if bits >> 63 else bits | (1 << 63)
-
-
 def _canonical_key(x: float):
     return (1, 0.0) if math.isnan(x) else (0, x + 0.0)       # -0.0 + 0.0 == 0.0
 
 
-ORDERS = {"canonical": _canonical_key, "totalorder": _total_order_key}
+ORDERS = {"canonical": _canonical_key, "totalorder": total_order_key}
 
 
 def _integer_probes(element: ir.IntegerType) -> tuple[int, ...]:
@@ -64,19 +56,6 @@ def _integer_probes(element: ir.IntegerType) -> tuple[int, ...]:
 
 
 # ---- evaluating the comparator on scalars ------------------------------------------------
-
-def _compare(op: ir.Operation, a, b) -> bool:
-    element = element_of(op.operands[0])
-    kind = (enum_name(op.attributes["compare_type"]) if "compare_type" in op.attributes
-            else compare_types(element)[0])
-    direction = enum_name(op.attributes["comparison_direction"])
-    if kind == "TOTALORDER":
-        a, b = _total_order_key(a), _total_order_key(b)
-    elif kind == "UNSIGNED" and isinstance(element, ir.IntegerType):
-        a, b = a % (1 << element.width), b % (1 << element.width)
-    return {"EQ": a == b, "NE": a != b, "LT": a < b, "LE": a <= b, "GT": a > b,
-            "GE": a >= b}[direction]
-
 
 def _constant(value: ir.Value):
     owner = value.owner
@@ -110,7 +89,7 @@ def _evaluate(block: ir.Block, a, b) -> bool:
             return bool(get(op.operands[0]))
         ins = [get(v) for v in op.operands]
         if name == "stablehlo.compare":
-            out = _compare(op, *ins)
+            out = compare_scalars(op, *ins)
         elif name == "stablehlo.select":
             out = ins[1] if ins[0] else ins[2]
         elif name == "stablehlo.and":
@@ -158,53 +137,28 @@ def recognise(sort: ir.Operation) -> tuple[str, bool] | None:
 
 # ---- the packed sort ---------------------------------------------------------------------
 
-def _splat(value, like: ir.Value) -> ir.Value:
-    t = ir.RankedTensorType(like.type)
-    scalar = stablehlo.constant(np.array(value, _numpy_type(t.element_type)))
-    return _broadcast_like(scalar, like)
-
-
-def _broadcast_like(scalar: ir.Value, like: ir.Value) -> ir.Value:
-    """`scalar` at the run-time shape of `like`."""
-    t = ir.RankedTensorType(like.type)
-    result = ir.RankedTensorType.get(t.shape, ir.RankedTensorType(scalar.type).element_type)
-    return extras.dynamic_broadcast_in_dim(scalar, extras.shape_of(like), [], result)
-
-
-def _numpy_type(element: ir.Type):
-    if is_float(element):
-        return np.float32
-    return {1: np.bool_, 32: np.int32, 64: np.int64}[ir.IntegerType(element).width]
-
-
-def _retyped(value: ir.Value, element: ir.Type) -> ir.RankedTensorType:
-    return ir.RankedTensorType.get(ir.RankedTensorType(value.type).shape, element)
-
-
 def _key32(keys: ir.Value, order: str, descending: bool) -> ir.Value:
     """An i32 per key whose signed order is the sort's order."""
     i32 = ir.IntegerType.get_signless(32)
     element = element_of(keys).maybe_downcast()
     if is_float(element):
-        f32 = ir.F32Type.get()
-        x = keys if element.width == 32 else stablehlo.convert(keys, result_type=_retyped(
-            keys, f32))
+        x = Num(keys).to("f32").value
         if order == "canonical":
-            zero = _splat(0.0, x)
+            zero = const(0.0, x)
             x = stablehlo.select(stablehlo.compare(x, zero, comparison_direction="EQ"), zero, x)
             x = stablehlo.select(stablehlo.compare(x, x, comparison_direction="NE"),
-                                 _splat(math.nan, x), x)
-        bits = stablehlo.bitcast_convert(x, result_type=_retyped(x, i32))
-        negative = stablehlo.compare(bits, _splat(0, bits), comparison_direction="LT")
-        key = stablehlo.select(negative, stablehlo.xor(bits, _splat(2 ** 31 - 1, bits)), bits)
+                                 const(math.nan, x), x)
+        bits = stablehlo.bitcast_convert(x, result_type=with_element(x.type, i32))
+        negative = stablehlo.compare(bits, const(0, bits), comparison_direction="LT")
+        key = stablehlo.select(negative, stablehlo.xor(bits, const(2 ** 31 - 1, bits)), bits)
     elif element.width == 32 and element.is_unsigned:
         # u32: the bits as i32 with the top bit flipped, so the signed order is the unsigned one
-        bits = stablehlo.bitcast_convert(keys, result_type=_retyped(keys, i32))
-        key = stablehlo.xor(bits, _splat(-2 ** 31, bits))
+        bits = stablehlo.bitcast_convert(keys, result_type=with_element(keys.type, i32))
+        key = stablehlo.xor(bits, const(-2 ** 31, bits))
     elif element.width == 32:
         key = keys
     else:
-        key = stablehlo.convert(keys, result_type=_retyped(keys, i32))    # by value: exact
+        key = stablehlo.convert(keys, result_type=with_element(keys.type, i32))    # by value: exact
     return stablehlo.not_(key) if descending else key
 
 
@@ -217,16 +171,16 @@ def packed_sort(sort: ir.Operation, order: str, descending: bool) -> list[ir.Val
     dimension = ir.IntegerAttr(sort.attributes["dimension"]).value % rank
     i64 = ir.IntegerType.get_signless(64)
     i32 = ir.IntegerType.get_signless(32)
-    wide = _retyped(keys, i64)
+    wide = with_element(keys.type, i64)
     key = stablehlo.convert(_key32(keys, order, descending), result_type=wide)
     position = extras.dynamic_iota(extras.shape_of(keys), dimension, wide)
-    packed = stablehlo.or_(stablehlo.shift_left(key, _splat(32, key)), position)
+    packed = stablehlo.or_(stablehlo.shift_left(key, const(32, key)), position)
     ordered = stablehlo.sort([packed], dimension=dimension, is_stable=False,
                              comparator=lambda a, b: stablehlo.compare(
                                  a, b, comparison_direction="LT"))
     ordered = ordered[0] if isinstance(ordered, (list, tuple)) else ordered
-    indices = stablehlo.convert(stablehlo.and_(ordered, _splat(2 ** 32 - 1, ordered)),
-                                result_type=_retyped(keys, i32))
+    indices = stablehlo.convert(stablehlo.and_(ordered, const(2 ** 32 - 1, ordered)),
+                                result_type=with_element(keys.type, i32))
     batch = [d for d in range(rank) if d != dimension]
     return [stablehlo.gather(
         operand, indices, offset_dims=[], collapsed_slice_dims=[dimension],

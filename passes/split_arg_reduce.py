@@ -32,8 +32,7 @@ import math
 from iree.compiler import ir
 
 from ..dialect import stablehlo
-from ..dialect.attributes import enum_name
-from ..dialect.elementwise import compare_types
+from ..dialect.elementwise import compare_kind, compare_scalars
 from .chlo_expr import element_of, is_float
 from .op_rules import RulesPass
 
@@ -51,15 +50,6 @@ class _NotRecognised(Exception):
 
 
 # ---- what the body computes ------------------------------------------------------------------
-
-def _compare(direction: str, compare_type: str, width: int, a, b) -> bool:
-    if compare_type == "TOTALORDER":
-        raise _NotRecognised
-    if compare_type == "UNSIGNED":
-        a, b = a % (1 << width), b % (1 << width)
-    return {"EQ": a == b, "NE": a != b, "LT": a < b, "LE": a <= b, "GT": a > b,
-            "GE": a >= b}[direction]
-
 
 def _extreme(pick_max: bool, a, b):
     if isinstance(a, float) and (math.isnan(a) or math.isnan(b)):
@@ -104,12 +94,9 @@ def _evaluate(block: ir.Block, args: list) -> list:
         if name == "stablehlo.compare":
             if domains[0] != domains[1] or domains[0] == "b":
                 raise _NotRecognised
-            element = element_of(op.operands[0])
-            compare_type = (enum_name(op.attributes["compare_type"])
-                            if "compare_type" in op.attributes else compare_types(element)[0])
-            direction = enum_name(op.attributes["comparison_direction"])
-            width = 1 if is_float(element) else ir.IntegerType(element).width
-            out, domain = _compare(direction, compare_type, width, *ins), "b"
+            if compare_kind(op) == "TOTALORDER":
+                raise _NotRecognised        # not an order relation of the values alone
+            out, domain = compare_scalars(op, *ins), "b"
         elif name in ("stablehlo.and", "stablehlo.or", "stablehlo.xor", "stablehlo.not"):
             if any(d != "b" for d in domains):
                 raise _NotRecognised
