@@ -67,11 +67,16 @@ def _constant_like(m):
 # --- top_k ---------------------------------------------------------------------------------------
 
 def _top_k(m):
-    x = m.operands[0]
-    t = ir.RankedTensorType(x.type)
     k = ir.IntegerAttr(m.op.attributes["k"]).value
+    return top_k(m.operands[0], k, list(m.op.results))
+
+
+def top_k(x: ir.Value, k: int | ir.Value, results: list[ir.Value]) -> list[ir.Value]:
+    """(values, indices) of the k largest elements along the last dimension, typed like
+    `results`; k is a number or a run-time scalar (stablehlo.dynamic_top_k's operand)."""
+    t = ir.RankedTensorType(x.type)
     last = t.rank - 1
-    index_type = element_of(m.op.results[1])
+    index_type = element_of(results[1])
     if t.has_static_shape:
         iota = stablehlo.iota(iota_dimension=last, result_type=with_element(t, index_type))
     else:
@@ -86,7 +91,7 @@ def _top_k(m):
         return ((ka > kb) | (ka.eq(kb) & (Num(i) < Num(j)))).value
 
     values, indices = extras.sort([x, iota], last, True, descending)
-    if t.has_static_shape:
+    if t.has_static_shape and isinstance(k, int):
         # IREE rewrites sort + slices of both results into its own top-k, which drops the
         # tie-break and is not stable; the barrier keeps the sort a sort (IREE cannot
         # compile the barrier on dynamic shapes, where it does not rewrite the sort either)
@@ -96,17 +101,28 @@ def _top_k(m):
         starts = [0] * t.rank
         return [stablehlo.slice(values, start_indices=starts, limit_indices=limits),
                 stablehlo.slice(indices, start_indices=starts, limit_indices=limits)]
-    # dynamic: the first k along the last dimension, everything along the others
+    # run-time sizes or k: the first k along the last dimension, everything along the others
     i64 = ir.IntegerType.get_signless(64)
     vector = ir.RankedTensorType.get([t.rank], i64)
-    k_last = stablehlo.constant([0] * last + [k], result_type=vector)
+    if isinstance(k, int):
+        k_last = stablehlo.constant([0] * last + [k], result_type=vector)
+    else:
+        k_last = stablehlo.broadcast_in_dim(Num(k).to(i64).value, broadcast_dimensions=[],
+                                            result_type=vector)
+    shape = extras.shape_of(x)
     is_last = stablehlo.constant([False] * last + [True], result_type=ir.RankedTensorType.get(
         [t.rank], ir.IntegerType.get_signless(1)))
     limits = stablehlo.select(is_last, k_last, shape)
     starts = stablehlo.constant([0] * t.rank, result_type=vector)
     strides = stablehlo.constant([1] * t.rank, result_type=vector)
     return [extras.real_dynamic_slice(v, starts, limits, strides, r.type)
-            for v, r in zip((values, indices), m.op.results)]
+            for v, r in zip((values, indices), results)]
+
+
+def dynamic_top_k(op: ir.Operation) -> list[ir.Value]:
+    """custom_call @stablehlo.dynamic_top_k(operand, k): jax's top_k under shape
+    polymorphism, k a run-time scalar."""
+    return top_k(op.operands[0], op.operands[1], list(op.results))
 
 
 _top_k.direct = True     # its sort holds a comparator region

@@ -1,7 +1,8 @@
 """shlo-expand-custom-calls: stablehlo.custom_call by a registry of Python decompositions.
 
 IREE compiles no custom_call except `shape_assertion`. Built in: the LAPACK calls JAX emits
-on the CPU for cholesky, triangular solves, LU and QR (shlo.passes.lapack_calls). A user
+on the CPU for cholesky, triangular solves, LU and QR (shlo.passes.lapack_calls) and jax's
+ApproxTopK (shlo.passes.approx_top_k). A user
 maps a call target to a
 decomposition with `register_custom_call(target, fn)`; `fn(op, *operands)` runs with the
 insertion point before the call and its location, builds StableHLO with shlo's builders
@@ -21,7 +22,7 @@ from collections.abc import Callable
 from iree.compiler import ir
 
 from ..errors import PassError
-from . import cumulative_window
+from . import chlo_structure, cumulative_window
 from .base import Pass
 from .op_rules import apply_rules
 
@@ -35,7 +36,8 @@ DYNAMIC_TARGETS = frozenset({"stablehlo.dynamic_reduce_window", "stablehlo.dynam
                              "stablehlo.dynamic_rng_bit_generator"})
 # ... except these forms, decomposed whatever the sizes (None: not that form).
 DYNAMIC_DECOMPOSITIONS: dict[str, Callable] = {
-    "stablehlo.dynamic_reduce_window": cumulative_window.decompose}
+    "stablehlo.dynamic_reduce_window": cumulative_window.decompose,
+    "stablehlo.dynamic_top_k": chlo_structure.dynamic_top_k}
 DYNAMIC_EXCEPTIONS = {"stablehlo.dynamic_reduce_window": " (at any size it decomposes only "
                       "cumulative windows: add, multiply, max, min, and, or along one "
                       "dimension)"}
@@ -142,3 +144,4 @@ class ExpandCustomCalls(Pass):
 
 
 from . import lapack_calls, lapack_gesdd, lapack_syevd  # noqa: E402,F401  (built-in LAPACK)
+from . import approx_top_k  # noqa: E402,F401  (built-in: jax's ApproxTopK)

@@ -1,8 +1,9 @@
 """shlo-expand-complex-bitcast: bitcast_convert complex<f64> -> complex<f32> through integers.
 
 IREE 3.13's compiler segfaults on `bitcast_convert` from complex<f64> to complex<f32> (the
-spec allows bitcasts only between complex types when either side is complex). The rewrite
-moves the bits itself: each f64 part becomes its 64 bits, split into a low and a high 32-bit
+spec allows bitcasts only between complex types when either side is complex), and on one from
+a complex type to itself (jax's bitcast_convert_type(x, complex64) of a complex64 x), which is
+its operand and is replaced by it. For the first, the rewrite moves the bits itself: each f64 part becomes its 64 bits, split into a low and a high 32-bit
 word (unsigned, so every step is exact); the low word is the real part of the f32 pair, the
 high word its imaginary part (memory order, little-endian, as the spec's bits_to_complex
 sees it), and the real part's pair comes before the imaginary part's. The other direction
@@ -30,6 +31,8 @@ def _words(part: Num) -> tuple[Num, Num]:
 
 def _c128_to_c64(op: ir.Operation):
     x = op.operands[0]
+    if x.type == op.result.type and isinstance(element_of(x), ir.ComplexType):
+        return [x]
     if str(element_of(x)) != "complex<f64>" or str(element_of(op.result)) != "complex<f32>":
         return None
     if not ir.RankedTensorType(x.type).has_static_shape:
@@ -42,7 +45,8 @@ def _c128_to_c64(op: ir.Operation):
 
 @dataclasses.dataclass
 class ExpandComplexBitcast(RulesPass):
-    """Rewrite bitcast_convert complex<f64> -> complex<f32> into integer word moves."""
+    """Rewrite bitcast_convert complex<f64> -> complex<f32> into integer word moves; drop a
+    complex bitcast to its own type."""
 
     NAME = "shlo-expand-complex-bitcast"
     RULES = {"stablehlo.bitcast_convert": _c128_to_c64}

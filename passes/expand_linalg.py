@@ -111,8 +111,18 @@ def _static_or_fail(op: ir.Operation) -> None:
                             f"(shlo's default pipeline does when they are known)", at=op)
 
 
+def _empty(op: ir.Operation) -> list[ir.Value] | None:
+    """The result of an op on empty matrices (a zero-sized dimension): nothing to compute."""
+    result = op.results[0]
+    if 0 in ir.RankedTensorType(result.type).shape:
+        return [stablehlo.constant(0, result_type=result.type)]
+    return None
+
+
 def triangular_solve(op: ir.Operation) -> list[ir.Value]:
     _static_or_fail(op)
+    if (empty := _empty(op)) is not None:
+        return empty
     a, b = op.operands
     left = ir.BoolAttr(op.attributes["left_side"]).value
     lower = ir.BoolAttr(op.attributes["lower"]).value
@@ -162,6 +172,8 @@ def _cholesky_lower(a: ir.Value) -> ir.Value:
 
 def cholesky(op: ir.Operation) -> list[ir.Value]:
     _static_or_fail(op)
+    if (empty := _empty(op)) is not None:
+        return empty
     a = op.operands[0]
     lower = "lower" in op.attributes and ir.BoolAttr(op.attributes["lower"]).value
     if lower:

@@ -20,16 +20,17 @@ diag 'N'/'U'). Their logical semantics are StableHLO's own ops:
   info to its 1-based position (the first one), as LAPACK. Each step works on whole matrices
   with masks (O(n^2) a step, batch dimensions side by side).
 
-* geqrf(a) -> (a', tau) and orgqr(a', tau) -> q (`jnp.linalg.qr`), for real types:
-  Householder QR as LAPACK's dgeqr2/dorg2r, column by column in a `stablehlo.while`: the
-  reflector of column j has beta = -sign(alpha) |x|, tau = (beta - alpha) / beta and
-  v = x / (alpha - beta) below the diagonal (tau = 0 when the column is already zero below
-  it), applied to the trailing columns; orgqr applies the reflectors to the identity's
-  columns from the last one back. (LAPACK's rescaling of tiny norms is left out.)
+* geqrf(a) -> (a', tau) and orgqr/ungqr(a', tau) -> q (`jnp.linalg.qr`): Householder QR
+  as LAPACK's xgeqr2/xorg2r/xung2r, column by column in a `stablehlo.while`: the reflector
+  H = I - tau v v^H of column j has beta = -sign(re alpha) |x| (real), tau = (beta - alpha)
+  / beta and v = x / (alpha - beta) below the diagonal (tau = 0 when the column is already
+  zero below it and alpha is real), and H^H is applied to the trailing columns; orgqr/ungqr
+  applies the reflectors to the identity's columns from the last one back. (LAPACK's
+  rescaling of tiny norms is left out.)
 
 syevd (eigh) is decomposed in shlo.passes.lapack_syevd, gesdd (svd) in shlo.passes.lapack_gesdd.
-Other LAPACK targets (complex geqrf/orgqr, heevd and gesdd, geev: complex qr, eigh and svd,
-eig) are not decomposed and stay a clear error that names them.
+Other LAPACK targets (complex heevd and gesdd, geev, gees, gehrd: complex eigh and svd,
+eig, schur, hessenberg) are not decomposed and stay a clear error that names them.
 """
 from __future__ import annotations
 
@@ -37,8 +38,8 @@ from iree.compiler import ir
 
 from ..dialect import stablehlo
 from . import chlo_stablehlo_extras as extras
-from .chlo_expr import (Num, any_over, element_of, is_finite, real, select, sum_over,
-                        with_element)
+from .chlo_expr import (Num, any_over, complex_, element_of, imag, is_complex, is_finite,
+                        real, select, sqrt, sum_over, with_element)
 from .custom_call import register_custom_call
 
 _PREFIXES = "sdcz"
@@ -171,11 +172,21 @@ def _column(x: Num, in_column: Num, rank: int) -> Num:
 
 def _reflect(x: Num, v: Num, tau: Num, rows: Num, columns: Num, j: Num, after: bool,
              rank: int) -> Num:
-    """(I - tau v v^T) x on rows >= j, for the columns after j (after) or all columns."""
+    """(I - tau v v^H) x on rows >= j, for the columns after j (after) or all columns."""
     jj = _full(j, rows.type)
-    w = _spread(sum_over(select(rows >= jj, v * x, x.like(0)), [rank - 2]), x, rank - 2)  # v^T x
+    w = _spread(sum_over(select(rows >= jj, _conj(v) * x, x.like(0)), [rank - 2]), x,
+                rank - 2)                                                        # v^H x
     target = (rows >= jj) & (columns > jj) if after else rows >= jj
     return select(target, x - tau * v * w, x)
+
+
+def _conj(x: Num) -> Num:
+    return complex_(real(x), -imag(x)) if is_complex(x.element) else x
+
+
+def _as_element_of(r: Num, x: Num) -> Num:
+    """A real Num in x's element type (a zero imaginary part for complex x)."""
+    return complex_(r, r.like(0)) if is_complex(x.element) else r
 
 
 def geqrf(op: ir.Operation, a: ir.Value):
@@ -183,8 +194,10 @@ def geqrf(op: ir.Operation, a: ir.Value):
 
 
 def householder_qr(a: Num, tau_type: ir.RankedTensorType) -> list[ir.Value]:
-    """LAPACK's geqr2 on real (batches of) matrices: [R with the reflectors below, taus]."""
+    """LAPACK's geqr2 (zgeqr2 for complex) on (batches of) matrices: [R with the reflectors
+    below, taus]."""
     rank = a.type.rank
+    complex_type = is_complex(a.element)
     m, n = a.type.shape[-2:]
     rows, columns = _positions(a)
     i32 = ir.IntegerType.get_signless(32)
@@ -201,16 +214,22 @@ def householder_qr(a: Num, tau_type: ir.RankedTensorType) -> list[ir.Value]:
         column = _column(qr, in_column, rank)
         alpha = _spread(sum_over(select(rows.eq(jj), column, qr.like(0)), [rank - 2]), qr, rank - 2)
         below = rows > jj
-        norm2 = _spread(sum_over(select(below, column * column, qr.like(0)), [rank - 2]), qr,
-                        rank - 2)
-        reflect = norm2 > qr.like(0)
-        norm = Num(stablehlo.sqrt((alpha * alpha + norm2).value))
-        beta = select(alpha >= qr.like(0), -norm, norm)
+        norm2 = real(_spread(sum_over(select(below, column * _conj(column), qr.like(0)),
+                                      [rank - 2]), qr, rank - 2))                 # |x|^2, real
+        if complex_type:
+            re, im = real(alpha), imag(alpha)
+            reflect = (norm2 > norm2.like(0)) | ~im.eq(im.like(0))
+            norm = sqrt(re * re + im * im + norm2)
+        else:
+            re = alpha
+            reflect = norm2 > norm2.like(0)
+            norm = sqrt(alpha * alpha + norm2)
+        beta = _as_element_of(select(re >= re.like(0), -norm, norm), qr)
         safe_beta = select(reflect, beta, qr.like(1))
         tau = select(reflect, (beta - alpha) / safe_beta, qr.like(0))
         scale = select(reflect, 1.0 / select(reflect, alpha - beta, qr.like(1)), qr.like(0))
         v = select(rows.eq(jj), qr.like(1), select(below, column * scale, qr.like(0)))
-        qr = _reflect(qr, v, tau, rows, columns, j, True, rank)
+        qr = _reflect(qr, v, _conj(tau), rows, columns, j, True, rank)     # H^H on the left
         qr = select(in_column & below, select(reflect, v, qr), qr)
         qr = select(in_column & rows.eq(jj) & reflect, beta, qr)
         # two reduces: one over both dimensions came out wrong from IREE 3.13 here (jax's svd
@@ -231,8 +250,8 @@ def orgqr(op: ir.Operation, a: ir.Value, tau: ir.Value):
 
 
 def q_from_reflectors(a: Num, tau: Num) -> list[ir.Value]:
-    """LAPACK's org2r: the first columns (as many as a has) of the product of the reflectors
-    that householder_qr left in `a` and `tau`."""
+    """LAPACK's org2r (ung2r for complex): the first columns (as many as a has) of the
+    product of the reflectors that householder_qr left in `a` and `tau`."""
     rank = a.type.rank
     rows, columns = _positions(a)
     i32 = ir.IntegerType.get_signless(32)
@@ -260,9 +279,10 @@ def q_from_reflectors(a: Num, tau: Num) -> list[ir.Value]:
     return [q]
 
 
-for _p in "sd":
+for _p in _PREFIXES:
     register_custom_call(f"lapack_{_p}geqrf_ffi", geqrf, static_shapes_only=True)
-    register_custom_call(f"lapack_{_p}orgqr_ffi", orgqr, static_shapes_only=True)
+for _name in ("sorgqr", "dorgqr", "cungqr", "zungqr"):
+    register_custom_call(f"lapack_{_name}_ffi", orgqr, static_shapes_only=True)
 
 for _p in _PREFIXES:
     register_custom_call(f"lapack_{_p}potrf_ffi", potrf, static_shapes_only=True)

@@ -1,33 +1,36 @@
-"""The decomposition of `lapack_?gesdd_ffi` (? = s, d): `jnp.linalg.svd` on the CPU (and pinv,
-matrix_rank, norm(ord=2) through it).
+"""The decomposition of `lapack_?gesdd_ffi` (? = s, d, c, z): `jnp.linalg.svd` on the CPU (and
+pinv, matrix_rank, norm(ord=2) through it).
 
-gesdd(a) -> (a', s, u, vt, info): a = u diag(s) vt with s descending and u, vt orthogonal (full
-or reduced by the result types), info 0. LAPACK bidiagonalises; this decomposition is the
-one-sided Jacobi method (Hestenes), as accurate and made of whole-matrix ops:
+gesdd(a) -> (a', s, u, vt, info): a = u diag(s) vt with s descending (real) and u, vt
+orthogonal (unitary; full or reduced by the result types), info 0. LAPACK bidiagonalises;
+this decomposition is the one-sided Jacobi method (Hestenes), as accurate and made of
+whole-matrix ops:
 
-* a wide matrix is decomposed through its transpose (a^T = u' s v'^T gives a = v' s u'^T), so
+* a wide matrix is decomposed through its adjoint (a^H = u' s v'^H gives a = v' s u'^H), so
   W (M x N) has M >= N; N is padded to even with a zero column;
 * every step of the parallel cyclic schedule of shlo.passes.lapack_syevd (`Tournament`) forms
-  G = W^T W and applies the m/2 rotations that zero G's pairs to W's columns, W <- W J, and to
+  G = W^H W and applies the m/2 rotations that zero G's pairs to W's columns, W <- W J, and to
   V <- V J: W's columns become orthogonal without G's squared condition number ever being
   used for the result;
-* sweeps repeat while some pair has G_pq^2 > M eps^2 G_pp G_qq (columns not yet orthogonal
+* sweeps repeat while some pair has |G_pq|^2 > M eps^2 G_pp G_qq (columns not yet orthogonal
   relative to their own lengths, so small singular values come out accurate), at most 40;
 * s is the column norms, sorted descending (a permutation matrix reorders W and V); u comes
-  from a Householder QR of W (padded with zero columns to M x M): its Q, each column signed
-  like R's diagonal, is W's normalised columns where they are not zero and an orthonormal
-  completion where they are (zero singular values, full_matrices). Batch dimensions ride along.
+  from a Householder QR of W (padded with zero columns to M x M): its Q, each column times
+  the sign (complex: the phase) of R's diagonal, is W's normalised columns where they are not
+  zero and an orthonormal completion where they are (zero singular values, full_matrices);
+  vt = V^H. Batch dimensions ride along.
 """
 from __future__ import annotations
 
 from iree.compiler import ir
 
 from ..dialect import stablehlo
-from .chlo_expr import Num, any_over, float_info, select, sqrt
+from .chlo_expr import (Num, any_over, complex_, float_info, hypot, imag, is_complex, real,
+                        real_element, select, sqrt)
 from .custom_call import register_custom_call
-from .lapack_calls import _full, _positions, _scalar, householder_qr, q_from_reflectors
-from .lapack_syevd import (Tournament, _broadcast, _diagonal, _identity, _matmul, _slice,
-                           _transpose, sort_columns)
+from .lapack_calls import _conj, _full, _positions, _scalar, householder_qr, q_from_reflectors
+from .lapack_syevd import (Tournament, _adjoint, _broadcast, _diagonal, _identity, _matmul,
+                           _slice, sort_columns)
 
 
 def _pad_columns(x: Num, extra: int) -> Num:
@@ -52,19 +55,20 @@ def one_sided_jacobi(W: Num, batch: int) -> tuple[Num, Num]:
     element, N = W.element, W.type.shape[-1]
     M = W.type.shape[-2]
     tournament = Tournament(N, element)
-    tolerance = M * float_info(element).eps ** 2
+    tolerance = M * float_info(real_element(element)).eps ** 2
 
     def gram(W: Num) -> Num:
-        return _matmul(_transpose(W, batch), W, batch)
+        return _matmul(_adjoint(W, batch), W, batch)
 
     def unconverged(W: Num) -> Num:
         G = gram(W)
-        d = _diagonal(G, batch)
-        matrix = G.type
+        d = real(_diagonal(G, batch))
+        squares = real(G * _conj(G))
+        matrix = squares.type
         dp = _broadcast(d, matrix, list(range(batch)) + [batch])
         dq = _broadcast(d, matrix, list(range(batch)) + [batch + 1])
         rows, columns = _positions(G)
-        bad = rows.ne(columns) & (G * G > dp * dq * tolerance)
+        bad = rows.ne(columns) & (squares > dp * dq * tolerance)
         return any_over(bad, range(batch + 2))
 
     def step(k: Num, W: Num, V: Num) -> tuple[Num, Num]:
@@ -81,28 +85,32 @@ def gesdd(op: ir.Operation, a: ir.Value):
     batch, (m, n) = len(shape) - 2, shape[-2:]
     element, batch_shape = a.element, shape[:-2]
     wide = m < n
-    W = _transpose(a, batch) if wide else a
+    W = _adjoint(a, batch) if wide else a
     M, N = (n, m) if wide else (m, n)
     if N % 2:
         W = _pad_columns(W, 1)
     W, V = one_sided_jacobi(W, batch)
     if N % 2:
         W, V = _slice(W, M, N), _slice(V, N, N)
-    norms = sqrt(_diagonal(_matmul(_transpose(W, batch), W, batch), batch))      # [..., N]
+    norms = sqrt(real(_diagonal(_matmul(_adjoint(W, batch), W, batch), batch)))  # [..., N]
     s, (W, V) = sort_columns(norms, batch, "GT", W, V)    # descending; W, V follow
-    # u: Q of W's QR, its columns signed like R's diagonal
+    # u: Q of W's QR, its columns signed (given the phase) of R's diagonal
     padded = _pad_columns(W, M - N) if M > N else W
     qr, taus = householder_qr(padded, ir.RankedTensorType.get(batch_shape + [M], element))
     Q = Num(q_from_reflectors(Num(qr), Num(taus))[0])
     r = _diagonal(Num(qr), batch)
-    sign = _broadcast(select(r < 0, r.like(-1), r.like(1)), Q.type,
-                      list(range(batch)) + [batch + 1])
-    U = Q * sign
-    u, vt = (V, _transpose(U, batch)) if wide else (U, _transpose(V, batch))
+    if is_complex(element):
+        size = hypot(abs(real(r)), abs(imag(r)))
+        safe = select(size.eq(0), size.like(1), size)
+        phase = complex_(select(size.eq(0), size.like(1), real(r) / safe), imag(r) / safe)
+    else:
+        phase = select(r < 0, r.like(-1), r.like(1))
+    U = Q * _broadcast(phase, Q.type, list(range(batch)) + [batch + 1])
+    u, vt = (V, _adjoint(U, batch)) if wide else (U, _adjoint(V, batch))
     info = stablehlo.constant(0, result_type=op.results[4].type)
     return [a.value, s.value, _fit(u, ir.RankedTensorType(op.results[2].type)),
             _fit(vt, ir.RankedTensorType(op.results[3].type)), info]
 
 
-for _p in "sd":
+for _p in "sdcz":
     register_custom_call(f"lapack_{_p}gesdd_ffi", gesdd, static_shapes_only=True)

@@ -1,9 +1,10 @@
-"""The decomposition of `lapack_?syevd_ffi` (? = s, d): `jnp.linalg.eigh` / `eigvalsh` on the CPU.
+"""The decomposition of `lapack_?syevd_ffi` (? = s, d) and `lapack_?heevd_ffi` (? = c, z):
+`jnp.linalg.eigh` / `eigvalsh` on the CPU.
 
-syevd(a) -> (vectors, w, info): the eigenvalues of the symmetric matrix in a's uplo triangle,
-ascending, and orthonormal eigenvectors as columns (info 0). LAPACK reduces to tridiagonal
-form; this decomposition is the parallel cyclic Jacobi method (Brent-Luk), which is as
-accurate and maps onto whole-matrix ops:
+syevd(a) -> (vectors, w, info): the eigenvalues of the symmetric (Hermitian) matrix in a's
+uplo triangle, ascending and real, and orthonormal (unitary) eigenvectors as columns (info 0).
+LAPACK reduces to tridiagonal form; this decomposition is the parallel cyclic Jacobi method
+(Brent-Luk), which is as accurate and maps onto whole-matrix ops:
 
 * the matrix is made symmetric from its uplo triangle, and padded to an even size m with a
   zero row and column (an index that no rotation ever couples, dropped at the end);
@@ -12,9 +13,11 @@ accurate and maps onto whole-matrix ops:
   each rotation zeroing its a[p, q] (Golub & Van Loan's sym.schur2: t = sign(tau) /
   (|tau| + sqrt(1 + tau^2)), tau = (a_qq - a_pp) / (2 a_pq), c = 1 / sqrt(1 + t^2),
   s = t c). J is built from the step's one-hot pairing matrices, so a step is a few batched
-  matmuls;
-* sweeps repeat while the off-diagonal mass exceeds eps^2 of the matrix's (quadratic
-  convergence: a handful of sweeps), at most 40;
+  matmuls. A Hermitian pair [[a, b], [conj b, d]] is the real [[a, |b|], [|b|, d]] after a
+  phase conj(b)/|b| on q, so its rotation is diag(1, conj(b)/|b|) times the real one, and a
+  step is A <- J^H A J (the diagonal's imaginary parts are not read, as LAPACK);
+* sweeps repeat while the off-diagonal mass (summed by itself) exceeds (m eps)^2 of the
+  matrix's (quadratic convergence: a handful of sweeps), at most 40;
 * the diagonal gives the eigenvalues; a sort orders them and a permutation matrix the
   vectors. Batch dimensions ride along in every op.
 """
@@ -24,9 +27,10 @@ from iree.compiler import ir
 
 from ..dialect import stablehlo
 from . import chlo_stablehlo_extras as extras
-from .chlo_expr import Num, any_over, float_info, select, sqrt, sum_over
+from .chlo_expr import (Num, any_over, complex_, float_info, hypot, imag, is_complex, real,
+                        real_element, select, sqrt, sum_over)
 from .custom_call import register_custom_call
-from .lapack_calls import _chars, _full, _positions, _scalar
+from .lapack_calls import _chars, _conj, _full, _positions, _scalar
 
 MAX_SWEEPS = 40
 
@@ -52,6 +56,11 @@ def _broadcast(x: Num, t: ir.RankedTensorType, dims: list[int]) -> Num:
 def _transpose(x: Num, batch: int) -> Num:
     """[..., m, n] -> [..., n, m]."""
     return Num(stablehlo.transpose(x.value, permutation=list(range(batch)) + [batch + 1, batch]))
+
+
+def _adjoint(x: Num, batch: int) -> Num:
+    """The conjugate transpose (the transpose of a real matrix)."""
+    return _conj(_transpose(x, batch))
 
 
 def _slice(x: Num, rows: int, columns: int) -> Num:
@@ -88,11 +97,12 @@ def sort_columns(values: Num, batch: int, direction: str, *matrices: Num):
     square = ir.RankedTensorType.get(shape + [shape[-1]], i32)
     old = Num(stablehlo.iota(iota_dimension=batch, result_type=square))     # [.., old, new]
     new = _broadcast(Num(order), square, list(range(batch)) + [batch + 1])
-    element = values.element
-    permutation_type = ir.RankedTensorType.get(shape + [shape[-1]], element)
-    permutation = select(old.eq(new), _full(Num(_scalar(1, element)), permutation_type),
-                         _full(Num(_scalar(0, element)), permutation_type))
-    return Num(ordered), [_matmul(x, permutation, batch) for x in matrices]
+
+    def permutation(element: ir.Type) -> Num:
+        t = ir.RankedTensorType.get(shape + [shape[-1]], element)
+        return select(old.eq(new), _full(Num(_scalar(1, element)), t),
+                      _full(Num(_scalar(0, element)), t))
+    return Num(ordered), [_matmul(x, permutation(x.element), batch) for x in matrices]
 
 
 class Tournament:
@@ -154,17 +164,33 @@ class Tournament:
         Q = _broadcast(q2, pair_type, [batch, batch + 1])
         GP, GQ = _matmul(G, P, batch), _matmul(G, Q, batch)
         gpp, gqq, gpq = _diag_sum(P, GP, batch), _diag_sum(Q, GQ, batch), _diag_sum(P, GQ, batch)
-        zero = gpq.eq(0)
-        tau = (gqq - gpp) / select(zero, gpq.like(1), gpq * 2)
+        hermitian = is_complex(self.element)
+        if hermitian:
+            # a Hermitian pair [[a, b], [conj b, d]] is the real one [[a, |b|], [|b|, d]] after
+            # the phase diag(1, conj(b) / |b|) on q: J = diag(1, phase) R
+            gpp, gqq = real(gpp), real(gqq)
+            magnitude = hypot(abs(real(gpq)), abs(imag(gpq)))
+        else:
+            magnitude = gpq
+        zero = magnitude.eq(0)
+        tau = (gqq - gpp) / select(zero, magnitude.like(1), magnitude * 2)
         sign = select(tau >= 0, tau.like(1), tau.like(-1))
         t = sign / (abs(tau) + sqrt(tau * tau + 1))
         t = select(zero, t.like(0), t)
         c = 1 / sqrt(t * t + 1)
         s = t * c
+        cq, sq = c, s                                   # J[q, q] and -J[q, p]
+        if hermitian:
+            # conj(b) / |b| from real divisions: of modulus 1 to rounding, so J stays unitary
+            # (IREE's complex division lost that for tiny |b|)
+            safe = select(zero, magnitude.like(1), magnitude)
+            phase = complex_(select(zero, safe.like(1), real(gpq) / safe),
+                             select(zero, safe.like(0), -imag(gpq) / safe))
+            c, s = complex_(c, c.like(0)), complex_(s, s.like(0))
+            cq, sq = c * phase, s * phase
         cs = lambda x: _broadcast(x, pair_type, list(range(batch)) + [batch + 1])
-        c_, s_ = cs(c), cs(s)
-        return (_matmul(P * c_, P, batch, True) + _matmul(Q * c_, Q, batch, True)
-                + _matmul(P * s_, Q, batch, True) - _matmul(Q * s_, P, batch, True))
+        return (_matmul(P * cs(c), P, batch, True) + _matmul(Q * cs(cq), Q, batch, True)
+                + _matmul(P * cs(s), Q, batch, True) - _matmul(Q * cs(sq), P, batch, True))
 
 
 def syevd(op: ir.Operation, a: ir.Value):
@@ -174,9 +200,12 @@ def syevd(op: ir.Operation, a: ir.Value):
     batch, n = len(shape) - 2, shape[-1]
     element = a.element
     rows, columns = _positions(a)
+    hermitian = is_complex(element)
+    if hermitian:               # the diagonal of a Hermitian matrix is real: its imag is not read
+        a = select(rows.eq(columns), complex_(real(a), real(a).like(0)), a)
     kept = select(rows >= columns if lower else rows <= columns, a, a.like(0))
     strict = select(rows > columns if lower else rows < columns, a, a.like(0))
-    sym = kept + _transpose(strict, batch)
+    sym = kept + _adjoint(strict, batch)
     m = n + n % 2
     if m != n:
         sym = Num(stablehlo.pad(sym.value, _scalar(0, element), edge_padding_low=[0] * len(shape),
@@ -185,31 +214,36 @@ def syevd(op: ir.Operation, a: ir.Value):
     matrix = ir.RankedTensorType.get(shape[:-2] + [m, m], element)
     rows_m, cols_m = _positions(Num(stablehlo.constant(0, result_type=matrix)))
     identity = _identity(shape[:-2], m, element)
-    eps = float_info(element).eps
+    eps = float_info(real_element(element)).eps
 
     tournament = Tournament(m, element)
 
     def step(k, A, V):
         """One round of m/2 simultaneous rotations."""
         J = tournament.rotation(k, A, batch)
-        return _matmul(_matmul(_transpose(J, batch), A, batch), J, batch), _matmul(V, J, batch)
+        return _matmul(_matmul(_adjoint(J, batch), A, batch), J, batch), _matmul(V, J, batch)
 
     def off_and_norm(A):
-        squares = A * A
+        squares = real(A * _conj(A)) if hermitian else A * A
         dims = list(range(batch, batch + 2))
         total = sum_over(squares, dims)
-        on = sum_over(select(rows_m.eq(cols_m), squares, squares.like(0)), dims)
-        return total - on, total
+        # the off-diagonal mass summed by itself: as total - diagonal it is rounding noise
+        # of the order of eps * total near convergence (IREE's reassociated sums made it
+        # <= 0 two sweeps early for a 20x20 complex64 matrix, and > 0 forever for others)
+        off = sum_over(select(rows_m.eq(cols_m), squares.like(0), squares), dims)
+        return off, total
 
     def unconverged(A) -> Num:
         off, total = off_and_norm(A)
-        worse = off > total * (eps * eps)
+        worse = off > total * (m * eps) ** 2       # |off-diagonal| <= m eps |A|: converged
         if batch:
             worse = any_over(worse, range(batch))
         return worse
 
     A, V = tournament.sweeps(sym, identity, step, unconverged)
     w = _diagonal(A, batch)                                                 # [..., m]
+    if hermitian:
+        w = real(w)
     if m != n:
         w = Num(stablehlo.slice(w.value, start_indices=[0] * (batch + 1),
                                 limit_indices=shape[:-2] + [n]))
@@ -220,5 +254,5 @@ def syevd(op: ir.Operation, a: ir.Value):
     return [vectors.value, w_sorted.value, info]
 
 
-for _p in "sd":
-    register_custom_call(f"lapack_{_p}syevd_ffi", syevd, static_shapes_only=True)
+for _name in ("ssyevd", "dsyevd", "cheevd", "zheevd"):
+    register_custom_call(f"lapack_{_name}_ffi", syevd, static_shapes_only=True)

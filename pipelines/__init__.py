@@ -42,11 +42,13 @@ DEFAULT_PASSES = [
     "shlo-expand-complex-pad",
     "shlo-legalize-reducer-rounding",
     "shlo-round-narrow-arithmetic",
+    "shlo-barrier-loop-captures",
     "canonicalize",
     "cse",
     "shlo-fold-dynamic-self-ops",
+    "shlo-split-complex-constants",
 ]
-FINAL_PASSES = 3        # canonicalize, cse and what must follow them
+FINAL_PASSES = 4        # canonicalize, cse and what must follow them
 
 
 def default_pipeline(target_passes=()) -> str:

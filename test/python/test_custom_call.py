@@ -78,3 +78,57 @@ def test_token_io_reads_the_host_queue_and_names_the_op_when_it_is_empty(ctx):
     with pytest.raises(shlo.InvocationError, match="stablehlo.infeed: the infeed queue of "
                                                    "process 0 .* is empty"):
         exe(x)
+
+
+# --- jax's ApproxTopK (shlo.passes.approx_top_k): XLA's CPU fallback, an exact sort + slice ----
+
+_X = np.random.default_rng(3).standard_normal((16, 300)).astype(np.float32)
+
+
+@pytest.mark.parametrize("how", ["max", "min", "max_dimension_0", "max_not_aggregated",
+                                 "min_bf16"])
+def test_approx_top_k_matches_xla(ctx, how):
+    import jax
+    import ml_dtypes
+    kwargs = {"max_dimension_0": {"reduction_dimension": 0},
+              "max_not_aggregated": {"aggregate_to_topk": False}}.get(how, {})
+    approx = jax.lax.approx_min_k if how.startswith("min") else jax.lax.approx_max_k
+    x = _X.astype(ml_dtypes.bfloat16) if how.endswith("bf16") else _X
+    fn = jax.jit(lambda x: approx(x, 7, **kwargs))
+    text = fn.lower(x).as_text()
+    assert "@ApproxTopK" in text
+    (values, indices), (want_values, want_indices) = (
+        [np.asarray(r) for r in rs] for rs in (
+            shlo.compile(shlo.parse_module(text, context=ctx), target="cpu")(x), fn(x)))
+    np.testing.assert_array_equal(values, want_values)
+    if how.endswith("bf16"):
+        # many ties: which of equal values comes first is the implementation's (XLA's sort
+        # is not stable here, shlo's keeps the lower index first)
+        axis = 0 if how == "max_dimension_0" else 1
+        np.testing.assert_array_equal(np.take_along_axis(x, indices, axis), values)
+        assert all(len(set(row)) == len(row) for row in indices.tolist())
+    else:
+        np.testing.assert_array_equal(indices, want_indices)
+
+
+@pytest.mark.parametrize("what", ["top_k", "approx_max_k"])
+def test_top_k_with_symbolic_k_runs_at_every_size(ctx, what):
+    """stablehlo.dynamic_top_k / dynamic_approx_top_k: k a run-time value (jax under shape
+    polymorphism); one compile serves every size."""
+    import jax
+    from jax import export, lax
+    b, = export.symbolic_shape("b")
+    if what == "top_k":
+        spec, fn = jax.ShapeDtypeStruct((4, b), np.float32), lambda x: lax.top_k(
+            x, x.shape[-1] - 1)
+    else:
+        spec, fn = jax.ShapeDtypeStruct((3, b + 4), np.float32), lambda x: lax.approx_max_k(
+            x, x.shape[-1] - 4)
+    text = export.export(jax.jit(fn))(spec).mlir_module()
+    assert f"stablehlo.dynamic_{'top_k' if what == 'top_k' else 'approx_top_k'}" in text
+    exe = shlo.compile(shlo.parse_module(text, context=ctx), target="cpu")
+    for n in (5, 9, 40):
+        x = np.random.default_rng(n).standard_normal((4 if what == "top_k" else 3, n))
+        x = x.astype(np.float32)
+        for g, w in zip(exe(x), fn(x)):
+            np.testing.assert_array_equal(np.asarray(g), np.asarray(w))

@@ -30,3 +30,16 @@ def test_every_bit_pattern_survives(ctx, target):
     np.testing.assert_array_equal(got.view(np.uint64), want.view(np.uint64))
     got = np.asarray(exe.function("scalar")(x[0, 0]))
     np.testing.assert_array_equal(got.view(np.uint64), x[0, 0:1].view(np.uint64))
+
+
+def test_a_complex_bitcast_to_its_own_type_is_its_operand(ctx):
+    """jax's bitcast_convert_type(x, complex64) of a complex64 x: IREE 3.13's compiler died
+    with SIGSEGV on it."""
+    text = """
+func.func @main(%x: tensor<2x3xcomplex<f32>>) -> tensor<2x3xcomplex<f32>> {
+  %r = stablehlo.bitcast_convert %x : (tensor<2x3xcomplex<f32>>) -> tensor<2x3xcomplex<f32>>
+  return %r : tensor<2x3xcomplex<f32>>
+}"""
+    x = (np.arange(6) - 2.5j * np.arange(6)).astype(np.complex64).reshape(2, 3)
+    got = shlo.compile(shlo.parse_module(text, context=ctx), target="cpu", cache=False)(x)
+    np.testing.assert_array_equal(np.asarray(got).view(np.uint64), x.view(np.uint64))

@@ -1,6 +1,6 @@
 """JAX's linear algebra as lowered for the CPU: LAPACK custom calls (potrf, trsm, getrf, geqrf,
-orgqr; syevd by shlo.passes.lapack_syevd, gesdd by shlo.passes.lapack_gesdd) decomposed by
-shlo.passes.lapack_calls, in modules whose custom calls carry Shardy
+orgqr/ungqr; syevd/heevd by shlo.passes.lapack_syevd, gesdd by shlo.passes.lapack_gesdd)
+decomposed by shlo.passes.lapack_calls, in modules whose custom calls carry Shardy
 attributes (shlo.shardy drops them). jax.jit on the CPU is the oracle; CPU and Vulkan."""
 import jax
 import jax.numpy as jnp
@@ -11,6 +11,12 @@ import shlo
 from conftest import cases_on, vulkan_or_skip
 
 RNG = np.random.default_rng(0)
+
+
+def _C(*shape, dtype=np.complex64):
+    return (RNG.standard_normal(shape) + 1j * RNG.standard_normal(shape)).astype(dtype)
+
+
 _M = RNG.standard_normal((5, 5)).astype(np.float32)
 SPD = _M @ _M.T + 5 * np.eye(5, dtype=np.float32)
 B = RNG.standard_normal((5, 3)).astype(np.float32)
@@ -44,6 +50,17 @@ CASES = {
     "qr_complete_batched": (lambda a: jnp.linalg.qr(a, mode="complete")[0],
                             [RNG.standard_normal((2, 5, 3)).astype(np.float32)]),
     "qr_zero_column": (lambda a: jnp.linalg.qr(a)[1], [_M * (np.arange(5) != 1)]),
+    # complex QR (cgeqrf + cungqr): Householder reflectors with complex taus, as LAPACK's
+    "qr_complex_q": (lambda a: jnp.linalg.qr(a)[0], [_C(6, 4)]),
+    "qr_complex_r_wide": (lambda a: jnp.linalg.qr(a)[1], [_C(3, 5)]),
+    "qr_complex_complete_batched": (lambda a: jnp.linalg.qr(a, mode="complete")[0],
+                                    [_C(2, 5, 3)]),
+    # a real alpha with a zero column below it: tau = 0, as LAPACK
+    "qr_complex_zero_below": (lambda a: jnp.linalg.qr(a)[1],
+                              [np.triu(_C(4, 4)).real.astype(np.complex64)]),
+    "cholesky_empty": (jnp.linalg.cholesky, [np.zeros((3, 0, 0), np.float32)]),
+    "solve_triangular_empty": (lambda a, b: jax.scipy.linalg.solve_triangular(a, b, lower=True),
+                               [np.zeros((0, 0), np.float32), np.zeros((0, 2), np.float32)]),
 }
 
 
@@ -71,6 +88,15 @@ EIGH = {
     "eigh_repeated_eigenvalues": (np.eye(4, dtype=np.float32) * 2, "L"),
     "eigh_1x1": (np.array([[-4.0]], np.float32), "L"),
     "eigh_7x7_odd": ((lambda a: (a + a.T).astype(np.float32))(RNG.standard_normal((7, 7))), "L"),
+    # Hermitian (cheevd/zheevd): complex Jacobi rotations; the diagonal's imaginary parts are
+    # not read
+    "eigh_complex64": (_C(5, 5), "L"),
+    "eigh_complex128_upper_odd": (_C(7, 7, dtype=np.complex128), "U"),
+    "eigh_complex_repeated_eigenvalues": (np.eye(4, dtype=np.complex64) * 3, "L"),
+    # a batch whose off-diagonal mass, taken as total - diagonal, was rounding noise that
+    # stopped the sweeps two early under IREE's reassociated sums (eigenvalues off by 0.8)
+    "eigh_complex64_batched_20": ((lambda r: (r.standard_normal((2, 20, 20)) + 1j * r.standard_normal(
+        (2, 20, 20))).astype(np.complex64))(np.random.default_rng(7)), "L"),
 }
 
 
@@ -80,22 +106,25 @@ def test_jax_eigh_lowered_for_the_cpu(ctx, target, name):
     if target == "vulkan":
         vulkan_or_skip()
     a, uplo = EIGH[name]
-    if target == "vulkan" and a.dtype == np.float64:
-        a = a.astype(np.float32)
+    if target == "vulkan" and a.dtype in (np.float64, np.complex128):
+        a = a.astype(np.float32 if a.dtype == np.float64 else np.complex64)
     fn = jax.jit(lambda x: jnp.linalg.eigh(x, UPLO=uplo, symmetrize_input=False))
-    with jax.enable_x64(a.dtype == np.float64):
+    with jax.enable_x64(a.dtype in (np.float64, np.complex128)):
         text, want = fn.lower(a).as_text(), np.asarray(fn(a)[0])
-    assert "syevd" in text
+    assert "syevd" in text or "heevd" in text
     w, v = shlo.compile(shlo.parse_module(text, context=ctx), target=target)(a)
-    tol = 1e-5 if a.dtype == np.float32 else 1e-12
+    tol = 1e-5 if a.dtype in (np.float32, np.complex64) else 1e-12
     scale = np.max(np.abs(a))
+    assert w.dtype == want.dtype and v.dtype == a.dtype
     np.testing.assert_allclose(w, want, rtol=tol * 10, atol=tol * 10 * scale)
-    triangle = np.tril(a) if uplo == "L" else np.triu(a)
-    symmetric = triangle + np.swapaxes(triangle, -1, -2) - triangle * np.eye(a.shape[-1])
-    np.testing.assert_allclose(np.einsum("...ij,...j,...kj->...ik", v, w, v), symmetric,
+    n = a.shape[-1]
+    strict = np.tril(a, -1) if uplo == "L" else np.triu(a, 1)
+    hermitian = (strict + np.conj(np.swapaxes(strict, -1, -2))
+                 + np.real(np.diagonal(a, axis1=-2, axis2=-1))[..., None] * np.eye(n))
+    np.testing.assert_allclose(np.einsum("...ij,...j,...kj->...ik", v, w, np.conj(v)), hermitian,
                                atol=tol * 10 * scale)
-    np.testing.assert_allclose(np.einsum("...ji,...jk->...ik", v, v),
-                               np.broadcast_to(np.eye(a.shape[-1]), v.shape), atol=tol * 10)
+    np.testing.assert_allclose(np.einsum("...ji,...jk->...ik", np.conj(v), v),
+                               np.broadcast_to(np.eye(n), v.shape), atol=tol * 10)
 
 
 def test_eigvalsh_computes_values_only(ctx):
@@ -114,11 +143,16 @@ SVD = {
     # rank 2 of 3: a zero singular value, whose u column is an orthonormal completion
     "svd_rank_deficient_full": (np.concatenate([_R, _R.sum(1, keepdims=True)], 1), True),
     "svd_1x1": (np.array([[-3.0]], np.float32), False),
+    # complex (cgesdd/zgesdd): complex rotations, u's columns given the phase of R's diagonal
+    "svd_complex64_tall": (_C(7, 4), False),
+    "svd_complex128_wide_full": (_C(3, 5, dtype=np.complex128), True),
+    "svd_complex64_batched_full": (_C(2, 6, 6), True),
 }
 
 
 def _check_svd(a, full, u, s, vt, want_s):
-    tol = 1e-5 if a.dtype == np.float32 else 1e-12
+    tol = 1e-5 if a.dtype in (np.float32, np.complex64) else 1e-12
+    assert s.dtype == want_s.dtype and u.dtype == vt.dtype == a.dtype
     scale = np.max(np.abs(a))
     np.testing.assert_allclose(s, want_s, rtol=tol * 10, atol=tol * 10 * scale)
     assert np.all(np.diff(s, axis=-1) <= 0), "singular values must descend"
@@ -127,7 +161,7 @@ def _check_svd(a, full, u, s, vt, want_s):
     assert u.shape[-2:] == (m, m if full else k) and vt.shape[-2:] == (n if full else k, n)
     np.testing.assert_allclose((u[..., :, :k] * s[..., None, :]) @ vt[..., :k, :], a,
                                atol=tol * 10 * scale)
-    for q in (np.swapaxes(u, -1, -2) @ u, vt @ np.swapaxes(vt, -1, -2)):
+    for q in (np.conj(np.swapaxes(u, -1, -2)) @ u, vt @ np.conj(np.swapaxes(vt, -1, -2))):
         np.testing.assert_allclose(q, np.broadcast_to(np.eye(q.shape[-1]), q.shape),
                                    atol=tol * 10)
 
@@ -137,13 +171,13 @@ def _check_svd(a, full, u, s, vt, want_s):
 def test_jax_svd_lowered_for_the_cpu(ctx, target, name):
     if target == "vulkan":
         vulkan_or_skip()
-        if name not in ("svd_tall_f32", "svd_rank_deficient_full"):
-            pytest.skip("two cases are enough on Vulkan (slow to compile)")
+        if name not in ("svd_tall_f32", "svd_rank_deficient_full", "svd_complex64_tall"):
+            pytest.skip("three cases are enough on Vulkan (slow to compile)")
     a, full = SVD[name]
-    if target == "vulkan":
+    if target == "vulkan" and a.dtype == np.float64:
         a = a.astype(np.float32)
     fn = jax.jit(lambda x: jnp.linalg.svd(x, full_matrices=full))
-    with jax.enable_x64(a.dtype == np.float64):
+    with jax.enable_x64(a.dtype in (np.float64, np.complex128)):
         text, want_s = fn.lower(a).as_text(), np.asarray(fn(a)[1])
     assert "gesdd" in text
     u, s, vt = shlo.compile(shlo.parse_module(text, context=ctx), target=target)(a)

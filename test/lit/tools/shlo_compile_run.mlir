@@ -22,6 +22,7 @@
 // STAGES:      {{[0-9]+}}-canonicalize.mlir
 // STAGES-NEXT: {{[0-9]+}}-cse.mlir
 // STAGES-NEXT: {{[0-9]+}}-shlo-fold-dynamic-self-ops.mlir
+// STAGES-NEXT: {{[0-9]+}}-shlo-split-complex-constants.mlir
 // STAGES-NEXT: {{[0-9]+}}-boundary.mlir
 // STAGES-NEXT: {{[0-9]+}}-iree-input.mlir
 // STAGES:     iree-flow.mlir

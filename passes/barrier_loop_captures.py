@@ -1,0 +1,83 @@
+"""shlo-barrier-loop-captures: computed tensors a while loop reads from outside go through a barrier.
+
+IREE 3.13 clones a cheap producer of a tensor that a `stablehlo.while` body reads from outside
+the loop (a gather, for one) into the dispatch inside the loop that reads it, and its CPU code
+generator then fails on some of those fusions: jax's LU solve (a permutation gather read by a
+triangular-solve loop whose step subtracts a matrix-vector product) stopped with "'arith.subf'
+op requires the same type for all operands and results". Recomputing the producer on every
+trip is also work the loop does not need. The pass puts every such capture, when statically
+shaped and of rank 1 or more, behind one `stablehlo.optimization_barrier` before the loop, so
+it is computed once and the loop reads the result. Constants, function arguments and values
+of other loops' regions stay as they are; IREE cannot compile the barrier on dynamic shapes,
+so those stay too.
+"""
+from __future__ import annotations
+
+import dataclasses
+
+from iree.compiler import ir
+
+from . import chlo_stablehlo_extras as extras
+from .base import Pass, nested_ops
+
+# Producers IREE folds or treats as free: a barrier would only stop that.
+_FREE = frozenset({"stablehlo.constant", "arith.constant"})
+
+
+def _inside(op: ir.Operation, ancestor: ir.Operation) -> bool:
+    while op is not None:
+        op = op.operation
+        if op == ancestor:
+            return True
+        op = op.parent
+    return False
+
+
+def _defining_op(value: ir.Value) -> ir.Operation | None:
+    owner = value.owner
+    return None if isinstance(owner, ir.Block) else owner.operation
+
+
+def _captures(loop: ir.Operation) -> list[ir.Value]:
+    """Values the loop's regions read that a computing op outside the loop defines."""
+    found: list[ir.Value] = []
+
+    def visit(o):
+        if o.operation == loop:
+            return ir.WalkResult.ADVANCE
+        for v in o.operands:
+            producer = _defining_op(v)
+            if (producer is None or producer.name in _FREE or _inside(producer, loop)
+                    or v in found):
+                continue
+            t = v.type.maybe_downcast()
+            if isinstance(t, ir.RankedTensorType) and t.rank > 0 and t.has_static_shape:
+                found.append(v)
+        return ir.WalkResult.ADVANCE
+    loop.walk(visit)
+    return found
+
+
+def _barrier(loop: ir.Operation) -> None:
+    loop = loop.operation
+    captures = _captures(loop)
+    if not captures:
+        return
+    with ir.InsertionPoint(loop), loop.location:
+        fenced = extras.optimization_barrier(captures)
+    for old, new in zip(captures, fenced):
+        uses = [(u.owner, u.operand_number) for u in old.uses]
+        for user, index in uses:
+            if user.operation != loop and _inside(user, loop):
+                user.operation.operands[index] = new
+
+
+@dataclasses.dataclass
+class BarrierLoopCaptures(Pass):
+    """Compute static tensors a while loop reads from outside once, behind a barrier."""
+
+    NAME = "shlo-barrier-loop-captures"
+
+    def run(self, op: ir.Operation) -> None:
+        for loop in nested_ops(op, "stablehlo.while"):
+            _barrier(loop)
