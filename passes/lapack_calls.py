@@ -28,9 +28,10 @@ diag 'N'/'U'). Their logical semantics are StableHLO's own ops:
   applies the reflectors to the identity's columns from the last one back. (LAPACK's
   rescaling of tiny norms is left out.)
 
-syevd (eigh) is decomposed in shlo.passes.lapack_syevd, gesdd (svd) in shlo.passes.lapack_gesdd.
-Other LAPACK targets (complex heevd and gesdd, geev, gees, gehrd: complex eigh and svd,
-eig, schur, hessenberg) are not decomposed and stay a clear error that names them.
+syevd/heevd (eigh) is decomposed in shlo.passes.lapack_syevd, gesdd (svd) in
+shlo.passes.lapack_gesdd, gtsv (tridiagonal_solve) in shlo.passes.lapack_gtsv. Other LAPACK
+targets (geev, gees, gehrd: eig, schur, hessenberg) are not decomposed and stay a clear error
+that names them.
 """
 from __future__ import annotations
 

@@ -228,3 +228,43 @@ def test_per_device_and_custom_form_shardy_ops_are_parse_errors(ctx):
     with pytest.raises(shlo.ParseError, match="sdy.mesh.*single-device programs") as info:
         shlo.parse_module(custom, context=ctx)
     assert "\n" not in str(info.value)                    # one line
+
+
+def _tridiagonal(dl, d, du):
+    n = d.shape[-1]
+    a = np.zeros(d.shape + (n,), np.complex128)
+    i = np.arange(n)
+    a[..., i, i], a[..., i[1:], i[:-1]], a[..., i[:-1], i[1:]] = d, dl[..., 1:], du[..., :-1]
+    return a
+
+
+@pytest.mark.parametrize("dtype, shape, rhs", [(np.float32, (7,), 3), (np.float64, (2, 5), 2),
+                                               (np.complex64, (40,), 1), (np.float32, (1,), 2)])
+def test_tridiagonal_solve_lowered_for_the_cpu(ctx, dtype, shape, rhs):
+    """lapack_?gtsv_ffi (shlo.passes.lapack_gtsv): a small diagonal makes the elimination
+    swap rows; numpy's dense solve is the oracle."""
+    from jax.lax.linalg import tridiagonal_solve
+    rng = np.random.default_rng(5)
+
+    def draw(*s):
+        x = rng.standard_normal(s)
+        return (x + 1j * rng.standard_normal(s) if np.dtype(dtype).kind == "c" else x).astype(dtype)
+    dl, d, du, b = draw(*shape), draw(*shape) * 0.3, draw(*shape), draw(*shape, rhs)
+    dl[..., 0] = du[..., -1] = 0
+    fn = jax.jit(tridiagonal_solve)
+    with jax.enable_x64(dtype == np.float64):
+        text = fn.lower(dl, d, du, b).as_text()
+    assert "gtsv" in text
+    got = shlo.compile(shlo.parse_module(text, context=ctx), target="cpu")(dl, d, du, b)
+    want = np.linalg.solve(_tridiagonal(dl, d, du), b)
+    tol = 1e-12 if dtype == np.float64 else 2e-5
+    np.testing.assert_allclose(got, want, rtol=tol, atol=tol * np.abs(want).max())
+
+
+def test_singular_tridiagonal_solve_gives_nans_as_jax(ctx):
+    from jax.lax.linalg import tridiagonal_solve
+    dl, d, du = (np.array(v, np.float32) for v in ([0, 1, 1], [0, 0, 0], [0, 0, 0]))
+    b = np.ones((3, 1), np.float32)
+    text = jax.jit(tridiagonal_solve).lower(dl, d, du, b).as_text()
+    got = shlo.compile(shlo.parse_module(text, context=ctx), target="cpu")(dl, d, du, b)
+    assert np.isnan(got).all()
