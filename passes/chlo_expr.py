@@ -297,6 +297,12 @@ def complex_(re: Num, im) -> Num:
     return Num(stablehlo.complex(re.value, _value(im, re.value)))
 
 
+def conj(x) -> Num:
+    """The complex conjugate (a real x itself)."""
+    x = Num(x)
+    return complex_(real(x), -imag(x)) if is_complex(x.element) else x
+
+
 def is_nan(x: Num) -> Num:
     return x.ne(x)
 

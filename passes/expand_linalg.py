@@ -23,7 +23,7 @@ from ..dialect import stablehlo
 from . import chlo_stablehlo_extras as extras
 from ..errors import PassError
 from .op_rules import RulesPass
-from .chlo_expr import Num, is_complex, select, with_element
+from .chlo_expr import Num, conj, is_complex, select, with_element
 
 I64 = "i64"
 
@@ -39,9 +39,7 @@ def _swap_last(x: ir.Value) -> ir.Value:
 
 
 def _conj(x: ir.Value) -> ir.Value:
-    if not is_complex(ir.RankedTensorType(x.type).element_type):
-        return x
-    return stablehlo.complex(stablehlo.real(x), stablehlo.negate(stablehlo.imag(x)))
+    return conj(x).value
 
 
 def _index_mask(like: ir.Value, dim: int, index: ir.Value, direction: str) -> Num:

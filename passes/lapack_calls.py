@@ -39,8 +39,8 @@ from iree.compiler import ir
 
 from ..dialect import stablehlo
 from . import chlo_stablehlo_extras as extras
-from .chlo_expr import (Num, any_over, complex_, element_of, imag, is_complex, is_finite,
-                        real, select, sqrt, sum_over, with_element)
+from .chlo_expr import (Num, any_over, complex_, conj, element_of, imag, is_complex,
+                        is_finite, real, select, sqrt, sum_over, with_element)
 from .custom_call import register_custom_call
 
 _PREFIXES = "sdcz"
@@ -175,14 +175,10 @@ def _reflect(x: Num, v: Num, tau: Num, rows: Num, columns: Num, j: Num, after: b
              rank: int) -> Num:
     """(I - tau v v^H) x on rows >= j, for the columns after j (after) or all columns."""
     jj = _full(j, rows.type)
-    w = _spread(sum_over(select(rows >= jj, _conj(v) * x, x.like(0)), [rank - 2]), x,
+    w = _spread(sum_over(select(rows >= jj, conj(v) * x, x.like(0)), [rank - 2]), x,
                 rank - 2)                                                        # v^H x
     target = (rows >= jj) & (columns > jj) if after else rows >= jj
     return select(target, x - tau * v * w, x)
-
-
-def _conj(x: Num) -> Num:
-    return complex_(real(x), -imag(x)) if is_complex(x.element) else x
 
 
 def _as_element_of(r: Num, x: Num) -> Num:
@@ -215,7 +211,7 @@ def householder_qr(a: Num, tau_type: ir.RankedTensorType) -> list[ir.Value]:
         column = _column(qr, in_column, rank)
         alpha = _spread(sum_over(select(rows.eq(jj), column, qr.like(0)), [rank - 2]), qr, rank - 2)
         below = rows > jj
-        norm2 = real(_spread(sum_over(select(below, column * _conj(column), qr.like(0)),
+        norm2 = real(_spread(sum_over(select(below, column * conj(column), qr.like(0)),
                                       [rank - 2]), qr, rank - 2))                 # |x|^2, real
         if complex_type:
             re, im = real(alpha), imag(alpha)
@@ -230,7 +226,7 @@ def householder_qr(a: Num, tau_type: ir.RankedTensorType) -> list[ir.Value]:
         tau = select(reflect, (beta - alpha) / safe_beta, qr.like(0))
         scale = select(reflect, 1.0 / select(reflect, alpha - beta, qr.like(1)), qr.like(0))
         v = select(rows.eq(jj), qr.like(1), select(below, column * scale, qr.like(0)))
-        qr = _reflect(qr, v, _conj(tau), rows, columns, j, True, rank)     # H^H on the left
+        qr = _reflect(qr, v, conj(tau), rows, columns, j, True, rank)     # H^H on the left
         qr = select(in_column & below, select(reflect, v, qr), qr)
         qr = select(in_column & rows.eq(jj) & reflect, beta, qr)
         # two reduces: one over both dimensions came out wrong from IREE 3.13 here (jax's svd

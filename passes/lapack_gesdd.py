@@ -25,12 +25,12 @@ from __future__ import annotations
 from iree.compiler import ir
 
 from ..dialect import stablehlo
-from .chlo_expr import (Num, any_over, complex_, float_info, hypot, imag, is_complex, real,
-                        real_element, select, sqrt)
+from .chlo_expr import (Num, any_over, conj, float_info, is_complex, real, real_element, select,
+                        sqrt)
 from .custom_call import register_custom_call
-from .lapack_calls import _conj, _full, _positions, _scalar, householder_qr, q_from_reflectors
+from .lapack_calls import _full, _positions, _scalar, householder_qr, q_from_reflectors
 from .lapack_syevd import (Tournament, _adjoint, _broadcast, _diagonal, _identity, _matmul,
-                           _slice, sort_columns)
+                           _slice, polar, sort_columns)
 
 
 def _pad_columns(x: Num, extra: int) -> Num:
@@ -63,7 +63,7 @@ def one_sided_jacobi(W: Num, batch: int) -> tuple[Num, Num]:
     def unconverged(W: Num) -> Num:
         G = gram(W)
         d = real(_diagonal(G, batch))
-        squares = real(G * _conj(G))
+        squares = real(G * conj(G))
         matrix = squares.type
         dp = _broadcast(d, matrix, list(range(batch)) + [batch])
         dq = _broadcast(d, matrix, list(range(batch)) + [batch + 1])
@@ -100,9 +100,7 @@ def gesdd(op: ir.Operation, a: ir.Value):
     Q = Num(q_from_reflectors(Num(qr), Num(taus))[0])
     r = _diagonal(Num(qr), batch)
     if is_complex(element):
-        size = hypot(abs(real(r)), abs(imag(r)))
-        safe = select(size.eq(0), size.like(1), size)
-        phase = complex_(select(size.eq(0), size.like(1), real(r) / safe), imag(r) / safe)
+        _, phase = polar(r)
     else:
         phase = select(r < 0, r.like(-1), r.like(1))
     U = Q * _broadcast(phase, Q.type, list(range(batch)) + [batch + 1])

@@ -27,10 +27,10 @@ from iree.compiler import ir
 
 from ..dialect import stablehlo
 from . import chlo_stablehlo_extras as extras
-from .chlo_expr import (Num, any_over, complex_, float_info, hypot, imag, is_complex, real,
-                        real_element, select, sqrt, sum_over)
+from .chlo_expr import (Num, any_over, complex_, conj, float_info, hypot, imag, is_complex,
+                        real, real_element, select, sqrt, sum_over)
 from .custom_call import register_custom_call
-from .lapack_calls import _chars, _conj, _full, _positions, _scalar
+from .lapack_calls import _chars, _full, _positions, _scalar
 
 MAX_SWEEPS = 40
 
@@ -58,9 +58,19 @@ def _transpose(x: Num, batch: int) -> Num:
     return Num(stablehlo.transpose(x.value, permutation=list(range(batch)) + [batch + 1, batch]))
 
 
+def polar(z: Num) -> tuple[Num, Num]:
+    """(|z|, z / |z|) of a complex z, from real operations (so that the phase has modulus 1 to
+    rounding; IREE's complex division lost that for tiny |z|); the phase is 1 where z is 0."""
+    size = hypot(abs(real(z)), abs(imag(z)))
+    zero = size.eq(0)
+    safe = select(zero, size.like(1), size)
+    return size, complex_(select(zero, size.like(1), real(z) / safe),
+                          select(zero, size.like(0), imag(z) / safe))
+
+
 def _adjoint(x: Num, batch: int) -> Num:
     """The conjugate transpose (the transpose of a real matrix)."""
-    return _conj(_transpose(x, batch))
+    return conj(_transpose(x, batch))
 
 
 def _slice(x: Num, rows: int, columns: int) -> Num:
@@ -167,9 +177,9 @@ class Tournament:
         hermitian = is_complex(self.element)
         if hermitian:
             # a Hermitian pair [[a, b], [conj b, d]] is the real one [[a, |b|], [|b|, d]] after
-            # the phase diag(1, conj(b) / |b|) on q: J = diag(1, phase) R
+            # the phase conj(b) / |b| on q: J = diag(1, conj(phase)) R, phase = b / |b|
             gpp, gqq = real(gpp), real(gqq)
-            magnitude = hypot(abs(real(gpq)), abs(imag(gpq)))
+            magnitude, phase = polar(gpq)
         else:
             magnitude = gpq
         zero = magnitude.eq(0)
@@ -181,13 +191,8 @@ class Tournament:
         s = t * c
         cq, sq = c, s                                   # J[q, q] and -J[q, p]
         if hermitian:
-            # conj(b) / |b| from real divisions: of modulus 1 to rounding, so J stays unitary
-            # (IREE's complex division lost that for tiny |b|)
-            safe = select(zero, magnitude.like(1), magnitude)
-            phase = complex_(select(zero, safe.like(1), real(gpq) / safe),
-                             select(zero, safe.like(0), -imag(gpq) / safe))
             c, s = complex_(c, c.like(0)), complex_(s, s.like(0))
-            cq, sq = c * phase, s * phase
+            cq, sq = c * conj(phase), s * conj(phase)
         cs = lambda x: _broadcast(x, pair_type, list(range(batch)) + [batch + 1])
         return (_matmul(P * cs(c), P, batch, True) + _matmul(Q * cs(cq), Q, batch, True)
                 + _matmul(P * cs(s), Q, batch, True) - _matmul(Q * cs(sq), P, batch, True))
@@ -224,7 +229,7 @@ def syevd(op: ir.Operation, a: ir.Value):
         return _matmul(_matmul(_adjoint(J, batch), A, batch), J, batch), _matmul(V, J, batch)
 
     def off_and_norm(A):
-        squares = real(A * _conj(A)) if hermitian else A * A
+        squares = real(A * conj(A)) if hermitian else A * A
         dims = list(range(batch, batch + 2))
         total = sum_over(squares, dims)
         # the off-diagonal mass summed by itself: as total - diagonal it is rounding noise
