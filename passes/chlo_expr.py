@@ -68,12 +68,20 @@ def clone_retyped(block: ir.Block, args: Sequence[ir.Value],
     """Clone a region's block at the insertion point on `args`, each result type mapped by
     `retype` (a constant is cloned as it is and converted to its new type); the values its
     stablehlo.return gives. `rewrite(op, operands)` may build an op's results itself (None:
-    cloned as above)."""
+    cloned as above). A value the block reads from outside (a constant the greedy rewriter
+    hoisted out of the region) is used as it is, converted when `retype` changes its type."""
     env = dict(zip(block.arguments, args))
+
+    def operand(v: ir.Value) -> ir.Value:
+        if v not in env:                                 # defined outside the block
+            wide = retype(v.type)
+            env[v] = v if wide == v.type else Num(v).to(ir.RankedTensorType(wide).element_type).value
+        return env[v]
+
     for inner in block.operations:
         if inner.name == "stablehlo.return":
-            return [env[v] for v in inner.operands]
-        built = rewrite(inner, [env[v] for v in inner.operands]) if rewrite else None
+            return [operand(v) for v in inner.operands]
+        built = rewrite(inner, [operand(v) for v in inner.operands]) if rewrite else None
         if built is not None:
             env.update(zip(inner.results, built))
             continue
@@ -85,7 +93,7 @@ def clone_retyped(block: ir.Block, args: Sequence[ir.Value],
                                      else Num(value).to(ir.RankedTensorType(wide).element_type).value)
             continue
         new = ir.Operation.create(inner.name, results=[retype(r.type) for r in inner.results],
-                                  operands=[env[v] for v in inner.operands],
+                                  operands=[operand(v) for v in inner.operands],
                                   attributes=attributes(inner))
         env.update(zip(inner.results, new.results))
     raise ValueError("a region's block without a stablehlo.return")

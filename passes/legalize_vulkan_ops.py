@@ -36,6 +36,9 @@ keeps the original ops:
   unrolled to 13 steps (enough for f32 exponents; IREE's Vulkan runtime fails on a function
   with two of its while loops: "transient buffer has already been queued for deallocation"),
   unless the target has no f64 (`f64=false`, set by such targets), where it stays IREE's;
+* `reduce_window` multiplying complex values (jnp.cumprod of complex64) kills the compiler
+  (SIGSEGV; a complex sum compiles): it runs over the real and imaginary parts as a
+  two-operand window whose body multiplies them as complex numbers;
 * `convolution` with feature_group_count > 1 (other than depthwise: one input feature per
   group) or batch_group_count > 1 gives zeros: it becomes the spec's own definition, one
   convolution per group over slices of lhs and rhs, concatenated along the output feature
@@ -49,9 +52,10 @@ from iree.compiler import ir
 
 from ..dialect import stablehlo
 from ..dialect.attributes import CONV_DIMS
+from ..dialect.rebuild import arguments
 from ..dialect.types import constant_values
-from .chlo_expr import (Num, attributes, clone_retyped, element_of, float_info, is_float, select,
-                        shift_right_logical, with_element)
+from .chlo_expr import (Num, attributes, clone_retyped, complex_, element_of, float_info, imag,
+                        is_complex, is_float, real, select, shift_right_logical, with_element)
 from .op_rules import CANONICAL, RulesPass, apply_rules
 from .round_narrow_float_converts import to_bf16_on_bits
 
@@ -99,6 +103,29 @@ def _bf16_reduce(op: ir.Operation):
     results = results if isinstance(results, (list, tuple)) else [results]
     return [to_bf16_on_bits(Num(r)).value if str(element_of(old)) == "bf16" else r
             for r, old in zip(results, op.results)]
+
+
+def _complex_product_window(op: ir.Operation):
+    """A reduce_window multiplying complex values: the same window over the real and
+    imaginary parts, (a + bi)(c + di) = (ac - bd) + (ad + bc)i in the body."""
+    body = op.regions[0].blocks[0]
+    ops = list(body.operations)
+    if (len(op.operands) != 2 or not is_complex(element_of(op.operands[0])) or len(ops) != 2
+            or ops[0].name != "stablehlo.multiply"
+            or list(ops[1].operands) != [ops[0].results[0]]):
+        return None
+    x, init = Num(op.operands[0]), Num(op.operands[1])
+
+    def product(ar, ai, br, bi):
+        ar, ai, br, bi = map(Num, (ar, ai, br, bi))
+        return [(ar * br - ai * bi).value, (ar * bi + ai * br).value]
+
+    _, kw = arguments(op)
+    kw.pop("result_type", None)
+    kw["body"] = product
+    re, im = stablehlo.reduce_window([real(x).value, imag(x).value],
+                                     [real(init).value, imag(init).value], **kw)
+    return [complex_(Num(re), Num(im)).value]
 
 
 def _count_leading_zeros(op: ir.Operation):
@@ -246,8 +273,8 @@ def _grouped_convolution(op: ir.Operation):
 
 @dataclasses.dataclass
 class LegalizeVulkanOps(RulesPass):
-    """Rewrite bf16 iota, dot_general and reduce, clz, unsigned division, signed
-    and float remainder and grouped convolutions for Vulkan."""
+    """Rewrite bf16 iota, dot_general and reduce, complex product windows, clz, unsigned
+    division, signed and float remainder and grouped convolutions for Vulkan."""
 
     NAME = "shlo-legalize-vulkan-ops"
     f64: bool = True            # the target computes f64 (float remainder goes through it)
@@ -259,6 +286,7 @@ class LegalizeVulkanOps(RulesPass):
         "stablehlo.convolution": _grouped_convolution,
         "stablehlo.dot_general": _bf16_dot,
         "stablehlo.reduce": _bf16_reduce,
+        "stablehlo.reduce_window": _complex_product_window,
     }
 
     def run(self, op: ir.Operation) -> None:

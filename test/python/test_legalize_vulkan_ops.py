@@ -320,3 +320,48 @@ def test_bf16_reduce(ctx, target):
     v, i = (np.asarray(r) for r in exe.function("argmax")(a))
     np.testing.assert_array_equal(v.astype(np.float32), f.max(axis=1))
     np.testing.assert_array_equal(i, f.argmax(axis=1))
+
+
+@pytest.mark.parametrize("target", TARGETS)
+def test_complex_product_windows(ctx, target):
+    """jnp.cumprod of complex64 (a reduce_window multiplying complex values) killed IREE's
+    Vulkan compiler; a strided 2x2 window product too. numpy's products are the oracle."""
+    exe = compile_for(ctx, """
+    func.func @cumprod(%x: tensor<8x9xcomplex<f32>>) -> tensor<8x9xcomplex<f32>> {
+      %one = stablehlo.constant dense<(1.0, 0.0)> : tensor<complex<f32>>
+      %r = "stablehlo.reduce_window"(%x, %one) <{padding = dense<[[7, 0], [0, 0]]> : tensor<2x2xi64>, window_dimensions = array<i64: 8, 1>}> ({
+      ^bb0(%a: tensor<complex<f32>>, %b: tensor<complex<f32>>):
+        %m = stablehlo.multiply %a, %b : tensor<complex<f32>>
+        stablehlo.return %m : tensor<complex<f32>>
+      }) : (tensor<8x9xcomplex<f32>>, tensor<complex<f32>>) -> tensor<8x9xcomplex<f32>>
+      return %r : tensor<8x9xcomplex<f32>>
+    }
+    func.func @window(%x: tensor<8x9xcomplex<f32>>) -> tensor<4x8xcomplex<f32>> {
+      %init = stablehlo.constant dense<(0.5, -1.0)> : tensor<complex<f32>>
+      %r = "stablehlo.reduce_window"(%x, %init) <{window_dimensions = array<i64: 2, 2>, window_strides = array<i64: 2, 1>}> ({
+      ^bb0(%a: tensor<complex<f32>>, %b: tensor<complex<f32>>):
+        %m = stablehlo.multiply %a, %b : tensor<complex<f32>>
+        stablehlo.return %m : tensor<complex<f32>>
+      }) : (tensor<8x9xcomplex<f32>>, tensor<complex<f32>>) -> tensor<4x8xcomplex<f32>>
+      return %r : tensor<4x8xcomplex<f32>>
+    }""", target)
+    rng = np.random.default_rng(0)
+    x = (rng.standard_normal((8, 9)) + 1j * rng.standard_normal((8, 9))).astype(np.complex64)
+    want = np.cumprod(x.astype(np.complex128), axis=0)
+    np.testing.assert_allclose(exe.function("cumprod")(x), want, rtol=1e-5, atol=1e-5)
+    x2 = x.astype(np.complex128)
+    want = (0.5 - 1j) * x2[0::2, :-1] * x2[1::2, :-1] * x2[0::2, 1:] * x2[1::2, 1:]
+    np.testing.assert_allclose(exe.function("window")(x), want, rtol=1e-5, atol=1e-5)
+
+
+def test_f16_cumlogsumexp_on_vulkan(ctx):
+    """jax's cumlogsumexp over f16: the Vulkan pipeline's accurate exp leaves constants
+    hoisted out of the window's body, which shlo-accumulate-in-f32 then failed to clone
+    (an internal KeyError). numpy in f64 is the oracle."""
+    vulkan_or_skip()
+    import jax
+    x = np.random.default_rng(1).standard_normal((8, 9)).astype(np.float16)
+    text = jax.jit(lambda x: jax.lax.cumlogsumexp(x, axis=0)).lower(x).as_text()
+    got = shlo.compile(shlo.parse_module(text, context=ctx), target="vulkan")(x)
+    want = np.logaddexp.accumulate(x.astype(np.float64), axis=0)
+    np.testing.assert_allclose(got.astype(np.float64), want, rtol=2e-3, atol=2e-3)
