@@ -213,9 +213,9 @@ def _fft_last(x: ir.Value, fft_type: str, n: int) -> ir.Value:
     return stablehlo.complex(*(optimization_barrier([re, im]) if static else (re, im)))
 
 
-def _irfft(x: ir.Value, n: int) -> ir.Value:
-    """The real signal of length n whose spectrum's first n//2 + 1 terms are x: the inverse DFT
-    of x extended by X[n - k] = conj(X[k]), real part."""
+def _hermitian_extension(x: ir.Value, n: int) -> tuple[ir.Value, ir.Value]:
+    """(re, im) of the n-term spectrum whose first n//2 + 1 terms are x's, extended by
+    X[n - k] = conj(X[k])."""
     re, im = real(Num(x)).value, imag(Num(x)).value
     mirrored = n - (n // 2 + 1)             # terms k = n//2+1 .. n-1 mirror k = mirrored .. 1
     if mirrored:
@@ -226,7 +226,21 @@ def _irfft(x: ir.Value, n: int) -> ir.Value:
             return stablehlo.concatenate([v, (tail if sign > 0 else -tail).value],
                                          dimension=last)
         re, im = extend(re, 1), extend(im, -1)
-    return _dft(re, im, n, True, n)[0]
+    return re, im
+
+
+def _irfft(x: ir.Value, n: int) -> ir.Value:
+    """The real signal of length n whose spectrum's first n//2 + 1 terms are x: the inverse DFT
+    of the Hermitian extension, real part."""
+    return _dft(*_hermitian_extension(x, n), n, True, n)[0]
+
+
+def irfft_through_ifft(x: ir.Value, n: int) -> ir.Value:
+    """A 1-D IRFFT of length n on the last axis as the real part of IREE's own complex IFFT of
+    the Hermitian extension (both normalise by 1/n), the IFFT's result behind a barrier."""
+    full = stablehlo.complex(*_hermitian_extension(x, n))
+    spectrum, = optimization_barrier([stablehlo.fft(full, fft_type="IFFT", fft_length=[n])])
+    return real(Num(spectrum)).value
 
 
 # --- the rule -------------------------------------------------------------------------------

@@ -39,6 +39,12 @@ keeps the original ops:
 * `reduce_window` multiplying complex values (jnp.cumprod of complex64) kills the compiler
   (SIGSEGV; a complex sum compiles): it runs over the real and imaginary parts as a
   two-operand window whose body multiplies them as complex numbers;
+* IREE's own `fft` (1-D, power-of-two length) of a batch fails to compile at length 32
+  and more when `real` or `imag` reads its result ("'vector.transfer_read' op with rank > 1
+  should be broken down"; `abs` compiles, as does length 16), and so does its IRFFT, which
+  takes the real part inside: every such fft's result goes behind an optimization barrier,
+  and an IRFFT is the real part of the complex IFFT of the Hermitian extension
+  (shlo-expand-fft's `irfft_through_ifft`);
 * `convolution` with feature_group_count > 1 (other than depthwise: one input feature per
   group) or batch_group_count > 1 gives zeros: it becomes the spec's own definition, one
   convolution per group over slices of lhs and rhs, concatenated along the output feature
@@ -51,11 +57,13 @@ import dataclasses
 from iree.compiler import ir
 
 from ..dialect import stablehlo
-from ..dialect.attributes import CONV_DIMS
+from ..dialect.attributes import CONV_DIMS, enum_name
 from ..dialect.rebuild import arguments
 from ..dialect.types import constant_values
 from .chlo_expr import (Num, attributes, clone_retyped, complex_, element_of, float_info, imag,
                         is_complex, is_float, real, select, shift_right_logical, with_element)
+from .chlo_stablehlo_extras import optimization_barrier
+from .expand_fft import irfft_through_ifft
 from .op_rules import CANONICAL, RulesPass, apply_rules
 from .round_narrow_float_converts import to_bf16_on_bits
 
@@ -126,6 +134,22 @@ def _complex_product_window(op: ir.Operation):
     re, im = stablehlo.reduce_window([real(x).value, imag(x).value],
                                      [real(init).value, imag(init).value], **kw)
     return [complex_(Num(re), Num(im)).value]
+
+
+def _fft(op: ir.Operation):
+    """IREE's own fft (1-D, power-of-two length): its result behind a barrier, so that no
+    consumer fuses into it; an IRFFT through the complex IFFT."""
+    lengths = list(ir.DenseI64ArrayAttr(op.attributes["fft_length"]))
+    if len(lengths) != 1 or not ir.RankedTensorType(op.results[0].type).has_static_shape:
+        return None
+    fft_type = enum_name(op.attributes["fft_type"])
+    if fft_type == "IRFFT":
+        return [irfft_through_ifft(op.operands[0], lengths[0])]
+    users = [use.owner.name for use in op.results[0].uses]
+    if users and all(name == "stablehlo.optimization_barrier" for name in users):
+        return None
+    fft = stablehlo.fft(op.operands[0], fft_type=fft_type, fft_length=lengths)
+    return optimization_barrier([fft])
 
 
 def _count_leading_zeros(op: ir.Operation):
@@ -273,8 +297,8 @@ def _grouped_convolution(op: ir.Operation):
 
 @dataclasses.dataclass
 class LegalizeVulkanOps(RulesPass):
-    """Rewrite bf16 iota, dot_general and reduce, complex product windows, clz, unsigned
-    division, signed and float remainder and grouped convolutions for Vulkan."""
+    """Rewrite bf16 iota, dot_general and reduce, complex product windows, ffts, clz,
+    unsigned division, signed and float remainder and grouped convolutions for Vulkan."""
 
     NAME = "shlo-legalize-vulkan-ops"
     f64: bool = True            # the target computes f64 (float remainder goes through it)
@@ -287,6 +311,7 @@ class LegalizeVulkanOps(RulesPass):
         "stablehlo.dot_general": _bf16_dot,
         "stablehlo.reduce": _bf16_reduce,
         "stablehlo.reduce_window": _complex_product_window,
+        "stablehlo.fft": _fft,
     }
 
     def run(self, op: ir.Operation) -> None:

@@ -365,3 +365,26 @@ def test_f16_cumlogsumexp_on_vulkan(ctx):
     got = shlo.compile(shlo.parse_module(text, context=ctx), target="vulkan")(x)
     want = np.logaddexp.accumulate(x.astype(np.float64), axis=0)
     np.testing.assert_allclose(got.astype(np.float64), want, rtol=2e-3, atol=2e-3)
+
+
+@pytest.mark.parametrize("target", TARGETS)
+def test_batched_ffts_read_by_real_and_irfft(ctx, target):
+    """IREE's own batched fft of length >= 32 read by `real`, and its IRFFT, failed to compile
+    on Vulkan ("'vector.transfer_read' op with rank > 1"). numpy.fft is the oracle."""
+    exe = compile_for(ctx, """
+    func.func @real_of_fft(%x: tensor<4x32xcomplex<f32>>) -> tensor<4x32xf32> {
+      %0 = stablehlo.fft %x, type = FFT, length = [32] : (tensor<4x32xcomplex<f32>>) -> tensor<4x32xcomplex<f32>>
+      %1 = stablehlo.real %0 : (tensor<4x32xcomplex<f32>>) -> tensor<4x32xf32>
+      return %1 : tensor<4x32xf32>
+    }
+    func.func @irfft(%x: tensor<2x3x17xcomplex<f32>>) -> tensor<2x3x32xf32> {
+      %0 = stablehlo.fft %x, type = IRFFT, length = [32] : (tensor<2x3x17xcomplex<f32>>) -> tensor<2x3x32xf32>
+      return %0 : tensor<2x3x32xf32>
+    }""", target)
+    rng = np.random.default_rng(2)
+    x = (rng.standard_normal((4, 32)) + 1j * rng.standard_normal((4, 32))).astype(np.complex64)
+    np.testing.assert_allclose(exe.function("real_of_fft")(x), np.fft.fft(x).real, rtol=1e-4,
+                               atol=1e-4)
+    y = (rng.standard_normal((2, 3, 17)) + 1j * rng.standard_normal((2, 3, 17))).astype(np.complex64)
+    np.testing.assert_allclose(exe.function("irfft")(y), np.fft.irfft(y, n=32), rtol=1e-4,
+                               atol=1e-5)
