@@ -45,6 +45,10 @@ keeps the original ops:
   takes the real part inside: every such fft's result goes behind an optimization barrier,
   and an IRFFT is the real part of the complex IFFT of the Hermitian extension
   (shlo-expand-fft's `irfft_through_ifft`);
+* a `reduce_window` (overlapping windows) whose input is computed from 8- or 16-bit numbers
+  in the same dispatch (bf16/f16 -> f32 converts, which shlo-accumulate-in-f32 writes for
+  every narrow-float sum window; i8 -> f32) reads wrong values (an f16 2x2 window sum off by
+  1e5): such inputs go through an optimization barrier, so the window reads them from memory;
 * `convolution` with feature_group_count > 1 (other than depthwise: one input feature per
   group) or batch_group_count > 1 gives zeros: it becomes the spec's own definition, one
   convolution per group over slices of lhs and rhs, concatenated along the output feature
@@ -64,6 +68,7 @@ from .chlo_expr import (Num, attributes, clone_retyped, complex_, element_of, fl
                         is_complex, is_float, real, select, shift_right_logical, with_element)
 from .chlo_stablehlo_extras import optimization_barrier
 from .expand_fft import irfft_through_ifft
+from .base import nested_ops
 from .op_rules import CANONICAL, RulesPass, apply_rules
 from .round_narrow_float_converts import to_bf16_on_bits
 
@@ -150,6 +155,39 @@ def _fft(op: ir.Operation):
         return None
     fft = stablehlo.fft(op.operands[0], fft_type=fft_type, fft_length=lengths)
     return optimization_barrier([fft])
+
+
+def _reads_narrow_values(value: ir.Value, depth: int = 8) -> bool:
+    """Whether the ops computing `value` (followed back `depth` ops) read 8- or 16-bit
+    numbers (booleans aside)."""
+    producer = value.owner
+    if isinstance(producer, ir.Block) or depth == 0:
+        return False
+    for v in producer.operands:
+        t = v.type.maybe_downcast()
+        if isinstance(t, ir.RankedTensorType):
+            width = getattr(t.element_type, "width", 32)
+            if 1 < width < 32 or _reads_narrow_values(v, depth - 1):
+                return True
+    return False
+
+
+def _fence_narrow_window_inputs(window: ir.Operation) -> None:
+    """A reduce_window's inputs computed from 8- or 16-bit numbers (the f32 converts of
+    shlo-accumulate-in-f32, x.astype(f32) before a pooling) go through a barrier: fused into
+    the window's dispatch they read wrong values on Vulkan."""
+    window = window.operation
+    half = len(window.operands) // 2
+    inputs = [v for v in list(window.operands)[:half]
+              if ir.RankedTensorType(v.type).has_static_shape and _reads_narrow_values(v)]
+    if not inputs:
+        return
+    with ir.InsertionPoint(window), window.location:
+        fenced = optimization_barrier(inputs)
+    for old, new in zip(inputs, fenced):
+        for i in range(half):
+            if window.operands[i] == old:
+                window.operands[i] = new
 
 
 def _count_leading_zeros(op: ir.Operation):
@@ -319,3 +357,5 @@ class LegalizeVulkanOps(RulesPass):
         if self.f64:
             rules["stablehlo.remainder"] = _remainder_with_f64
         apply_rules(op, rules, self.NAME)
+        for window in nested_ops(op, "stablehlo.reduce_window"):
+            _fence_narrow_window_inputs(window)

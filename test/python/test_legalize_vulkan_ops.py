@@ -388,3 +388,33 @@ def test_batched_ffts_read_by_real_and_irfft(ctx, target):
     y = (rng.standard_normal((2, 3, 17)) + 1j * rng.standard_normal((2, 3, 17))).astype(np.complex64)
     np.testing.assert_allclose(exe.function("irfft")(y), np.fft.irfft(y, n=32), rtol=1e-4,
                                atol=1e-5)
+
+
+@pytest.mark.parametrize("target", TARGETS)
+def test_windows_over_values_converted_from_narrow_types(ctx, target):
+    """Overlapping window sums and products of bf16/f16 (summed in f32 by
+    shlo-accumulate-in-f32) and of i8 -> f32 converts read wrong values on Vulkan when the
+    convert fused into the window (an f16 2x2 sum off by 1e5). numpy in f64 is the oracle."""
+    import jax
+    import jax.numpy as jnp
+    from jax import lax
+    rng = np.random.default_rng(4)
+    x = rng.standard_normal((6, 7)).astype(np.float32)
+
+    def program(x):
+        half = lax.reduce_window(x.astype(jnp.float16), jnp.float16(0), lax.add, (2, 2),
+                                 (1, 1), "VALID")
+        brain = lax.reduce_window(x.astype(jnp.bfloat16), jnp.bfloat16(1), lax.mul, (3, 1),
+                                  (1, 1), "VALID")
+        small = lax.reduce_window((x * 10).astype(jnp.int8).astype(jnp.float32), 0., lax.add,
+                                  (2, 2), (1, 1), "VALID")
+        return half, brain, small
+    exe = compile_for(ctx, jax.jit(program).lower(x).as_text(), target)
+    half, brain, small = (np.asarray(r).astype(np.float64) for r in exe(x))
+    h = x.astype(np.float16).astype(np.float64)
+    np.testing.assert_allclose(half, h[:-1, :-1] + h[1:, :-1] + h[:-1, 1:] + h[1:, 1:],
+                               rtol=2e-3, atol=2e-3)
+    b = x.astype(ml_dtypes.bfloat16).astype(np.float64)
+    np.testing.assert_allclose(brain, b[:-2] * b[1:-1] * b[2:], rtol=1e-2, atol=1e-2)
+    i = (x * 10).astype(np.int8).astype(np.float64)
+    np.testing.assert_array_equal(small, i[:-1, :-1] + i[1:, :-1] + i[:-1, 1:] + i[1:, 1:])
