@@ -1,4 +1,5 @@
-"""shlo-barrier-loop-captures: computed tensors a while loop reads from outside go through a barrier.
+"""shlo-barrier-loop-captures: tensors a while loop reads from outside, computed once behind a
+barrier.
 
 IREE 3.13 clones a cheap producer of a tensor that a `stablehlo.while` body reads from outside
 the loop (a gather, for one) into the dispatch inside the loop that reads it, and its CPU code

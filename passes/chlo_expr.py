@@ -72,10 +72,13 @@ def clone_retyped(block: ir.Block, args: Sequence[ir.Value],
     hoisted out of the region) is used as it is, converted when `retype` changes its type."""
     env = dict(zip(block.arguments, args))
 
+    def retyped(v: ir.Value) -> ir.Value:
+        wide = retype(v.type)
+        return v if wide == v.type else Num(v).to(ir.RankedTensorType(wide).element_type).value
+
     def operand(v: ir.Value) -> ir.Value:
         if v not in env:                                 # defined outside the block
-            wide = retype(v.type)
-            env[v] = v if wide == v.type else Num(v).to(ir.RankedTensorType(wide).element_type).value
+            env[v] = retyped(v)
         return env[v]
 
     for inner in block.operations:
@@ -86,11 +89,8 @@ def clone_retyped(block: ir.Block, args: Sequence[ir.Value],
             env.update(zip(inner.results, built))
             continue
         if inner.name == "stablehlo.constant":
-            value = ir.Operation.create(inner.name, results=[inner.results[0].type],
-                                        attributes=attributes(inner)).result
-            wide = retype(value.type)
-            env[inner.results[0]] = (value if wide == value.type
-                                     else Num(value).to(ir.RankedTensorType(wide).element_type).value)
+            env[inner.results[0]] = retyped(ir.Operation.create(
+                inner.name, results=[inner.results[0].type], attributes=attributes(inner)).result)
             continue
         new = ir.Operation.create(inner.name, results=[retype(r.type) for r in inner.results],
                                   operands=[operand(v) for v in inner.operands],

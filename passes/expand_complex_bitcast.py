@@ -3,10 +3,11 @@
 IREE 3.13's compiler segfaults on `bitcast_convert` from complex<f64> to complex<f32> (the
 spec allows bitcasts only between complex types when either side is complex), and on one from
 a complex type to itself (jax's bitcast_convert_type(x, complex64) of a complex64 x), which is
-its operand and is replaced by it. For the first, the rewrite moves the bits itself: each f64 part becomes its 64 bits, split into a low and a high 32-bit
-word (unsigned, so every step is exact); the low word is the real part of the f32 pair, the
-high word its imaginary part (memory order, little-endian, as the spec's bits_to_complex
-sees it), and the real part's pair comes before the imaginary part's. The other direction
+its operand and is replaced by it. For the first, the rewrite moves the bits itself: each
+f64 part becomes its 64 bits, split into a low and a high 32-bit word (unsigned, so every
+step is exact); the low word is the real part of the f32 pair, the high word its imaginary
+part (memory order, little-endian, as the spec's bits_to_complex sees it), and the real
+part's pair comes before the imaginary part's. The other direction
 (complex<f32> -> complex<f64>) compiles and is IREE's own. Dynamic shapes stay as they are.
 """
 from __future__ import annotations

@@ -24,24 +24,28 @@ from .lapack_calls import _full, _magnitude, _scalar
 
 
 class _Rows:
-    """Reads and writes of one position along the tridiagonal's rows, on whole tensors."""
+    """Reads and writes of one position along the tridiagonal's rows, on whole tensors: of
+    the vectors [..., n] (dl, d, du) and of the right-hand sides [..., n, r]."""
 
     def __init__(self, d: Num, b: Num):
-        i32 = ir.IntegerType.get_signless(32)
-        self.vec = Num(stablehlo.iota(iota_dimension=d.type.rank - 1, result_type=ir.RankedTensorType.get(
-            d.type.shape, i32)))
-        self.mat = Num(stablehlo.iota(iota_dimension=b.type.rank - 2, result_type=ir.RankedTensorType.get(
-            b.type.shape, i32)))
+        self.vec, self.mat = (Num(stablehlo.iota(iota_dimension=dim, result_type=with_element(
+            t, ir.IntegerType.get_signless(32)))) for t, dim in ((d.type, d.type.rank - 1),
+                                                                 (b.type, b.type.rank - 2)))
+
+    def _ids(self, v: Num) -> tuple[Num, int]:
+        """The row numbers of v's elements, and the axis they run along."""
+        if v.type.rank == self.vec.type.rank:
+            return self.vec, v.type.rank - 1
+        return self.mat, v.type.rank - 2
 
     def at(self, v: Num, k: Num) -> Num:
         """v[..., k] of a vector (k a scalar), or row k of a matrix."""
-        ids = self.vec if v.type.rank == self.vec.type.rank else self.mat
-        axis = v.type.rank - (1 if ids is self.vec else 2)
+        ids, axis = self._ids(v)
         return sum_over(select(ids.eq(_full(k, ids.type)), v, v.like(0)), [axis])
 
     def put(self, v: Num, k: Num, value: Num) -> Num:
-        ids = self.vec if v.type.rank == self.vec.type.rank else self.mat
-        axis = v.type.rank - (1 if ids is self.vec else 2)
+        """v with its element (row) k replaced by `value`."""
+        ids, axis = self._ids(v)
         kept = [a for a in range(v.type.rank) if a != axis]
         spread = Num(stablehlo.broadcast_in_dim(value.value, broadcast_dimensions=kept,
                                                 result_type=v.type))

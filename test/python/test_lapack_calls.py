@@ -80,6 +80,15 @@ def test_jax_linalg_lowered_for_the_cpu(ctx, target, name):
 # eigenvalue), so the eigenvalues are compared with XLA's and the vectors by what defines
 # them: a = V diag(w) V^T for the symmetric matrix of the UPLO triangle, V^T V = I.
 _S = RNG.standard_normal((6, 6))
+
+
+def _stalling_batch() -> np.ndarray:
+    rng = np.random.default_rng(0)
+    rng.standard_normal((5, 5)), rng.standard_normal((5, 5))
+    return (rng.standard_normal((2, 20, 20)) + 1j * rng.standard_normal((2, 20, 20))).astype(
+        np.complex64)
+
+
 EIGH = {
     "eigh_f32": (SPD, "L"),
     "eigh_f64_odd_size_upper": (np.triu(_S + _S.T) + np.tril(RNG.standard_normal((6, 6)), -1),
@@ -95,8 +104,7 @@ EIGH = {
     "eigh_complex_repeated_eigenvalues": (np.eye(4, dtype=np.complex64) * 3, "L"),
     # a batch whose off-diagonal mass, taken as total - diagonal, was rounding noise that
     # stopped the sweeps two early under IREE's reassociated sums (eigenvalues off by 0.8)
-    "eigh_complex64_batched_20": ((lambda r: (r.standard_normal((2, 20, 20)) + 1j * r.standard_normal(
-        (2, 20, 20))).astype(np.complex64))(np.random.default_rng(7)), "L"),
+    "eigh_complex64_batched_20": (_stalling_batch(), "L"),
 }
 
 
