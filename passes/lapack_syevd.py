@@ -60,7 +60,8 @@ def _transpose(x: Num, batch: int) -> Num:
 
 def polar(z: Num) -> tuple[Num, Num]:
     """(|z|, z / |z|) of a complex z, from real operations (so that the phase has modulus 1 to
-    rounding; IREE's complex division lost that for tiny |z|); the phase is 1 where z is 0."""
+    rounding; the phase IREE's complex division gave was off for tiny |z|, and 40 sweeps of
+    such rotations moved eigenvalues by 0.8); the phase is 1 where z is 0."""
     size = hypot(abs(real(z)), abs(imag(z)))
     zero = size.eq(0)
     safe = select(zero, size.like(1), size)
@@ -233,8 +234,8 @@ def syevd(op: ir.Operation, a: ir.Value):
         dims = list(range(batch, batch + 2))
         total = sum_over(squares, dims)
         # the off-diagonal mass summed by itself: as total - diagonal it is rounding noise
-        # of the order of eps * total near convergence (IREE's reassociated sums made it
-        # <= 0 two sweeps early for a 20x20 complex64 matrix, and > 0 forever for others)
+        # of the order of eps * total near convergence, which never fell below eps^2 * total
+        # for a batch of 20x20 complex64 matrices: every run took all MAX_SWEEPS
         off = sum_over(select(rows_m.eq(cols_m), squares.like(0), squares), dims)
         return off, total
 
