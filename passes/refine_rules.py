@@ -165,6 +165,8 @@ def _custom_call(op):
         return _shape_assertion(op)
     if target == "stablehlo.dynamic_reduce_window":
         return _dynamic_reduce_window(op)
+    if target == "stablehlo.dynamic_rng_bit_generator":
+        return _dynamic_rng_bit_generator(op)
     if "indices_of_shape_operands" in op.attributes:
         return _shaped_results(op)
     return None
@@ -203,6 +205,26 @@ def _dynamic_reduce_window(op):
         padding=np.array(padding, np.int64).reshape(-1, 2),
         body=lambda *args: inline_block(body, list(args)))
     return list(out) if isinstance(out, (list, tuple)) else [out]
+
+
+def _dynamic_rng_bit_generator(op):
+    """custom_call @stablehlo.dynamic_rng_bit_generator(state, shape) {rng_algorithm}: the
+    static rng_bit_generator once the shape is known."""
+    known = _known([op.operands[1]])
+    if known is None:
+        return None
+    output = op.results[1]
+    dims = known[0]
+    t = ir.RankedTensorType(output.type)
+    if len(dims) != t.rank or any(a not in (DYN, b) for a, b in zip(t.shape, dims)):
+        raise PassError(f"{op.name} @stablehlo.dynamic_rng_bit_generator: output shape "
+                        f"operand {dims} does not fit the result {t}", at=op)
+    algorithm = str(op.attributes["rng_algorithm"]).rstrip(">").split()[-1].upper() \
+        if "rng_algorithm" in op.attributes else "DEFAULT"
+    state, bits = stablehlo.rng_bit_generator(
+        op.operands[0], rng_algorithm=algorithm,
+        result_type=ir.RankedTensorType.get([int(d) for d in dims], t.element_type))
+    return [state, bits]
 
 
 def called_function(op: ir.Operation) -> ir.Operation:

@@ -132,3 +132,20 @@ def test_top_k_with_symbolic_k_runs_at_every_size(ctx, what):
         x = x.astype(np.float32)
         for g, w in zip(exe(x), fn(x)):
             np.testing.assert_array_equal(np.asarray(g), np.asarray(w))
+
+
+def test_dynamic_rng_bit_generator_specialized_matches_xla(ctx):
+    """@stablehlo.dynamic_rng_bit_generator (jax's rbg bits under shape polymorphism): with
+    specialize=True it is the static rng_bit_generator (before, it stayed an error that
+    asked to specialize). jax's stored export and XLA's outputs are the oracle."""
+    back_compat = pytest.importorskip(
+        "jax._src.internal_test_util.export_back_compat_test_data."
+        "stablehlo_dynamic_rng_bit_generator")
+    data = back_compat.data_2023_06_17
+    text = data["mlir_module_text"]
+    assert "@stablehlo.dynamic_rng_bit_generator" in text
+    exe = shlo.compile(shlo.parse_module(text, context=ctx), target="cpu", specialize=True)
+    got = exe(*[np.asarray(a) for a in data["inputs"]])
+    np.testing.assert_array_equal(np.asarray(got), np.asarray(data["expected_outputs"][0]))
+    with pytest.raises(shlo.Error, match="dynamic_rng_bit_generator.*specialize"):
+        shlo.compile(shlo.parse_module(text, context=ctx), target="cpu", cache=False)
