@@ -36,9 +36,10 @@ keeps the original ops:
   unrolled to 13 steps (enough for f32 exponents; IREE's Vulkan runtime fails on a function
   with two of its while loops: "transient buffer has already been queued for deallocation"),
   unless the target has no f64 (`f64=false`, set by such targets), where it stays IREE's;
-* `reduce_window` multiplying complex values (jnp.cumprod of complex64) kills the compiler
-  (SIGSEGV; a complex sum compiles): it runs over the real and imaginary parts as a
-  two-operand window whose body multiplies them as complex numbers;
+* `reduce_window` over complex values with a product or a max/min body (jnp.cumprod,
+  cummax, cummin of complex64) kills the compiler (SIGSEGV; a complex sum compiles): it runs
+  over the real and imaginary parts as a two-operand window whose body computes on (re, im)
+  pairs (real, imag, complex, add, subtract, multiply and select map onto the parts);
 * IREE's own `fft` (1-D, power-of-two length) of a batch fails to compile at length 32
   and more when `real` or `imag` reads its result ("'vector.transfer_read' op with rank > 1
   should be broken down"; `abs` compiles, as does length 16), and so does its IRFFT, which
@@ -118,24 +119,70 @@ def _bf16_reduce(op: ir.Operation):
             for r, old in zip(results, op.results)]
 
 
-def _complex_product_window(op: ir.Operation):
-    """A reduce_window multiplying complex values: the same window over the real and
-    imaginary parts, (a + bi)(c + di) = (ac - bd) + (ad + bc)i in the body."""
+def _pairs_body(body: ir.Block, args: list[ir.Value]) -> list[ir.Value]:
+    """A one-complex-operand window body evaluated on (re, im) pairs: `args` are (re1, im1,
+    re2, im2); real, imag, complex, add, subtract, multiply and select of complex values map
+    onto the parts, every other op is cloned on real values (`_splittable` says the body has
+    no other op on complex values)."""
+    env: dict = {body.arguments[0]: (Num(args[0]), Num(args[1])),
+                 body.arguments[1]: (Num(args[2]), Num(args[3]))}
+    def lookup(v: ir.Value):
+        if v not in env and is_complex(element_of(v)):  # a complex value from outside
+            env[v] = (real(Num(v)), imag(Num(v)))
+        return env.get(v, v)
+
+    for inner in body.operations:
+        operands = [lookup(v) for v in inner.operands]
+        if inner.name == "stablehlo.return":
+            return [operands[0][0].value, operands[0][1].value]
+        if not any(isinstance(v, tuple) for v in operands) and not any(
+                is_complex(element_of(r)) for r in inner.results):
+            clone = ir.Operation.create(inner.name, results=[r.type for r in inner.results],
+                                        operands=operands, attributes=attributes(inner))
+            env.update(zip(inner.results, clone.results))
+            continue
+        if inner.name == "stablehlo.real":
+            value = operands[0][0]
+        elif inner.name == "stablehlo.imag":
+            value = operands[0][1]
+        elif inner.name == "stablehlo.complex":
+            value = (Num(operands[0]), Num(operands[1]))
+        elif inner.name in ("stablehlo.add", "stablehlo.subtract"):
+            (ar, ai), (br, bi) = operands
+            value = (ar + br, ai + bi) if inner.name == "stablehlo.add" else (ar - br, ai - bi)
+        elif inner.name == "stablehlo.multiply":
+            (ar, ai), (br, bi) = operands
+            value = (ar * br - ai * bi, ar * bi + ai * br)
+        else:                                           # select
+            p, (ar, ai), (br, bi) = operands
+            value = (select(Num(p), ar, br), select(Num(p), ai, bi))
+        env[inner.results[0]] = value.value if isinstance(value, Num) else value
+    raise ValueError("a window body without a stablehlo.return")
+
+
+_PAIR_OPS = {"stablehlo.real", "stablehlo.imag", "stablehlo.complex", "stablehlo.add",
+             "stablehlo.subtract", "stablehlo.multiply", "stablehlo.select",
+             "stablehlo.return"}
+
+
+def _splittable(body: ir.Block) -> bool:
+    """Every op of the body that touches complex values is one _pairs_body maps."""
+    def touches_complex(o):
+        return any(is_complex(element_of(v)) for v in (*o.operands, *o.results))
+    return all(o.name in _PAIR_OPS or not touches_complex(o) for o in body.operations)
+
+
+def _complex_window(op: ir.Operation):
+    """A reduce_window over complex values (cumulative products, maxima, minima): the same
+    window over the real and imaginary parts, its body on (re, im) pairs."""
     body = op.regions[0].blocks[0]
-    ops = list(body.operations)
-    if (len(op.operands) != 2 or not is_complex(element_of(op.operands[0])) or len(ops) != 2
-            or ops[0].name != "stablehlo.multiply"
-            or list(ops[1].operands) != [ops[0].results[0]]):
+    if (len(op.operands) != 2 or not is_complex(element_of(op.operands[0]))
+            or not _splittable(body)):
         return None
     x, init = Num(op.operands[0]), Num(op.operands[1])
-
-    def product(ar, ai, br, bi):
-        ar, ai, br, bi = map(Num, (ar, ai, br, bi))
-        return [(ar * br - ai * bi).value, (ar * bi + ai * br).value]
-
     _, kw = arguments(op)
     kw.pop("result_type", None)
-    kw["body"] = product
+    kw["body"] = lambda *args: _pairs_body(body, list(args))
     re, im = stablehlo.reduce_window([real(x).value, imag(x).value],
                                      [real(init).value, imag(init).value], **kw)
     return [complex_(Num(re), Num(im)).value]
@@ -348,7 +395,7 @@ class LegalizeVulkanOps(RulesPass):
         "stablehlo.convolution": _grouped_convolution,
         "stablehlo.dot_general": _bf16_dot,
         "stablehlo.reduce": _bf16_reduce,
-        "stablehlo.reduce_window": _complex_product_window,
+        "stablehlo.reduce_window": _complex_window,
         "stablehlo.fft": _fft,
     }
 

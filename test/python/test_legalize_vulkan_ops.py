@@ -418,3 +418,19 @@ def test_windows_over_values_converted_from_narrow_types(ctx, target):
     np.testing.assert_allclose(brain, b[:-2] * b[1:-1] * b[2:], rtol=1e-2, atol=1e-2)
     i = (x * 10).astype(np.int8).astype(np.float64)
     np.testing.assert_array_equal(small, i[:-1, :-1] + i[1:, :-1] + i[:-1, 1:] + i[1:, 1:])
+
+
+@pytest.mark.parametrize("target", TARGETS)
+def test_complex_cumulative_max_and_min(ctx, target):
+    """jax's cummax/cummin of complex64 (a window whose body compares real, then imaginary
+    parts and selects) killed IREE's Vulkan compiler as the product did. jax's CPU results
+    are the oracle; equal real parts make the imaginary parts decide."""
+    import jax
+    from jax import lax
+    rng = np.random.default_rng(6)
+    x = (rng.standard_normal((8, 9)) + 1j * rng.standard_normal((8, 9))).astype(np.complex64)
+    x[2, 3] = x[1, 3].real + 5j
+    fn = jax.jit(lambda x: (lax.cummax(x, axis=0), lax.cummin(x, axis=1, reverse=True)))
+    got = compile_for(ctx, fn.lower(x).as_text(), target)(x)
+    for g, w in zip(got, fn(x)):
+        np.testing.assert_array_equal(np.asarray(g), np.asarray(w))
