@@ -16,11 +16,10 @@ from __future__ import annotations
 
 from iree.compiler import ir
 
-from ..dialect import stablehlo
 from ..errors import PassError
 from . import chlo_stablehlo_extras as extras
 from .chlo_expr import Num
-from .chlo_structure import inline_block
+from .chlo_structure import inline_block, leading
 from .custom_call import register_custom_call
 from .refine_rules import called_function
 
@@ -43,18 +42,12 @@ def approx_top_k(op: ir.Operation, *operands: ir.Value) -> list[ir.Value]:
     ordered = extras.sort(inputs, dim, True, lambda *s: inline_block(body, list(s))[0])
     result = ir.RankedTensorType(op.results[0].type)
     if t.has_static_shape and result.has_static_shape:
-        ordered = extras.optimization_barrier(ordered)
         limits = list(t.shape)
         limits[dim] = result.shape[dim]
-        return [stablehlo.slice(v, start_indices=[0] * t.rank, limit_indices=limits)
-                for v in ordered]
+        return leading(ordered, limits)
     # run-time sizes (stablehlo.dynamic_approx_top_k): the results' shape is an operand
-    limits = Num(_result_shape(op)).to("i64").value
-    vector = ir.RankedTensorType.get([t.rank], ir.IntegerType.get_signless(64))
-    starts = stablehlo.constant([0] * t.rank, result_type=vector)
-    strides = stablehlo.constant([1] * t.rank, result_type=vector)
-    return [extras.real_dynamic_slice(v, starts, limits, strides, r.type)
-            for v, r in zip(ordered, op.results)]
+    return leading(ordered, Num(_result_shape(op)).to("i64").value,
+                   [r.type for r in op.results])
 
 
 def _result_shape(op: ir.Operation) -> ir.Value:

@@ -401,6 +401,16 @@ def float_info(element: ir.Type) -> FloatInfo:
     return _float_info(str(element))
 
 
+def total_order_int(x) -> Num:
+    """A signed integer ordered like the float's TOTALORDER (-NaN < -inf < ... < -0 < 0 < ...
+    < inf < NaN): the bits, with the magnitude bits flipped for negative numbers. (IREE sorts
+    with an ordinary float compare when a comparator asks for TOTALORDER.)"""
+    x = Num(x)
+    bits = float_info(x.element).bits
+    i = x.bitcast(f"i{bits}")
+    return select(i < 0, i ^ ((1 << (bits - 1)) - 1), i)
+
+
 def is_float(element: ir.Type) -> bool:
     return isinstance(element.maybe_downcast(), ir.FloatType)
 

@@ -22,8 +22,8 @@ from iree.compiler import ir
 from ..dialect import stablehlo
 from ..errors import PassError
 from . import chlo_stablehlo_extras as extras
-from .chlo_expr import (Num, const, element_of, float_info, generic_text, is_complex, is_float, select,
-                        sum_over, with_element)
+from .chlo_expr import (Num, const, element_of, generic_text, is_complex, is_float, sum_over,
+                        total_order_int, with_element)
 
 # --- constant, constant_like -------------------------------------------------------------------
 
@@ -82,7 +82,7 @@ def top_k(x: ir.Value, k: int | ir.Value, results: list[ir.Value]) -> list[ir.Va
     else:
         shape = extras.shape_of(x)
         iota = extras.dynamic_iota(shape, last, with_element(t, index_type))
-    ordered = _total_order_key if is_float(t.element_type) else Num
+    ordered = total_order_int if is_float(t.element_type) else Num
 
     def descending(a, b, i, j):
         # ties go to the lower index: a strict total order, so the result is the stable one
@@ -92,15 +92,9 @@ def top_k(x: ir.Value, k: int | ir.Value, results: list[ir.Value]) -> list[ir.Va
 
     values, indices = extras.sort([x, iota], last, True, descending)
     if t.has_static_shape and isinstance(k, int):
-        # IREE rewrites sort + slices of both results into its own top-k, which drops the
-        # tie-break and is not stable; the barrier keeps the sort a sort (IREE cannot
-        # compile the barrier on dynamic shapes, where it does not rewrite the sort either)
-        values, indices = extras.optimization_barrier([values, indices])
         limits = list(t.shape)
         limits[last] = k
-        starts = [0] * t.rank
-        return [stablehlo.slice(values, start_indices=starts, limit_indices=limits),
-                stablehlo.slice(indices, start_indices=starts, limit_indices=limits)]
+        return leading([values, indices], limits)
     # run-time sizes or k: the first k along the last dimension, everything along the others
     i64 = ir.IntegerType.get_signless(64)
     vector = ir.RankedTensorType.get([t.rank], i64)
@@ -109,14 +103,28 @@ def top_k(x: ir.Value, k: int | ir.Value, results: list[ir.Value]) -> list[ir.Va
     else:
         k_last = stablehlo.broadcast_in_dim(Num(k).to(i64).value, broadcast_dimensions=[],
                                             result_type=vector)
-    shape = extras.shape_of(x)
     is_last = stablehlo.constant([False] * last + [True], result_type=ir.RankedTensorType.get(
         [t.rank], ir.IntegerType.get_signless(1)))
-    limits = stablehlo.select(is_last, k_last, shape)
-    starts = stablehlo.constant([0] * t.rank, result_type=vector)
-    strides = stablehlo.constant([1] * t.rank, result_type=vector)
-    return [extras.real_dynamic_slice(v, starts, limits, strides, r.type)
-            for v, r in zip((values, indices), results)]
+    limits = stablehlo.select(is_last, k_last, extras.shape_of(x))
+    return leading([values, indices], limits, [r.type for r in results])
+
+
+def leading(values: list[ir.Value], limits: list[int] | ir.Value,
+            result_types: list[ir.Type] | None = None) -> list[ir.Value]:
+    """The leading block of each sorted value up to `limits`: static limits (a list) slice
+    behind an optimization barrier (IREE rewrites sort + slices into its own top-k, which
+    drops the tie-break and is not stable; it cannot compile the barrier on dynamic shapes,
+    where it does not rewrite the sort either); run-time limits (an i64 vector) are a
+    real_dynamic_slice to `result_types`."""
+    rank = ir.RankedTensorType(values[0].type).rank
+    if isinstance(limits, list):
+        return [stablehlo.slice(v, start_indices=[0] * rank, limit_indices=limits)
+                for v in extras.optimization_barrier(values)]
+    vector = ir.RankedTensorType.get([rank], ir.IntegerType.get_signless(64))
+    starts = stablehlo.constant([0] * rank, result_type=vector)
+    strides = stablehlo.constant([1] * rank, result_type=vector)
+    return [extras.real_dynamic_slice(v, starts, limits, strides, t)
+            for v, t in zip(values, result_types)]
 
 
 def dynamic_top_k(op: ir.Operation) -> list[ir.Value]:
@@ -126,15 +134,6 @@ def dynamic_top_k(op: ir.Operation) -> list[ir.Value]:
 
 
 _top_k.direct = True     # its sort holds a comparator region
-
-
-def _total_order_key(x: ir.Value) -> Num:
-    """A signed integer ordered like the float's TOTALORDER (-NaN < -inf < ... < -0 < 0 < ...
-    < inf < NaN): the bits, with the magnitude bits flipped for negative numbers. (IREE sorts
-    with an ordinary float compare when the comparator asks for TOTALORDER.)"""
-    bits = float_info(element_of(x)).bits
-    i = Num(x).bitcast(f"i{bits}")
-    return select(i < 0, i ^ ((1 << (bits - 1)) - 1), i)
 
 
 # --- ragged_dot ----------------------------------------------------------------------------------

@@ -206,16 +206,17 @@ def _fft(op: ir.Operation):
 
 def _reads_narrow_values(value: ir.Value, depth: int = 8) -> bool:
     """Whether the ops computing `value` (followed back `depth` ops) read 8- or 16-bit
-    numbers (booleans aside)."""
-    producer = value.owner
-    if isinstance(producer, ir.Block) or depth == 0:
-        return False
-    for v in producer.operands:
-        t = v.type.maybe_downcast()
-        if isinstance(t, ir.RankedTensorType):
-            width = getattr(t.element_type, "width", 32)
-            if 1 < width < 32 or _reads_narrow_values(v, depth - 1):
+    numbers (booleans aside). Each value is looked at once: the producers form a DAG."""
+    seen, frontier = set(), [value]
+    for _ in range(depth):
+        operands = [v for value in frontier if not isinstance(value.owner, ir.Block)
+                    for v in value.owner.operands if v not in seen]
+        seen.update(operands)
+        for v in operands:
+            t = v.type.maybe_downcast()
+            if isinstance(t, ir.RankedTensorType) and 1 < getattr(t.element_type, "width", 32) < 32:
                 return True
+        frontier = operands
     return False
 
 

@@ -21,6 +21,7 @@ import numpy as np
 from iree.compiler import ir
 
 from ..dialect import stablehlo
+from ..dialect.attributes import enum_name
 from ..dialect.rebuild import arguments
 from ..dialect.types import DYN
 from ..errors import PassError
@@ -44,8 +45,9 @@ def _known(values) -> list | None:
     return None if any(a is None for a in arrays) else [a.reshape(-1).tolist() for a in arrays]
 
 
-def _result_type(op: ir.Operation, dims) -> ir.RankedTensorType:
-    t = ir.RankedTensorType(op.results[0].type)
+def _result_type(op: ir.Operation, dims, result: int = 0) -> ir.RankedTensorType:
+    """Result `result`'s type with the known `dims`, checked against the declared one."""
+    t = ir.RankedTensorType(op.results[result].type)
     if any(d < 0 for d in dims):
         raise PassError(f"{op.name}: shape operand gives a negative dimension size: "
                         f"{list(dims)}", at=op)
@@ -213,17 +215,11 @@ def _dynamic_rng_bit_generator(op):
     known = _known([op.operands[1]])
     if known is None:
         return None
-    output = op.results[1]
-    dims = known[0]
-    t = ir.RankedTensorType(output.type)
-    if len(dims) != t.rank or any(a not in (DYN, b) for a, b in zip(t.shape, dims)):
-        raise PassError(f"{op.name} @stablehlo.dynamic_rng_bit_generator: output shape "
-                        f"operand {dims} does not fit the result {t}", at=op)
-    algorithm = str(op.attributes["rng_algorithm"]).rstrip(">").split()[-1].upper() \
-        if "rng_algorithm" in op.attributes else "DEFAULT"
+    algorithm = (enum_name(op.attributes["rng_algorithm"]) if "rng_algorithm" in op.attributes
+                 else "DEFAULT")
     state, bits = stablehlo.rng_bit_generator(
         op.operands[0], rng_algorithm=algorithm,
-        result_type=ir.RankedTensorType.get([int(d) for d in dims], t.element_type))
+        result_type=_result_type(op, [int(d) for d in known[0]], result=1))
     return [state, bits]
 
 

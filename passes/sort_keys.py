@@ -28,7 +28,7 @@ from iree.compiler import ir
 from ..dialect import stablehlo
 from ..dialect.elementwise import compare_scalars, total_order_key
 from . import chlo_stablehlo_extras as extras
-from .chlo_expr import Num, const, element_of, is_float, with_element
+from .chlo_expr import Num, const, element_of, is_float, total_order_int, with_element
 
 FLOAT_PROBES = (-math.nan, -math.inf, -2.5, -1.0, -0.0, 0.0, 1.0, 2.5, math.inf, math.nan)
 
@@ -148,9 +148,7 @@ def _key32(keys: ir.Value, order: str, descending: bool) -> ir.Value:
             x = stablehlo.select(stablehlo.compare(x, zero, comparison_direction="EQ"), zero, x)
             x = stablehlo.select(stablehlo.compare(x, x, comparison_direction="NE"),
                                  const(math.nan, x), x)
-        bits = stablehlo.bitcast_convert(x, result_type=with_element(x.type, i32))
-        negative = stablehlo.compare(bits, const(0, bits), comparison_direction="LT")
-        key = stablehlo.select(negative, stablehlo.xor(bits, const(2 ** 31 - 1, bits)), bits)
+        key = total_order_int(x).value
     elif element.width == 32 and element.is_unsigned:
         # u32: the bits as i32 with the top bit flipped, so the signed order is the unsigned one
         bits = stablehlo.bitcast_convert(keys, result_type=with_element(keys.type, i32))
