@@ -143,5 +143,6 @@ class ExpandCustomCalls(Pass):
         apply_rules(op, {"stablehlo.custom_call": rule}, self.NAME)
 
 
-from . import lapack_calls, lapack_gesdd, lapack_gtsv, lapack_syevd  # noqa: E402,F401  (LAPACK)
+from . import (lapack_calls, lapack_geev, lapack_gehrd, lapack_gesdd, lapack_gtsv,  # noqa: E402,F401
+               lapack_syevd)  # LAPACK
 from . import approx_top_k  # noqa: E402,F401  (built-in: jax's ApproxTopK)

@@ -29,8 +29,9 @@ diag 'N'/'U'). Their logical semantics are StableHLO's own ops:
   rescaling of tiny norms is left out.)
 
 syevd/heevd (eigh) is decomposed in shlo.passes.lapack_syevd, gesdd (svd) in
-shlo.passes.lapack_gesdd, gtsv (tridiagonal_solve) in shlo.passes.lapack_gtsv. Other LAPACK
-targets (geev, gees, gehrd: eig, schur, hessenberg) are not decomposed and stay a clear error
+shlo.passes.lapack_gesdd, gtsv (tridiagonal_solve) in shlo.passes.lapack_gtsv, gehrd
+(hessenberg) in shlo.passes.lapack_gehrd, geev (eig) and complex gees (schur) in
+shlo.passes.lapack_geev. Other LAPACK targets (the real gees among them) stay a clear error
 that names them.
 """
 from __future__ import annotations

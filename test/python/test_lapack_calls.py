@@ -6,6 +6,7 @@ import jax
 import jax.numpy as jnp
 import numpy as np
 import pytest
+import scipy.linalg
 
 import shlo
 from conftest import cases_on, vulkan_or_skip
@@ -204,9 +205,9 @@ def test_functions_built_on_svd_match_xla(ctx, what):
     np.testing.assert_allclose(got, np.asarray(fn(a)), rtol=1e-4, atol=1e-5)
 
 
-def test_other_lapack_calls_stay_a_clear_error(ctx):
-    text = jax.jit(jnp.linalg.eigvals).lower(_M).as_text()
-    with pytest.raises(shlo.Error, match="no decomposition for target 'lapack_sgeev_ffi'"):
+def test_real_schur_form_stays_a_clear_error(ctx):
+    text = jax.jit(jax.scipy.linalg.schur).lower(_M).as_text()
+    with pytest.raises(shlo.Error, match="lapack_sgees_ffi: the real Schur form .* double-shift"):
         shlo.compile(shlo.parse_module(text, context=ctx), target="cpu", cache=False)
 
 
@@ -277,3 +278,116 @@ def test_singular_tridiagonal_solve_gives_nans_as_jax(ctx):
     text = jax.jit(tridiagonal_solve).lower(dl, d, du, b).as_text()
     got = shlo.compile(shlo.parse_module(text, context=ctx), target="cpu")(dl, d, du, b)
     assert np.isnan(got).all()
+
+
+@pytest.mark.parametrize("dtype, shape", [(np.float32, (6, 6)), (np.float64, (2, 5, 5)),
+                                          (np.complex64, (7, 7)), (np.complex128, (3, 4, 4)),
+                                          (np.float32, (1, 1))])
+def test_hessenberg_lowered_for_the_cpu(ctx, dtype, shape):
+    """lapack_?gehrd_ffi (shlo.passes.lapack_gehrd), with Q from orgqr/ungqr: scipy's
+    hessenberg (LAPACK's gehrd + orghr) is the oracle, elementwise, and Q H Q^H = A."""
+    rng = np.random.default_rng(7)
+    a = rng.standard_normal(shape)
+    if np.dtype(dtype).kind == "c":
+        a = a + 1j * rng.standard_normal(shape)
+    a = a.astype(dtype)
+    fn = jax.jit(jnp.vectorize(lambda m: jax.scipy.linalg.hessenberg(m, calc_q=True),
+                               signature="(n,n)->(n,n),(n,n)"))
+    with jax.enable_x64(np.finfo(dtype).bits == 64):
+        text = fn.lower(a).as_text()
+    assert "gehrd" in text
+    h, q = shlo.compile(shlo.parse_module(text, context=ctx), target="cpu")(a)
+    tol = 1e-12 if np.finfo(dtype).bits == 64 else 2e-5
+    flat = a.reshape((-1,) + shape[-2:])
+    for k, (hk, qk) in enumerate(zip(np.asarray(h).reshape(flat.shape),
+                                     np.asarray(q).reshape(flat.shape))):
+        want_h, want_q = scipy.linalg.hessenberg(flat[k].astype(np.result_type(dtype, np.float64)),
+                                                 calc_q=True)
+        np.testing.assert_allclose(hk, want_h, rtol=tol, atol=tol * 10)
+        np.testing.assert_allclose(qk, want_q, rtol=tol, atol=tol * 10)
+        np.testing.assert_allclose(qk @ hk @ qk.conj().T, flat[k], rtol=tol, atol=tol * 10)
+
+
+def _matrices(dtype, shape, seed):
+    rng = np.random.default_rng(seed)
+    a = rng.standard_normal(shape)
+    if np.dtype(dtype).kind == "c":
+        a = a + 1j * rng.standard_normal(shape)
+    return a.astype(dtype)
+
+
+def _closest(values, reference):
+    """For each of `values` [..., n], the distance to the nearest of `reference` [..., n]."""
+    return np.abs(values[..., :, None] - reference[..., None, :]).min(-1)
+
+
+@pytest.mark.parametrize("dtype, shape", [(np.float32, (6, 6)), (np.float64, (3, 7, 7)),
+                                          (np.complex64, (2, 5, 5)), (np.complex128, (9, 9)),
+                                          (np.float32, (1, 1))])
+def test_eig_lowered_for_the_cpu(ctx, dtype, shape):
+    """lapack_?geev_ffi (shlo.passes.lapack_geev) with left and right eigenvectors: numpy's
+    eigenvalues (each one's nearest), A v = w v and u^H A = w u^H, unit columns whose largest
+    component is real and positive, and numpy's right eigenvectors up to a phase."""
+    a = _matrices(dtype, shape, 11)
+    fn = jax.jit(lambda m: jax.lax.linalg.eig(m, compute_left_eigenvectors=True))
+    with jax.enable_x64(np.finfo(dtype).bits == 64):
+        text = fn.lower(a).as_text()
+    assert "geev" in text
+    w, left, right = (np.asarray(x) for x in shlo.compile(
+        shlo.parse_module(text, context=ctx), target="cpu")(a))
+    tol = 1e-10 if np.finfo(dtype).bits == 64 else 2e-4
+    want_w, want_v = np.linalg.eig(a.astype(np.complex128))
+    scale = np.abs(a).max()
+    assert _closest(w, want_w).max() <= tol * scale
+    assert _closest(want_w, w).max() <= tol * scale
+    ac = a.astype(np.complex128)
+    np.testing.assert_allclose(ac @ right, right * w[..., None, :], atol=tol * scale)
+    np.testing.assert_allclose(np.conj(np.swapaxes(left, -1, -2)) @ ac,
+                               w[..., :, None] * np.conj(np.swapaxes(left, -1, -2)),
+                               atol=tol * scale)
+    for v in (left, right):
+        np.testing.assert_allclose(np.linalg.norm(v, axis=-2), 1, rtol=tol)
+        largest = np.take_along_axis(v, np.abs(v).argmax(-2)[..., None, :], -2)
+        np.testing.assert_allclose(largest.imag, 0, atol=tol)
+        assert (largest.real > 0).all()
+    # numpy's right eigenvector of the same eigenvalue: the same up to a phase
+    order = np.abs(w[..., :, None] - want_w[..., None, :]).argmin(-1)
+    matched = np.take_along_axis(want_v, order[..., None, :], -1)
+    overlap = np.abs(np.sum(np.conj(matched) * right, axis=-2))
+    np.testing.assert_allclose(overlap, 1, atol=tol * 10)
+
+
+def test_eigvals_of_a_defective_and_a_diagonal_matrix(ctx):
+    """Repeated eigenvalues: a Jordan block (eigenvalue 2, defective) and a diagonal matrix
+    (already triangular: no QR sweep at all)."""
+    jordan = np.array([[2, 1, 0], [0, 2, 1], [0, 0, 2]], np.float64)
+    diagonal = np.diag([3.0, -1.0, 0.5])
+    a = np.stack([jordan, diagonal])
+    fn = jax.jit(jnp.linalg.eigvals)
+    with jax.enable_x64(True):
+        text = fn.lower(a).as_text()
+    w = np.asarray(shlo.compile(shlo.parse_module(text, context=ctx), target="cpu")(a))
+    np.testing.assert_allclose(w[0], 2, atol=1e-4)          # a defective eigenvalue: eps^(1/3)
+    np.testing.assert_allclose(np.sort(w[1].real), [-1, 0.5, 3], atol=1e-14)
+    np.testing.assert_allclose(w[1].imag, 0, atol=1e-14)
+
+
+@pytest.mark.parametrize("dtype, shape", [(np.complex64, (6, 6)), (np.complex128, (2, 5, 5))])
+def test_complex_schur_lowered_for_the_cpu(ctx, dtype, shape):
+    """lapack_?gees_ffi of a complex matrix: T upper triangular, Z unitary, Z T Z^H = A, and
+    T's diagonal numpy's eigenvalues."""
+    a = _matrices(dtype, shape, 13)
+    fn = jax.jit(lambda m: jax.lax.linalg.schur(m, compute_schur_vectors=True))
+    with jax.enable_x64(np.finfo(dtype).bits == 64):
+        text = fn.lower(a).as_text()
+    assert "gees" in text
+    t, z = (np.asarray(x) for x in shlo.compile(shlo.parse_module(text, context=ctx),
+                                                 target="cpu")(a))
+    tol = 1e-10 if np.finfo(dtype).bits == 64 else 2e-4
+    n = shape[-1]
+    np.testing.assert_array_equal(t[..., np.tril_indices(n, -1)[0], np.tril_indices(n, -1)[1]], 0)
+    zh = np.conj(np.swapaxes(z, -1, -2))
+    np.testing.assert_allclose(zh @ z, np.broadcast_to(np.eye(n), z.shape), atol=tol)
+    np.testing.assert_allclose(z @ t @ zh, a, atol=tol * np.abs(a).max())
+    diagonal = np.diagonal(t, axis1=-2, axis2=-1)
+    assert _closest(diagonal, np.linalg.eigvals(a.astype(np.complex128))).max() <= tol * 10

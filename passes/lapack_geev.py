@@ -1,0 +1,370 @@
+"""The decompositions of `lapack_?geev_ffi` (`jnp.linalg.eig`, `eigvals`) and of the complex
+`lapack_?gees_ffi` (`jax.scipy.linalg.schur` of a complex matrix) on the CPU.
+
+Both go through the complex Schur form A = Z T Z^H, as LAPACK's zgeev/zgees do (a real input
+is taken as complex; its eigenvalues and eigenvectors are complex anyway):
+
+1. Hessenberg form: xgehd2's reflectors (shlo.passes.lapack_gehrd) and Q from them
+   (orgqr on the reflectors shifted one column, as LAPACK's orghr);
+2. zlahqr's single-shift QR iteration on the whole matrix: each sweep first sets to zero
+   every subdiagonal entry with |h[i, i-1]| <= eps (|h[i-1, i-1]| + |h[i, i]|) (|.| as
+   LAPACK's CABS1), takes the bottom unreduced block [lo, hi], a Wilkinson shift from its
+   trailing 2x2 (the eigenvalue closer to h[hi, hi]; zlahqr's exceptional shifts after 10
+   and 20 sweeps without a deflation), and chases the bulge with Givens rotations applied to
+   whole rows and columns of T and to Z's columns; batch members deflate independently (a
+   converged member's rotations are the identity). A member still unreduced after
+   30 max(10, n) sweeps has info 1 (jax turns it into NaNs);
+3. eigenvectors (ztrevc): T's right eigenvectors by back substitution (x[k] = 1, a tiny
+   denominator T[i, i] - T[k, k] raised to eps |T[k, k]| as LAPACK's smin), Z times them;
+   left eigenvectors the same on the reversed T^H; each normalised as xgeev does: unit
+   2-norm, then turned so that its largest component is real and positive.
+
+A real input's eigenvalues come out as wr + i wi with rounding-size imaginary parts for real
+eigenvalues and its eigenvectors as complex vectors; LAPACK's order of eigenvalues is its
+deflation order, which this follows only where the QR iteration deflates alike. The real
+Schur form (sgees/dgees: quasi-triangular with 2x2 blocks) needs the double-shift iteration
+and stays a clear error.
+"""
+from __future__ import annotations
+
+from iree.compiler import ir
+
+from ..dialect import stablehlo
+from . import chlo_stablehlo_extras as extras
+from .chlo_expr import (Num, any_over, complex_, conj, float_info, imag, is_complex, maximum,
+                        real, real_element, select, sqrt, sum_over)
+from .custom_call import register_custom_call
+from .lapack_calls import _chars, _full, _positions, _scalar, q_from_reflectors
+from .lapack_gehrd import hessenberg
+from .lapack_syevd import _adjoint, _diagonal, _identity, _matmul, polar
+
+
+def _cabs1(x: Num) -> Num:
+    return abs(real(x)) + abs(imag(x))
+
+
+class _Matrices:
+    """Reads and writes of rows, columns and entries at per-matrix positions ([...] i32
+    tensors, or an i32 scalar for every matrix) on batches of n x n matrices."""
+
+    def __init__(self, like: Num):
+        self.rows, self.columns = _positions(like)
+        self.batch = like.type.rank - 2
+
+    def full(self, index: Num) -> Num:
+        """A position (scalar or per matrix) over every element."""
+        dims = [] if index.type.rank == 0 else list(range(self.batch))
+        return Num(stablehlo.broadcast_in_dim(index.value, broadcast_dimensions=dims,
+                                              result_type=self.rows.type))
+
+    def row(self, x: Num, i: Num) -> Num:
+        """Row i of each matrix, [..., n] along the columns."""
+        return sum_over(select(self.rows.eq(self.full(i)), x, x.like(0)), [self.batch])
+
+    def column(self, x: Num, j: Num) -> Num:
+        """Column j of each matrix, [..., n] along the rows."""
+        return sum_over(select(self.columns.eq(self.full(j)), x, x.like(0)), [self.batch + 1])
+
+    def entry(self, x: Num, i: Num, j: Num) -> Num:
+        """x[..., i, j] as a [...] tensor (two reduces: one over both dimensions came out
+        wrong from IREE 3.13 in householder_qr)."""
+        at = self.rows.eq(self.full(i)) & self.columns.eq(self.full(j))
+        return sum_over(sum_over(select(at, x, x.like(0)), [self.batch + 1]), [self.batch])
+
+    def along_rows(self, v: Num, x: Num) -> Num:
+        """A [..., n] vector laid along the rows of each matrix (v[r] at every (r, c))."""
+        return Num(stablehlo.broadcast_in_dim(
+            v.value, broadcast_dimensions=list(range(self.batch + 1)),
+            result_type=x.type if v.element == x.element else ir.RankedTensorType.get(
+                x.type.shape, v.element)))
+
+    def along_columns(self, v: Num, x: Num) -> Num:
+        """A [..., n] vector laid along the columns of each matrix (v[c] at every (r, c))."""
+        return Num(stablehlo.broadcast_in_dim(
+            v.value, broadcast_dimensions=list(range(self.batch)) + [self.batch + 1],
+            result_type=ir.RankedTensorType.get(x.type.shape, v.element)))
+
+    def per_matrix(self, s: Num, x: Num) -> Num:
+        """A [...] value over every element of each matrix."""
+        return Num(stablehlo.broadcast_in_dim(s.value, broadcast_dimensions=list(range(
+            self.batch)), result_type=ir.RankedTensorType.get(x.type.shape, s.element)))
+
+
+def _givens(x: Num, y: Num) -> tuple[Num, Num]:
+    """(c, s) with [[c, s], [-conj(s), c]] [x; y] = [r; 0], c real >= 0 (as complex values);
+    (1, 0) where x = y = 0."""
+    size_x, phase_x = polar(x)
+    size_y, _ = polar(y)
+    norm = maximum(size_x, size_y)
+    norm = select(norm.eq(0), norm.like(1), norm)
+    ratio_x, ratio_y = size_x / norm, size_y / norm
+    nu = sqrt(ratio_x * ratio_x + ratio_y * ratio_y)           # |(x, y)| / norm
+    zero = (size_x + size_y).eq(0)
+    c = select(zero, nu.like(1), ratio_x / nu)
+    s = phase_x * conj(y) / complex_(select(zero, nu.like(1), nu * norm), 0.0)
+    return complex_(c, 0.0), select(zero, s.like(0), s)
+
+
+def _orghr(h: Num, taus: Num) -> Num:
+    """Q of the Hessenberg reduction: orgqr of the reflectors shifted one column, in the
+    trailing (n-1) x (n-1) block of the identity."""
+    shape = list(h.type.shape)
+    n, rank = shape[-1], h.type.rank
+    if n == 1:
+        return _identity(shape[:-2], 1, h.element)
+    block = Num(stablehlo.slice(h.value, start_indices=[0] * (rank - 2) + [1, 0],
+                                limit_indices=shape[:-2] + [n, n - 1]))
+    q = Num(q_from_reflectors(block, taus)[0])
+    corner = Num(stablehlo.pad(q.value, _scalar(0, h.element), edge_padding_low=[0] * (rank - 2)
+                               + [1, 1], edge_padding_high=[0] * rank,
+                               interior_padding=[0] * rank))
+    rows, columns = _positions(corner)
+    return select(rows.eq(0) & columns.eq(0), corner.like(1), corner)
+
+
+def complex_schur(a: Num) -> tuple[Num, Num, Num]:
+    """(T, Z, converged) with a = Z T Z^H, T upper triangular, for (batches of) complex
+    matrices; `converged` is [...] i1."""
+    shape = list(a.type.shape)
+    n, batch = shape[-1], a.type.rank - 2
+    i32 = ir.IntegerType.get_signless(32)
+    at = _Matrices(a)
+    rows, columns = at.rows, at.columns
+    tau_type = ir.RankedTensorType.get(shape[:-2] + [max(n - 1, 0)], a.element)
+    reflected, taus = hessenberg(a, 1, n, tau_type)
+    z = _orghr(reflected, taus)
+    t = select(rows <= columns + 1, reflected, a.like(0))
+    eps = float_info(real_element(a.element)).eps
+    tiny = float_info(real_element(a.element)).tiny
+    subdiagonal = rows.eq(columns + 1)
+    ids = Num(stablehlo.iota(iota_dimension=batch, result_type=ir.RankedTensorType.get(
+        shape[:-1], i32)))                                               # [..., n]: 0..n-1
+    batch_i32 = ir.RankedTensorType.get(shape[:-2], i32)
+
+    def deflate(t: Num) -> tuple[Num, Num, Num]:
+        """t with its negligible subdiagonal entries set to zero, and each matrix's
+        unreduced bottom block [lo, hi] (hi = 0 when t is triangular)."""
+        diagonal = _diagonal(t, batch)                                   # [..., n]
+        near = _cabs1(at.along_rows(diagonal, t)) + _cabs1(at.along_columns(diagonal, t))
+        small = subdiagonal & (_cabs1(t) <= maximum(near * eps, near.like(tiny)))
+        t = select(small, t.like(0), t)
+        unreduced = any_over(subdiagonal & t.ne(t.like(0)), [batch + 1])     # [..., n]
+        hi = Num(stablehlo.reduce([select(unreduced, ids, ids.like(0)).value],
+                                  [_scalar(0, i32)], dimensions=[batch],
+                                  body=lambda x, y: stablehlo.maximum(x, y)))
+        starts = (~unreduced | ids.eq(0)) & (ids <= at_vector(hi))
+        lo = Num(stablehlo.reduce([select(starts, ids, ids.like(0)).value], [_scalar(0, i32)],
+                                  dimensions=[batch],
+                                  body=lambda x, y: stablehlo.maximum(x, y)))
+        return t, lo, hi
+
+    def at_vector(s: Num) -> Num:
+        return Num(stablehlo.broadcast_in_dim(s.value, broadcast_dimensions=list(range(batch)),
+                                              result_type=ids.type))
+
+    def shift(t: Num, lo: Num, hi: Num, stalled: Num) -> Num:
+        a11, a12 = at.entry(t, hi - 1, hi - 1), at.entry(t, hi - 1, hi)
+        a21, a22 = at.entry(t, hi, hi - 1), at.entry(t, hi, hi)
+        half = (a11 - a22) * 0.5
+        root = sqrt(half * half + a12 * a21)
+        mu1, mu2 = a22 + half + root, a22 + half - root
+        wilkinson = select(_cabs1(mu1 - a22) < _cabs1(mu2 - a22), mu1, mu2)
+        # zlahqr's exceptional shifts after 10 and 20 sweeps without a deflation
+        first = at.entry(t, lo + 1, lo)
+        at_lo = complex_(abs(real(first)) * 0.75, 0.0) + at.entry(t, lo, lo)
+        at_hi = complex_(abs(real(a21)) * 0.75, 0.0) + a22
+        return select(stalled.eq(10), at_lo, select(stalled.eq(20), at_hi, wilkinson))
+
+    def sweep(t: Num, z: Num, lo: Num, hi: Num, mu: Num) -> tuple[Num, Num]:
+        active = hi > hi.like(0)
+        first = Num(stablehlo.reduce([select(active, lo, lo.like(n)).value], [_scalar(n, i32)],
+                                     dimensions=list(range(batch)),
+                                     body=lambda x, y: stablehlo.minimum(x, y)))
+        last = Num(stablehlo.reduce([hi.value], [_scalar(0, i32)],
+                                    dimensions=list(range(batch)),
+                                    body=lambda x, y: stablehlo.maximum(x, y)))
+
+        def cond(k, *_):
+            return stablehlo.compare(k, last.value, comparison_direction="LT")
+
+        def body(k, t, z):
+            k, t, z = Num(k), Num(t), Num(z)
+            kb = _full(k, batch_i32)
+            starting = kb.eq(lo)
+            row_k, row_k1 = at.row(t, k), at.row(t, k + 1)
+            x = select(starting, at.entry(t, k, k) - mu, at.entry(t, k, k - 1))
+            y = select(starting, at.entry(t, k + 1, k), at.entry(t, k + 1, k - 1))
+            c, s = _givens(x, y)
+            acting = active & (kb >= lo) & (kb < hi)
+            c, s = select(acting, c, c.like(1)), select(acting, s, s.like(0))
+            cv, sv = at_vector_of(c, row_k), at_vector_of(s, row_k)
+            new_k, new_k1 = cv * row_k + sv * row_k1, cv * row_k1 - conj(sv) * row_k
+            kk = at.full(k)
+            t = select(rows.eq(kk), at.along_columns(new_k, t),
+                       select(rows.eq(kk + 1), at.along_columns(new_k1, t), t))
+            bulge = rows.eq(kk + 1) & columns.eq(kk - 1) & at.per_matrix(acting & ~starting, t)
+            t = select(bulge, t.like(0), t)
+            t, z = (rotate_columns(m, k, cv, sv) for m in (t, z))
+            return [(k + 1).value, t.value, z.value]
+
+        _, t, z = extras.while_([first.value, t.value, z.value], cond, body)
+        return Num(t), Num(z)
+
+    def at_vector_of(s: Num, like: Num) -> Num:
+        return Num(stablehlo.broadcast_in_dim(s.value, broadcast_dimensions=list(range(batch)),
+                                              result_type=like.type))
+
+    def rotate_columns(m: Num, k: Num, cv: Num, sv: Num) -> Num:
+        """m G^H on columns k, k + 1."""
+        col_k, col_k1 = at.column(m, k), at.column(m, k + 1)
+        new_k, new_k1 = cv * col_k + conj(sv) * col_k1, cv * col_k1 - sv * col_k
+        kk = at.full(k)
+        return select(columns.eq(kk), at.along_rows(new_k, m),
+                      select(columns.eq(kk + 1), at.along_rows(new_k1, m), m))
+
+    limit = 30 * max(10, n)
+    t, lo, hi = deflate(t)
+    zero = _full(Num(_scalar(0, i32)), batch_i32)
+
+    def iterate_cond(sweeps, t, z, lo, hi, stalled):
+        unfinished = Num(stablehlo.reduce([(Num(hi) > Num(hi).like(0)).value],
+                                          [_scalar(False, ir.IntegerType.get_signless(1))],
+                                          dimensions=list(range(batch)),
+                                          body=lambda x, y: stablehlo.or_(x, y)))
+        return ((Num(sweeps) < Num(_scalar(limit, i32))) & unfinished).value
+
+    def iterate(sweeps, t, z, lo, hi, stalled):
+        sweeps, t, z, lo, hi, stalled = map(Num, (sweeps, t, z, lo, hi, stalled))
+        mu = shift(t, lo, hi, stalled)
+        t, z = sweep(t, z, lo, hi, mu)
+        t, new_lo, new_hi = deflate(t)
+        stalled = select(new_hi.eq(hi), stalled + 1, stalled.like(0))
+        return [(sweeps + 1).value, t.value, z.value, new_lo.value, new_hi.value, stalled.value]
+
+    if n > 1:
+        _, t, z, _, hi, _ = map(Num, extras.while_(
+            [_scalar(0, i32), t.value, z.value, lo.value, hi.value, zero.value],
+            iterate_cond, iterate))
+    else:
+        hi = zero
+    return t, z, hi.eq(0)
+
+
+def _right_eigenvectors(t: Num) -> Num:
+    """The columns x_k with T x_k = T[k, k] x_k, x_k[k] = 1 and zeros below k, for upper
+    triangular T (ztrevc's back substitution, rows from the bottom up)."""
+    shape = list(t.type.shape)
+    n, batch = shape[-1], t.type.rank - 2
+    at = _Matrices(t)
+    i32 = ir.IntegerType.get_signless(32)
+    diagonal = _diagonal(t, batch)
+    eps = float_info(real_element(t.element)).eps
+    tiny = float_info(real_element(t.element)).tiny
+    smin = maximum(_cabs1(diagonal) * eps, real(diagonal).like(tiny))          # per column k
+    identity = select(at.rows.eq(at.columns), t.like(1), t.like(0))
+
+    def cond(i, _):
+        return stablehlo.compare(i, _scalar(0, i32), comparison_direction="GE")
+
+    def body(i, x):
+        i, x = Num(i), Num(x)
+        row = at.row(t, i)                                        # T[i, j] along j
+        products = sum_over(at.along_rows(row, x) * x, [batch])  # sum_j T[i, j] x[j, k]
+        t_ii = Num(stablehlo.broadcast_in_dim(at.entry(t, i, i).value,
+                                              broadcast_dimensions=list(range(batch)),
+                                              result_type=diagonal.type))
+        denominator = t_ii - diagonal
+        small = _cabs1(denominator) < smin
+        denominator = select(small, complex_(smin, 0.0), denominator)
+        value = -products / denominator
+        later = at.columns > at.full(i)
+        x = select(at.rows.eq(at.full(i)) & later, at.along_columns(value, x), x)
+        return [(i - 1).value, x.value]
+
+    _, x = extras.while_([_scalar(n - 2, i32), identity.value], cond, body)
+    return Num(x)
+
+
+def _reversed(x: Num) -> Num:
+    rank = x.type.rank
+    return Num(stablehlo.reverse(x.value, dimensions=[rank - 2, rank - 1]))
+
+
+def _normalized(v: Num) -> Num:
+    """Each column scaled to unit 2-norm, then turned so that its largest component (the
+    first of the largest) is real and positive, as xgeev leaves them."""
+    batch = v.type.rank - 2
+    at = _Matrices(v)
+    squares = real(v) * real(v) + imag(v) * imag(v)
+    norm = sqrt(sum_over(squares, [batch]))                                  # [..., n]
+    largest = Num(stablehlo.reduce([squares.value], [_scalar(-1, squares.element)],
+                                   dimensions=[batch],
+                                   body=lambda x, y: stablehlo.maximum(x, y)))
+    n = v.type.shape[-1]
+    first = select(squares.eq(at.along_columns(largest, squares)), at.rows, at.rows.like(n))
+    pick = Num(stablehlo.reduce([first.value], [_scalar(n, at.rows.element)],
+                                dimensions=[batch], body=lambda x, y: stablehlo.minimum(x, y)))
+    chosen = sum_over(select(at.rows.eq(at.along_columns(pick, at.rows)), v, v.like(0)),
+                      [batch])                                              # [..., n]
+    _, phase = polar(chosen)
+    scale = conj(phase) / complex_(select(norm.eq(0), norm.like(1), norm), 0.0)
+    return v * at.along_columns(scale, v)
+
+
+def _as_complex(a: Num) -> Num:
+    """A real matrix as a complex one."""
+    return a if is_complex(a.element) else complex_(a, 0.0)
+
+
+def geev(op: ir.Operation, a: ir.Value):
+    chars = _chars(op)
+    a = Num(a)
+    vector_type = ir.RankedTensorType(op.results[-2].type)
+    complex_element = vector_type.element_type
+    a = _as_complex(a)
+    t, z, converged = complex_schur(a)
+    batch = a.type.rank - 2
+    w = _diagonal(t, batch)
+    outputs = [real(w).value, imag(w).value] if len(op.results) == 5 else [w.value]
+    for side in ("compute_left", "compute_right"):
+        if chars.get(side, "N") != "V":
+            outputs.append(_full(Num(_scalar(0, complex_element)), vector_type).value)
+            continue
+        if side == "compute_right":
+            vectors = _right_eigenvectors(t)
+        else:
+            vectors = _reversed(_right_eigenvectors(_reversed(_adjoint(t, batch))))
+        outputs.append(_normalized(_matmul(z, vectors, batch)).value)
+    info_type = ir.RankedTensorType(op.results[-1].type)
+    outputs.append(select(converged, _full(Num(_scalar(0, info_type.element_type)), info_type),
+                          _full(Num(_scalar(1, info_type.element_type)), info_type)).value)
+    return outputs
+
+
+def gees(op: ir.Operation, a: ir.Value):
+    a = Num(a)
+    if not is_complex(a.element):
+        raise ValueError(f"{_target(op)}: the real Schur form (2x2 blocks for complex "
+                         f"eigenvalue pairs) needs LAPACK's double-shift QR, which shlo does not "
+                         f"implement; the complex Schur form of a complex matrix "
+                         f"(jax.scipy.linalg.schur(a.astype(complex), output='complex')) is "
+                         f"supported")
+    if _chars(op).get("sort", "N") != "N":
+        raise ValueError(f"{_target(op)}: sorted Schur forms are not supported (jax does not "
+                         f"emit them)")
+    t, z, converged = complex_schur(a)
+    batch = a.type.rank - 2
+    sdim_type, info_type = (ir.RankedTensorType(r.type) for r in op.results[3:5])
+    info = select(converged, _full(Num(_scalar(0, info_type.element_type)), info_type),
+                  _full(Num(_scalar(1, info_type.element_type)), info_type))
+    return [t.value, z.value, _diagonal(t, batch).value,
+            _full(Num(_scalar(0, sdim_type.element_type)), sdim_type).value, info.value]
+
+
+def _target(op: ir.Operation) -> str:
+    return ir.StringAttr(op.attributes["call_target_name"]).value
+
+
+for _p in "sdcz":
+    register_custom_call(f"lapack_{_p}geev_ffi", geev, static_shapes_only=True)
+    register_custom_call(f"lapack_{_p}gees_ffi", gees, static_shapes_only=True)

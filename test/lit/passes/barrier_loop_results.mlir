@@ -1,0 +1,60 @@
+// RUN: shlo-opt --shlo-barrier-loop-results %s | filecheck %s
+
+// Every static result of the loop, used or not, goes through one barrier after the loop, and
+// the loop's users read the barrier's results: the flag only the condition reads stays a
+// used result.
+// CHECK-LABEL: func.func @flag_read_by_the_condition_only
+// CHECK:         %[[L:.*]]:3 = stablehlo.while
+// CHECK:         %[[B:.*]]:3 = stablehlo.optimization_barrier %[[L]]#0, %[[L]]#1, %[[L]]#2 : tensor<i64>, tensor<i1>, tensor<4xf64>
+// CHECK:         return %[[B]]#2 : tensor<4xf64>
+func.func @flag_read_by_the_condition_only(%x0: tensor<4xf64>) -> tensor<4xf64> {
+  %c0 = stablehlo.constant dense<0> : tensor<i64>
+  %c1 = stablehlo.constant dense<1> : tensor<i64>
+  %c9 = stablehlo.constant dense<9> : tensor<i64>
+  %t = stablehlo.constant dense<true> : tensor<i1>
+  %eps = stablehlo.constant dense<1.0e-3> : tensor<4xf64>
+  %r:3 = stablehlo.while(%i = %c0, %flag = %t, %x = %x0) : tensor<i64>, tensor<i1>, tensor<4xf64>
+  cond {
+    %lt = stablehlo.compare LT, %i, %c9, SIGNED : (tensor<i64>, tensor<i64>) -> tensor<i1>
+    %a = stablehlo.and %lt, %flag : tensor<i1>
+    stablehlo.return %a : tensor<i1>
+  } do {
+    %i1 = stablehlo.add %i, %c1 : tensor<i64>
+    %x1 = stablehlo.multiply %x, %x : tensor<4xf64>
+    %big = stablehlo.compare GT, %x1, %eps, FLOAT : (tensor<4xf64>, tensor<4xf64>) -> tensor<4xi1>
+    %f = stablehlo.constant dense<false> : tensor<i1>
+    %any = stablehlo.reduce(%big init: %f) applies stablehlo.or across dimensions = [0] : (tensor<4xi1>, tensor<i1>) -> tensor<i1>
+    stablehlo.return %i1, %any, %x1 : tensor<i64>, tensor<i1>, tensor<4xf64>
+  }
+  return %r#2 : tensor<4xf64>
+}
+
+// A loop whose results nobody reads is left alone; dynamic results stay out of the barrier.
+// CHECK-LABEL: func.func @dead_loop_and_dynamic_results
+// CHECK:         %[[D:.*]]:2 = stablehlo.while
+// CHECK:         %[[B:.*]] = stablehlo.optimization_barrier %[[D]]#0 : tensor<i64>
+// CHECK:         return %[[B]], %[[D]]#1 : tensor<i64>, tensor<?xf32>
+// CHECK-NOT:     optimization_barrier
+func.func @dead_loop_and_dynamic_results(%v: tensor<?xf32>) -> (tensor<i64>, tensor<?xf32>) {
+  %c0 = stablehlo.constant dense<0> : tensor<i64>
+  %c1 = stablehlo.constant dense<1> : tensor<i64>
+  %c3 = stablehlo.constant dense<3> : tensor<i64>
+  %dead = stablehlo.while(%i = %c0) : tensor<i64>
+  cond {
+    %p = stablehlo.compare LT, %i, %c3, SIGNED : (tensor<i64>, tensor<i64>) -> tensor<i1>
+    stablehlo.return %p : tensor<i1>
+  } do {
+    %n = stablehlo.add %i, %c1 : tensor<i64>
+    stablehlo.return %n : tensor<i64>
+  }
+  %r:2 = stablehlo.while(%i = %c0, %w = %v) : tensor<i64>, tensor<?xf32>
+  cond {
+    %p = stablehlo.compare LT, %i, %c3, SIGNED : (tensor<i64>, tensor<i64>) -> tensor<i1>
+    stablehlo.return %p : tensor<i1>
+  } do {
+    %n = stablehlo.add %i, %c1 : tensor<i64>
+    %w2 = stablehlo.add %w, %w : tensor<?xf32>
+    stablehlo.return %n, %w2 : tensor<i64>, tensor<?xf32>
+  }
+  return %r#0, %r#1 : tensor<i64>, tensor<?xf32>
+}
