@@ -19,18 +19,22 @@ install-test: $(BIN)/python
 demo: install
 	$(BIN)/python -m shlo.tools.demo --out out
 
+# pytest runs on every core (at most 4: each worker holds its own IREE compiler and jax);
+# most of its time is IREE compiles, one core each. The 20 slowest tests are listed.
+PYTEST := $(BIN)/pytest -n auto --maxprocesses=4 --durations=20
+
 # lit first, then pytest; both always run and both summaries are printed, pytest's last.
 test: install-test
 	@status=0; \
 	PATH="$(CURDIR)/$(BIN):$$PATH" $(BIN)/lit -sv test/lit || status=1; \
-	$(BIN)/pytest test/python || status=1; \
+	$(PYTEST) test/python || status=1; \
 	exit $$status
 
 lit: install-test
 	PATH="$(CURDIR)/$(BIN):$$PATH" $(BIN)/lit -sv test/lit
 
 pytest: install-test
-	$(BIN)/pytest test/python
+	$(PYTEST) test/python
 
 clean:
 	rm -rf out build *.egg-info test/lit/**/Output

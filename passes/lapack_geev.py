@@ -19,6 +19,11 @@ is taken as complex; its eigenvalues and eigenvectors are complex anyway):
    left eigenvectors the same on the reversed T^H; each normalised as xgeev does: unit
    2-norm, then turned so that its largest component is real and positive.
 
+Both loops' results are read through an optimization barrier: without them IREE 3.13's
+runtime failed at the call ("indirect buffer reference slot 0 is out range of the declared
+binding capacity of the command buffer", in hal.command_buffer.copy_buffer) for most inputs;
+`--iree-hal-indirect-command-buffers=false` avoided it too.
+
 A real input's eigenvalues come out as wr + i wi with rounding-size imaginary parts for real
 eigenvalues and its eigenvectors as complex vectors; LAPACK's order of eigenvalues is its
 deflation order, which this follows only where the QR iteration deflates alike. The real
@@ -208,6 +213,7 @@ def complex_schur(a: Num) -> tuple[Num, Num, Num]:
             return [(k + 1).value, t.value, z.value]
 
         _, t, z = extras.while_([first.value, t.value, z.value], cond, body)
+        t, z = extras.optimization_barrier([t, z])
         return Num(t), Num(z)
 
     def at_vector_of(s: Num, like: Num) -> Num:
@@ -242,9 +248,10 @@ def complex_schur(a: Num) -> tuple[Num, Num, Num]:
         return [(sweeps + 1).value, t.value, z.value, new_lo.value, new_hi.value, stalled.value]
 
     if n > 1:
-        _, t, z, _, hi, _ = map(Num, extras.while_(
+        results = extras.while_(
             [_scalar(0, i32), t.value, z.value, lo.value, hi.value, zero.value],
-            iterate_cond, iterate))
+            iterate_cond, iterate)
+        _, t, z, _, hi, _ = map(Num, extras.optimization_barrier(results))
     else:
         hi = zero
     return t, z, hi.eq(0)
@@ -329,6 +336,9 @@ def geev(op: ir.Operation, a: ir.Value):
     for side in ("compute_left", "compute_right"):
         if chars.get(side, "N") != "V":
             outputs.append(_full(Num(_scalar(0, complex_element)), vector_type).value)
+            continue
+        if a.type.shape[-1] < 2:         # (IREE 3.13 miscompiled the 1x1 left product)
+            outputs.append(_full(Num(_scalar(1, complex_element)), vector_type).value)
             continue
         if side == "compute_right":
             vectors = _right_eigenvectors(t)

@@ -17,10 +17,12 @@ in IREE 3.13, so such a module compiles in a child iree-compile (shlo.runtime.ch
 
 Some fusion failures cannot be told from the ops a module holds: IREE's stream partitioning
 then reports a "circular dependency" (measured: jax's igamma/igammac on f64, whose series
-loops shlo expands in f64), a data-tiling relayout "restricted to workgroup distributed
-contexts" (jnp.linalg.eigh's Jacobi loops), or "operations with large vector sizes" (attention
-written as (exp(s - max) v) / sum, with 256 keys or more). `retry_flags` gives the flags to compile such a module again
-with (RETRY_RULES: error text -> flags); the retry happens once, only for that error.
+loops shlo expands in f64, and jax's gammainc with betainc in one f64 module), a data-tiling
+relayout "restricted to workgroup distributed contexts" (jnp.linalg.eigh's Jacobi loops), or
+"operations with large vector sizes" (attention written as (exp(s - max) v) / sum, with 256
+keys or more). `retry_with` gives what to compile such a module again with (RETRY_RULES:
+error text -> flags, and shlo passes to run on the module first); the retry happens once,
+only for that error.
 
 Some rewrites pay on one kind of CPU only: `host_passes` gives the shlo passes the cpu target
 adds to its pipeline when it compiles for this machine (HOST_PASSES: pass -> the CPU features
@@ -89,22 +91,24 @@ MODULE_RULES: tuple[tuple[str, tuple[str, ...], str, object], ...] = (
 )
 
 
-# IREE error text -> (flags a second compile adds, why)
-RETRY_RULES: dict[str, tuple[tuple[str, ...], str]] = {
+# IREE error text -> (flags a second compile adds, shlo passes it runs first, why)
+RETRY_RULES: dict[str, tuple[tuple[str, ...], tuple[str, ...], str]] = {
     "circular dependency: input operation uses partition output": (
-        NO_AGGRESSIVE_FUSION, "IREE's stream partitioning fails on some aggressive fusions"),
+        NO_AGGRESSIVE_FUSION, ("shlo-barrier-loop-results{every-loop=true}",),
+        "IREE's stream partitioning fails on some aggressive fusions and on some loops' "
+        "consumers"),
     "exceeded stack allocation limit": (
-        NO_AGGRESSIVE_FUSION, "a fused dispatch needs more stack than IREE allows"),
+        NO_AGGRESSIVE_FUSION, (), "a fused dispatch needs more stack than IREE allows"),
     "write affecting operations on global resources are restricted to workgroup distributed": (
-        NO_AGGRESSIVE_FUSION, "a fused relayout (data tiling) left outside a workgroup"),
+        NO_AGGRESSIVE_FUSION, (), "a fused relayout (data tiling) left outside a workgroup"),
     "One or more operations with large vector sizes": (
-        NO_AGGRESSIVE_FUSION, "a fused dispatch vectorizes a whole row at once"),
+        NO_AGGRESSIVE_FUSION, (), "a fused dispatch vectorizes a whole row at once"),
     "'vector.transfer_read' op requires valid padding vector elemental type": (
-        NO_DATA_TILING, "a data-tiled matmul of run-time size fused with complex results (an "
-                        "fft over a symbolic batch as DFT matmuls)"),
+        NO_DATA_TILING, (), "a data-tiled matmul of run-time size fused with complex results "
+                            "(an fft over a symbolic batch as DFT matmuls)"),
     "'affine.delinearize_index' op no basis element may be statically non-positive": (
-        NO_DATA_TILING, "data tiling of a matmul of run-time size fed by a softmax (attention "
-                        "over a symbolic length)"),
+        NO_DATA_TILING, (), "data tiling of a matmul of run-time size fed by a softmax "
+                            "(attention over a symbolic length)"),
 }
 
 
@@ -150,18 +154,18 @@ def host_passes(target, features: frozenset | None = None) -> tuple[str, ...]:
                  if need <= features and not lack & features)
 
 
-def retry_flags(target):
-    """For cpu targets: a function from a compile error's text to the flags to compile again
-    with (empty: do not retry); None for other targets."""
+def retry_with(target):
+    """For cpu targets: a function from a compile error's text to (flags, passes) to compile
+    again with ((), () for no retry); None for other targets."""
     if target.kind.name != "cpu":
         return None
 
-    def flags_for(message: str) -> tuple[str, ...]:
-        for text, (flags, _why) in RETRY_RULES.items():
+    def plan(message: str) -> tuple[tuple[str, ...], tuple[str, ...]]:
+        for text, (flags, passes, _why) in RETRY_RULES.items():
             if text in message and not set(flags) <= set(target.extra_flags):
-                return flags
-        return ()
-    return flags_for
+                return flags, passes
+        return (), ()
+    return plan
 
 
 def module_flags(module_op: ir.Operation) -> tuple[str, ...]:

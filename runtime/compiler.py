@@ -31,7 +31,7 @@ from ..errors import CompileError
 from ..module_io import module_bytecode, parse_module, print_module
 from ..pipelines import DEFAULT, default_pipeline, get_pipeline, with_pass_options
 from ..pipelines import cpu_tuning
-from ..pipelines.cpu_tuning import retry_flags, tuned
+from ..pipelines.cpu_tuning import retry_with, tuned
 from ..pipelines.targets import Target, get_target
 from .abi import mark_read_only_inputs
 from ..passes.accurate_math import without_accurate_math
@@ -115,15 +115,20 @@ def compile_module(module, target: Target, *, pipeline: str | None = DEFAULT,
         cached = store.get(key)
         if cached is not None:
             return cached
-    retry = retry_flags(target)
+    retry = retry_with(target)
     attempt = work.clone() if retry else work      # (IREE consumes the module it compiles)
     try:
         vmfb = compile_to_vmfb(attempt, target, original=module, pipeline=pipeline_text,
                                stages=stages)
     except CompileError as e:
-        flags = retry(str(e)) if retry else ()
-        if not flags:
+        flags, passes = retry(str(e)) if retry else ((), ())
+        if not flags and not passes:
             raise
+        if passes:
+            _run_pipeline(work, f"builtin.module({', '.join(passes)})", stages, source_name)
+            steps = ([pipeline_text[len("builtin.module("):-1]] if pipeline_text else []) + \
+                list(passes)
+            pipeline_text = f"builtin.module({', '.join(steps)})"      # (for the replay)
         vmfb = compile_to_vmfb(work, dataclasses.replace(
             target, extra_flags=target.extra_flags + flags), original=module,
             pipeline=pipeline_text, stages=stages)

@@ -46,24 +46,25 @@ def test_scatter_modules_get_their_flags(ctx):
     assert module_flags(plain.operation) == ()
 
 
-def test_retry_flags_only_for_known_fusion_failures_on_cpu():
+def test_retries_only_for_known_fusion_failures_on_cpu():
     import dataclasses
-    from shlo.pipelines.cpu_tuning import retry_flags
+    from shlo.pipelines.cpu_tuning import retry_with
     from shlo.pipelines.targets import get_target
     cpu = get_target("cpu")
-    retry = retry_flags(cpu)
+    retry = retry_with(cpu)
     assert retry("x.mlir:2:3: circular dependency: input operation uses partition output "
-                 "%13:3 = ...") == NO_AGGRESSIVE_FUSION
+                 "%13:3 = ...") == (NO_AGGRESSIVE_FUSION,
+                                    ("shlo-barrier-loop-results{every-loop=true}",))
     assert retry("-:12:26: One or more operations with large vector sizes (16384 bytes) were "
-                 "found") == NO_AGGRESSIVE_FUSION
+                 "found") == (NO_AGGRESSIVE_FUSION, ())
     assert retry("-:8:25: 'affine.delinearize_index' op no basis element may be statically "
-                 "non-positive") == NO_DATA_TILING
+                 "non-positive") == (NO_DATA_TILING, ())
     assert retry("'vector.transfer_read' op requires valid padding vector elemental "
-                 "type") == NO_DATA_TILING
-    assert retry("failed to legalize operation 'arith.truncf'") == ()
+                 "type") == (NO_DATA_TILING, ())
+    assert retry("failed to legalize operation 'arith.truncf'") == ((), ())
     already = dataclasses.replace(cpu, extra_flags=NO_AGGRESSIVE_FUSION)
-    assert retry_flags(already)("exceeded stack allocation limit of 32768 bytes") == ()
-    assert retry_flags(get_target("vulkan")) is None
+    assert retry_with(already)("exceeded stack allocation limit of 32768 bytes") == ((), ())
+    assert retry_with(get_target("vulkan")) is None
 
 
 def test_jax_igamma_f64_compiles_through_the_retry_and_matches_xla():

@@ -1,8 +1,9 @@
 """jax's primitive test harnesses (the programs StableHLO's testdata was generated from),
 lowered by jax and compiled by shlo for the CPU; XLA's results are the oracle.
 
-Two harnesses per primitive group (the first two by name that jax runs on the CPU), so every
-lax primitive jax exports is compiled at least twice with its own dtypes and attributes. A
+One harness per primitive group (the first by name that jax runs on the CPU), so every lax
+primitive jax exports is compiled with its own dtypes and attributes (two per group doubled
+the suite's cold-cache time for little: each harness is a compile of its own). A
 sweep of 2857 of them (every group, one scatter case in six) found the gaps fixed on
 2026-11-26: ApproxTopK, complex QR/eigh/svd, tridiagonal_solve, complex<f64> constants, a
 loop reading a gather, complex bitcasts to their own type, empty cholesky.
@@ -22,8 +23,8 @@ harnesses = pytest.importorskip("jax._src.internal_test_util.test_harnesses")
 SKIPPED_GROUPS = {
     "eigh": "eigenvectors are defined up to sign (test_lapack_calls checks a = V w V^H)",
     "svd": "singular vectors are defined up to sign (test_lapack_calls checks a = u s vt)",
-    "eig": "lapack_?geev (the nonsymmetric eigenproblem) is not decomposed: a clear error "
-           "(test_lapack_calls)",
+    "eig": "eigenvalues come in the QR iteration's deflation order and eigenvectors up to a "
+           "phase (test_lapack_calls checks them against numpy)",
 }
 
 
@@ -31,7 +32,7 @@ def _unstable_ties(h) -> bool:
     return "isstable_False" in h.name and h.group_name == "sort"
 
 
-def _cases(per_group: int = 2) -> list:
+def _cases(per_group: int = 1) -> list:
     chosen, counts = [], collections.Counter()
     for h in sorted(harnesses.all_harnesses, key=lambda h: h.fullname):
         if (h.group_name in SKIPPED_GROUPS or not h.filter("cpu") or _unstable_ties(h)

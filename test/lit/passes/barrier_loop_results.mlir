@@ -1,8 +1,9 @@
 // RUN: shlo-opt --shlo-barrier-loop-results %s | filecheck %s
+// RUN: shlo-opt '--shlo-barrier-loop-results=every-loop=true' %s | filecheck %s --check-prefix=EVERY
 
-// Every static result of the loop, used or not, goes through one barrier after the loop, and
-// the loop's users read the barrier's results: the flag only the condition reads stays a
-// used result.
+// A loop carrying a value that only its condition reads: every static result, used or not,
+// goes through one barrier after the loop, and the loop's users read the barrier's results,
+// so the flag stays a used result.
 // CHECK-LABEL: func.func @flag_read_by_the_condition_only
 // CHECK:         %[[L:.*]]:3 = stablehlo.while
 // CHECK:         %[[B:.*]]:3 = stablehlo.optimization_barrier %[[L]]#0, %[[L]]#1, %[[L]]#2 : tensor<i64>, tensor<i1>, tensor<4xf64>
@@ -29,12 +30,16 @@ func.func @flag_read_by_the_condition_only(%x0: tensor<4xf64>) -> tensor<4xf64> 
   return %r#2 : tensor<4xf64>
 }
 
-// A loop whose results nobody reads is left alone; dynamic results stay out of the barrier.
+// Loops whose body reads every carried value stay as they are by default. With every-loop,
+// a loop whose results nobody reads is still left alone, and dynamic results stay out of the
+// barrier.
 // CHECK-LABEL: func.func @dead_loop_and_dynamic_results
-// CHECK:         %[[D:.*]]:2 = stablehlo.while
-// CHECK:         %[[B:.*]] = stablehlo.optimization_barrier %[[D]]#0 : tensor<i64>
-// CHECK:         return %[[B]], %[[D]]#1 : tensor<i64>, tensor<?xf32>
 // CHECK-NOT:     optimization_barrier
+// EVERY-LABEL: func.func @dead_loop_and_dynamic_results
+// EVERY:         %[[D:.*]]:2 = stablehlo.while
+// EVERY:         %[[B:.*]] = stablehlo.optimization_barrier %[[D]]#0 : tensor<i64>
+// EVERY:         return %[[B]], %[[D]]#1 : tensor<i64>, tensor<?xf32>
+// EVERY-NOT:     optimization_barrier
 func.func @dead_loop_and_dynamic_results(%v: tensor<?xf32>) -> (tensor<i64>, tensor<?xf32>) {
   %c0 = stablehlo.constant dense<0> : tensor<i64>
   %c1 = stablehlo.constant dense<1> : tensor<i64>
