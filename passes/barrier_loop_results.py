@@ -12,9 +12,12 @@ compiled), go away when a loop's results are read through a `stablehlo.optimizat
   pass fences the loops that carry such a value, and only those.
 - Stream scheduling of the ops around the loops then stopped with "circular dependency: input
   operation uses partition output"; a barrier after every loop keeps the loops' consumers out
-  of the partition of their producers. `every-loop=true` fences every loop: shlo.compile
-  retries a module that fails so with it (shlo.pipelines.cpu_tuning.RETRY_RULES), as such
-  barriers made other loops slower (a fori_loop 1.3x, a 128x128 cholesky up to 1.5x).
+  of the partition of their producers. `every-loop=true` fences every loop.
+
+The pass is not in the default pipeline: shlo.compile runs it (every-loop=true) on a module
+that fails with either error and compiles it again (shlo.pipelines.cpu_tuning.RETRY_RULES).
+Barriers after every loop made other loops slower (a fori_loop 1.3x, a 128x128 cholesky up to
+1.5x), and the default mode in the pipeline made IREE's compiler crash on jax's bf16 betainc.
 
 Results of dynamic shape stay out of the barrier (IREE cannot compile it on them), and so do
 tokens and tuples; a loop whose results nobody reads is left alone.

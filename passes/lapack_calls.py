@@ -187,6 +187,24 @@ def _as_element_of(r: Num, x: Num) -> Num:
     return complex_(r, r.like(0)) if is_complex(x.element) else r
 
 
+def reflector(alpha: Num, norm2: Num, like: Num) -> tuple[Num, Num, Num, Num]:
+    """LAPACK's xlarfg for a column (alpha, x) with |x|^2 = norm2: (whether it reflects, beta,
+    tau, the scale taking x to v) with beta = -sign(re alpha) |(alpha, x)|, tau = (beta -
+    alpha) / beta, v = x / (alpha - beta); tau = 0 when x is zero and alpha real."""
+    if is_complex(like.element):
+        re, im = real(alpha), imag(alpha)
+        reflect = (norm2 > norm2.like(0)) | ~im.eq(im.like(0))
+        norm = sqrt(re * re + im * im + norm2)
+    else:
+        re = alpha
+        reflect = norm2 > norm2.like(0)
+        norm = sqrt(alpha * alpha + norm2)
+    beta = _as_element_of(select(re >= re.like(0), -norm, norm), like)
+    tau = select(reflect, (beta - alpha) / select(reflect, beta, like.like(1)), like.like(0))
+    scale = select(reflect, 1.0 / select(reflect, alpha - beta, like.like(1)), like.like(0))
+    return reflect, beta, tau, scale
+
+
 def geqrf(op: ir.Operation, a: ir.Value):
     return householder_qr(Num(a), ir.RankedTensorType(op.results[1].type))
 
@@ -195,7 +213,6 @@ def householder_qr(a: Num, tau_type: ir.RankedTensorType) -> list[ir.Value]:
     """LAPACK's geqr2 (zgeqr2 for complex) on (batches of) matrices: [R with the reflectors
     below, taus]."""
     rank = a.type.rank
-    complex_type = is_complex(a.element)
     m, n = a.type.shape[-2:]
     rows, columns = _positions(a)
     i32 = ir.IntegerType.get_signless(32)
@@ -214,18 +231,7 @@ def householder_qr(a: Num, tau_type: ir.RankedTensorType) -> list[ir.Value]:
         below = rows > jj
         norm2 = real(_spread(sum_over(select(below, column * conj(column), qr.like(0)),
                                       [rank - 2]), qr, rank - 2))                 # |x|^2, real
-        if complex_type:
-            re, im = real(alpha), imag(alpha)
-            reflect = (norm2 > norm2.like(0)) | ~im.eq(im.like(0))
-            norm = sqrt(re * re + im * im + norm2)
-        else:
-            re = alpha
-            reflect = norm2 > norm2.like(0)
-            norm = sqrt(alpha * alpha + norm2)
-        beta = _as_element_of(select(re >= re.like(0), -norm, norm), qr)
-        safe_beta = select(reflect, beta, qr.like(1))
-        tau = select(reflect, (beta - alpha) / safe_beta, qr.like(0))
-        scale = select(reflect, 1.0 / select(reflect, alpha - beta, qr.like(1)), qr.like(0))
+        reflect, beta, tau, scale = reflector(alpha, norm2, qr)
         v = select(rows.eq(jj), qr.like(1), select(below, column * scale, qr.like(0)))
         qr = _reflect(qr, v, conj(tau), rows, columns, j, True, rank)     # H^H on the left
         qr = select(in_column & below, select(reflect, v, qr), qr)

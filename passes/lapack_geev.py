@@ -19,10 +19,12 @@ is taken as complex; its eigenvalues and eigenvectors are complex anyway):
    left eigenvectors the same on the reversed T^H; each normalised as xgeev does: unit
    2-norm, then turned so that its largest component is real and positive.
 
-Both loops' results are read through an optimization barrier: without them IREE 3.13's
-runtime failed at the call ("indirect buffer reference slot 0 is out range of the declared
-binding capacity of the command buffer", in hal.command_buffer.copy_buffer) for most inputs;
-`--iree-hal-indirect-command-buffers=false` avoided it too.
+Every loop's results (Hessenberg reduction, Q, both Schur loops, eigenvectors) are read
+through an optimization barrier: without them, or with barriers after the Schur loops only,
+IREE 3.13's runtime failed at the call for some inputs ("indirect buffer reference slot 0 is
+out range of the declared binding capacity of the command buffer", in
+hal.command_buffer.copy_buffer; random 5x5 matrices without barriers, a triangular 2x2 with
+the Schur loops' only).
 
 A real input's eigenvalues come out as wr + i wi with rounding-size imaginary parts for real
 eigenvalues and its eigenvectors as complex vectors; LAPACK's order of eigenvalues is its
@@ -42,6 +44,11 @@ from .custom_call import register_custom_call
 from .lapack_calls import _chars, _full, _positions, _scalar, q_from_reflectors
 from .lapack_gehrd import hessenberg
 from .lapack_syevd import _adjoint, _diagonal, _identity, _matmul, polar
+
+
+def _fenced(loop_results) -> list[Num]:
+    """A loop's results read through an optimization barrier (see the module's docstring)."""
+    return [Num(v) for v in extras.optimization_barrier(list(loop_results))]
 
 
 def _cabs1(x: Num) -> Num:
@@ -80,8 +87,7 @@ class _Matrices:
         """A [..., n] vector laid along the rows of each matrix (v[r] at every (r, c))."""
         return Num(stablehlo.broadcast_in_dim(
             v.value, broadcast_dimensions=list(range(self.batch + 1)),
-            result_type=x.type if v.element == x.element else ir.RankedTensorType.get(
-                x.type.shape, v.element)))
+            result_type=ir.RankedTensorType.get(x.type.shape, v.element)))
 
     def along_columns(self, v: Num, x: Num) -> Num:
         """A [..., n] vector laid along the columns of each matrix (v[c] at every (r, c))."""
@@ -119,7 +125,7 @@ def _orghr(h: Num, taus: Num) -> Num:
         return _identity(shape[:-2], 1, h.element)
     block = Num(stablehlo.slice(h.value, start_indices=[0] * (rank - 2) + [1, 0],
                                 limit_indices=shape[:-2] + [n, n - 1]))
-    q = Num(q_from_reflectors(block, taus)[0])
+    q = _fenced(q_from_reflectors(block, taus))[0]
     corner = Num(stablehlo.pad(q.value, _scalar(0, h.element), edge_padding_low=[0] * (rank - 2)
                                + [1, 1], edge_padding_high=[0] * rank,
                                interior_padding=[0] * rank))
@@ -136,7 +142,7 @@ def complex_schur(a: Num) -> tuple[Num, Num, Num]:
     at = _Matrices(a)
     rows, columns = at.rows, at.columns
     tau_type = ir.RankedTensorType.get(shape[:-2] + [max(n - 1, 0)], a.element)
-    reflected, taus = hessenberg(a, 1, n, tau_type)
+    reflected, taus = _fenced([x.value for x in hessenberg(a, 1, n, tau_type)])
     z = _orghr(reflected, taus)
     t = select(rows <= columns + 1, reflected, a.like(0))
     eps = float_info(real_element(a.element)).eps
@@ -189,6 +195,8 @@ def complex_schur(a: Num) -> tuple[Num, Num, Num]:
                                     dimensions=list(range(batch)),
                                     body=lambda x, y: stablehlo.maximum(x, y)))
 
+        last = maximum(last, first + 1)           # at least one step (see complex_schur)
+
         def cond(k, *_):
             return stablehlo.compare(k, last.value, comparison_direction="LT")
 
@@ -213,8 +221,8 @@ def complex_schur(a: Num) -> tuple[Num, Num, Num]:
             return [(k + 1).value, t.value, z.value]
 
         _, t, z = extras.while_([first.value, t.value, z.value], cond, body)
-        t, z = extras.optimization_barrier([t, z])
-        return Num(t), Num(z)
+        t, z = _fenced([t, z])
+        return t, z
 
     def at_vector_of(s: Num, like: Num) -> Num:
         return Num(stablehlo.broadcast_in_dim(s.value, broadcast_dimensions=list(range(batch)),
@@ -237,7 +245,8 @@ def complex_schur(a: Num) -> tuple[Num, Num, Num]:
                                           [_scalar(False, ir.IntegerType.get_signless(1))],
                                           dimensions=list(range(batch)),
                                           body=lambda x, y: stablehlo.or_(x, y)))
-        return ((Num(sweeps) < Num(_scalar(limit, i32))) & unfinished).value
+        sweeps = Num(sweeps)
+        return (sweeps.eq(0) | ((sweeps < Num(_scalar(limit, i32))) & unfinished)).value
 
     def iterate(sweeps, t, z, lo, hi, stalled):
         sweeps, t, z, lo, hi, stalled = map(Num, (sweeps, t, z, lo, hi, stalled))
@@ -251,7 +260,7 @@ def complex_schur(a: Num) -> tuple[Num, Num, Num]:
         results = extras.while_(
             [_scalar(0, i32), t.value, z.value, lo.value, hi.value, zero.value],
             iterate_cond, iterate)
-        _, t, z, _, hi, _ = map(Num, extras.optimization_barrier(results))
+        _, t, z, _, hi, _ = _fenced(results)
     else:
         hi = zero
     return t, z, hi.eq(0)
@@ -288,8 +297,8 @@ def _right_eigenvectors(t: Num) -> Num:
         x = select(at.rows.eq(at.full(i)) & later, at.along_columns(value, x), x)
         return [(i - 1).value, x.value]
 
-    _, x = extras.while_([_scalar(n - 2, i32), identity.value], cond, body)
-    return Num(x)
+    _, x = _fenced(extras.while_([_scalar(n - 2, i32), identity.value], cond, body))
+    return x
 
 
 def _reversed(x: Num) -> Num:

@@ -19,9 +19,9 @@ from iree.compiler import ir
 
 from ..dialect import stablehlo
 from . import chlo_stablehlo_extras as extras
-from .chlo_expr import Num, conj, imag, is_complex, real, select, sqrt, sum_over
+from .chlo_expr import Num, conj, real, select, sum_over
 from .custom_call import register_custom_call
-from .lapack_calls import _as_element_of, _column, _full, _positions, _scalar, _spread
+from .lapack_calls import _column, _full, _positions, _scalar, _spread, reflector
 
 
 def _int_attr(op: ir.Operation, name: str, default: int) -> int:
@@ -74,17 +74,7 @@ def hessenberg(a: Num, ilo: int, ihi: int, tau_type: ir.RankedTensorType) -> tup
         below = (rows > p) & (rows < high)
         norm2 = real(_spread(sum_over(select(below, column * conj(column), h.like(0)),
                                       [rank - 2]), h, rank - 2))                 # |x|^2
-        if is_complex(h.element):
-            re, im = real(alpha), imag(alpha)
-            reflect = (norm2 > norm2.like(0)) | ~im.eq(im.like(0))
-            norm = sqrt(re * re + im * im + norm2)
-        else:
-            re = alpha
-            reflect = norm2 > norm2.like(0)
-            norm = sqrt(alpha * alpha + norm2)
-        beta = _as_element_of(select(re >= re.like(0), -norm, norm), h)
-        tau = select(reflect, (beta - alpha) / select(reflect, beta, h.like(1)), h.like(0))
-        scale = select(reflect, 1.0 / select(reflect, alpha - beta, h.like(1)), h.like(0))
+        reflect, beta, tau, scale = reflector(alpha, norm2, h)
         v = select(rows.eq(p), h.like(1), select(below, column * scale, h.like(0)))   # v[row]
         v_across = _transposed(v)                                                      # v[col]
         # A := A H = A - tau (A v) v^H on rows < ihi, columns > i

@@ -43,7 +43,6 @@ DEFAULT_PASSES = [
     "shlo-legalize-reducer-rounding",
     "shlo-round-narrow-arithmetic",
     "shlo-barrier-loop-captures",
-    "shlo-barrier-loop-results",
     "canonicalize",
     "cse",
     "shlo-fold-dynamic-self-ops",

@@ -97,6 +97,9 @@ RETRY_RULES: dict[str, tuple[tuple[str, ...], tuple[str, ...], str]] = {
         NO_AGGRESSIVE_FUSION, ("shlo-barrier-loop-results{every-loop=true}",),
         "IREE's stream partitioning fails on some aggressive fusions and on some loops' "
         "consumers"),
+    "but region successor needs": (
+        (), ("shlo-barrier-loop-results{every-loop=true}",),
+        "IREE's stream conversion fails on a loop carrying a value only its condition reads"),
     "exceeded stack allocation limit": (
         NO_AGGRESSIVE_FUSION, (), "a fused dispatch needs more stack than IREE allows"),
     "write affecting operations on global resources are restricted to workgroup distributed": (
@@ -162,7 +165,7 @@ def retry_with(target):
 
     def plan(message: str) -> tuple[tuple[str, ...], tuple[str, ...]]:
         for text, (flags, passes, _why) in RETRY_RULES.items():
-            if text in message and not set(flags) <= set(target.extra_flags):
+            if text in message and (passes or not set(flags) <= set(target.extra_flags)):
                 return flags, passes
         return (), ()
     return plan

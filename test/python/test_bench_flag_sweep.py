@@ -55,6 +55,9 @@ def test_retries_only_for_known_fusion_failures_on_cpu():
     assert retry("x.mlir:2:3: circular dependency: input operation uses partition output "
                  "%13:3 = ...") == (NO_AGGRESSIVE_FUSION,
                                     ("shlo-barrier-loop-results{every-loop=true}",))
+    assert retry("'scf.while' op along control flow edge from Operation scf.condition to "
+                 "Region #1: region branch point has 8 operands, but region successor needs 10 "
+                 "inputs") == ((), ("shlo-barrier-loop-results{every-loop=true}",))
     assert retry("-:12:26: One or more operations with large vector sizes (16384 bytes) were "
                  "found") == (NO_AGGRESSIVE_FUSION, ())
     assert retry("-:8:25: 'affine.delinearize_index' op no basis element may be statically "

@@ -391,3 +391,13 @@ def test_complex_schur_lowered_for_the_cpu(ctx, dtype, shape):
     np.testing.assert_allclose(z @ t @ zh, a, atol=tol * np.abs(a).max())
     diagonal = np.diagonal(t, axis1=-2, axis2=-1)
     assert _closest(diagonal, np.linalg.eigvals(a.astype(np.complex128))).max() <= tol * 10
+
+
+def test_sqrtm_through_the_complex_schur_form(ctx):
+    """jax.scipy.linalg.sqrtm: the complex Schur form of a real matrix, then triangular
+    solves; scipy's sqrtm is the oracle."""
+    a = _matrices(np.float32, (5, 5), 17)
+    a = a @ a.T + np.eye(5, dtype=np.float32)
+    text = jax.jit(jax.scipy.linalg.sqrtm).lower(a).as_text()
+    got = shlo.compile(shlo.parse_module(text, context=ctx), target="cpu")(a)
+    np.testing.assert_allclose(got, scipy.linalg.sqrtm(a.astype(np.float64)), atol=2e-5)
