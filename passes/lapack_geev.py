@@ -40,8 +40,8 @@ from ..dialect import stablehlo
 from . import chlo_stablehlo_extras as extras
 from .chlo_expr import (Num, any_over, complex_, conj, float_info, imag, is_complex, maximum,
                         real, real_element, select, sqrt, sum_over)
-from .custom_call import register_custom_call
-from .lapack_calls import _chars, _full, _positions, _scalar, q_from_reflectors
+from .custom_call import _target, register_custom_call
+from .lapack_calls import _chars, _full, _positions, _scalar, _spread, q_from_reflectors
 from .lapack_gehrd import hessenberg
 from .lapack_syevd import _adjoint, _diagonal, _identity, _matmul, polar
 
@@ -85,18 +85,14 @@ class _Matrices:
 
     def along_rows(self, v: Num, x: Num) -> Num:
         """A [..., n] vector laid along the rows of each matrix (v[r] at every (r, c))."""
-        return Num(stablehlo.broadcast_in_dim(
-            v.value, broadcast_dimensions=list(range(self.batch + 1)),
-            result_type=ir.RankedTensorType.get(x.type.shape, v.element)))
+        return _spread(v, x, self.batch + 1)
 
     def along_columns(self, v: Num, x: Num) -> Num:
         """A [..., n] vector laid along the columns of each matrix (v[c] at every (r, c))."""
-        return Num(stablehlo.broadcast_in_dim(
-            v.value, broadcast_dimensions=list(range(self.batch)) + [self.batch + 1],
-            result_type=ir.RankedTensorType.get(x.type.shape, v.element)))
+        return _spread(v, x, self.batch)
 
     def per_matrix(self, s: Num, x: Num) -> Num:
-        """A [...] value over every element of each matrix."""
+        """A [...] value over every element of x's shape (each matrix, or each vector)."""
         return Num(stablehlo.broadcast_in_dim(s.value, broadcast_dimensions=list(range(
             self.batch)), result_type=ir.RankedTensorType.get(x.type.shape, s.element)))
 
@@ -163,15 +159,11 @@ def complex_schur(a: Num) -> tuple[Num, Num, Num]:
         hi = Num(stablehlo.reduce([select(unreduced, ids, ids.like(0)).value],
                                   [_scalar(0, i32)], dimensions=[batch],
                                   body=lambda x, y: stablehlo.maximum(x, y)))
-        starts = (~unreduced | ids.eq(0)) & (ids <= at_vector(hi))
+        starts = (~unreduced | ids.eq(0)) & (ids <= at.per_matrix(hi, ids))
         lo = Num(stablehlo.reduce([select(starts, ids, ids.like(0)).value], [_scalar(0, i32)],
                                   dimensions=[batch],
                                   body=lambda x, y: stablehlo.maximum(x, y)))
         return t, lo, hi
-
-    def at_vector(s: Num) -> Num:
-        return Num(stablehlo.broadcast_in_dim(s.value, broadcast_dimensions=list(range(batch)),
-                                              result_type=ids.type))
 
     def shift(t: Num, lo: Num, hi: Num, stalled: Num) -> Num:
         a11, a12 = at.entry(t, hi - 1, hi - 1), at.entry(t, hi - 1, hi)
@@ -210,7 +202,7 @@ def complex_schur(a: Num) -> tuple[Num, Num, Num]:
             c, s = _givens(x, y)
             acting = active & (kb >= lo) & (kb < hi)
             c, s = select(acting, c, c.like(1)), select(acting, s, s.like(0))
-            cv, sv = at_vector_of(c, row_k), at_vector_of(s, row_k)
+            cv, sv = at.per_matrix(c, row_k), at.per_matrix(s, row_k)
             new_k, new_k1 = cv * row_k + sv * row_k1, cv * row_k1 - conj(sv) * row_k
             kk = at.full(k)
             t = select(rows.eq(kk), at.along_columns(new_k, t),
@@ -223,10 +215,6 @@ def complex_schur(a: Num) -> tuple[Num, Num, Num]:
         _, t, z = extras.while_([first.value, t.value, z.value], cond, body)
         t, z = _fenced([t, z])
         return t, z
-
-    def at_vector_of(s: Num, like: Num) -> Num:
-        return Num(stablehlo.broadcast_in_dim(s.value, broadcast_dimensions=list(range(batch)),
-                                              result_type=like.type))
 
     def rotate_columns(m: Num, k: Num, cv: Num, sv: Num) -> Num:
         """m G^H on columns k, k + 1."""
@@ -286,10 +274,7 @@ def _right_eigenvectors(t: Num) -> Num:
         i, x = Num(i), Num(x)
         row = at.row(t, i)                                        # T[i, j] along j
         products = sum_over(at.along_rows(row, x) * x, [batch])  # sum_j T[i, j] x[j, k]
-        t_ii = Num(stablehlo.broadcast_in_dim(at.entry(t, i, i).value,
-                                              broadcast_dimensions=list(range(batch)),
-                                              result_type=diagonal.type))
-        denominator = t_ii - diagonal
+        denominator = at.per_matrix(at.entry(t, i, i), diagonal) - diagonal
         small = _cabs1(denominator) < smin
         denominator = select(small, complex_(smin, 0.0), denominator)
         value = -products / denominator
@@ -378,10 +363,6 @@ def gees(op: ir.Operation, a: ir.Value):
                   _full(Num(_scalar(1, info_type.element_type)), info_type))
     return [t.value, z.value, _diagonal(t, batch).value,
             _full(Num(_scalar(0, sdim_type.element_type)), sdim_type).value, info.value]
-
-
-def _target(op: ir.Operation) -> str:
-    return ir.StringAttr(op.attributes["call_target_name"]).value
 
 
 for _p in "sdcz":
