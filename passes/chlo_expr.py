@@ -322,6 +322,22 @@ def sum_over(x: Num, dimensions: Sequence[int]) -> Num:
                                 body=lambda a, b: stablehlo.add(a, b)))
 
 
+def max_over(x: Num, dimensions: Sequence[int], initial) -> Num:
+    """The largest element of x along `dimensions` (which disappear); `initial` where they
+    are empty."""
+    start = stablehlo.constant(initial, result_type=ir.RankedTensorType.get([], x.element))
+    return Num(stablehlo.reduce([x.value], [start], dimensions=list(dimensions),
+                                body=lambda a, b: stablehlo.maximum(a, b)))
+
+
+def min_over(x: Num, dimensions: Sequence[int], initial) -> Num:
+    """The smallest element of x along `dimensions` (which disappear); `initial` where they
+    are empty."""
+    start = stablehlo.constant(initial, result_type=ir.RankedTensorType.get([], x.element))
+    return Num(stablehlo.reduce([x.value], [start], dimensions=list(dimensions),
+                                body=lambda a, b: stablehlo.minimum(a, b)))
+
+
 def any_over(x: Num, dimensions: Sequence[int]) -> Num:
     """Whether any element of the i1 tensor x is true along `dimensions` (which disappear)."""
     false = stablehlo.constant(False, result_type=ir.RankedTensorType.get([], x.element))

@@ -8,7 +8,9 @@ decomposition with `register_custom_call(target, fn)`; `fn(op, *operands)` runs 
 insertion point before the call and its location, builds StableHLO with shlo's builders
 (`from shlo.dialect import stablehlo`) and returns the value or values replacing the call's
 results (same types). A target that is neither registered nor IREE's own is an error that
-names it.
+names it. A decomposition that IREE compiles right only under some flags registers them
+(`cpu_flags=`): the pass leaves them on the module (`shlo.cpu_flags`) and the cpu target
+adds them to that module's compile (shlo.pipelines.cpu_tuning).
 
     from shlo.passes.custom_call import register_custom_call
     register_custom_call("my_lib.softplus", lambda op, x: stablehlo.log_plus_one(
@@ -43,13 +45,20 @@ DYNAMIC_EXCEPTIONS = {"stablehlo.dynamic_reduce_window": " (at any size it decom
                       "dimension)"}
 _REGISTRY: dict[str, Callable] = {}
 _STATIC_ONLY: set[str] = set()        # targets whose decomposition needs static shapes
+_CPU_FLAGS: dict[str, tuple[str, ...]] = {}     # target -> IREE cpu flags its expansion needs
+# The module attribute (an array of strings) where expansions leave the IREE cpu flags they
+# need; shlo.pipelines.cpu_tuning adds them to the module's compile.
+CPU_FLAGS_ATTR = "shlo.cpu_flags"
 
 
 def register_custom_call(target: str, decomposition: Callable, *,
-                         static_shapes_only: bool = False) -> None:
+                         static_shapes_only: bool = False,
+                         cpu_flags: tuple[str, ...] = ()) -> None:
     """Map `stablehlo.custom_call @target` to `decomposition(op, *operands)` (replaces any
     earlier registration of that target). With `static_shapes_only`, a call with run-time
-    sizes is a one-line error that says to compile for concrete shapes instead."""
+    sizes is a one-line error that says to compile for concrete shapes instead. `cpu_flags`:
+    IREE flags a module holding the expansion compiles with for the cpu target (left on the
+    module as CPU_FLAGS_ATTR)."""
     if not isinstance(target, str) or not target:
         raise ValueError("register_custom_call: the target must be a non-empty string")
     if not callable(decomposition):
@@ -57,11 +66,24 @@ def register_custom_call(target: str, decomposition: Callable, *,
                          f"callable")
     _REGISTRY[target] = decomposition
     (_STATIC_ONLY.add if static_shapes_only else _STATIC_ONLY.discard)(target)
+    _CPU_FLAGS[target] = tuple(cpu_flags)
 
 
 def unregister_custom_call(target: str) -> None:
     _REGISTRY.pop(target, None)
     _STATIC_ONLY.discard(target)
+    _CPU_FLAGS.pop(target, None)
+
+
+def _request_cpu_flags(op: ir.Operation, flags: tuple[str, ...]) -> None:
+    """Add `flags` to CPU_FLAGS_ATTR of the module around `op`."""
+    module = op
+    while module.name != "builtin.module" and module.parent is not None:
+        module = module.parent
+    have = ([ir.StringAttr(a).value for a in ir.ArrayAttr(module.attributes[CPU_FLAGS_ATTR])]
+            if CPU_FLAGS_ATTR in module.attributes else [])
+    module.attributes[CPU_FLAGS_ATTR] = ir.ArrayAttr.get(
+        [ir.StringAttr.get(f) for f in have + [f for f in flags if f not in have]])
 
 
 def registered_custom_calls() -> list[str]:
@@ -113,6 +135,8 @@ def _expand(op: ir.Operation):
                         f"for concrete shapes (shlo.compile(..., specialize=True), or "
                         f"--shlo-refine-arguments)", at=op)
     out = fn(op, *operands)
+    if _CPU_FLAGS.get(target):
+        _request_cpu_flags(op, _CPU_FLAGS[target])
     values = list(out) if isinstance(out, (list, tuple)) else [out]
     values = [v.result if isinstance(v, (ir.Operation, ir.OpView)) else v for v in values]
     got, want = [v.type for v in values], [r.type for r in op.results]
@@ -143,6 +167,6 @@ class ExpandCustomCalls(Pass):
         apply_rules(op, {"stablehlo.custom_call": rule}, self.NAME)
 
 
-from . import (lapack_calls, lapack_geev, lapack_gehrd, lapack_gesdd, lapack_gtsv,  # noqa: E402,F401
-               lapack_syevd)  # LAPACK
+from . import (lapack_calls, lapack_gees, lapack_geev, lapack_gehrd, lapack_gesdd,  # noqa: E402,F401
+               lapack_gtsv, lapack_syevd, lapack_sytrd)  # LAPACK
 from . import approx_top_k  # noqa: E402,F401  (built-in: jax's ApproxTopK)

@@ -30,9 +30,9 @@ diag 'N'/'U'). Their logical semantics are StableHLO's own ops:
 
 syevd/heevd (eigh) is decomposed in shlo.passes.lapack_syevd, gesdd (svd) in
 shlo.passes.lapack_gesdd, gtsv (tridiagonal_solve) in shlo.passes.lapack_gtsv, gehrd
-(hessenberg) in shlo.passes.lapack_gehrd, geev (eig) and complex gees (schur) in
-shlo.passes.lapack_geev. Other LAPACK targets (the real gees among them) stay a clear error
-that names them.
+(hessenberg) in shlo.passes.lapack_gehrd, geev (eig) in shlo.passes.lapack_geev, gees
+(schur, real and complex) in shlo.passes.lapack_gees, sytrd/hetrd (tridiagonal) in
+shlo.passes.lapack_sytrd. Other LAPACK targets stay a clear error that names them.
 """
 from __future__ import annotations
 
@@ -41,7 +41,8 @@ from iree.compiler import ir
 from ..dialect import stablehlo
 from . import chlo_stablehlo_extras as extras
 from .chlo_expr import (Num, any_over, complex_, conj, element_of, imag, is_complex,
-                        is_finite, real, select, sqrt, sum_over, with_element)
+                        is_finite, max_over, min_over, real, select, sqrt, sum_over,
+                        with_element)
 from .custom_call import register_custom_call
 
 _PREFIXES = "sdcz"
@@ -135,12 +136,9 @@ def getrf(op: ir.Operation, a: ir.Value):
         # the pivot row: the first at or below j with the largest magnitude in column j
         size = _magnitude(sum_over(select(in_column, lu, lu.like(0)), [rank - 1]))   # [..., m]
         size = select(row_ids >= _full(j, row_ids.type), size, size.like(-1))
-        largest = Num(stablehlo.reduce([size.value], [_scalar(-2, size.element)],
-                                       dimensions=[rank - 2],
-                                       body=lambda x, y: stablehlo.maximum(x, y)))
+        largest = max_over(size, [rank - 2], -2)
         first = select(size.eq(_spread(largest, size, rank - 2)), row_ids, row_ids.like(m))
-        p = Num(stablehlo.reduce([first.value], [_scalar(m, i32)], dimensions=[rank - 2],
-                                 body=lambda x, y: stablehlo.minimum(x, y)))   # [...]
+        p = min_over(first, [rank - 2], m)                                           # [...]
         pp = _spread(_spread(p, row_ids, rank - 2), rows, rank - 1)
         # rows j and p trade places
         row_j = _spread(sum_over(select(rows.eq(jj), lu, lu.like(0)), [rank - 2]), lu, rank - 2)

@@ -1,7 +1,7 @@
-"""The decompositions of `lapack_?geev_ffi` (`jnp.linalg.eig`, `eigvals`) and of the complex
-`lapack_?gees_ffi` (`jax.scipy.linalg.schur` of a complex matrix) on the CPU.
+"""The decomposition of `lapack_?geev_ffi` (`jnp.linalg.eig`, `eigvals`) on the CPU, and the
+complex Schur form that it and the complex gees (shlo.passes.lapack_gees) share.
 
-Both go through the complex Schur form A = Z T Z^H, as LAPACK's zgeev/zgees do (a real input
+geev goes through the complex Schur form A = Z T Z^H, as LAPACK's zgeev does (a real input
 is taken as complex; its eigenvalues and eigenvectors are complex anyway):
 
 1. Hessenberg form: xgehd2's reflectors (shlo.passes.lapack_gehrd) and Q from them
@@ -28,9 +28,8 @@ the Schur loops' only).
 
 A real input's eigenvalues come out as wr + i wi with rounding-size imaginary parts for real
 eigenvalues and its eigenvectors as complex vectors; LAPACK's order of eigenvalues is its
-deflation order, which this follows only where the QR iteration deflates alike. The real
-Schur form (sgees/dgees: quasi-triangular with 2x2 blocks) needs the double-shift iteration
-and stays a clear error.
+deflation order, which this follows only where the QR iteration deflates alike (dgeev
+itself goes through the real Schur form, which shlo.passes.lapack_gees builds for dgees).
 """
 from __future__ import annotations
 
@@ -38,9 +37,9 @@ from iree.compiler import ir
 
 from ..dialect import stablehlo
 from . import chlo_stablehlo_extras as extras
-from .chlo_expr import (Num, any_over, complex_, conj, float_info, imag, is_complex, maximum,
-                        real, real_element, select, sqrt, sum_over)
-from .custom_call import _target, register_custom_call
+from .chlo_expr import (Num, any_over, complex_, conj, float_info, imag, is_complex, max_over,
+                        maximum, min_over, real, real_element, select, sqrt, sum_over)
+from .custom_call import register_custom_call
 from .lapack_calls import _chars, _full, _positions, _scalar, _spread, q_from_reflectors
 from .lapack_gehrd import hessenberg
 from .lapack_syevd import _adjoint, _diagonal, _identity, _matmul, polar
@@ -156,13 +155,9 @@ def complex_schur(a: Num) -> tuple[Num, Num, Num]:
         small = subdiagonal & (_cabs1(t) <= maximum(near * eps, near.like(tiny)))
         t = select(small, t.like(0), t)
         unreduced = any_over(subdiagonal & t.ne(t.like(0)), [batch + 1])     # [..., n]
-        hi = Num(stablehlo.reduce([select(unreduced, ids, ids.like(0)).value],
-                                  [_scalar(0, i32)], dimensions=[batch],
-                                  body=lambda x, y: stablehlo.maximum(x, y)))
+        hi = max_over(select(unreduced, ids, ids.like(0)), [batch], 0)
         starts = (~unreduced | ids.eq(0)) & (ids <= at.per_matrix(hi, ids))
-        lo = Num(stablehlo.reduce([select(starts, ids, ids.like(0)).value], [_scalar(0, i32)],
-                                  dimensions=[batch],
-                                  body=lambda x, y: stablehlo.maximum(x, y)))
+        lo = max_over(select(starts, ids, ids.like(0)), [batch], 0)
         return t, lo, hi
 
     def shift(t: Num, lo: Num, hi: Num, stalled: Num) -> Num:
@@ -180,12 +175,8 @@ def complex_schur(a: Num) -> tuple[Num, Num, Num]:
 
     def sweep(t: Num, z: Num, lo: Num, hi: Num, mu: Num) -> tuple[Num, Num]:
         active = hi > hi.like(0)
-        first = Num(stablehlo.reduce([select(active, lo, lo.like(n)).value], [_scalar(n, i32)],
-                                     dimensions=list(range(batch)),
-                                     body=lambda x, y: stablehlo.minimum(x, y)))
-        last = Num(stablehlo.reduce([hi.value], [_scalar(0, i32)],
-                                    dimensions=list(range(batch)),
-                                    body=lambda x, y: stablehlo.maximum(x, y)))
+        first = min_over(select(active, lo, lo.like(n)), range(batch), n)
+        last = max_over(hi, range(batch), 0)
 
         last = maximum(last, first + 1)           # at least one step (see complex_schur)
 
@@ -229,10 +220,7 @@ def complex_schur(a: Num) -> tuple[Num, Num, Num]:
     zero = _full(Num(_scalar(0, i32)), batch_i32)
 
     def iterate_cond(sweeps, t, z, lo, hi, stalled):
-        unfinished = Num(stablehlo.reduce([(Num(hi) > Num(hi).like(0)).value],
-                                          [_scalar(False, ir.IntegerType.get_signless(1))],
-                                          dimensions=list(range(batch)),
-                                          body=lambda x, y: stablehlo.or_(x, y)))
+        unfinished = any_over(Num(hi) > Num(hi).like(0), range(batch))
         sweeps = Num(sweeps)
         return (sweeps.eq(0) | ((sweeps < Num(_scalar(limit, i32))) & unfinished)).value
 
@@ -298,13 +286,10 @@ def _normalized(v: Num) -> Num:
     at = _Matrices(v)
     squares = real(v) * real(v) + imag(v) * imag(v)
     norm = sqrt(sum_over(squares, [batch]))                                  # [..., n]
-    largest = Num(stablehlo.reduce([squares.value], [_scalar(-1, squares.element)],
-                                   dimensions=[batch],
-                                   body=lambda x, y: stablehlo.maximum(x, y)))
+    largest = max_over(squares, [batch], -1)
     n = v.type.shape[-1]
     first = select(squares.eq(at.along_columns(largest, squares)), at.rows, at.rows.like(n))
-    pick = Num(stablehlo.reduce([first.value], [_scalar(n, at.rows.element)],
-                                dimensions=[batch], body=lambda x, y: stablehlo.minimum(x, y)))
+    pick = min_over(first, [batch], n)
     chosen = sum_over(select(at.rows.eq(at.along_columns(pick, at.rows)), v, v.like(0)),
                       [batch])                                              # [..., n]
     _, phase = polar(chosen)
@@ -345,26 +330,5 @@ def geev(op: ir.Operation, a: ir.Value):
     return outputs
 
 
-def gees(op: ir.Operation, a: ir.Value):
-    a = Num(a)
-    if not is_complex(a.element):
-        raise ValueError(f"{_target(op)}: the real Schur form (2x2 blocks for complex "
-                         f"eigenvalue pairs) needs LAPACK's double-shift QR, which shlo does not "
-                         f"implement; the complex Schur form of a complex matrix "
-                         f"(jax.scipy.linalg.schur(a.astype(complex), output='complex')) is "
-                         f"supported")
-    if _chars(op).get("sort", "N") != "N":
-        raise ValueError(f"{_target(op)}: sorted Schur forms are not supported (jax does not "
-                         f"emit them)")
-    t, z, converged = complex_schur(a)
-    batch = a.type.rank - 2
-    sdim_type, info_type = (ir.RankedTensorType(r.type) for r in op.results[3:5])
-    info = select(converged, _full(Num(_scalar(0, info_type.element_type)), info_type),
-                  _full(Num(_scalar(1, info_type.element_type)), info_type))
-    return [t.value, z.value, _diagonal(t, batch).value,
-            _full(Num(_scalar(0, sdim_type.element_type)), sdim_type).value, info.value]
-
-
 for _p in "sdcz":
     register_custom_call(f"lapack_{_p}geev_ffi", geev, static_shapes_only=True)
-    register_custom_call(f"lapack_{_p}gees_ffi", gees, static_shapes_only=True)

@@ -172,7 +172,9 @@ def retry_with(target):
 
 
 def module_flags(module_op: ir.Operation) -> tuple[str, ...]:
-    """The extra cpu flags MODULE_RULES give a module (in table order, each once)."""
+    """The extra cpu flags MODULE_RULES give a module (in table order, each once), then those
+    its custom-call expansions asked for (`register_custom_call(..., cpu_flags=...)`)."""
+    from ..passes.custom_call import CPU_FLAGS_ATTR
     matched: set[int] = set()
 
     def visit(op):
@@ -185,6 +187,10 @@ def module_flags(module_op: ir.Operation) -> tuple[str, ...]:
     for index, (_name, extra, _why, _which) in enumerate(MODULE_RULES):
         if index in matched:
             flags += [f for f in extra if f not in flags]
+    if CPU_FLAGS_ATTR in module_op.attributes:
+        requested = [ir.StringAttr(a).value for a in ir.ArrayAttr(
+            module_op.attributes[CPU_FLAGS_ATTR])]
+        flags += [f for f in requested if f not in flags]
     return tuple(flags)
 
 

@@ -8,6 +8,8 @@ from iree.compiler import ir
 import shlo
 from shlo.dialect import stablehlo
 from shlo.passes.custom_call import register_custom_call, unregister_custom_call
+from shlo.passes.pipeline import run_pipeline
+from shlo.pipelines.cpu_tuning import NO_AGGRESSIVE_FUSION, module_flags
 
 from conftest import vulkan_or_skip
 
@@ -63,6 +65,25 @@ def test_wrong_result_type_is_named(ctx):
             shlo.compile(shlo.parse_module(text, context=ctx), target="cpu")
     finally:
         unregister_custom_call("test.wrong")
+
+
+def test_an_expansion_asks_for_cpu_flags(ctx):
+    """register_custom_call(..., cpu_flags=...): the expansion leaves them on the module
+    (shlo.cpu_flags) and the cpu target's per-module flags include them."""
+    register_custom_call("test.softplus_flagged", lambda op, x: stablehlo.log_plus_one(
+        stablehlo.exponential(x)), cpu_flags=NO_AGGRESSIVE_FUSION)
+    try:
+        text = TEXT.replace("@test.softplus", "@test.softplus_flagged")
+        module = shlo.parse_module(text, context=ctx)
+        run_pipeline(module, "builtin.module(shlo-expand-custom-calls)")
+        assert "shlo.cpu_flags" in str(module)
+        assert module_flags(module.operation) == NO_AGGRESSIVE_FUSION
+        plain = shlo.parse_module(TEXT, context=ctx)
+        run_pipeline(plain, "builtin.module(shlo-expand-custom-calls)")
+        assert module_flags(plain.operation) == ()
+        _check(shlo.compile(shlo.parse_module(text, context=ctx), target="cpu"))
+    finally:
+        unregister_custom_call("test.softplus_flagged")
 
 
 def test_token_io_reads_the_host_queue_and_names_the_op_when_it_is_empty(ctx):

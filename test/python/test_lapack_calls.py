@@ -7,6 +7,7 @@ import jax.numpy as jnp
 import numpy as np
 import pytest
 import scipy.linalg
+import scipy.linalg.lapack
 
 import shlo
 from conftest import cases_on, vulkan_or_skip
@@ -205,12 +206,6 @@ def test_functions_built_on_svd_match_xla(ctx, what):
     np.testing.assert_allclose(got, np.asarray(fn(a)), rtol=1e-4, atol=1e-5)
 
 
-def test_real_schur_form_stays_a_clear_error(ctx):
-    text = jax.jit(jax.scipy.linalg.schur).lower(_M).as_text()
-    with pytest.raises(shlo.Error, match="lapack_sgees_ffi: the real Schur form .* double-shift"):
-        shlo.compile(shlo.parse_module(text, context=ctx), target="cpu", cache=False)
-
-
 SHARDED = """
 module {
   "sdy.mesh"() <{sym_name = "mesh", mesh = #sdy.mesh<["x"=2]>}> : () -> ()
@@ -391,6 +386,165 @@ def test_complex_schur_lowered_for_the_cpu(ctx, dtype, shape):
     np.testing.assert_allclose(z @ t @ zh, a, atol=tol * np.abs(a).max())
     diagonal = np.diagonal(t, axis1=-2, axis2=-1)
     assert _closest(diagonal, np.linalg.eigvals(a.astype(np.complex128))).max() <= tol * 10
+
+
+def _real_schur_checks(a, t, z, tol):
+    """Z orthogonal, Z T Z^T = A, T quasi-triangular with dlanv2's standard 2x2 blocks
+    [[x, b], [c, x]], b c < 0, apart from one another."""
+    n = a.shape[-1]
+    np.testing.assert_allclose(np.swapaxes(z, -1, -2) @ z, np.broadcast_to(np.eye(n), z.shape),
+                               atol=tol)
+    np.testing.assert_allclose(z @ t @ np.swapaxes(z, -1, -2), a, atol=tol * np.abs(a).max())
+    np.testing.assert_array_equal(np.tril(t, -2), 0)
+    for m in t.reshape((-1, n, n)):
+        blocks = np.nonzero(np.diagonal(m, -1))[0]
+        assert (np.diff(blocks) > 1).all()
+        for k in blocks:
+            assert m[k, k] == m[k + 1, k + 1] and m[k, k + 1] * m[k + 1, k] < 0
+
+
+@pytest.mark.parametrize("target, dtype, shape", [("cpu", np.float32, (7, 7)),
+                                                  ("cpu", np.float64, (4, 6, 6)),
+                                                  ("vulkan", np.float32, (2, 6, 6))])
+def test_real_schur_lowered_for_the_cpu(ctx, target, dtype, shape):
+    """lapack_?gees_ffi of a real matrix (shlo.passes.lapack_gees, dlahqr's double-shift QR):
+    the properties of a real Schur form, and scipy's T up to the signs of Z's columns."""
+    if target == "vulkan":
+        vulkan_or_skip()
+    a = _matrices(dtype, shape, 19)
+    with jax.enable_x64(np.finfo(dtype).bits == 64):
+        text = jax.jit(jax.scipy.linalg.schur).lower(a).as_text()
+    assert "gees" in text
+    t, z = (np.asarray(x) for x in shlo.compile(shlo.parse_module(text, context=ctx),
+                                                 target=target)(a))
+    tol = 1e-12 if np.finfo(dtype).bits == 64 else 2e-5
+    _real_schur_checks(a, t, z, 10 * tol)
+    n = shape[-1]
+    for tk, zk, ak in zip(t.reshape((-1, n, n)), z.reshape((-1, n, n)), a.reshape((-1, n, n))):
+        want_t, want_z = scipy.linalg.schur(ak)               # sgees/dgees: the same type
+        signs = np.sign(np.sum(want_z * zk, axis=0))
+        np.testing.assert_allclose(signs[:, None] * tk * signs, want_t, atol=100 * tol)
+
+
+def test_real_schur_of_hard_matrices(ctx):
+    """A batch of matrices that stall or trouble the QR iteration: a cyclic permutation (all
+    eigenvalues of modulus 1: exceptional shifts), rotation blocks, a Jordan block, a
+    companion matrix, a triangular, a symmetric and a zero matrix, entries over 12 orders of
+    magnitude; the eigenvalues from T's diagonal and blocks against numpy's."""
+    rng = np.random.default_rng(23)
+    companion = np.diag(np.ones(5), -1)
+    companion[0] = rng.standard_normal(6)
+    s = rng.standard_normal((6, 6))
+    a = np.stack([np.roll(np.eye(6), 1, 0), np.kron(np.eye(3), [[0, -1], [1, 0]]),
+                  2 * np.eye(6) + np.eye(6, k=1), companion, np.triu(s), s + s.T,
+                  np.zeros((6, 6)), s * np.logspace(-6, 6, 6)])
+    with jax.enable_x64(True):
+        text = jax.jit(jax.scipy.linalg.schur).lower(a).as_text()
+    t, z = (np.asarray(x) for x in shlo.compile(shlo.parse_module(text, context=ctx),
+                                                 target="cpu")(a))
+    _real_schur_checks(a, t, z, 1e-12)
+    for k, m in enumerate(t):
+        w = np.diagonal(m).astype(complex)
+        for i in np.nonzero(np.diagonal(m, -1))[0]:
+            root = np.sqrt(abs(m[i, i + 1] * m[i + 1, i]))
+            w[i] += 1j * root
+            w[i + 1] -= 1j * root
+        tol = 1e-4 if k == 2 else 1e-9 * np.abs(a[k]).max()    # a Jordan block: eps^(1/6)
+        assert _closest(w, np.linalg.eigvals(a[k])).max() <= tol
+
+
+GEES = """
+func.func @main(%a: tensor<2x5x5xf64>) -> (tensor<2x5x5xf64>, tensor<2x5x5xf64>, tensor<2x5xf64>,
+                                           tensor<2x5xf64>, tensor<2xi32>, tensor<2xi32>) {
+  %0:6 = stablehlo.custom_call @lapack_dgees_ffi(%a) {mhlo.backend_config = {mode = 86 : ui8,
+      sort = SORT : ui8}} : (tensor<2x5x5xf64>) -> (tensor<2x5x5xf64>, tensor<2x5x5xf64>,
+      tensor<2x5xf64>, tensor<2x5xf64>, tensor<2xi32>, tensor<2xi32>)
+  return %0#0, %0#1, %0#2, %0#3, %0#4, %0#5 : tensor<2x5x5xf64>, tensor<2x5x5xf64>,
+      tensor<2x5xf64>, tensor<2x5xf64>, tensor<2xi32>, tensor<2xi32>
+}"""
+
+
+def test_real_gees_eigenvalues_sdim_and_info(ctx):
+    """dgees' other results: wr + i wi numpy's eigenvalues in T's diagonal order (the pair of
+    a block with + first, as dlanv2), sdim and info 0; a sorted form is a clear error."""
+    a = _matrices(np.float64, (2, 5, 5), 29)
+    t, z, wr, wi, sdim, info = (np.asarray(x) for x in shlo.compile(
+        shlo.parse_module(GEES.replace("SORT", str(ord("N"))), context=ctx), target="cpu")(a))
+    _real_schur_checks(a, t, z, 1e-12)
+    np.testing.assert_array_equal(wr, np.diagonal(t, axis1=-2, axis2=-1))
+    np.testing.assert_array_equal(sdim, 0)
+    np.testing.assert_array_equal(info, 0)
+    assert (wi != 0).any()
+    for i in zip(*np.nonzero(wi > 0)):
+        assert wi[i[0], i[1] + 1] == -wi[i]
+    w = wr + 1j * wi
+    assert _closest(w, np.linalg.eigvals(a)).max() <= 1e-12 * np.abs(a).max()
+    assert _closest(np.linalg.eigvals(a), w).max() <= 1e-12 * np.abs(a).max()
+    with pytest.raises(shlo.Error, match="lapack_dgees_ffi: sorted Schur forms are not"):
+        shlo.compile(shlo.parse_module(GEES.replace("SORT", str(ord("S"))), context=ctx),
+                     target="cpu", cache=False)
+
+
+@pytest.mark.parametrize("dtype", ["f32", "f64", "c64", "c128"])
+def test_jax_stored_schur_modules(ctx, dtype):
+    """jax's own back-compat modules for lapack_?gees_ffi (a 4x4 of rank 2): its stored T and
+    Z up to the phases of Z's columns where they are unique (the two non-zero eigenvalues;
+    the double zero's eigenspace has any basis)."""
+    stored = pytest.importorskip("jax._src.internal_test_util.export_back_compat_test_data."
+                                 "cpu_schur_lapack_gees").data_2024_11_29[dtype]
+    a = np.asarray(stored["inputs"][0])
+    t, z = (np.asarray(x) for x in shlo.compile(
+        shlo.parse_module(stored["mlir_module_text"], context=ctx), target="cpu")(a))
+    want_t, want_z = (np.asarray(x) for x in stored["expected_outputs"])
+    tol = 1e-12 if dtype in ("f64", "c128") else 1e-5
+    phases = np.sum(np.conj(want_z[:, :2]) * z[:, :2], axis=0)
+    np.testing.assert_allclose(np.abs(phases), 1, atol=tol * 10)
+    np.testing.assert_allclose(z[:, :2], want_z[:, :2] * phases, atol=tol * 10)
+    np.testing.assert_allclose(t[:2, :2], np.conj(phases)[:, None] * want_t[:2, :2] * phases,
+                               atol=tol * 100)
+    np.testing.assert_allclose(np.diagonal(t), np.diagonal(want_t), atol=tol * 100)
+    np.testing.assert_allclose(z @ t @ np.conj(z.T), a, atol=tol * 100)
+
+
+SYTRD = {np.float32: "ssytrd", np.float64: "dsytrd", np.complex64: "chetrd",
+         np.complex128: "zhetrd"}
+
+
+@pytest.mark.parametrize("lower", [True, False])
+@pytest.mark.parametrize("dtype", list(SYTRD))
+def test_tridiagonal_lowered_for_the_cpu(ctx, dtype, lower):
+    """lapack_?sytrd_ffi / ?hetrd (shlo.passes.lapack_sytrd): a', d, e and tau equal to
+    LAPACK's own (scipy.linalg.lapack), a batch of 6x6 (a 1x1 too); the triangle not named
+    by uplo is ignored (the input is not symmetric) and comes back untouched."""
+    a = _matrices(dtype, (2, 6, 6), 31 + lower)
+    single = _matrices(dtype, (1, 1), 37)
+    fn = jax.jit(lambda m: jax.lax.linalg.tridiagonal(m, lower=lower))
+    lapack = getattr(scipy.linalg.lapack, SYTRD[dtype])
+    tol = 1e-13 if np.finfo(dtype).bits == 64 else 1e-5
+    for x in (a, single):
+        with jax.enable_x64(np.finfo(dtype).bits == 64):
+            text = fn.lower(x).as_text()
+        assert "trd_ffi" in text
+        got = [np.asarray(r) for r in shlo.compile(shlo.parse_module(text, context=ctx),
+                                                    target="cpu")(x)]
+        members = [(x, got)] if x.ndim == 2 else [(x[k], [g[k] for g in got])
+                                                   for k in range(len(x))]
+        for xk, gk in members:
+            for g, w in zip(gk, lapack(xk, lower=int(lower))[:4]):
+                np.testing.assert_allclose(g, w, atol=tol * 10)
+
+
+@pytest.mark.parametrize("dtype", ["f32", "f64", "c64", "c128"])
+def test_jax_stored_tridiagonal_modules(ctx, dtype):
+    """jax's own back-compat modules for lapack_?sytrd_ffi / ?hetrd_ffi: its stored a', d, e
+    and taus."""
+    stored = pytest.importorskip("jax._src.internal_test_util.export_back_compat_test_data."
+                                 "cpu_tridiagonal_lapack_sytrd_hetrd").data_2024_12_01[dtype]
+    got = shlo.compile(shlo.parse_module(stored["mlir_module_text"], context=ctx),
+                       target="cpu")(*[np.asarray(x) for x in stored["inputs"]])
+    tol = 1e-12 if dtype in ("f64", "c128") else 2e-5
+    for g, w in zip(got, stored["expected_outputs"]):
+        np.testing.assert_allclose(np.asarray(g), np.asarray(w), atol=tol * 10)
 
 
 def test_sqrtm_through_the_complex_schur_form(ctx):
