@@ -14,7 +14,7 @@ from iree.compiler import ir
 
 from .context import default_context, home_session
 from .errors import Diagnostic, ParseError, diagnostics_text
-from .shardy import drop_shardy, mentions_shardy
+from .shardy import drop_shardy, generic_form, mentions_shardy
 
 
 def parse_module(source: str | bytes, *, context: ir.Context | None = None,
@@ -41,7 +41,8 @@ def parse_module(source: str | bytes, *, context: ir.Context | None = None,
     try:
         module = parse_source(source, ctx, source_name)
         shardy = module is None and mentions_shardy([d.message for d in captured], source)
-        if shardy:
+        if shardy:                     # the second parse's diagnostics are the ones to show
+            captured.clear()
             module = _parse_with_shardy(source, ctx, source_name)
     finally:
         handler.detach()
@@ -61,6 +62,9 @@ def _parse_with_shardy(source, ctx: ir.Context, source_name: str) -> ir.Module |
     then dropped (shlo.shardy)."""
     allowed = ctx.allow_unregistered_dialects
     ctx.allow_unregistered_dialects = True
+    if isinstance(source, str) or not bytes(source).startswith(b"ML\xefR"):
+        text = source if isinstance(source, str) else bytes(source).decode("utf-8", "replace")
+        source = generic_form(text)
     try:
         module = parse_source(source, ctx, source_name)
         if module is not None:

@@ -5,18 +5,33 @@ sharded programs carry `sdy.sharding` argument attributes, `sdy.mesh` symbols an
 `sdy.sharding_constraint` ops. IREE's context has no Shardy dialect, so such a module does not
 parse. They say how to split a program over devices and change nothing in what it computes
 on one: shlo parses the module once more with unregistered dialects allowed, drops the
-attributes, and, for ops in generic form, erases meshes and forwards each constraint's
-operand. Any other `sdy` op (a `manual_computation` is code written per device) is a
-ParseError that names it; so is an `sdy` op in its custom form, which cannot be parsed
-without the dialect.
+attributes, erases meshes and forwards the operand of each sharding constraint and reshard.
+Those three ops in their custom form (`sdy.mesh @m = <...>`, `%1 = sdy.sharding_constraint
+%0 <@m, ...> : T`, the same for `sdy.reshard`, one per line as MLIR prints them) are first
+rewritten into the generic form, which parses without the dialect. Any other `sdy` op (a
+`manual_computation` is code written per device) is a ParseError that names it.
 """
 from __future__ import annotations
+
+import re
 
 from iree.compiler import ir
 
 from .errors import ParseError
 
 SHARDY = "sdy"
+
+_MESH = re.compile(r"^(\s*)sdy\.mesh @[\w.$-]+ = <.*>(\s+loc\(.*\))?\s*$", re.M)
+_FORWARDED = re.compile(r"^(\s*%[\w#.$-]+ = )sdy\.(sharding_constraint|reshard) (%[\w#.$-]+) "
+                        r"<.*> : (.+?)(\s+loc\(.*\))?\s*$", re.M)
+
+
+def generic_form(text: str) -> str:
+    """`text` with Shardy's meshes dropped and its constraints and reshards in generic form
+    (the shardings they name change nothing on one device)."""
+    text = _MESH.sub(lambda m: m.group(1), text)
+    return _FORWARDED.sub(lambda m: f'{m.group(1)}"sdy.{m.group(2)}"({m.group(3)}) : '
+                                    f'({m.group(4)}) -> {m.group(4)}{m.group(5) or ""}', text)
 
 
 def mentions_shardy(messages: list[str], source: str | bytes = b"") -> bool:
@@ -38,7 +53,7 @@ def drop_shardy(module: ir.Module, source_name: str = "-") -> None:
 def _drop_from(op: ir.Operation, source_name: str) -> None:
     if op.name == "sdy.mesh":
         op.erase()
-    elif op.name == "sdy.sharding_constraint":
+    elif op.name in ("sdy.sharding_constraint", "sdy.reshard"):
         op.results[0].replace_all_uses_with(op.operands[0])
         op.erase()
     elif op.name.startswith(SHARDY + "."):

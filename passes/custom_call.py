@@ -1,8 +1,9 @@
 """shlo-expand-custom-calls: stablehlo.custom_call by a registry of Python decompositions.
 
 IREE compiles no custom_call except `shape_assertion`. Built in: the LAPACK calls JAX emits
-on the CPU for cholesky, triangular solves, LU and QR (shlo.passes.lapack_calls) and jax's
-ApproxTopK (shlo.passes.approx_top_k). A user
+on the CPU (shlo.passes.lapack_calls and its siblings), jax's ApproxTopK
+(shlo.passes.approx_top_k) and the sharding and placement annotations of single-device
+programs (shlo.passes.sharding_calls). A user
 maps a call target to a
 decomposition with `register_custom_call(target, fn)`; `fn(op, *operands)` runs with the
 insertion point before the call and its location, builds StableHLO with shlo's builders
@@ -170,3 +171,4 @@ class ExpandCustomCalls(Pass):
 from . import (lapack_calls, lapack_gees, lapack_geev, lapack_gehrd, lapack_gesdd,  # noqa: E402,F401
                lapack_gtsv, lapack_syevd, lapack_sytrd)  # LAPACK
 from . import approx_top_k  # noqa: E402,F401  (built-in: jax's ApproxTopK)
+from . import sharding_calls  # noqa: E402,F401  (built-in: sharding and placement annotations)

@@ -32,6 +32,7 @@ from ..dialect import stablehlo
 from . import chlo_stablehlo_extras as extras
 from .chlo_expr import (Num, any_over, float_info, hypot, is_complex, max_over, maximum,
                         min_over, minimum, select, sqrt, sum_over)
+from ..errors import PassError
 from .custom_call import _target, register_custom_call
 from .lapack_calls import _chars, _full, _scalar, reflector
 from .lapack_geev import _fenced, _Matrices, _orghr, complex_schur
@@ -347,8 +348,8 @@ def eigenvalues(t: Num) -> tuple[Num, Num]:
 def gees(op: ir.Operation, a: ir.Value):
     a = Num(a)
     if _chars(op).get("sort", "N") != "N":
-        raise ValueError(f"{_target(op)}: sorted Schur forms are not supported (jax does not "
-                         f"emit them)")
+        raise PassError(f"stablehlo.custom_call @{_target(op)}: sorted Schur forms are not "
+                        f"supported (jax does not emit them)", at=op)
     batch = a.type.rank - 2
     if is_complex(a.element):
         t, z, converged = complex_schur(a)

@@ -20,7 +20,8 @@ from iree.compiler import ir
 from ..dialect import stablehlo
 from . import chlo_stablehlo_extras as extras
 from .chlo_expr import Num, conj, real, select, sum_over
-from .custom_call import register_custom_call
+from ..errors import PassError
+from .custom_call import _target, register_custom_call
 from .lapack_calls import _column, _full, _positions, _scalar, _spread, reflector
 
 
@@ -42,8 +43,8 @@ def gehrd(op: ir.Operation, a: ir.Value):
     n = a.type.shape[-1]
     ilo, ihi = _int_attr(op, "low", 1), _int_attr(op, "high", n)
     if not 1 <= ilo <= max(1, ihi) <= n and not (n == 0 and ilo == 1 and ihi == 0):
-        raise ValueError(f"lapack gehrd: low = {ilo} and high = {ihi} must satisfy "
-                         f"1 <= low <= high <= n = {n}")
+        raise PassError(f"stablehlo.custom_call @{_target(op)}: low = {ilo} and high = {ihi} "
+                        f"must satisfy 1 <= low <= high <= n = {n}", at=op)
     tau_type, info_type = (ir.RankedTensorType(r.type) for r in op.results[1:3])
     h, taus = hessenberg(a, ilo, ihi, tau_type)
     return [h.value, taus.value, _full(Num(_scalar(0, info_type.element_type)), info_type).value]

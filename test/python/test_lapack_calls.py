@@ -206,35 +206,6 @@ def test_functions_built_on_svd_match_xla(ctx, what):
     np.testing.assert_allclose(got, np.asarray(fn(a)), rtol=1e-4, atol=1e-5)
 
 
-SHARDED = """
-module {
-  "sdy.mesh"() <{sym_name = "mesh", mesh = #sdy.mesh<["x"=2]>}> : () -> ()
-  func.func @main(%a: tensor<8xf32> {sdy.sharding = #sdy.sharding<@mesh, [{"x"}]>}) -> tensor<8xf32> {
-    %0 = "sdy.sharding_constraint"(%a) <{sharding = #sdy.sharding<@mesh, [{}]>}> : (tensor<8xf32>) -> tensor<8xf32>
-    %1 = stablehlo.add %0, %0 : tensor<8xf32>
-    return %1 : tensor<8xf32>
-  }
-}"""
-
-
-def test_shardy_annotations_are_dropped(ctx):
-    module = shlo.parse_module(SHARDED, context=ctx)
-    assert "sdy" not in str(module)
-    x = np.arange(8, dtype=np.float32)
-    np.testing.assert_array_equal(shlo.compile(module, target="cpu", cache=False)(x), 2 * x)
-
-
-def test_per_device_and_custom_form_shardy_ops_are_parse_errors(ctx):
-    manual = SHARDED.replace('"sdy.sharding_constraint"', '"sdy.manual_computation"')
-    with pytest.raises(shlo.ParseError, match="sdy.manual_computation.*single-device"):
-        shlo.parse_module(manual, context=ctx)
-    custom = SHARDED.replace('"sdy.mesh"() <{sym_name = "mesh", mesh = #sdy.mesh<["x"=2]>}> '
-                             ': () -> ()', 'sdy.mesh @mesh = <["x"=2]>')
-    with pytest.raises(shlo.ParseError, match="sdy.mesh.*single-device programs") as info:
-        shlo.parse_module(custom, context=ctx)
-    assert "\n" not in str(info.value)                    # one line
-
-
 def _tridiagonal(dl, d, du):
     n = d.shape[-1]
     a = np.zeros(d.shape + (n,), np.complex128)
