@@ -172,3 +172,4 @@ from . import (lapack_calls, lapack_gees, lapack_geev, lapack_gehrd, lapack_gesd
                lapack_gtsv, lapack_syevd, lapack_sytrd)  # LAPACK
 from . import approx_top_k  # noqa: E402,F401  (built-in: jax's ApproxTopK)
 from . import sharding_calls  # noqa: E402,F401  (built-in: sharding and placement annotations)
+from . import threefry_calls  # noqa: E402,F401  (built-in: jax's Threefry on CUDA and ROCm)
