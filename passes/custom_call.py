@@ -173,3 +173,4 @@ from . import (lapack_calls, lapack_gees, lapack_geev, lapack_gehrd, lapack_gesd
 from . import approx_top_k  # noqa: E402,F401  (built-in: jax's ApproxTopK)
 from . import sharding_calls  # noqa: E402,F401  (built-in: sharding and placement annotations)
 from . import threefry_calls  # noqa: E402,F401  (built-in: jax's Threefry on CUDA and ROCm)
+from . import gpu_svd_calls  # noqa: E402,F401  (built-in: jax's SVD on CUDA and ROCm)

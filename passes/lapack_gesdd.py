@@ -40,9 +40,12 @@ def _pad_columns(x: Num, extra: int) -> Num:
                              interior_padding=[0] * rank))
 
 
-def _fit(x: Num, t: ir.RankedTensorType) -> ir.Value:
-    """x's leading block in the shape of `t` (zeros when `t` asks for more than x has)."""
+def fit(x: Num, t: ir.RankedTensorType) -> ir.Value:
+    """x's leading block in the shape of `t` (zeros when `t` asks for more than x has, or is
+    a scalar: a result the call leaves unset)."""
     want, have = list(t.shape), list(x.type.shape)
+    if t.rank == 0:
+        return _full(Num(_scalar(0, x.element)), t).value
     if want == have:
         return x.value
     if want[-2] <= have[-2] and want[-1] <= have[-1]:
@@ -80,7 +83,14 @@ def one_sided_jacobi(W: Num, batch: int) -> tuple[Num, Num]:
 
 
 def gesdd(op: ir.Operation, a: ir.Value):
-    a = Num(a)
+    s, u, vt = svd(Num(a))
+    info = stablehlo.constant(0, result_type=op.results[4].type)
+    return [a, s.value, fit(u, ir.RankedTensorType(op.results[2].type)),
+            fit(vt, ir.RankedTensorType(op.results[3].type)), info]
+
+
+def svd(a: Num) -> tuple[Num, Num, Num]:
+    """(s, u, vt) with a = u diag(s) vt, s descending, u and vt square (full matrices)."""
     shape = list(a.type.shape)
     batch, (m, n) = len(shape) - 2, shape[-2:]
     element, batch_shape = a.element, shape[:-2]
@@ -105,9 +115,7 @@ def gesdd(op: ir.Operation, a: ir.Value):
         phase = select(r < 0, r.like(-1), r.like(1))
     U = Q * _broadcast(phase, Q.type, list(range(batch)) + [batch + 1])
     u, vt = (V, _adjoint(U, batch)) if wide else (U, _adjoint(V, batch))
-    info = stablehlo.constant(0, result_type=op.results[4].type)
-    return [a.value, s.value, _fit(u, ir.RankedTensorType(op.results[2].type)),
-            _fit(vt, ir.RankedTensorType(op.results[3].type)), info]
+    return s, u, vt
 
 
 for _p in "sdcz":
