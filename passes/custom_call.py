@@ -169,7 +169,8 @@ class ExpandCustomCalls(Pass):
 
 
 from . import (lapack_calls, lapack_gees, lapack_geev, lapack_gehrd, lapack_gesdd,  # noqa: E402,F401
-               lapack_gtsv, lapack_syevd, lapack_sytrd)  # LAPACK
+               lapack_gtsv, lapack_syevd, lapack_sytrd,  # LAPACK
+               gpu_solver_calls, tpu_solver_calls)  # GPU and TPU solvers (on the LAPACK ones)
 from . import approx_top_k  # noqa: E402,F401  (built-in: jax's ApproxTopK)
 from . import sharding_calls  # noqa: E402,F401  (built-in: sharding and placement annotations)
 from . import threefry_calls  # noqa: E402,F401  (built-in: jax's Threefry on CUDA and ROCm)
