@@ -24,7 +24,8 @@ through an optimization barrier: without them, or with barriers after the Schur 
 IREE 3.13's runtime failed at the call for some inputs ("indirect buffer reference slot 0 is
 out range of the declared binding capacity of the command buffer", in
 hal.command_buffer.copy_buffer; random 5x5 matrices without barriers, a triangular 2x2 with
-the Schur loops' only).
+the Schur loops' only). A 2x2 matrix is Hessenberg already and skips the reduction, after
+which the same failure met every 2x2 (f32 eig and eigvals, 2026-11-26).
 
 A real input's eigenvalues come out as wr + i wi with rounding-size imaginary parts for real
 eigenvalues and its eigenvectors as complex vectors; LAPACK's order of eigenvalues is its
@@ -137,9 +138,12 @@ def complex_schur(a: Num) -> tuple[Num, Num, Num]:
     at = _Matrices(a)
     rows, columns = at.rows, at.columns
     tau_type = ir.RankedTensorType.get(shape[:-2] + [max(n - 1, 0)], a.element)
-    reflected, taus = _fenced([x.value for x in hessenberg(a, 1, n, tau_type)])
-    z = _orghr(reflected, taus)
-    t = select(rows <= columns + 1, reflected, a.like(0))
+    if n > 2:
+        reflected, taus = _fenced([x.value for x in hessenberg(a, 1, n, tau_type)])
+        z = _orghr(reflected, taus)
+        t = select(rows <= columns + 1, reflected, a.like(0))
+    else:                # already Hessenberg (IREE 3.13's runtime failed on the 2x2 reduction)
+        t, z = a, _identity(shape[:-2], n, a.element)
     eps = float_info(real_element(a.element)).eps
     tiny = float_info(real_element(a.element)).tiny
     subdiagonal = rows.eq(columns + 1)
