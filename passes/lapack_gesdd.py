@@ -1,5 +1,6 @@
 """The decomposition of `lapack_?gesdd_ffi` (? = s, d, c, z): `jnp.linalg.svd` on the CPU (and
-pinv, matrix_rank, norm(ord=2) through it).
+pinv, matrix_rank, norm(ord=2) through it), and of `lapack_?gesvd_ffi` (svd with
+algorithm=SvdAlgorithm.QR), whose results are laid out alike.
 
 gesdd(a) -> (a', s, u, vt, info): a = u diag(s) vt with s descending (real) and u, vt
 orthogonal (unitary; full or reduced by the result types), info 0. LAPACK bidiagonalises;
@@ -120,3 +121,4 @@ def svd(a: Num) -> tuple[Num, Num, Num]:
 
 for _p in "sdcz":
     register_custom_call(f"lapack_{_p}gesdd_ffi", gesdd, static_shapes_only=True)
+    register_custom_call(f"lapack_{_p}gesvd_ffi", gesdd, static_shapes_only=True)

@@ -195,6 +195,19 @@ def test_jax_svd_lowered_for_the_cpu(ctx, target, name):
     _check_svd(a, full, np.asarray(u), np.asarray(s), np.asarray(vt), want_s)
 
 
+@pytest.mark.parametrize("name", ["svd_wide_f64_full", "svd_complex64_tall"])
+def test_jax_svd_qr_algorithm(ctx, name):
+    """lax.linalg.svd(algorithm=QR) lowers to lapack_?gesvd_ffi (same results as gesdd)."""
+    a, full = SVD[name]
+    fn = jax.jit(lambda x: jax.lax.linalg.svd(x, full_matrices=full,
+                                              algorithm=jax.lax.linalg.SvdAlgorithm.QR))
+    with jax.enable_x64(a.dtype in (np.float64, np.complex128)):
+        text, want_s = fn.lower(a).as_text(), np.asarray(fn(a)[1])
+    assert "gesvd_ffi" in text
+    u, s, vt = shlo.compile(shlo.parse_module(text, context=ctx), target="cpu")(a)
+    _check_svd(a, full, np.asarray(u), np.asarray(s), np.asarray(vt), want_s)
+
+
 @pytest.mark.parametrize("what", ["singular_values", "pinv", "matrix_rank", "norm2"])
 def test_functions_built_on_svd_match_xla(ctx, what):
     fn = jax.jit({"singular_values": lambda x: jnp.linalg.svd(x, compute_uv=False),
