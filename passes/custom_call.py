@@ -168,8 +168,8 @@ class ExpandCustomCalls(Pass):
         apply_rules(op, {"stablehlo.custom_call": rule}, self.NAME)
 
 
-from . import (lapack_calls, lapack_gees, lapack_geev, lapack_gehrd, lapack_gesdd,  # noqa: E402,F401
-               lapack_gtsv, lapack_syevd, lapack_sytrd,  # LAPACK
+from . import (lapack_calls, lapack_gees, lapack_geev, lapack_gehrd, lapack_geqp3,  # noqa: E402,F401
+               lapack_gesdd, lapack_gtsv, lapack_syevd, lapack_sytrd,  # LAPACK
                gpu_solver_calls, tpu_solver_calls)  # GPU and TPU solvers (on the LAPACK ones)
 from . import approx_top_k  # noqa: E402,F401  (built-in: jax's ApproxTopK)
 from . import sharding_calls  # noqa: E402,F401  (built-in: sharding and placement annotations)

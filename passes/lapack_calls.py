@@ -32,7 +32,8 @@ syevd/heevd (eigh) is decomposed in shlo.passes.lapack_syevd, gesdd (svd) in
 shlo.passes.lapack_gesdd, gtsv (tridiagonal_solve) in shlo.passes.lapack_gtsv, gehrd
 (hessenberg) in shlo.passes.lapack_gehrd, geev (eig) in shlo.passes.lapack_geev, gees
 (schur, real and complex) in shlo.passes.lapack_gees, sytrd/hetrd (tridiagonal) in
-shlo.passes.lapack_sytrd. Other LAPACK targets stay a clear error that names them.
+shlo.passes.lapack_sytrd, geqp3 (pivoted QR) in shlo.passes.lapack_geqp3. Other LAPACK
+targets stay a clear error that names them.
 """
 from __future__ import annotations
 
@@ -210,18 +211,35 @@ def geqrf(op: ir.Operation, a: ir.Value):
 def householder_qr(a: Num, tau_type: ir.RankedTensorType) -> list[ir.Value]:
     """LAPACK's geqr2 (zgeqr2 for complex) on (batches of) matrices: [R with the reflectors
     below, taus]."""
-    rank = a.type.rank
     m, n = a.type.shape[-2:]
-    rows, columns = _positions(a)
     i32 = ir.IntegerType.get_signless(32)
-    slots = Num(stablehlo.iota(iota_dimension=rank - 2, result_type=ir.RankedTensorType.get(
-        tau_type.shape, i32)))
+    step = HouseholderStep(a, tau_type)
 
     def cond(j, *_):
         return stablehlo.compare(j, _scalar(min(m, n), i32), comparison_direction="LT")
 
     def body(j, qr, taus):
-        j, qr, taus = Num(j), Num(qr), Num(taus)
+        qr, taus = step(Num(j), Num(qr), Num(taus))
+        return [(Num(j) + 1).value, qr.value, taus.value]
+
+    zero = Num(_scalar(0, i32))
+    start = [zero.value, a.value, _full(Num(_scalar(0, tau_type.element_type)), tau_type).value]
+    _, qr, taus = extras.while_(start, cond, body)
+    return [qr, taus]
+
+
+class HouseholderStep:
+    """Step j of geqr2 on (batches of) matrices like `a`: the reflector of column j (rows >= j)
+    applied to the columns after j, kept below the diagonal, beta on it, tau in taus[j]."""
+
+    def __init__(self, a: Num, tau_type: ir.RankedTensorType):
+        self.rank = a.type.rank
+        self.rows, self.columns = _positions(a)
+        self.slots = Num(stablehlo.iota(iota_dimension=self.rank - 2, result_type=(
+            ir.RankedTensorType.get(tau_type.shape, ir.IntegerType.get_signless(32)))))
+
+    def __call__(self, j: Num, qr: Num, taus: Num) -> tuple[Num, Num]:
+        rank, rows, columns, slots = self.rank, self.rows, self.columns, self.slots
         jj = _full(j, rows.type)
         in_column = columns.eq(jj)
         column = _column(qr, in_column, rank)
@@ -239,12 +257,7 @@ def householder_qr(a: Num, tau_type: ir.RankedTensorType) -> list[ir.Value]:
         tau_j = sum_over(sum_over(select(in_column & rows.eq(jj), tau, qr.like(0)), [rank - 1]),
                          [rank - 2])
         taus = select(slots.eq(_full(j, slots.type)), _spread(tau_j, taus, rank - 2), taus)
-        return [(j + 1).value, qr.value, taus.value]
-
-    zero = Num(_scalar(0, i32))
-    start = [zero.value, a.value, _full(Num(_scalar(0, tau_type.element_type)), tau_type).value]
-    _, qr, taus = extras.while_(start, cond, body)
-    return [qr, taus]
+        return qr, taus
 
 
 def orgqr(op: ir.Operation, a: ir.Value, tau: ir.Value):

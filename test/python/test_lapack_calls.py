@@ -208,6 +208,60 @@ def test_jax_svd_qr_algorithm(ctx, name):
     _check_svd(a, full, np.asarray(u), np.asarray(s), np.asarray(vt), want_s)
 
 
+@pytest.mark.parametrize("dtype, shape", [(np.float32, (6, 4)), (np.float64, (4, 6)),
+                                          (np.complex64, (2, 5, 3))])
+def test_pivoted_qr_lowered_for_the_cpu(ctx, dtype, shape):
+    """lapack_?geqp3_ffi (shlo.passes.lapack_geqp3): scipy's (LAPACK's) column order, |R|
+    and Q R = A P with orthonormal Q."""
+    a = _matrices(dtype, shape, 43)
+    fn = jax.jit(lambda m: jax.lax.linalg.qr(m, pivoting=True, full_matrices=False))
+    with jax.enable_x64(np.finfo(dtype).bits == 64):
+        text = fn.lower(a).as_text()
+    assert "geqp3" in text
+    q, r, p = (np.asarray(x) for x in shlo.compile(shlo.parse_module(text, context=ctx),
+                                                    target="cpu")(a))
+    tol = 1e-13 if np.finfo(dtype).bits == 64 else 2e-6
+    for k in np.ndindex(shape[:-2]):
+        want_q, want_r, want_p = scipy.linalg.qr(a[k], pivoting=True, mode="economic")
+        np.testing.assert_array_equal(p[k], want_p)
+        np.testing.assert_allclose(np.abs(r[k]), np.abs(want_r), atol=tol * 10)
+        np.testing.assert_allclose(q[k] @ r[k], a[k][:, p[k]], atol=tol * 10)
+        np.testing.assert_allclose(np.conj(q[k].T) @ q[k], np.eye(q.shape[-1]), atol=tol * 10)
+
+
+GEQP3 = """
+func.func @main(%a: tensor<5x5xf64>, %jpvt: tensor<5xi32>) -> (tensor<5x5xf64>, tensor<5xi32>,
+                                                             tensor<5xf64>) {
+  %0:3 = stablehlo.custom_call @lapack_dgeqp3_ffi(%a, %jpvt) {mhlo.backend_config = {}}
+      : (tensor<5x5xf64>, tensor<5xi32>) -> (tensor<5x5xf64>, tensor<5xi32>, tensor<5xf64>)
+  return %0#0, %0#1, %0#2 : tensor<5x5xf64>, tensor<5xi32>, tensor<5xf64>
+}"""
+
+
+def test_pivoted_qr_keeps_fixed_columns_first(ctx):
+    """geqp3 with non-zero jpvt entries: those columns come first (LAPACK moves column j to
+    the next fixed position), unpivoted, then the rest by largest remaining norm; the oracle
+    builds that order from scipy's QR of the fixed block and pivoted QR of the remainder."""
+    a = _matrices(np.float64, (5, 5), 47)
+    jpvt = np.array([0, 0, 1, 0, 1], np.int32)
+    qr, got_p, _ = (np.asarray(x) for x in shlo.compile(shlo.parse_module(GEQP3, context=ctx),
+                                                         target="cpu")(a, jpvt))
+    order = list(range(5))
+    count = 0
+    for j in range(5):                                     # LAPACK's swaps
+        if jpvt[j]:
+            order[j], order[count] = order[count], order[j]
+            count += 1
+    fixed, rest = a[:, order[:count]], a[:, order[count:]]
+    q1, _ = np.linalg.qr(fixed, mode="complete")
+    trailing = (q1.T @ rest)[count:]
+    _, _, pivots = scipy.linalg.qr(trailing, pivoting=True)
+    want_p = np.array(order[:count] + [order[count:][i] for i in pivots]) + 1
+    np.testing.assert_array_equal(got_p, want_p)
+    np.testing.assert_allclose(np.abs(np.triu(qr)), np.abs(np.linalg.qr(a[:, want_p - 1])[1]),
+                               atol=1e-12)
+
+
 @pytest.mark.parametrize("what", ["singular_values", "pinv", "matrix_rank", "norm2"])
 def test_functions_built_on_svd_match_xla(ctx, what):
     fn = jax.jit({"singular_values": lambda x: jnp.linalg.svd(x, compute_uv=False),
