@@ -29,13 +29,13 @@ from __future__ import annotations
 from iree.compiler import ir
 
 from ..dialect import stablehlo
+from ..errors import PassError
 from . import chlo_stablehlo_extras as extras
 from .chlo_expr import (Num, any_over, float_info, hypot, is_complex, max_over, maximum,
-                        min_over, minimum, select, sqrt, sum_over)
-from ..errors import PassError
+                        minimum, select, sqrt, sum_over)
 from .custom_call import _target, register_custom_call
 from .lapack_calls import _chars, _full, _scalar, reflector
-from .lapack_geev import _fenced, _Matrices, _orghr, complex_schur
+from .lapack_geev import _fenced, _Matrices, _orghr, chase_range, complex_schur, qr_iteration
 from .lapack_gehrd import hessenberg
 from .lapack_syevd import _diagonal
 
@@ -45,49 +45,37 @@ def _sign(x: Num) -> Num:
     return select(x >= x.like(0), x.like(1), x.like(-1))
 
 
-class _Rotations:
-    """Row and column updates of batches of n x n matrices at a per-step position k."""
+class _Lines:
+    """Updates of a few adjacent rows (or columns) k, k+1, ... of batches of n x n matrices,
+    at a per-matrix step position k."""
 
-    def __init__(self, at: _Matrices):
-        self.at = at
+    def __init__(self, at: _Matrices, rows: bool):
+        self.at, self.rows = at, rows
 
-    def reflect_rows(self, m: Num, k: Num, tau: Num, v2: Num, v3: Num) -> Num:
-        """(I - tau v v^T) m on rows k, k+1, k+2 with v = (1, v2, v3) ([...] each)."""
+    def _get(self, m: Num, k: Num, count: int) -> list[Num]:
+        read = self.at.row if self.rows else self.at.column
+        return [read(m, k + i) for i in range(count)]
+
+    def _put(self, m: Num, k: Num, lines: list[Num]) -> Num:
         at, kk = self.at, self.at.full(k)
-        rows = [at.row(m, k + i) for i in range(3)]
-        tau, v2, v3 = (at.per_matrix(s, rows[0]) for s in (tau, v2, v3))
-        w = tau * (rows[0] + v2 * rows[1] + v3 * rows[2])
-        new = [rows[0] - w, rows[1] - v2 * w, rows[2] - v3 * w]
-        for i in (2, 1, 0):
-            m = select(at.rows.eq(kk + i), at.along_columns(new[i], m), m)
+        where, spread = (at.rows, at.along_columns) if self.rows else (at.columns, at.along_rows)
+        for i in reversed(range(len(lines))):
+            m = select(where.eq(kk + i), spread(lines[i], m), m)
         return m
 
-    def reflect_columns(self, m: Num, k: Num, tau: Num, v2: Num, v3: Num) -> Num:
-        """m (I - tau v v^T) on columns k, k+1, k+2."""
-        at, kk = self.at, self.at.full(k)
-        columns = [at.column(m, k + i) for i in range(3)]
-        tau, v2, v3 = (at.per_matrix(s, columns[0]) for s in (tau, v2, v3))
-        w = tau * (columns[0] + v2 * columns[1] + v3 * columns[2])
-        new = [columns[0] - w, columns[1] - v2 * w, columns[2] - v3 * w]
-        for i in (2, 1, 0):
-            m = select(at.columns.eq(kk + i), at.along_rows(new[i], m), m)
-        return m
+    def reflect(self, m: Num, k: Num, tau: Num, v2: Num, v3: Num) -> Num:
+        """(I - tau v v^T) m on rows k, k+1, k+2 (m (I - tau v v^T) on those columns) with
+        v = (1, v2, v3) ([...] each)."""
+        lines = self._get(m, k, 3)
+        tau, v2, v3 = (self.at.per_matrix(s, lines[0]) for s in (tau, v2, v3))
+        w = tau * (lines[0] + v2 * lines[1] + v3 * lines[2])
+        return self._put(m, k, [lines[0] - w, lines[1] - v2 * w, lines[2] - v3 * w])
 
-    def rotate_rows(self, m: Num, k: Num, cs: Num, sn: Num) -> Num:
-        """BLAS drot on rows k, k+1: (cs r_k + sn r_k1, cs r_k1 - sn r_k)."""
-        at, kk = self.at, self.at.full(k)
-        r0, r1 = at.row(m, k), at.row(m, k + 1)
-        cs, sn = at.per_matrix(cs, r0), at.per_matrix(sn, r0)
-        m = select(at.rows.eq(kk), at.along_columns(cs * r0 + sn * r1, m), m)
-        return select(at.rows.eq(kk + 1), at.along_columns(cs * r1 - sn * r0, m), m)
-
-    def rotate_columns(self, m: Num, k: Num, cs: Num, sn: Num) -> Num:
-        """BLAS drot on columns k, k+1."""
-        at, kk = self.at, self.at.full(k)
-        c0, c1 = at.column(m, k), at.column(m, k + 1)
-        cs, sn = at.per_matrix(cs, c0), at.per_matrix(sn, c0)
-        m = select(at.columns.eq(kk), at.along_rows(cs * c0 + sn * c1, m), m)
-        return select(at.columns.eq(kk + 1), at.along_rows(cs * c1 - sn * c0, m), m)
+    def rotate(self, m: Num, k: Num, cs: Num, sn: Num) -> Num:
+        """BLAS drot on rows (columns) k, k+1: (cs x_k + sn x_k1, cs x_k1 - sn x_k)."""
+        x0, x1 = self._get(m, k, 2)
+        cs, sn = self.at.per_matrix(cs, x0), self.at.per_matrix(sn, x0)
+        return self._put(m, k, [cs * x0 + sn * x1, cs * x1 - sn * x0])
 
 
 def _shifted(v: Num, by: int) -> Num:
@@ -113,7 +101,7 @@ def _francis(t: Num, z: Num, at: _Matrices) -> tuple[Num, Num, Num]:
     ids = Num(stablehlo.iota(iota_dimension=batch, result_type=ir.RankedTensorType.get(
         shape[:-1], i32)))                                               # [..., n]: 0..n-1
     batch_i32 = ir.RankedTensorType.get(shape[:-2], i32)
-    turn = _Rotations(at)
+    rows, columns = _Lines(at, rows=True), _Lines(at, rows=False)
 
     def deflate(t: Num) -> tuple[Num, Num, Num]:
         """t with its negligible subdiagonal entries set to zero, and each matrix's bottom
@@ -172,8 +160,7 @@ def _francis(t: Num, z: Num, at: _Matrices) -> tuple[Num, Num, Num]:
 
     def sweep(t: Num, z: Num, lo: Num, hi: Num, start: tuple[Num, Num, Num]):
         active = hi > hi.like(0)
-        first = min_over(select(active, lo, lo.like(n)), range(batch), n)
-        last = max_over(hi, range(batch), 0)
+        first, last = chase_range(lo, hi, n)
 
         def cond(k, *_):
             return stablehlo.compare(k, last.value, comparison_direction="LT")
@@ -191,9 +178,8 @@ def _francis(t: Num, z: Num, at: _Matrices) -> tuple[Num, Num, Num]:
             keep = acting & reflect
             tau = select(keep, tau, tau.like(0))
             v2, v3 = select(keep, y * scale, y.like(0)), select(keep, w * scale, w.like(0))
-            t = turn.reflect_rows(t, k, tau, v2, v3)
-            t = turn.reflect_columns(t, k, tau, v2, v3)
-            z = turn.reflect_columns(z, k, tau, v2, v3)
+            t = columns.reflect(rows.reflect(t, k, tau, v2, v3), k, tau, v2, v3)
+            z = columns.reflect(z, k, tau, v2, v3)
             # the bulge's column k - 1: beta on the subdiagonal, zeros below it
             kk, chased = at.full(k), at.per_matrix(keep & ~starting, t)
             column = at.columns.eq(kk - 1) & chased
@@ -204,29 +190,12 @@ def _francis(t: Num, z: Num, at: _Matrices) -> tuple[Num, Num, Num]:
         _, t, z = _fenced(extras.while_([first.value, t.value, z.value], cond, body))
         return t, z
 
-    limit = 30 * max(10, n)
-    t, lo, hi = deflate(t)
-    zero = _full(Num(_scalar(0, i32)), batch_i32)
+    def shifted_sweep(t: Num, z: Num, lo: Num, hi: Num, stalled: Num) -> tuple[Num, Num]:
+        return sweep(t, z, lo, hi, first_column(t, lo, hi, stalled))
 
-    def iterate_cond(sweeps, t, z, lo, hi, stalled):
-        sweeps = Num(sweeps)
-        unfinished = any_over(Num(hi) > Num(hi).like(0), range(batch))
-        return (sweeps.eq(0) | ((sweeps < Num(_scalar(limit, i32))) & unfinished)).value
-
-    def iterate(sweeps, t, z, lo, hi, stalled):
-        sweeps, t, z, lo, hi, stalled = map(Num, (sweeps, t, z, lo, hi, stalled))
-        start = first_column(t, lo, hi, stalled)
-        t, z = sweep(t, z, lo, hi, start)
-        t, new_lo, new_hi = deflate(t)
-        stalled = select(new_hi.eq(hi), stalled + 1, stalled.like(0))
-        return [(sweeps + 1).value, t.value, z.value, new_lo.value, new_hi.value, stalled.value]
-
-    if n < 3:
-        return t, z, zero.eq(0)
-    results = extras.while_([_scalar(0, i32), t.value, z.value, lo.value, hi.value, zero.value],
-                            iterate_cond, iterate)
-    _, t, z, _, hi, _ = _fenced(results)
-    return t, z, hi.eq(0)
+    if n < 3:                                   # 1x1 and 2x2 blocks only: nothing to sweep
+        return deflate(t)[0], z, _full(Num(_scalar(0, i32)), batch_i32).eq(0)
+    return qr_iteration(t, z, deflate, shifted_sweep)
 
 
 def _standard_2x2(a: Num, b: Num, c: Num, d: Num, eps: float):
@@ -294,7 +263,7 @@ def _standardize(t: Num, z: Num, at: _Matrices) -> tuple[Num, Num]:
     n = t.type.shape[-1]
     i32 = ir.IntegerType.get_signless(32)
     eps = float_info(t.element).eps
-    turn = _Rotations(at)
+    rows, columns = _Lines(at, rows=True), _Lines(at, rows=False)
 
     def cond(k, *_):
         return stablehlo.compare(k, _scalar(n - 1, i32), comparison_direction="LT")
@@ -305,8 +274,8 @@ def _standardize(t: Num, z: Num, at: _Matrices) -> tuple[Num, Num]:
         block, (cs, sn) = _standard_2x2(a, b, c, d, eps)
         acting = c.ne(c.like(0))
         cs, sn = select(acting, cs, cs.like(1)), select(acting, sn, sn.like(0))
-        t = turn.rotate_columns(turn.rotate_rows(t, k, cs, sn), k, cs, sn)
-        z = turn.rotate_columns(z, k, cs, sn)
+        t = columns.rotate(rows.rotate(t, k, cs, sn), k, cs, sn)
+        z = columns.rotate(z, k, cs, sn)
         kk = at.full(k)
         for (i, j), value in zip(((0, 0), (0, 1), (1, 0), (1, 1)), block):
             at_ij = at.rows.eq(kk + i) & at.columns.eq(kk + j) & at.per_matrix(acting, t)

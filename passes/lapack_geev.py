@@ -179,10 +179,7 @@ def complex_schur(a: Num) -> tuple[Num, Num, Num]:
 
     def sweep(t: Num, z: Num, lo: Num, hi: Num, mu: Num) -> tuple[Num, Num]:
         active = hi > hi.like(0)
-        first = min_over(select(active, lo, lo.like(n)), range(batch), n)
-        last = max_over(hi, range(batch), 0)
-
-        last = maximum(last, first + 1)           # at least one step (see complex_schur)
+        first, last = chase_range(lo, hi, n)
 
         def cond(k, *_):
             return stablehlo.compare(k, last.value, comparison_direction="LT")
@@ -219,9 +216,36 @@ def complex_schur(a: Num) -> tuple[Num, Num, Num]:
         return select(columns.eq(kk), at.along_rows(new_k, m),
                       select(columns.eq(kk + 1), at.along_rows(new_k1, m), m))
 
+    def shifted_sweep(t: Num, z: Num, lo: Num, hi: Num, stalled: Num) -> tuple[Num, Num]:
+        return sweep(t, z, lo, hi, shift(t, lo, hi, stalled))
+
+    if n < 2:
+        return t, z, _full(Num(_scalar(0, i32)), batch_i32).eq(0)
+    return qr_iteration(t, z, deflate, shifted_sweep)
+
+
+def chase_range(lo: Num, hi: Num, n: int) -> tuple[Num, Num]:
+    """The steps [first, last) of a bulge chase over a batch: from the smallest lo of the
+    matrices with an active block [lo, hi] (hi > 0) to the largest hi, at least one step
+    (with these loops' barriers, a sweep that could run no step was part of what made IREE
+    3.13's runtime fail; see the module docstring)."""
+    batch = list(range(lo.type.rank))
+    first = min_over(select(hi > hi.like(0), lo, lo.like(n)), batch, n)
+    return first, maximum(max_over(hi, batch, 0), first + 1)
+
+
+def qr_iteration(t: Num, z: Num, deflate, sweep) -> tuple[Num, Num, Num]:
+    """The outer loop of the QR iteration (zlahqr's and dlahqr's): `deflate(t)` -> (t, lo,
+    hi) sets negligible subdiagonal entries to zero and finds each matrix's active block
+    (hi = 0: none left); `sweep(t, z, lo, hi, stalled)` -> (t, z) runs one shifted sweep,
+    `stalled` counting the sweeps since hi last moved (for exceptional shifts). Sweeps repeat
+    until no matrix has an active block or 30 max(10, n) sweeps ran; (t, z, converged)."""
+    shape = list(t.type.shape)
+    n, batch = shape[-1], t.type.rank - 2
+    i32 = ir.IntegerType.get_signless(32)
     limit = 30 * max(10, n)
     t, lo, hi = deflate(t)
-    zero = _full(Num(_scalar(0, i32)), batch_i32)
+    zero = _full(Num(_scalar(0, i32)), ir.RankedTensorType.get(shape[:-2], i32))
 
     def iterate_cond(sweeps, t, z, lo, hi, stalled):
         unfinished = any_over(Num(hi) > Num(hi).like(0), range(batch))
@@ -230,19 +254,14 @@ def complex_schur(a: Num) -> tuple[Num, Num, Num]:
 
     def iterate(sweeps, t, z, lo, hi, stalled):
         sweeps, t, z, lo, hi, stalled = map(Num, (sweeps, t, z, lo, hi, stalled))
-        mu = shift(t, lo, hi, stalled)
-        t, z = sweep(t, z, lo, hi, mu)
+        t, z = sweep(t, z, lo, hi, stalled)
         t, new_lo, new_hi = deflate(t)
         stalled = select(new_hi.eq(hi), stalled + 1, stalled.like(0))
         return [(sweeps + 1).value, t.value, z.value, new_lo.value, new_hi.value, stalled.value]
 
-    if n > 1:
-        results = extras.while_(
-            [_scalar(0, i32), t.value, z.value, lo.value, hi.value, zero.value],
-            iterate_cond, iterate)
-        _, t, z, _, hi, _ = _fenced(results)
-    else:
-        hi = zero
+    results = extras.while_([_scalar(0, i32), t.value, z.value, lo.value, hi.value, zero.value],
+                            iterate_cond, iterate)
+    _, t, z, _, hi, _ = _fenced(results)
     return t, z, hi.eq(0)
 
 

@@ -18,9 +18,9 @@ from __future__ import annotations
 from iree.compiler import ir
 
 from ..dialect import stablehlo
+from ..errors import PassError
 from . import chlo_stablehlo_extras as extras
 from .chlo_expr import Num, conj, real, select, sum_over
-from ..errors import PassError
 from .custom_call import _target, register_custom_call
 from .lapack_calls import _column, _full, _positions, _scalar, _spread, reflector
 
