@@ -548,28 +548,28 @@ SYTRD = {np.float32: "ssytrd", np.float64: "dsytrd", np.complex64: "chetrd",
          np.complex128: "zhetrd"}
 
 
-@pytest.mark.parametrize("lower", [True, False])
-@pytest.mark.parametrize("dtype", list(SYTRD))
-def test_tridiagonal_lowered_for_the_cpu(ctx, dtype, lower):
+@pytest.mark.parametrize("dtype, lower, shape", [
+    (np.float32, True, (2, 6, 6)), (np.float64, False, (2, 6, 6)),
+    (np.complex64, False, (2, 6, 6)), (np.complex128, True, (2, 6, 6)),
+    (np.complex64, True, (1, 1))])
+def test_tridiagonal_lowered_for_the_cpu(ctx, dtype, lower, shape):
     """lapack_?sytrd_ffi / ?hetrd (shlo.passes.lapack_sytrd): a', d, e and tau equal to
-    LAPACK's own (scipy.linalg.lapack), a batch of 6x6 (a 1x1 too); the triangle not named
-    by uplo is ignored (the input is not symmetric) and comes back untouched."""
-    a = _matrices(dtype, (2, 6, 6), 31 + lower)
-    single = _matrices(dtype, (1, 1), 37)
+    LAPACK's own (scipy.linalg.lapack), both triangles, batched, and a 1x1; the triangle not
+    named by uplo is ignored (the input is not symmetric) and comes back untouched."""
+    x = _matrices(dtype, shape, 31 + lower)
     fn = jax.jit(lambda m: jax.lax.linalg.tridiagonal(m, lower=lower))
     lapack = getattr(scipy.linalg.lapack, SYTRD[dtype])
     tol = 1e-13 if np.finfo(dtype).bits == 64 else 1e-5
-    for x in (a, single):
-        with jax.enable_x64(np.finfo(dtype).bits == 64):
-            text = fn.lower(x).as_text()
-        assert "trd_ffi" in text
-        got = [np.asarray(r) for r in shlo.compile(shlo.parse_module(text, context=ctx),
-                                                    target="cpu")(x)]
-        members = [(x, got)] if x.ndim == 2 else [(x[k], [g[k] for g in got])
-                                                   for k in range(len(x))]
-        for xk, gk in members:
-            for g, w in zip(gk, lapack(xk, lower=int(lower))[:4]):
-                np.testing.assert_allclose(g, w, atol=tol * 10)
+    with jax.enable_x64(np.finfo(dtype).bits == 64):
+        text = fn.lower(x).as_text()
+    assert "trd_ffi" in text
+    got = [np.asarray(r) for r in shlo.compile(shlo.parse_module(text, context=ctx),
+                                                target="cpu")(x)]
+    members = [(x, got)] if x.ndim == 2 else [(x[k], [g[k] for g in got])
+                                               for k in range(len(x))]
+    for xk, gk in members:
+        for g, w in zip(gk, lapack(xk, lower=int(lower))[:4]):
+            np.testing.assert_allclose(g, w, atol=tol * 10)
 
 
 @pytest.mark.parametrize("dtype", ["f32", "f64", "c64", "c128"])
