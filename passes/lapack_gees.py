@@ -31,8 +31,8 @@ from iree.compiler import ir
 from ..dialect import stablehlo
 from ..errors import PassError
 from . import chlo_stablehlo_extras as extras
-from .chlo_expr import (Num, any_over, float_info, hypot, is_complex, max_over, maximum,
-                        minimum, select, sqrt, sum_over)
+from .chlo_expr import (Num, any_over, complex_, conj, float_info, hypot, is_complex, max_over,
+                        maximum, minimum, real, select, sqrt, sum_over)
 from .custom_call import _target, register_custom_call
 from .lapack_calls import _chars, _full, _scalar, reflector
 from .lapack_geev import _fenced, _Matrices, _orghr, chase_range, complex_schur, qr_iteration
@@ -71,11 +71,16 @@ class _Lines:
         w = tau * (lines[0] + v2 * lines[1] + v3 * lines[2])
         return self._put(m, k, [lines[0] - w, lines[1] - v2 * w, lines[2] - v3 * w])
 
+    def combine(self, m: Num, k: Num, g: tuple[tuple[Num, Num], tuple[Num, Num]]) -> Num:
+        """Rows (columns) k, k+1 replaced by g00 x_k + g01 x_k1 and g10 x_k + g11 x_k1 (g's
+        entries [...] each)."""
+        x0, x1 = self._get(m, k, 2)
+        (g00, g01), (g10, g11) = ((self.at.per_matrix(e, x0) for e in row) for row in g)
+        return self._put(m, k, [g00 * x0 + g01 * x1, g10 * x0 + g11 * x1])
+
     def rotate(self, m: Num, k: Num, cs: Num, sn: Num) -> Num:
         """BLAS drot on rows (columns) k, k+1: (cs x_k + sn x_k1, cs x_k1 - sn x_k)."""
-        x0, x1 = self._get(m, k, 2)
-        cs, sn = self.at.per_matrix(cs, x0), self.at.per_matrix(sn, x0)
-        return self._put(m, k, [cs * x0 + sn * x1, cs * x1 - sn * x0])
+        return self.combine(m, k, ((cs, sn), (-sn, cs)))
 
 
 def _shifted(v: Num, by: int) -> Num:
@@ -300,6 +305,48 @@ def real_schur(a: Num) -> tuple[Num, Num, Num]:
     if n > 1:
         t, z = _standardize(t, z, at)
     return t, z, converged
+
+
+def triangularized(t: Num, z: Num) -> tuple[Num, Num]:
+    """The complex Schur form (T', Z') of a real one (scipy's rsf2csf): each standardized 2x2
+    block [[a, b], [c, a]] turned upper triangular by the unitary G whose adjoint's first
+    column is the block's eigenvector of a + i w (w = sqrt(|b c|)), so that the pair comes
+    out in dgeev's order, + first; T' = G T G^H on those rows and columns, Z' = Z G^H. Real
+    eigenvalues stay exactly real on T's diagonal."""
+    n = t.type.shape[-1]
+    at = _Matrices(t)
+    i32 = ir.IntegerType.get_signless(32)
+    t, z = complex_(t, 0.0), complex_(z, 0.0)
+    rows, columns = _Lines(at, rows=True), _Lines(at, rows=False)
+
+    def cond(k, *_):
+        return stablehlo.compare(k, _scalar(n - 1, i32), comparison_direction="LT")
+
+    def body(k, t, z):
+        k, t, z = Num(k), Num(t), Num(z)
+        a, b = real(at.entry(t, k, k)), real(at.entry(t, k, k + 1))
+        c = real(at.entry(t, k + 1, k))
+        acting = c.ne(c.like(0))
+        w = sqrt(abs(b)) * sqrt(abs(c))
+        norm = hypot(abs(b), w)
+        norm = select(acting, norm, norm.like(1))
+        v0 = complex_(select(acting, b / norm, b.like(1)), 0.0)
+        v1 = complex_(b.like(0), select(acting, w / norm, w.like(0)))
+        g = ((conj(v0), conj(v1)), (-v1, v0))                         # G (identity if idle)
+        t = columns.combine(rows.combine(t, k, g), k, tuple(tuple(conj(e) for e in row)
+                                                            for row in g))
+        z = columns.combine(z, k, tuple(tuple(conj(e) for e in row) for row in g))
+        kk, idle = at.full(k), at.per_matrix(~acting, t)
+        for (i, j), value in (((1, 0), complex_(a.like(0), 0.0)), ((0, 0), complex_(a, w)),
+                              ((1, 1), complex_(a, -w))):
+            t = select(at.rows.eq(kk + i) & at.columns.eq(kk + j) & ~idle,
+                       at.per_matrix(value, t), t)
+        return [(k + 1).value, t.value, z.value]
+
+    if n < 2:
+        return t, z
+    _, t, z = _fenced(extras.while_([_scalar(0, i32), t.value, z.value], cond, body))
+    return t, z
 
 
 def eigenvalues(t: Num) -> tuple[Num, Num]:

@@ -1,8 +1,10 @@
 """The decomposition of `lapack_?geev_ffi` (`jnp.linalg.eig`, `eigvals`) on the CPU, and the
 complex Schur form that it and the complex gees (shlo.passes.lapack_gees) share.
 
-geev goes through the complex Schur form A = Z T Z^H, as LAPACK's zgeev does (a real input
-is taken as complex; its eigenvalues and eigenvectors are complex anyway):
+geev goes through the complex Schur form A = Z T Z^H, as LAPACK's zgeev does; a real input
+takes dgeev's real Schur form (shlo.passes.lapack_gees) made complex block by block
+(`triangularized`, scipy's rsf2csf), so its eigenvalues come in LAPACK's order with real ones
+exactly real, and steps 3 below follow. For a complex input:
 
 1. Hessenberg form: xgehd2's reflectors (shlo.passes.lapack_gehrd) and Q from them
    (orgqr on the reflectors shifted one column, as LAPACK's orghr);
@@ -27,10 +29,9 @@ hal.command_buffer.copy_buffer; random 5x5 matrices without barriers, a triangul
 the Schur loops' only). A 2x2 matrix is Hessenberg already and skips the reduction, after
 which the same failure met every 2x2 (f32 eig and eigvals, 2026-11-26).
 
-A real input's eigenvalues come out as wr + i wi with rounding-size imaginary parts for real
-eigenvalues and its eigenvectors as complex vectors; LAPACK's order of eigenvalues is its
-deflation order, which this follows only where the QR iteration deflates alike (dgeev
-itself goes through the real Schur form, which shlo.passes.lapack_gees builds for dgees).
+LAPACK's order of eigenvalues is its deflation order, which this follows where the QR
+iteration deflates alike: for real inputs jax's (LAPACK's) eigenvalues matched elementwise
+on every random matrix tried; eigenvectors are complex columns as geev returns them.
 """
 from __future__ import annotations
 
@@ -320,18 +321,17 @@ def _normalized(v: Num) -> Num:
     return v * at.along_columns(scale, v)
 
 
-def _as_complex(a: Num) -> Num:
-    """A real matrix as a complex one."""
-    return a if is_complex(a.element) else complex_(a, 0.0)
-
-
 def geev(op: ir.Operation, a: ir.Value):
     chars = _chars(op)
     a = Num(a)
     vector_type = ir.RankedTensorType(op.results[-2].type)
     complex_element = vector_type.element_type
-    a = _as_complex(a)
-    t, z, converged = complex_schur(a)
+    if is_complex(a.element):
+        t, z, converged = complex_schur(a)
+    else:                 # as dgeev: the real Schur form (LAPACK's order, real values exact)
+        from .lapack_gees import real_schur, triangularized      # (it builds on this module)
+        t, z, converged = real_schur(a)
+        t, z = triangularized(t, z)
     batch = a.type.rank - 2
     w = _diagonal(t, batch)
     outputs = [real(w).value, imag(w).value] if len(op.results) == 5 else [w.value]

@@ -383,6 +383,11 @@ def test_eig_lowered_for_the_cpu(ctx, dtype, shape):
         largest = np.take_along_axis(v, np.abs(v).argmax(-2)[..., None, :], -2)
         np.testing.assert_allclose(largest.imag, 0, atol=tol)
         assert (largest.real > 0).all()
+    if np.dtype(dtype).kind == "f":       # dgeev's real Schur form: XLA's (LAPACK's) order,
+        with jax.enable_x64(np.finfo(dtype).bits == 64):          # real eigenvalues exact
+            want = np.asarray(fn(a)[0])
+        np.testing.assert_allclose(w, want, atol=tol * scale)
+        np.testing.assert_array_equal(w.imag == 0, want.imag == 0)
     # numpy's right eigenvector of the same eigenvalue: the same up to a phase
     order = np.abs(w[..., :, None] - want_w[..., None, :]).argmin(-1)
     matched = np.take_along_axis(want_v, order[..., None, :], -1)
@@ -583,6 +588,22 @@ def test_jax_stored_tridiagonal_modules(ctx, dtype):
     tol = 1e-12 if dtype in ("f64", "c128") else 2e-5
     for g, w in zip(got, stored["expected_outputs"]):
         np.testing.assert_allclose(np.asarray(g), np.asarray(w), atol=tol * 10)
+
+
+@pytest.mark.parametrize("what", ["funm", "rsf2csf", "solve_sylvester"])
+def test_functions_built_on_schur_and_eig_match_xla(ctx, what):
+    """jax.scipy.linalg's functions on the real Schur form and eig (sgees, cgeev, sgeev):
+    XLA's results elementwise (the Schur forms' signs and orders agree with LAPACK's)."""
+    a, b = _matrices(np.float32, (4, 4), 53), _matrices(np.float32, (4, 4), 59)
+    fn, args = {"funm": (lambda x: jax.scipy.linalg.funm(x, jnp.sin), [a]),
+                "rsf2csf": (lambda x: jax.scipy.linalg.rsf2csf(*jax.scipy.linalg.schur(x))[0],
+                            [a]),
+                "solve_sylvester": (lambda x, y: jax.scipy.linalg.solve_sylvester(x, y, x),
+                                    [a, b])}[what]
+    fn = jax.jit(fn)
+    got = shlo.compile(shlo.parse_module(fn.lower(*args).as_text(), context=ctx),
+                       target="cpu")(*args)
+    np.testing.assert_allclose(np.asarray(got), np.asarray(fn(*args)), atol=2e-5)
 
 
 def test_sqrtm_through_the_complex_schur_form(ctx):
