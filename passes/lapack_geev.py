@@ -143,8 +143,9 @@ def complex_schur(a: Num) -> tuple[Num, Num, Num]:
         reflected, taus = _fenced([x.value for x in hessenberg(a, 1, n, tau_type)])
         z = _orghr(reflected, taus)
         t = select(rows <= columns + 1, reflected, a.like(0))
-    else:                # already Hessenberg (IREE 3.13's runtime failed on the 2x2 reduction)
-        t, z = a, _identity(shape[:-2], n, a.element)
+    else:                # already Hessenberg (IREE 3.13's runtime failed on the 2x2 reduction;
+                         # without the barrier it failed to compile complex<f64>)
+        t, z = _fenced([a.value, _identity(shape[:-2], n, a.element).value])
     eps = float_info(real_element(a.element)).eps
     tiny = float_info(real_element(a.element)).tiny
     subdiagonal = rows.eq(columns + 1)

@@ -356,7 +356,8 @@ def _closest(values, reference):
 
 @pytest.mark.parametrize("dtype, shape", [(np.float32, (6, 6)), (np.float64, (3, 7, 7)),
                                           (np.complex64, (2, 5, 5)), (np.complex128, (9, 9)),
-                                          (np.float32, (1, 1)), (np.float32, (3, 2, 2))])
+                                          (np.float32, (1, 1)), (np.float32, (3, 2, 2)),
+                                          (np.complex128, (2, 2))])
 def test_eig_lowered_for_the_cpu(ctx, dtype, shape):
     """lapack_?geev_ffi (shlo.passes.lapack_geev) with left and right eigenvectors: numpy's
     eigenvalues (each one's nearest), A v = w v and u^H A = w u^H, unit columns whose largest
