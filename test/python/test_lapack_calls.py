@@ -591,17 +591,6 @@ def test_jax_stored_tridiagonal_modules(ctx, dtype):
         np.testing.assert_allclose(np.asarray(g), np.asarray(w), atol=tol * 10)
 
 
-def test_rsf2csf_on_the_real_schur_form_matches_xla(ctx):
-    """jax.scipy.linalg.rsf2csf of schur(a) (sgees, then complex rotations of its 2x2 blocks
-    in jax): XLA's result elementwise, so the real Schur form's signs and block order agree
-    with LAPACK's. (funm and solve_sylvester, on sgees and cgeev, matched XLA the same way
-    when measured; each is a 40 s compile.)"""
-    a = _matrices(np.float32, (4, 4), 53)
-    fn = jax.jit(lambda x: jax.scipy.linalg.rsf2csf(*jax.scipy.linalg.schur(x))[0])
-    got = shlo.compile(shlo.parse_module(fn.lower(a).as_text(), context=ctx), target="cpu")(a)
-    np.testing.assert_allclose(np.asarray(got), np.asarray(fn(a)), atol=2e-5)
-
-
 def test_sqrtm_through_the_complex_schur_form(ctx):
     """jax.scipy.linalg.sqrtm: the complex Schur form of a real matrix, then triangular
     solves; scipy's sqrtm is the oracle."""
