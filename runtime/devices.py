@@ -16,6 +16,7 @@ sort, loops), so only functions whose module IREE merely reads
 """
 from __future__ import annotations
 
+import gc
 import threading
 
 import iree.runtime as rt
@@ -62,6 +63,18 @@ def forget_device(driver: str, config) -> None:
     with _lock:
         if _configs.get(driver) is config:
             del _configs[driver]
+
+
+def release_device(driver: str) -> None:
+    """Close a driver's device once the executables loaded on it are gone (they reopen one on
+    their next call). Mesa's software Vulkan driver (lavapipe, 22.3) keeps two threads busy
+    while an IREE Vulkan device is open (IREE waits for any of several semaphores, which Mesa
+    implements by spinning), so a process that is done with Vulkan should release it."""
+    with _lock:
+        config = _configs.pop(driver, None)
+    if config is not None:
+        del config
+        gc.collect()            # executables and their functions refer to each other
 
 
 def driver_available(driver: str) -> tuple[bool, str]:

@@ -283,7 +283,9 @@ class Module:
     """A loaded .vmfb: `module(*arrays)` calls `main` (or the only function)."""
 
     def __init__(self, vmfb: bytes, device: str = "local-task"):
-        self.config = rt.Config(device)
+        # the module's own device, closed with it (not iree.runtime's process-wide cached one:
+        # an open Vulkan device on Mesa's software driver keeps two threads spinning)
+        self.config = rt.Config(device=rt.get_device(device, cache=False))
         vm_module = rt.VmModule.copy_buffer(self.config.vm_instance, vmfb)
         self._context = rt.SystemContext(vm_modules=[vm_module], config=self.config)
         self._exports = exported_functions(vm_module)

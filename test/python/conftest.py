@@ -14,6 +14,16 @@ def ctx():
     return shlo.context()
 
 
+@pytest.fixture(autouse=True)
+def release_vulkan():
+    """After each test, close the Vulkan device it opened (devices.release_device): an open
+    lavapipe device keeps both cores busy, which made every later compile in the same
+    pytest worker about twice as slow."""
+    yield
+    from shlo.runtime.devices import release_device
+    release_device("vulkan")
+
+
 def vulkan_or_skip():
     from shlo.runtime.devices import driver_available
     ok, why = driver_available("vulkan")

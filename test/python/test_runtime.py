@@ -314,3 +314,27 @@ def test_a_lost_device_is_replaced_on_the_next_call():
     assert new_config.device is not lost_config.device     # not iree.runtime's cached device
     np.testing.assert_array_equal(other(x), 2 * x)         # the other module moved to it too
     assert other.function("main")._device is new_config.device
+
+
+def test_a_released_vulkan_device_closes_and_reopens(ctx):
+    """release_device("vulkan") closes the device once no executable holds it (an open
+    lavapipe device keeps two threads spinning); an executable called again reopens one."""
+    import gc
+    import weakref
+    from shlo.runtime import devices
+    vulkan_or_skip()
+    exe = shlo.compile("func.func @main(%a: tensor<3xf32>) -> tensor<3xf32> {\n"
+                       "  %0 = stablehlo.multiply %a, %a : tensor<3xf32>\n"
+                       "  return %0 : tensor<3xf32>\n}", target="vulkan")
+    x = np.array([1, 2, 3], np.float32)
+    np.testing.assert_array_equal(exe(x), x * x)
+    opened = weakref.ref(devices.device_config("vulkan"))
+    devices.release_device("vulkan")
+    np.testing.assert_array_equal(exe(x), x * x)           # reopened, the module reloaded
+    reopened = weakref.ref(devices.device_config("vulkan"))
+    devices.release_device("vulkan")
+    assert opened() is None                                 # the first device is closed
+    assert reopened() is not None                           # exe still holds the second
+    del exe
+    gc.collect()
+    assert reopened() is None
