@@ -210,7 +210,9 @@ def download(device, view, dtype: np.dtype) -> np.ndarray:
     Maps the buffer when it is host-visible (no copy: the array keeps the mapping,
     and so the buffer, alive); otherwise copies it into a staging buffer first
     (importing a numpy allocation fails on Vulkan's software driver: host
-    pointers must be 4096-byte aligned).
+    pointers must be 4096-byte aligned), and from there into numpy's own memory, so
+    that results do not keep the device open (an open device on Mesa's software
+    driver keeps two threads spinning).
     """
     shape = list(view.shape)
     buffer = view.get_buffer()
@@ -225,7 +227,7 @@ def download(device, view, dtype: np.dtype) -> np.ndarray:
     device.queue_copy(buffer, staging, wait_semaphores=rt.HalFence.create_at(semaphore, 0),
                       signal_semaphores=rt.HalFence.create_at(semaphore, 1))
     rt.HalFence.create_at(semaphore, 1).wait()
-    return staging.map().asarray(shape, dtype)
+    return staging.map().asarray(shape, dtype).copy()
 
 
 class Function:

@@ -11,6 +11,7 @@ one broken op fails only its own test; a case marked xfail is compiled alone.
 from __future__ import annotations
 
 import dataclasses
+import traceback
 from typing import Any, Callable
 
 import numpy as np
@@ -121,6 +122,8 @@ class Suite:
         try:
             return self._run(cases, target)
         except Exception as e:  # noqa: BLE001 - the failing case's test re-raises it
+            # the failed frames hold the executable, and so its device: drop their locals
+            traceback.clear_frames(e.__traceback__)
             if len(cases) == 1:
                 e.__suppress_context__ = True    # report the case's own failure only
                 return {cases[0].name: _Failed(e)}
