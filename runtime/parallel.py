@@ -73,7 +73,7 @@ def run_parallel(executable, inputs: Sequence[Sequence], *, num_replicas: int | 
         t.start()
     for t in threads:
         t.join()
-    del functions                   # (a traceback must not keep the contexts alive)
+    functions.clear()               # (a traceback must not keep the contexts alive)
     if any(e is not None for e in errors):
         raise _first_failure(grid, errors) from None
     out = ParallelResults(results)
