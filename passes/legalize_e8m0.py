@@ -27,7 +27,6 @@ import dataclasses
 
 from iree.compiler import ir
 
-from ..dialect import stablehlo
 from .base import Pass, nested_ops
 from .chlo_expr import Num, attributes, select, shift_left, shift_right_logical, with_element
 from .round_narrow_float_converts import FLOAT_LAYOUTS

@@ -89,16 +89,11 @@ def _ulps_off(got, exact, dtype) -> float:
     return float(np.max(np.abs(got.astype(np.float64) - exact) / 2.0 ** (exponent - mantissa + 1)))
 
 
-@pytest.fixture(scope="module")
-def executables():
-    return {}
-
-
 @pytest.mark.parametrize("target", ["cpu", "vulkan"])
-def test_narrow_float_sums_are_rounded_once(target, executables):
+def test_narrow_float_sums_are_rounded_once(target):
     if target == "vulkan":
         vulkan_or_skip()
-    exe = executables.setdefault(target, shlo.compile(TEXT, target=target))
+    exe = shlo.compile(TEXT, target=target)
     for name, args, exact, dtype in _cases():
         got = np.asarray(exe.function(name)(*args))
         assert got.dtype == dtype

@@ -58,8 +58,8 @@ CASES = {
         '"stablehlo.collective_permute"(%x) {source_target_pairs = dense<> : tensor<0x2xi64>}'
         ' : (T) -> R', (4, 2), [], "permute"),
     "collective_broadcast_from_replica_1": (
-        f'"stablehlo.collective_broadcast"(%x) {{replica_groups = dense<[[1, 0]]> : '
-        f'tensor<1x2xi64>}} : (T) -> R', (4, 2), [[2, 0], [3, 1]], "broadcast"),
+        '"stablehlo.collective_broadcast"(%x) {replica_groups = dense<[[1, 0]]> : '
+        'tensor<1x2xi64>} : (T) -> R', (4, 2), [[2, 0], [3, 1]], "broadcast"),
 }
 ELEMENTS = {"f32": np.float32, "i32": np.int32, "bf16": ml_dtypes.bfloat16,
             "complex<f32>": np.complex64}
