@@ -112,7 +112,10 @@ class Suite:
         if computation is None:
             return results
         exe = shlo.compile(computation.module, target=target)
-        got = _as_list(exe(*args))
+        # copies: a CPU result is a view of IREE's mapped buffer, and these results live in
+        # module globals until the interpreter exits, after IREE's bindings (nanobind then
+        # reports every such buffer as leaked)
+        got = [x.copy() if isinstance(x, np.ndarray) else x for x in _as_list(exe(*args))]
         for name, (start, count) in spans.items():
             results[name] = got[start:start + count]
         return results
