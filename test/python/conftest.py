@@ -6,6 +6,16 @@ import sys
 import pytest
 
 BIN = os.path.dirname(sys.executable)
+# StableHLO's interpreter tests: the shared material next to the repository, or
+# $SHLO_CONFORMANCE_SUITE; tests that read them skip, saying so, where they are not
+CONFORMANCE_SUITE = os.environ.get("SHLO_CONFORMANCE_SUITE") or os.path.join(
+    os.path.dirname(__file__), "..", "..", "..", "shared", "conformance", "stablehlo-interpret")
+
+
+def conformance_suite_or_skip():
+    if not os.path.isdir(CONFORMANCE_SUITE):
+        pytest.skip(f"no conformance suite at {os.path.normpath(CONFORMANCE_SUITE)} "
+                    "(set SHLO_CONFORMANCE_SUITE)")
 
 
 @pytest.fixture(scope="session")

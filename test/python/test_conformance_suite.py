@@ -4,25 +4,18 @@ The whole suite runs on CPU and in the reference interpreter, a subset on Vulkan
 fails on a failure its ledger does not list (a regression, or a new gap to explain) and on
 a listed function that passes (fixed: remove it), so the ledgers stay true.
 """
-import os
 from pathlib import Path
 
 import pytest
 
-from conftest import vulkan_or_skip
+from conftest import CONFORMANCE_SUITE, conformance_suite_or_skip, vulkan_or_skip
 
 REPO = Path(__file__).resolve().parents[2]
-SUITE = Path(os.environ.get("SHLO_CONFORMANCE_SUITE",
-                            REPO.parent / "shared" / "conformance" / "stablehlo-interpret"))
+SUITE = Path(CONFORMANCE_SUITE)
 LEDGERS = REPO / "test" / "conformance"
 # Vulkan compiles are slower: a subset with integers, floats, f64, reductions, control flow.
 VULKAN_FILES = ["add.mlir", "compare.mlir", "dot_general.mlir", "iota.mlir", "reduce.mlir",
                 "select.mlir", "sort.mlir", "while.mlir", "maximum.mlir", "sine.mlir"]
-
-
-def _suite_or_skip():
-    if not SUITE.is_dir():
-        pytest.skip(f"no conformance suite at {SUITE} (set SHLO_CONFORMANCE_SUITE)")
 
 
 def _run_and_judge(target: str, files):
@@ -39,14 +32,14 @@ def _run_and_judge(target: str, files):
 
 
 def test_whole_suite_on_cpu_matches_the_ledger():
-    _suite_or_skip()
+    conformance_suite_or_skip()
     from shlo.tools.conformance_runner import discover
     outcomes = _run_and_judge("cpu", discover([str(SUITE)]))
     assert sum(o.status == "passed" for o in outcomes) > 300
 
 
 def test_vulkan_subset_matches_the_ledger():
-    _suite_or_skip()
+    conformance_suite_or_skip()
     vulkan_or_skip()
     files = [(str(SUITE / name), name) for name in VULKAN_FILES]
     outcomes = _run_and_judge("vulkan", files)
@@ -54,7 +47,7 @@ def test_vulkan_subset_matches_the_ledger():
 
 
 def test_whole_suite_in_the_reference_interpreter_matches_the_ledger():
-    _suite_or_skip()
+    conformance_suite_or_skip()
     pytest.importorskip("jaxlib")
     from shlo.tools.conformance_runner import discover
     _run_and_judge("reference", discover([str(SUITE)]))

@@ -11,7 +11,7 @@ import numpy as np
 import pytest
 
 import shlo
-from conftest import vulkan_or_skip
+from conftest import CONFORMANCE_SUITE, conformance_suite_or_skip, vulkan_or_skip
 from shlo.passes import legalize_chlo
 from shlo.passes.legalize_chlo import LegalizeChlo
 from shlo.tools.chlo_accuracy import _ops, function_text, make_case, ulp_distance
@@ -25,7 +25,7 @@ broadcast_shift_right_arithmetic broadcast_shift_right_logical broadcast_subtrac
 broadcast_zeta conj constant constant_like cosh digamma erf erf_inv erfc is_inf is_neg_inf
 is_pos_inf lgamma mulhi next_after polygamma ragged_dot scan sinh square tan top_k zeta""".split()
 RNG = np.random.default_rng(5)
-CONFORMANCE = "/work/shared/conformance/stablehlo-interpret/chlo"
+CONFORMANCE = os.path.join(CONFORMANCE_SUITE, "chlo")
 
 
 def test_every_chlo_op_has_a_rule():
@@ -142,8 +142,7 @@ def conformance_functions(text: str):
 @pytest.mark.parametrize("name", ["mulhi", "ragged_dot", "scan"])
 def test_conformance_file_legalizes_and_runs(ctx, name):
     path = os.path.join(CONFORMANCE, f"{name}.mlir")
-    if not os.path.exists(path):
-        pytest.skip(f"no shared conformance suite here ({path})")
+    conformance_suite_or_skip()
     with open(path) as f:
         functions = conformance_functions(f.read())
     module = shlo.parse_module("\n".join(text for _, _, text in functions), context=ctx)
