@@ -39,7 +39,7 @@ def device_config(driver: str):
     """The `iree.runtime.Config` (instance + device) for a driver, created on first use.
 
     The device is shlo's own, not iree.runtime's process-wide cached one, so that after
-    `forget_device` the next call really opens a new device."""
+    `forget_device` or `release_device` the next call really opens a new device."""
     with _lock:
         config = _configs.get(driver)
         if config is None:
@@ -54,7 +54,7 @@ def device_config(driver: str):
 
 
 def is_current(driver: str, config) -> bool:
-    """Whether `config` is still the driver's device (not forgotten after a loss)."""
+    """Whether `config` is still the driver's device (not forgotten after a loss, nor released)."""
     return _configs.get(driver) is config
 
 

@@ -316,7 +316,7 @@ def test_a_lost_device_is_replaced_on_the_next_call():
     assert other.function("main")._device is new_config.device
 
 
-def test_a_released_vulkan_device_closes_and_reopens(ctx):
+def test_a_released_vulkan_device_closes_and_reopens():
     """release_device("vulkan") closes the device once no executable holds it (an open
     lavapipe device keeps two threads spinning); an executable called again reopens one.
     Results read back through a staging buffer are numpy's own: they do not hold it."""
