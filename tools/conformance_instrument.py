@@ -210,7 +210,7 @@ def _instrument_function(f, test: TestFunction, options: Options) -> None:
         host = host_constant(expected)
         check.expected = host if host is not None else result_index(expected)
         test.checks.append(check)
-        op.erase()
+        _erase_check(op)
     old_return = block.operations[len(block.operations) - 1]
     if not check_ops:                  # nothing to check: still compute what it returns
         returned = list(old_return.operands) + returned
@@ -221,6 +221,26 @@ def _instrument_function(f, test: TestFunction, options: Options) -> None:
     _erase_dead_constants(block)       # expected values now live on the host only
     if options.lift_constants:
         test.args = _lift_constants(f, block, options)
+
+
+def _erase_check(op) -> None:
+    """Erase a check. The custom_call form returns an i1 tensor (testdata returns it from
+    `@main`); its uses read `true` instead, for the host judges the check. Erasing an op
+    whose result is still used would leave dangling uses: heap corruption, not an error."""
+    for result in op.results:
+        if not list(result.uses):
+            continue
+        shaped = result.type.maybe_downcast()
+        if not isinstance(shaped, ir.RankedTensorType) or str(shaped.element_type) != "i1":
+            raise ConformanceError(f"line {line_of(op)}: a check's result of type "
+                                   f"{result.type} is used; only i1 tensors can be")
+        true = ir.DenseElementsAttr.get_splat(
+            shaped, ir.IntegerAttr.get(shaped.element_type, 1))
+        constant = ir.Operation.create("stablehlo.constant", results=[shaped],
+                                       attributes={"value": true}, ip=ir.InsertionPoint(op),
+                                       loc=op.location)
+        result.replace_all_uses_with(constant.results[0])
+    op.erase()
 
 
 def _instrument_parallel(f, test: TestFunction) -> None:

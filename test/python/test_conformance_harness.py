@@ -19,6 +19,8 @@ from shlo.tools.conformance_syntax import rewrite_test_ops, split_chunks
 from shlo.tools.conformance_values import ConformanceError, decode_dense, split_typed_attr
 from shlo.tools.conformance_worker import FileRun, Outcome
 
+MALLOC_DEBUG = "/lib/x86_64-linux-gnu/libc_malloc_debug.so.0"   # glibc's checking malloc
+
 EQ = checks.CHECK_OPS["check.expect_eq"]
 ALMOST = checks.CHECK_OPS["check.expect_almost_eq"]
 CLOSE = checks.CHECK_OPS["check.expect_close"]
@@ -409,6 +411,45 @@ def test_a_hanging_function_times_out_and_finished_ones_are_kept(tmp_path):
     assert by_name["quick"].status == "passed"
     assert by_name["forever"].cause == "timeout" and by_name["forever"].line == 9
     assert "no result within 10 s while running @forever" in by_name["forever"].message
+
+
+def test_custom_call_checks_that_return_their_verdict_run_in_a_worker(tmp_path, monkeypatch):
+    """StableHLO's testdata returns `custom_call @check.eq`'s i1 from `@main`. Erasing such a
+    check while the return still read it corrupted the heap: the worker died at a later malloc
+    ("unaligned tcache chunk"). glibc's malloc checks, where the system has them, make that
+    deterministic; a cold cache makes the worker compile."""
+    from shlo.tools.conformance_runner import Runner
+    path = tmp_path / "testdata.mlir"
+    path.write_text(textwrap.dedent("""\
+        module @jit_testcase {
+          func.func public @main() -> tensor<i1> {
+            %0 = stablehlo.constant dense<[1.5, -2.0, 3.0]> : tensor<3xf32>
+            %1 = stablehlo.constant dense<[1.5, 2.0, 3.0]> : tensor<3xf32>
+            %2 = stablehlo.abs %0 : tensor<3xf32>
+            %3 = stablehlo.custom_call @check.eq(%2, %1) : (tensor<3xf32>, tensor<3xf32>) -> tensor<i1>
+            return %3 : tensor<i1>
+          }
+        }
+
+        // -----
+
+        func.func @main() -> tensor<i1> {
+          %0 = stablehlo.constant dense<[1, -2]> : tensor<2xi32>
+          %1 = stablehlo.negate %0 : tensor<2xi32>
+          %2 = stablehlo.custom_call @check.eq(%1, %1) : (tensor<2xi32>, tensor<2xi32>) -> tensor<i1>
+          %3 = stablehlo.custom_call @check.eq(%1, %0) : (tensor<2xi32>, tensor<2xi32>) -> tensor<i1>
+          %4 = stablehlo.and %2, %3 : tensor<i1>
+          return %4 : tensor<i1>
+        }
+        """))
+    monkeypatch.setenv("SHLO_CACHE_DIR", str(tmp_path / "cache"))
+    if os.path.exists(MALLOC_DEBUG):
+        monkeypatch.setenv("LD_PRELOAD", MALLOC_DEBUG)
+        monkeypatch.setenv("GLIBC_TUNABLES", "glibc.malloc.check=3")
+    outcomes = Runner("cpu", jobs=1).run([(str(path), "testdata.mlir")])
+    assert [(o.line, o.status, o.cause) for o in outcomes] == \
+        [(2, "passed", ""), (13, "failed", "mismatch")]
+    assert "custom_call @check.eq at line 17" in outcomes[1].message
 
 
 # --- ledgers -------------------------------------------------------------------------------------
