@@ -3,6 +3,9 @@
 Modules of a shlo context are parsed by the IREE session's own parser under the
 source's real name, so every location says `in.mlir:3:5` (not `-:3:5`), as in
 mlir-opt; text padded with blank lines keeps the line numbers of a larger file.
+Text from before 2024, with array attributes as 1-D dense tensors, is upgraded and parsed
+again (legacy_arrays); so are Shardy annotations dropped (shardy). `shlo-opt` parses as
+written, as stablehlo-opt does.
 """
 from __future__ import annotations
 
@@ -14,6 +17,7 @@ from iree.compiler import ir
 
 from .context import default_context, home_session
 from .errors import Diagnostic, ParseError, diagnostics_text
+from .legacy_arrays import mentions_legacy_arrays, upgrade_arrays
 from .shardy import drop_shardy, generic_form, mentions_shardy
 
 
@@ -40,6 +44,12 @@ def parse_module(source: str | bytes, *, context: ir.Context | None = None,
     shardy = False
     try:
         module = parse_source(source, ctx, source_name)
+        if module is None and mentions_legacy_arrays([d.message for d in captured]):
+            upgraded = _upgraded_text(source)
+            if upgraded is not None:      # the second parse's diagnostics are the ones to show
+                captured.clear()
+                source = upgraded
+                module = parse_source(source, ctx, source_name)
         shardy = module is None and mentions_shardy([d.message for d in captured], source)
         if shardy:                     # the second parse's diagnostics are the ones to show
             captured.clear()
@@ -55,6 +65,17 @@ def parse_module(source: str | bytes, *, context: ir.Context | None = None,
                      "single-device programs; lower the function without a mesh)"]
         raise ParseError("\n".join(lines) or f"{source_name}: cannot parse", diagnostics=captured)
     return module
+
+
+def _upgraded_text(source: str | bytes) -> str | None:
+    """Text `source` with pre-2024 array attributes upgraded (legacy_arrays), or None when
+    it is bytecode or nothing changes."""
+    if not isinstance(source, str):
+        if bytes(source).startswith(b"ML\xefR"):
+            return None
+        source = bytes(source).decode("utf-8", "replace")
+    upgraded = upgrade_arrays(source)
+    return upgraded if upgraded != source else None
 
 
 def _parse_with_shardy(source, ctx: ir.Context, source_name: str) -> ir.Module | None:
