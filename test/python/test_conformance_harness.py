@@ -452,6 +452,24 @@ def test_custom_call_checks_that_return_their_verdict_run_in_a_worker(tmp_path, 
     assert "custom_call @check.eq at line 17" in outcomes[1].message
 
 
+def test_quantized_tests_are_skipped_by_the_reference_target_and_say_why(tmp_path):
+    path = tmp_path / "quantized.mlir"
+    path.write_text(textwrap.dedent("""\
+        func.func @main() {
+          %0 = stablehlo.constant dense<[1.0, 2.0]> : tensor<2xf32>
+          %1 = stablehlo.uniform_quantize %0 : (tensor<2xf32>) -> tensor<2x!quant.uniform<i8:f32, 0.05:0>>
+          %2 = stablehlo.uniform_dequantize %1 : (tensor<2x!quant.uniform<i8:f32, 0.05:0>>) -> tensor<2xf32>
+          check.expect_almost_eq_const %2, dense<[1.0, 2.0]> : tensor<2xf32>
+          func.return
+        }
+        """))
+    events = []
+    FileRun(str(path), "quantized.mlir", "reference", events.append).run()
+    outcome, = [e for e in events if e["event"] == "outcome"]
+    assert (outcome["status"], outcome["cause"]) == ("skipped", "reference")
+    assert "no quant dialect" in outcome["message"]
+
+
 # --- ledgers -------------------------------------------------------------------------------------
 
 def _outcome(test_id, status):
