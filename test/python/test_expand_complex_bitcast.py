@@ -1,5 +1,6 @@
-"""shlo-expand-complex-bitcast: bitcast_convert complex<f64> -> complex<f32> keeps every bit
-(IREE 3.13's own lowering segfaults the compiler). numpy's `view` is the oracle."""
+"""shlo-expand-complex-bitcast: bitcast_convert between complex<f64> and complex<f32> keeps
+every bit (IREE 3.13's own lowering segfaults the compiler, in both directions). numpy's
+`view` is the oracle."""
 import numpy as np
 import pytest
 
@@ -13,6 +14,14 @@ func.func @c128_to_c64(%x: tensor<64x3xcomplex<f64>>) -> tensor<64x3x2xcomplex<f
 func.func @scalar(%x: tensor<complex<f64>>) -> tensor<2xcomplex<f32>> {
   %r = stablehlo.bitcast_convert %x : (tensor<complex<f64>>) -> tensor<2xcomplex<f32>>
   return %r : tensor<2xcomplex<f32>>
+}
+func.func @c64_to_c128(%x: tensor<64x3x2xcomplex<f32>>) -> tensor<64x3xcomplex<f64>> {
+  %r = stablehlo.bitcast_convert %x : (tensor<64x3x2xcomplex<f32>>) -> tensor<64x3xcomplex<f64>>
+  return %r : tensor<64x3xcomplex<f64>>
+}
+func.func @to_scalar(%x: tensor<2xcomplex<f32>>) -> tensor<complex<f64>> {
+  %r = stablehlo.bitcast_convert %x : (tensor<2xcomplex<f32>>) -> tensor<complex<f64>>
+  return %r : tensor<complex<f64>>
 }
 """
 
@@ -30,6 +39,11 @@ def test_every_bit_pattern_survives(ctx, target):
     np.testing.assert_array_equal(got.view(np.uint64), want.view(np.uint64))
     got = np.asarray(exe.function("scalar")(x[0, 0]))
     np.testing.assert_array_equal(got.view(np.uint64), x[0, 0:1].view(np.uint64))
+    pairs = x.view(np.complex64).reshape(64, 3, 2)
+    got = np.asarray(exe.function("c64_to_c128")(pairs))
+    np.testing.assert_array_equal(got.view(np.uint64), bits.reshape(64, 6))
+    got = np.asarray(exe.function("to_scalar")(pairs[0, 0]))
+    np.testing.assert_array_equal(got.reshape(1).view(np.uint64), bits[0, 0])
 
 
 def test_a_complex_bitcast_to_its_own_type_is_its_operand(ctx):
