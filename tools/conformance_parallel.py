@@ -59,9 +59,26 @@ def emulate_parallel(module: ir.Module, func) -> str:
 
 
 def program_grid(op) -> list[list[str]]:
-    """run_parallel's programs: one row of function names per replica, one per partition."""
-    return [[ir.FlatSymbolRefAttr(p).value for p in ir.ArrayAttr(row)]
-            for row in ir.ArrayAttr(op.attributes["programs"])]
+    """run_parallel's programs: one row of function names per replica, one per partition.
+    Older files name them as strings (`[["f"], ["f"]]`), or give one row of them for
+    `num_replicas` replicas (`programs = ["f"], num_replicas = 2`)."""
+    programs = list(ir.ArrayAttr(op.attributes["programs"]))
+    if programs and all(_is_array(p) for p in programs):
+        return [[_function_name(p) for p in ir.ArrayAttr(row)] for row in programs]
+    replicas = ir.IntegerAttr(op.attributes["num_replicas"]).value \
+        if "num_replicas" in op.attributes else 1
+    return [[_function_name(p) for p in programs] for _ in range(replicas)]
+
+
+def _is_array(attr) -> bool:
+    return isinstance(attr.maybe_downcast() if hasattr(attr, "maybe_downcast") else attr,
+                      ir.ArrayAttr)
+
+
+def _function_name(attr) -> str:
+    """A program's function name: a symbol reference (`@f`) or, in older files, a string."""
+    attr = attr.maybe_downcast() if hasattr(attr, "maybe_downcast") else attr
+    return attr.value if isinstance(attr, (ir.FlatSymbolRefAttr, ir.StringAttr)) else str(attr)
 
 
 def program_names(op) -> list[str]:

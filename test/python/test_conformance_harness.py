@@ -470,6 +470,58 @@ def test_quantized_tests_are_skipped_by_the_reference_target_and_say_why(tmp_pat
     assert "no quant dialect" in outcome["message"]
 
 
+def test_forms_of_older_test_files_run(tmp_path):
+    """StableHLO's interpreter tests of 2023: `check.almost_eq` (before `expect_`), checks on
+    tokens, and run_parallel naming its programs as strings, or as one row for
+    `num_replicas` replicas."""
+    path = tmp_path / "old.mlir"
+    path.write_text(textwrap.dedent("""\
+        func.func @real() {
+          %0 = stablehlo.constant dense<[0.5, -2.0]> : tensor<2xf64>
+          %1 = stablehlo.real %0 : tensor<2xf64>
+          check.almost_eq %1, dense<[0.5, -2.0]> : tensor<2xf64>
+          check.eq %1, dense<[0.5, -2.5]> : tensor<2xf64>
+          func.return
+        }
+
+        // -----
+
+        func.func @tokens() {
+          %a = stablehlo.after_all : !stablehlo.token
+          %b = stablehlo.after_all %a, %a : !stablehlo.token
+          check.expect_eq %b, %a : !stablehlo.token
+          func.return
+        }
+
+        // -----
+
+        module @distribution_ops {
+          func.func public @replica_id() -> tensor<ui32> {
+            %result = stablehlo.replica_id : tensor<ui32>
+            return %result : tensor<ui32>
+          }
+          func.func public @main() {
+            %results:2 = "interpreter.run_parallel"() {
+              programs=["replica_id"], num_replicas=2, num_partitions=1
+            } : () -> (tensor<ui32>, tensor<ui32>)
+            check.expect_eq_const %results#0, dense<0> : tensor<ui32>
+            check.expect_eq_const %results#1, dense<1> : tensor<ui32>
+            %named:2 = "interpreter.run_parallel"() {
+              programs=[["replica_id"], ["replica_id"]]
+            } : () -> (tensor<ui32>, tensor<ui32>)
+            check.expect_eq_const %named#1, dense<1> : tensor<ui32>
+            func.return
+          }
+        }
+        """))
+    events = []
+    FileRun(str(path), "old.mlir", "cpu", events.append).run()
+    outcomes = {e["function"]: e for e in events if e["event"] == "outcome"}
+    assert outcomes["real"]["status"] == "failed" and "line 5" in outcomes["real"]["message"]
+    assert outcomes["tokens"]["status"] == "passed"
+    assert outcomes["main"]["status"] == "passed", outcomes["main"]["message"]
+
+
 # --- ledgers -------------------------------------------------------------------------------------
 
 def _outcome(test_id, status):
