@@ -5,7 +5,8 @@ In early 2024 StableHLO changed the attributes below from `dense<[1, 0]> : tenso
 printed before that (older jax exports, StableHLO's testdata of the time) no longer parses:
 "attribute 'limit_indices' failed to satisfy constraint: i64 dense array attribute". When a
 parse fails so, `parse_module` rewrites those attributes, found by name, into the new form
-and parses once more. Only 1-D tensors of i64 (i1 for `window_reversal`) change: a window's
+and parses once more. Only 1-D tensors of i64 (i1 for `window_reversal`) change, and a 0-d
+`tensor<i64>`, which some files of the time wrote for one dimension, is one value; a window's
 `padding` is still an Nx2 tensor, and constants are left alone. Lines keep their numbers.
 """
 from __future__ import annotations
@@ -22,7 +23,7 @@ ARRAY_ATTRIBUTES = frozenset({
 })
 
 _LEGACY = re.compile(r"(?<![\w.$-])(?P<name>[a-z_]+)(?P<eq>\s*=\s*)dense<(?P<values>[^<>\"]*)>"
-                     r"\s*:\s*tensor<(?P<count>\d+)x(?P<element>i64|i1)>")
+                     r"\s*:\s*tensor<(?:(?P<count>\d+)x)?(?P<element>i64|i1)>")
 
 
 def mentions_legacy_arrays(messages: list[str]) -> bool:
@@ -40,7 +41,7 @@ def _upgraded(m: re.Match) -> str:
     if name not in ARRAY_ATTRIBUTES or (element == "i1") != (name == "window_reversal"):
         return m.group(0)
     values = [v.strip() for v in m.group("values").strip().strip("[]").split(",") if v.strip()]
-    count = int(m.group("count"))
+    count = int(m.group("count") or 1)               # tensor<i64>: one value
     if len(values) == 1 and count != 1:               # a splat: dense<1> : tensor<3xi64>
         values *= count
     if len(values) != count:

@@ -38,6 +38,7 @@ def test_legacy_array_attributes_parse_and_compute_what_numpy_does(ctx):
 @pytest.mark.parametrize("before, after", [
     ("start_indices = dense<0> : tensor<3xi64>", "start_indices = array<i64: 0, 0, 0>"),
     ("permutation = dense<[1, 0]> : tensor<2xi64>", "permutation = array<i64: 1, 0>"),
+    ("dimensions = dense<1> : tensor<i64>", "dimensions = array<i64: 1>"),
     ("known_expanding_dimensions = dense<> : tensor<0xi64>", "known_expanding_dimensions = array<i64>"),
     ("window_reversal = dense<[false, true]> : tensor<2xi1>",
      "window_reversal = array<i1: false, true>"),
