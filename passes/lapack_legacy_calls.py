@@ -15,6 +15,7 @@ and has workspace results of its own (`work`, `iwork`, `rwork`), which come back
 | lapack_?potrf | lower, batch, n, a | factor, info |
 | lapack_?syevd, ?heevd | lower, batch, n, a | vectors, w, info, workspaces |
 | lapack_?gesdd | full_matrices, compute_uv, batch, m, n, lwork, a | a, s, u, vt, info, workspaces |
+| lapack_?geev | batch, n, jobvl, jobvr ('V'/'N' as ui8), a | workspaces, w (wr, wi if real), vl, vr (complex), info |
 """
 from __future__ import annotations
 
@@ -25,6 +26,7 @@ from ..errors import PassError
 from .chlo_expr import Num
 from .gpu_solver_calls import LapackView, register_like
 from .lapack_calls import geqrf, getrf, orgqr, potrf, trsm
+from .lapack_geev import geev
 from .lapack_gesdd import gesdd
 from .lapack_syevd import syevd
 from .refine_fold import evaluate
@@ -57,11 +59,12 @@ def _result_types(op: ir.Operation) -> list[ir.Type]:
     return [r.type for r in op.results]
 
 
-def _results(op: ir.Operation, values: list) -> list[ir.Value]:
-    """`values` (a prefix of the call's results; the workspaces after them are zeros) in the
-    call's own form: one tuple, or one value per result."""
+def _results(op: ir.Operation, values: list, first: int = 0) -> list[ir.Value]:
+    """`values` (the call's results from the `first` on; the workspaces around them are
+    zeros) in the call's own form: one tuple, or one value per result."""
     types = _result_types(op)
     values = [v.value if isinstance(v, Num) else v for v in values]
+    values = [stablehlo.constant(0, result_type=t) for t in types[:first]] + values
     values += [stablehlo.constant(0, result_type=t) for t in types[len(values):]]
     if len(op.results) == 1 and isinstance(op.results[0].type.maybe_downcast(), ir.TupleType):
         return [stablehlo.tuple(values)]
@@ -115,12 +118,22 @@ def legacy_gesdd(op: ir.Operation, *operands):
     return _results(op, gesdd(_view(op, {}, 5), operands[6]))
 
 
+def legacy_geev(op: ir.Operation, *operands):
+    _, _, jobvl, jobvr = _flags(op, 4)
+    types = _result_types(op)
+    count = 4 if isinstance(operands[4].type.element_type, ir.ComplexType) else 5
+    view = LapackView({"compute_left": chr(jobvl), "compute_right": chr(jobvr)},
+                      types[-count:])
+    return _results(op, geev(view, operands[4]), first=len(types) - count)
+
+
 for _p in _PREFIXES:
     register_like((f"blas_{_p}trsm",), legacy_trsm, f"lapack_{_p}trsm_ffi")
     register_like((f"lapack_{_p}getrf",), legacy_getrf, f"lapack_{_p}getrf_ffi")
     register_like((f"lapack_{_p}geqrf",), legacy_geqrf, f"lapack_{_p}geqrf_ffi")
     register_like((f"lapack_{_p}potrf",), legacy_potrf, f"lapack_{_p}potrf_ffi")
     register_like((f"lapack_{_p}gesdd",), legacy_gesdd, f"lapack_{_p}gesdd_ffi")
+    register_like((f"lapack_{_p}geev",), legacy_geev, f"lapack_{_p}geev_ffi")
 for _name in ("sorgqr", "dorgqr", "cungqr", "zungqr"):
     register_like((f"lapack_{_name}",), legacy_orgqr, f"lapack_{_name}_ffi")
 for _name in ("ssyevd", "dsyevd", "cheevd", "zheevd"):

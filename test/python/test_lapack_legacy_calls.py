@@ -1,7 +1,8 @@
 """jaxlib's LAPACK calls from before its FFI (api_version 2, 2023), in the forms jax exported
 and StableHLO's testdata holds: sizes and flags as scalar operands, a tuple result or several
 results, workspace results. Oracles: scipy's LAPACK (lu_factor, qr's raw geqrf output,
-solve_triangular, cholesky) and numpy's eigvalsh/svd."""
+solve_triangular, cholesky) and numpy's eigvalsh, svd and eigvals (with the residuals of the
+eigenvectors, which are unique only up to a phase)."""
 import numpy as np
 import pytest
 import scipy.linalg
@@ -60,6 +61,13 @@ func.func @gesdd(%a: tensor<4x3xf32>) -> (tensor<3xf32>, tensor<4x3xf32>, tensor
     %r:7 = stablehlo.custom_call @lapack_sgesdd(%k0, %k1, %k2, %k3, %k4, %k5, %a) {{api_version = 2 : i32}}
         : ({I32}, {I32}, {I32}, {I32}, {I32}, {I32}, tensor<4x3xf32>) -> (tensor<4x3xf32>, tensor<3xf32>, tensor<4x3xf32>, tensor<3x3xf32>, tensor<i32>, tensor<24xi32>, tensor<64xf32>)
     return %r#1, %r#2, %r#3 : tensor<3xf32>, tensor<4x3xf32>, tensor<3x3xf32>
+}}
+func.func @geev(%a: tensor<3x3xf32>) -> (tensor<3xf32>, tensor<3xf32>, tensor<3x3xcomplex<f32>>, tensor<3x3xcomplex<f32>>) {{
+{_consts(1, 3)}
+    %v = stablehlo.constant dense<86> : tensor<ui8>
+    %r:8 = stablehlo.custom_call @lapack_sgeev(%k0, %k1, %v, %v, %a) {{api_version = 2 : i32}}
+        : ({I32}, {I32}, tensor<ui8>, tensor<ui8>, tensor<3x3xf32>) -> (tensor<3x3xf32>, tensor<3x3xf32>, tensor<3x3xf32>, tensor<3xf32>, tensor<3xf32>, tensor<3x3xcomplex<f32>>, tensor<3x3xcomplex<f32>>, tensor<i32>)
+    return %r#3, %r#4, %r#5, %r#6 : tensor<3xf32>, tensor<3xf32>, tensor<3x3xcomplex<f32>>, tensor<3x3xcomplex<f32>>
 }}
 """
 
@@ -120,6 +128,17 @@ def test_gesdd_without_full_matrices(exe):
     s, u, vt = exe.function("gesdd")(a)
     np.testing.assert_allclose(s, np.linalg.svd(a, compute_uv=False), rtol=1e-5, atol=1e-5)
     np.testing.assert_allclose((u * s) @ vt, a, rtol=1e-4, atol=1e-4)
+
+
+def test_geev_of_a_real_matrix_with_a_complex_pair(exe):
+    a = np.array([[0, -2, 1], [2, 0, 0.5], [0, 0, 3]], np.float32)     # eigenvalues +-2i, 3
+    wr, wi, vl, vr = exe.function("geev")(a)
+    w = wr + 1j * wi
+    np.testing.assert_allclose(np.sort_complex(w), np.sort_complex(np.linalg.eigvals(a)),
+                               atol=1e-5)
+    np.testing.assert_allclose(a @ vr, vr * w, atol=1e-5)                 # right: a v = w v
+    np.testing.assert_allclose(vl.conj().T @ a, w[:, None] * vl.conj().T, atol=1e-5)
+    np.testing.assert_allclose(np.linalg.norm(vr, axis=0), 1, rtol=1e-5)
 
 
 def test_a_flag_that_is_not_a_constant_is_a_clear_error(ctx):
