@@ -16,6 +16,7 @@ and has workspace results of its own (`work`, `iwork`, `rwork`), which come back
 | lapack_?syevd, ?heevd | lower, batch, n, a | vectors, w, info, workspaces |
 | lapack_?gesdd | full_matrices, compute_uv, batch, m, n, lwork, a | a, s, u, vt, info, workspaces |
 | lapack_?geev | batch, n, jobvl, jobvr ('V'/'N' as ui8), a | workspaces, w (wr, wi if real), vl, vr (complex), info |
+| lapack_?gees | batch, n, jobvs, sort ('V'/'N' as ui8; 'N': unsorted only) | t, wr, wi (or rwork, w), vs, sdim, info |
 """
 from __future__ import annotations
 
@@ -26,6 +27,7 @@ from ..errors import PassError
 from .chlo_expr import Num
 from .gpu_solver_calls import LapackView, register_like
 from .lapack_calls import geqrf, getrf, orgqr, potrf, trsm
+from .lapack_gees import gees
 from .lapack_geev import geev
 from .lapack_gesdd import gesdd
 from .lapack_syevd import syevd
@@ -127,6 +129,19 @@ def legacy_geev(op: ir.Operation, *operands):
     return _results(op, geev(view, operands[4]), first=len(types) - count)
 
 
+def legacy_gees(op: ir.Operation, *operands):
+    _, _, jobvs, sort = _flags(op, 4)
+    if chr(sort) != "N":
+        raise PassError(f"stablehlo.custom_call @{_target(op)}: sorted Schur forms are not "
+                        f"supported (jax does not emit them)", at=op)
+    types = _result_types(op)
+    t, z, *w, sdim, info = gees(LapackView({"mode": chr(jobvs)}, types), operands[4])
+    if len(w) == 1:                               # complex: rwork comes before w
+        return _results(op, [t, stablehlo.constant(0, result_type=types[1]), w[0], z, sdim,
+                             info])
+    return _results(op, [t, *w, z, sdim, info])
+
+
 for _p in _PREFIXES:
     register_like((f"blas_{_p}trsm",), legacy_trsm, f"lapack_{_p}trsm_ffi")
     register_like((f"lapack_{_p}getrf",), legacy_getrf, f"lapack_{_p}getrf_ffi")
@@ -134,6 +149,7 @@ for _p in _PREFIXES:
     register_like((f"lapack_{_p}potrf",), legacy_potrf, f"lapack_{_p}potrf_ffi")
     register_like((f"lapack_{_p}gesdd",), legacy_gesdd, f"lapack_{_p}gesdd_ffi")
     register_like((f"lapack_{_p}geev",), legacy_geev, f"lapack_{_p}geev_ffi")
+    register_like((f"lapack_{_p}gees",), legacy_gees, f"lapack_{_p}gees_ffi")
 for _name in ("sorgqr", "dorgqr", "cungqr", "zungqr"):
     register_like((f"lapack_{_name}",), legacy_orgqr, f"lapack_{_name}_ffi")
 for _name in ("ssyevd", "dsyevd", "cheevd", "zheevd"):

@@ -69,6 +69,14 @@ func.func @geev(%a: tensor<3x3xf32>) -> (tensor<3xf32>, tensor<3xf32>, tensor<3x
         : ({I32}, {I32}, tensor<ui8>, tensor<ui8>, tensor<3x3xf32>) -> (tensor<3x3xf32>, tensor<3x3xf32>, tensor<3x3xf32>, tensor<3xf32>, tensor<3xf32>, tensor<3x3xcomplex<f32>>, tensor<3x3xcomplex<f32>>, tensor<i32>)
     return %r#3, %r#4, %r#5, %r#6 : tensor<3xf32>, tensor<3xf32>, tensor<3x3xcomplex<f32>>, tensor<3x3xcomplex<f32>>
 }}
+func.func @gees(%a: tensor<3x3xcomplex<f32>>) -> (tensor<3x3xcomplex<f32>>, tensor<3xcomplex<f32>>, tensor<3x3xcomplex<f32>>) {{
+{_consts(1, 3)}
+    %v = stablehlo.constant dense<86> : tensor<ui8>
+    %n = stablehlo.constant dense<78> : tensor<ui8>
+    %r:6 = stablehlo.custom_call @lapack_cgees(%k0, %k1, %v, %n, %a) {{api_version = 2 : i32}}
+        : ({I32}, {I32}, tensor<ui8>, tensor<ui8>, tensor<3x3xcomplex<f32>>) -> (tensor<3x3xcomplex<f32>>, tensor<3xf32>, tensor<3xcomplex<f32>>, tensor<3x3xcomplex<f32>>, tensor<i32>, tensor<i32>)
+    return %r#0, %r#2, %r#3 : tensor<3x3xcomplex<f32>>, tensor<3xcomplex<f32>>, tensor<3x3xcomplex<f32>>
+}}
 """
 
 
@@ -139,6 +147,16 @@ def test_geev_of_a_real_matrix_with_a_complex_pair(exe):
     np.testing.assert_allclose(a @ vr, vr * w, atol=1e-5)                 # right: a v = w v
     np.testing.assert_allclose(vl.conj().T @ a, w[:, None] * vl.conj().T, atol=1e-5)
     np.testing.assert_allclose(np.linalg.norm(vr, axis=0), 1, rtol=1e-5)
+
+
+def test_gees_of_a_complex_matrix_puts_rwork_before_w(exe):
+    a = (RNG.standard_normal((3, 3)) + 1j * RNG.standard_normal((3, 3))).astype(np.complex64)
+    t, w, z = exe.function("gees")(a)
+    np.testing.assert_allclose(z @ t @ z.conj().T, a, atol=1e-5)
+    np.testing.assert_allclose(np.tril(t, -1), 0, atol=1e-6)
+    np.testing.assert_allclose(w, np.diag(t), atol=1e-6)
+    np.testing.assert_allclose(np.sort_complex(w), np.sort_complex(np.linalg.eigvals(a)),
+                               atol=1e-5)
 
 
 def test_a_flag_that_is_not_a_constant_is_a_clear_error(ctx):
