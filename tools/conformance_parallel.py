@@ -177,7 +177,7 @@ def host_parallel(module: ir.Module, func, host_value) -> tuple[ParallelRun | No
     queue = []
     if "infeed" in op.attributes:
         for ref in ir.ArrayAttr(op.attributes["infeed"]):
-            feeder = funcs[ir.FlatSymbolRefAttr(ref).value]
+            feeder = funcs[_function_name(ref)]
             returned = list(feeder.regions[0].blocks[0].operations)[-1].operands
             items = [host_value(v) for v in returned]
             if any(v is None for v in items):
