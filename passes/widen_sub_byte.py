@@ -9,7 +9,10 @@ unsigned). Ops that look at the bits above the value see the N-bit pattern: shif
 and popcnt of signed values and count_leading_zeros (masked), shift_right_arithmetic of
 unsigned ones (sign-extended from bit N). Function signatures keep the narrow types
 (converts at entry, returns and calls); runtime.boundary carries them across IREE's boundary
-as bytes. bitcast_convert to or from a sub-byte type changes shapes and is rejected.
+as bytes. A bitcast_convert to or from a sub-byte type is first spelt out in integer ops on
+the N-bit fields, little-endian as the spec's bits and the interpreter order them (element 0
+holds the lowest bits): the wide side's bits in an unsigned container, shifted and masked
+into fields (or fields shifted and summed into the bits), then converted, which wraps.
 """
 from __future__ import annotations
 
@@ -17,8 +20,9 @@ import dataclasses
 
 from iree.compiler import ir
 
-from ..errors import PassError
+from ..dialect import stablehlo
 from .base import Pass, nested_ops
+from .chlo_expr import Num, shift_left, shift_right_logical, sum_over
 
 # narrow element type -> (byte type, bits, signed)
 NARROW = {"i2": ("i8", 2, True), "i4": ("i8", 4, True), "si2": ("si8", 2, True),
@@ -139,18 +143,54 @@ def _convert(value: ir.Value, to: ir.Type) -> ir.Operation:
     return _create("stablehlo.convert", to, [value])
 
 
+def _width(element: ir.Type) -> int:
+    if isinstance(element, ir.IntegerType):
+        return ir.IntegerType(element).width
+    return ir.FloatType(element).width
+
+
+def _expand_bitcast(op: ir.Operation) -> None:
+    """A bitcast_convert with a sub-byte side as shifts, masks and converts on its fields."""
+    x, out = Num(op.operands[0]), ir.RankedTensorType(op.results[0].type)
+    win, wout = _width(x.element), _width(out.element_type)
+    if win == wout:                               # same width: i4 <-> ui4, a wrapping convert
+        op.results[0].replace_all_uses_with(x.to(out.element_type).value)
+        return
+    narrow, wide = (win, wout) if win < wout else (wout, win)
+    container = ir.IntegerType.get_unsigned(max(8, wide))
+    shape = list((x.type if win < wout else out).shape)             # [..., count]
+    shifts = Num(stablehlo.iota(iota_dimension=len(shape) - 1, result_type=(
+        ir.RankedTensorType.get(shape, container)))) * narrow
+    if win < wout:                                # join fields into the wide bits
+        fields = x.to(container) & ((1 << narrow) - 1)
+        bits = sum_over(shift_left(fields, shifts), [len(shape) - 1])
+        same = _width(container) == wout and not _narrow(out)
+        result = bits.bitcast(out.element_type) if same else bits.to(out.element_type)
+    else:                                         # split the wide bits into fields
+        bits = x.bitcast(container) if _width(container) == win and not _narrow(x.type) \
+            else x.to(container) & ((1 << win) - 1)
+        spread = Num(stablehlo.broadcast_in_dim(bits.value, broadcast_dimensions=list(
+            range(len(shape) - 1)), result_type=ir.RankedTensorType.get(shape, container)))
+        result = (shift_right_logical(spread, shifts) & ((1 << narrow) - 1)).to(
+            out.element_type)
+    op.results[0].replace_all_uses_with(result.value)
+
+
+def _expand_bitcasts(func: ir.Operation) -> None:
+    for op in [o for o in nested_ops(func) if o.name == "stablehlo.bitcast_convert"]:
+        if _narrow(op.operands[0].type) or _narrow(op.results[0].type):
+            with ir.InsertionPoint(op), op.location:
+                _expand_bitcast(op)
+            op.erase()
+
+
 def _widen_function(func: ir.Operation) -> None:
+    _expand_bitcasts(func)
     function_type = ir.FunctionType(ir.TypeAttr(func.attributes["function_type"]).value)
     entry = func.regions[0].blocks[0]
     body_ops = [(o, [_narrow(v.type) for v in o.operands], [_narrow(r.type) for r in o.results])
                 for o in nested_ops(func) if o.name not in ("func.func", "func.return")]
     calls = [(o, [v.type for v in o.operands]) for o, _, _ in body_ops if o.name == "func.call"]
-    for op, narrow_operands, narrow_results in body_ops:
-        if op.name == "stablehlo.bitcast_convert" and any(narrow_operands + narrow_results):
-            raise PassError(f"shlo-widen-sub-byte: bitcast_convert between "
-                            f"{op.operands[0].type} and {op.results[0].type} is not supported "
-                            f"(IREE cannot store sub-byte tensors and bytes would change the "
-                            f"bit layout)", at=op)
     first = entry.operations[0]
     for arg in entry.arguments:                      # narrow arguments: widened at the entry
         if _narrow(arg.type):

@@ -145,3 +145,86 @@ def test_vulkan_against_numpy(ctx):
     for i in range(len(CASES)):
         _check(exe, i)
     _check_chain(exe)
+
+
+# bitcast_convert with a sub-byte side: fields little-endian (element 0 holds the lowest bits),
+# as the spec's bits and the interpreter order them. (name, operand type, result type)
+BITCASTS = [("i64_to_i4", "tensor<3xi64>", "tensor<3x16xi4>"),
+            ("i4_to_i64", "tensor<3x16xi4>", "tensor<3xi64>"),
+            ("f64_to_ui4", "tensor<3xf64>", "tensor<3x16xui4>"),
+            ("i4_to_f64", "tensor<3x16xi4>", "tensor<3xf64>"),
+            ("i4_to_i8", "tensor<5x2xi4>", "tensor<5xi8>"),
+            ("f16_to_i4", "tensor<5xf16>", "tensor<5x4xi4>"),
+            ("i4_to_ui4", "tensor<5xi4>", "tensor<5xui4>"),
+            ("i2_to_i4", "tensor<5x2xi2>", "tensor<5xi4>"),
+            ("i4_to_ui2", "tensor<5xi4>", "tensor<5x2xui2>")]
+BITCAST_TEXT = "\n".join(
+    f"func.func @{name}(%x: {a}) -> {r} {{\n"
+    f"  %0 = stablehlo.bitcast_convert %x : ({a}) -> {r}\n  return %0 : {r}\n}}"
+    for name, a, r in BITCASTS)
+_NUMPY = {"i64": np.int64, "f64": np.float64, "i8": np.int8, "f16": np.float16, **DTYPES}
+
+
+def _element(t):
+    return t[t.rfind("x") + 1:-1]
+
+
+def _field_bits(element):
+    return TYPES[element][0] if element in TYPES else np.dtype(_NUMPY[element]).itemsize * 8
+
+
+def _bits(x, element):
+    """Each element's bit pattern as a Python int (unsigned)."""
+    if element in TYPES:
+        return [int(v) & ((1 << TYPES[element][0]) - 1) for v in np.asarray(x).astype(np.int64)]
+    unsigned = {1: np.uint8, 2: np.uint16, 8: np.uint64}[np.dtype(_NUMPY[element]).itemsize]
+    return [int(v) for v in np.asarray(x).view(unsigned)]
+
+
+def _bitcast_oracle(x, a, r):
+    """numpy's bitcast_convert from `a` to `r` (flat patterns, then the result's values)."""
+    ea, er = _element(a), _element(r)
+    wa, wr = _field_bits(ea), _field_bits(er)
+    flat = _bits(np.asarray(x).reshape(-1), ea)
+    if wa > wr:                                   # split, lowest field first
+        out = [(v >> (wr * k)) & ((1 << wr) - 1) for v in flat for k in range(wa // wr)]
+    elif wa < wr:                                 # join
+        k = wr // wa
+        out = [sum(f << (wa * j) for j, f in enumerate(flat[i:i + k]))
+               for i in range(0, len(flat), k)]
+    else:
+        out = flat
+    if er in TYPES:
+        bits, signed = TYPES[er]
+        return _wrap(np.array(out, np.int64), bits, signed)
+    unsigned = {1: np.uint8, 2: np.uint16, 8: np.uint64}[np.dtype(_NUMPY[er]).itemsize]
+    return np.array(out, dtype=unsigned).view(_NUMPY[er])
+
+
+def _bitcast_operand(name, a):
+    rng = np.random.default_rng(len(name))
+    shape = [int(d) for d in a[len("tensor<"):a.rfind("x")].split("x")]
+    element = _element(a)
+    if element in TYPES:
+        bits, signed = TYPES[element]
+        low = -(1 << (bits - 1)) if signed else 0
+        return rng.integers(low, low + (1 << bits), shape).astype(DTYPES[element])
+    size = np.dtype(_NUMPY[element]).itemsize
+    patterns = rng.integers(0, 1 << 62, shape, dtype=np.uint64) * 3 + 1
+    return patterns.astype({1: np.uint8, 2: np.uint16, 8: np.uint64}[size]).view(_NUMPY[element])
+
+
+@pytest.mark.parametrize("target", ["cpu", "vulkan"])
+def test_bitcasts_with_a_sub_byte_side_against_numpy(ctx, target):
+    if target == "vulkan":
+        vulkan_or_skip()
+    exe = shlo.compile(shlo.parse_module(BITCAST_TEXT, context=ctx), target=target)
+    for name, a, r in BITCASTS:
+        x = _bitcast_operand(name, a)
+        got = np.asarray(exe.function(name)(x))
+        want = _bitcast_oracle(x, a, r)
+        if _element(r) in TYPES:
+            np.testing.assert_array_equal(got.astype(np.int64).reshape(-1), want, err_msg=name)
+        else:
+            np.testing.assert_array_equal(got.reshape(-1).view(np.uint8), want.view(np.uint8),
+                                          err_msg=name)
