@@ -13,7 +13,8 @@ arguments that nothing references), in place:
    `expect_serialized_eq` checks that name it.
 3. With `lift_constants`, every top-level `stablehlo.constant` left becomes an argument that
    the host passes at run time, so IREE cannot fold the test at compile time (constants that
-   an op needs to know statically, like a dynamic op's shape operand, stay).
+   an op needs to know statically, like a dynamic op's shape operand or a custom call's
+   scalar flags, stay).
 4. Values whose element type the runtime cannot exchange travel in a carrier type
    (`conformance_values.CARRIERS`), converted at the function's edge.
 """
@@ -357,6 +358,8 @@ def _feeds_static_operand(value: ir.Value) -> bool:
         owner = use.owner
         if use.operand_number in STATIC_OPERANDS.get(kind(owner), ()):
             return True
+        if kind(owner) == "stablehlo.custom_call" and not ir.RankedTensorType(value.type).shape:
+            return True          # a call's scalar sizes and flags (jaxlib's old LAPACK calls)
     return False
 
 

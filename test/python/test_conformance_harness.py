@@ -267,6 +267,22 @@ def test_shape_operands_stay_constant():
     assert not test.args and "stablehlo.constant dense<3>" in shlo.print_module(module)
 
 
+def test_a_custom_calls_scalar_flags_stay_constant_and_its_matrices_become_arguments():
+    """jaxlib's old LAPACK calls take sizes and flags as scalar operands, which their
+    decompositions read at compile time."""
+    module, (test,) = _instrument(textwrap.dedent("""\
+        func.func @t() {
+          %lower = stablehlo.constant dense<1> : tensor<i32>
+          %a = stablehlo.constant dense<[[4.0, 0.0], [2.0, 5.0]]> : tensor<2x2xf32>
+          %0:2 = stablehlo.custom_call @lapack_spotrf(%lower, %lower, %lower, %a)
+              : (tensor<i32>, tensor<i32>, tensor<i32>, tensor<2x2xf32>) -> (tensor<2x2xf32>, tensor<i32>)
+          check.expect_eq_const %0#1, dense<0> : tensor<i32>
+          func.return
+        }"""))
+    assert [e.element for e in test.args] == ["f32"]
+    assert "stablehlo.constant dense<1> : tensor<i32>" in shlo.print_module(module)
+
+
 GATHER_PROGRAM = """\
     func.func @gather(%x: tensor<2xi64>, %t: !stablehlo.token) -> (!stablehlo.token, tensor<4xi64>) {
       %0 = "stablehlo.all_gather"(%x) {all_gather_dim = 0 : i64,
