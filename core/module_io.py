@@ -59,20 +59,28 @@ def parse_module(source: str | bytes, *, context: ir.Context | None = None,
     if module is None:
         errors = [d for d in captured if d.severity == "error"] or captured
         lines = [line for d in errors for line in d.lines(source_name)]
-        if shardy and any("sdy" in d.message or "unregistered dialect" in d.message
-                          for d in errors[:1]):
+        if shardy and _is_bytecode(source):
+            lines = [lines[0] + " (Shardy annotations in MLIR bytecode, as in jax's serialized "
+                     "exports: IREE has no Shardy dialect to read them; pass the module as "
+                     "text, e.g. jax's exported.mlir_module())"]
+        elif shardy and any("sdy" in d.message or "unregistered dialect" in d.message
+                            for d in errors[:1]):
             lines = [lines[0] + " (a Shardy op: its dialect is not in IREE, and shlo compiles "
                      "single-device programs; lower the function without a mesh)"]
         raise ParseError("\n".join(lines) or f"{source_name}: cannot parse", diagnostics=captured)
     return module
 
 
+def _is_bytecode(source: str | bytes) -> bool:
+    return not isinstance(source, str) and bytes(source).startswith(b"ML\xefR")
+
+
 def _upgraded_text(source: str | bytes) -> str | None:
     """Text `source` with pre-2024 array attributes upgraded (legacy_arrays), or None when
     it is bytecode or nothing changes."""
+    if _is_bytecode(source):
+        return None
     if not isinstance(source, str):
-        if bytes(source).startswith(b"ML\xefR"):
-            return None
         source = bytes(source).decode("utf-8", "replace")
     upgraded = upgrade_arrays(source)
     return upgraded if upgraded != source else None
@@ -83,7 +91,7 @@ def _parse_with_shardy(source, ctx: ir.Context, source_name: str) -> ir.Module |
     then dropped (shlo.shardy)."""
     allowed = ctx.allow_unregistered_dialects
     ctx.allow_unregistered_dialects = True
-    if isinstance(source, str) or not bytes(source).startswith(b"ML\xefR"):
+    if not _is_bytecode(source):
         text = source if isinstance(source, str) else bytes(source).decode("utf-8", "replace")
         source = generic_form(text)
     try:

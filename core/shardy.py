@@ -37,7 +37,8 @@ def generic_form(text: str) -> str:
 def mentions_shardy(messages: list[str], source: str | bytes = b"") -> bool:
     """Whether a failed parse met Shardy (in its diagnostics, or text that uses `sdy.`)."""
     text = source.encode() if isinstance(source, str) else bytes(source)
-    return (any(f'"{SHARDY}"' in m or f"{SHARDY}." in m for m in messages)
+    return (any(f'"{SHARDY}"' in m or f"'{SHARDY}'" in m or f"{SHARDY}." in m
+                for m in messages)
             or f"{SHARDY}.".encode() in text and not text.startswith(b"ML\xefR"))
 
 

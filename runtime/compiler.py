@@ -324,12 +324,23 @@ def _compile_error(errors: list[str], target: Target, module, pipeline: str) -> 
     if "does not have integral number of total bytes" in first:
         first += (" (IREE 3.13 cannot keep a sub-byte tensor with an odd number of elements "
                   "between dispatches: use an even element count or compute in i8)")
+    if _is_vhlo(module):
+        first += (" (the module is a VHLO portable artifact, which IREE reads but shlo's passes "
+                  "do not: compile its StableHLO instead, e.g. jax's exported.mlir_module() "
+                  "or `stablehlo-translate --deserialize`)")
     message = (f"IREE compilation for target '{target.name}' failed: {first} "
                f"(reproducer: {path}; replay: {command})")
     error = CompileError(message, reproducer=path)
     error.diagnostics = errors
     error.command = command
     return error
+
+
+def _is_vhlo(module) -> bool:
+    """Whether the module's functions are VHLO's (a deserialized portable artifact)."""
+    op = module.operation if hasattr(module, "operation") else module
+    body = op.regions[0].blocks[0] if op.regions and len(op.regions[0].blocks) else None
+    return body is not None and any(o.operation.name.startswith("vhlo.") for o in body.operations)
 
 
 def replay_command(path: str, target: Target, pipeline: str, output: str) -> list[str]:
