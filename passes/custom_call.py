@@ -176,3 +176,4 @@ from . import sharding_calls  # noqa: E402,F401  (built-in: sharding and placeme
 from . import threefry_calls  # noqa: E402,F401  (built-in: jax's Threefry on CUDA and ROCm)
 from . import gpu_svd_calls  # noqa: E402,F401  (built-in: jax's SVD on CUDA and ROCm)
 from . import lapack_legacy_calls  # noqa: E402,F401  (built-in: jaxlib's LAPACK calls before FFI)
+from . import ducc_fft_calls  # noqa: E402,F401  (built-in: jax's CPU FFT call of 2023)

@@ -14,7 +14,7 @@ arguments that nothing references), in place:
 3. With `lift_constants`, every top-level `stablehlo.constant` left becomes an argument that
    the host passes at run time, so IREE cannot fold the test at compile time (constants that
    an op needs to know statically, like a dynamic op's shape operand or a custom call's
-   scalar flags, stay).
+   integer flags and descriptors, stay).
 4. Values whose element type the runtime cannot exchange travel in a carrier type
    (`conformance_values.CARRIERS`), converted at the function's edge.
 """
@@ -358,8 +358,9 @@ def _feeds_static_operand(value: ir.Value) -> bool:
         owner = use.owner
         if use.operand_number in STATIC_OPERANDS.get(kind(owner), ()):
             return True
-        if kind(owner) == "stablehlo.custom_call" and not ir.RankedTensorType(value.type).shape:
-            return True          # a call's scalar sizes and flags (jaxlib's old LAPACK calls)
+        if kind(owner) == "stablehlo.custom_call" and isinstance(
+                ir.RankedTensorType(value.type).element_type, ir.IntegerType):
+            return True          # a call's sizes, flags and descriptors (jaxlib's old calls)
     return False
 
 
