@@ -1,4 +1,5 @@
-"""Compile in a child `iree-compile` process, for flags that IREE only takes on its command line.
+"""Compile in a child `iree-compile` process, for flags that IREE only takes on its command line
+and for compiles that must survive a crash of IREE's compiler (`isolate`).
 
 Some IREE 3.13 options are process-global LLVM options rather than session flags: a session
 rejects them ("option not found"; e.g. `--iree-llvmcpu-matmul-tile-bytes`), and setting them
@@ -15,6 +16,7 @@ from __future__ import annotations
 import functools
 import os
 import re
+import signal
 import subprocess
 import tempfile
 
@@ -57,6 +59,16 @@ def process_global_flags(flags) -> tuple[str, ...]:
     return tuple(f for f in candidates if _name(f) in command_line)
 
 
+def unknown_flags(flags) -> tuple[str, ...]:
+    """The flags among `flags` that neither a session nor `iree-compile` knows."""
+    session = _session_options()
+    candidates = [f for f in flags if f.startswith("--") and _name(f) not in session]
+    if not candidates:
+        return ()
+    command_line = _command_line_options()
+    return tuple(f for f in candidates if _name(f) not in command_line)
+
+
 def compile_in_child(module_op, flags, *, phase_dir: str | None = None) -> tuple[bytes, list]:
     """(.vmfb bytes, []) from `iree-compile` run on `module_op` with `flags`, or (b"", the
     error diagnostics it printed) when it fails."""
@@ -80,10 +92,18 @@ def compile_in_child(module_op, flags, *, phase_dir: str | None = None) -> tuple
 
 def _diagnostics(stderr: str, returncode: int) -> list[str]:
     """IREE's error diagnostics from iree-compile's stderr (`<loc>: error: message`), as the
-    in-process callback gives them (`<loc>: message`)."""
+    in-process callback gives them (`<loc>: message`); a crash says so, with the signal and
+    LLVM's own last word (`LLVM ERROR: out of memory`) when there is one."""
     errors = [line.replace("error: ", "", 1) for line in stderr.splitlines()
               if "error: " in line]
     if errors:
         return errors
+    if returncode < 0 or returncode == 134 or "Stack dump:" in stderr:
+        try:
+            why = signal.Signals(-returncode).name if returncode < 0 else "SIGABRT"
+        except ValueError:
+            why = f"signal {-returncode}"
+        said = [line.strip() for line in stderr.splitlines() if line.startswith("LLVM ERROR")]
+        return [f"IREE's compiler crashed ({why}{': ' + said[0] if said else ''})"]
     last = stderr.strip().splitlines()[-1:] or [f"iree-compile exited with status {returncode}"]
     return last

@@ -164,6 +164,25 @@ CHOLESKY_CALL = """func.func @main(%a: tensor<2x2xf32>) -> tensor<2x2xf32> {
 }"""
 
 
+def test_a_crash_of_iree_is_a_compile_error_and_the_process_lives_on(ctx):
+    """IREE 3.13 segfaults on a complex<f32> -> complex<f64> bitcast (without shlo's pipeline,
+    which rewrites it): compiled in a child iree-compile (isolate), that is a CompileError."""
+    text = """func.func @main(%x: tensor<2xcomplex<f32>>) -> tensor<complex<f64>> {
+  %0 = stablehlo.bitcast_convert %x : (tensor<2xcomplex<f32>>) -> tensor<complex<f64>>
+  return %0 : tensor<complex<f64>>
+}"""
+    module = shlo.parse_module(text, context=ctx, source_name="bitcast.mlir")
+    with pytest.raises(shlo.CompileError, match=r"IREE's compiler crashed \(SIGSEGV\) "
+                                                r"\(reproducer: "):
+        shlo.compile(module, target="cpu", pipeline=None, cache=False, isolate=True)
+    x = np.array([1 + 2j, 3 - 4j], np.complex64)
+    got = shlo.compile(module, target="cpu", cache=False, isolate=True)(x)   # shlo's pipeline
+    np.testing.assert_array_equal(np.asarray(got).reshape(1).view(np.complex64), x)
+    with pytest.raises(shlo.CompileError, match="IREE rejected the flags of target 'cpu:host': "
+                                                "--no-such-iree-flag: no such IREE option"):
+        shlo.compile(module, target="cpu", flags=["--no-such-iree-flag"], isolate=True)
+
+
 def test_process_global_flags_compile_in_a_child_iree_compile(ctx, tmp_path):
     """IREE sessions reject process-global options ("option not found"); shlo compiles such a
     module with the iree-compile executable instead, with every flag, dumps and errors kept."""
