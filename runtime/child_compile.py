@@ -49,24 +49,24 @@ def iree_compile() -> str:
     return find_tool("iree-compile")
 
 
+def _outside_session(flags) -> list[str]:
+    """The flags among `flags` that a session does not take."""
+    session = _session_options()
+    return [f for f in flags if f.startswith("--") and _name(f) not in session]
+
+
 def process_global_flags(flags) -> tuple[str, ...]:
     """The flags among `flags` that only `iree-compile`'s command line accepts."""
-    session = _session_options()
-    candidates = [f for f in flags if f.startswith("--") and _name(f) not in session]
-    if not candidates:
-        return ()
-    command_line = _command_line_options()
-    return tuple(f for f in candidates if _name(f) in command_line)
+    candidates = _outside_session(flags)
+    return tuple(f for f in candidates if _name(f) in _command_line_options()) \
+        if candidates else ()
 
 
 def unknown_flags(flags) -> tuple[str, ...]:
     """The flags among `flags` that neither a session nor `iree-compile` knows."""
-    session = _session_options()
-    candidates = [f for f in flags if f.startswith("--") and _name(f) not in session]
-    if not candidates:
-        return ()
-    command_line = _command_line_options()
-    return tuple(f for f in candidates if _name(f) not in command_line)
+    candidates = _outside_session(flags)
+    return tuple(f for f in candidates if _name(f) not in _command_line_options()) \
+        if candidates else ()
 
 
 def compile_in_child(module_op, flags, *, phase_dir: str | None = None) -> tuple[bytes, list]:
