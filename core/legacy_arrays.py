@@ -27,8 +27,11 @@ _LEGACY = re.compile(r"(?<![\w.$-])(?P<name>[a-z_]+)(?P<eq>\s*=\s*)dense<(?P<val
 
 
 def mentions_legacy_arrays(messages: list[str]) -> bool:
-    """Whether a failed parse's diagnostics are the ones the old array syntax gives."""
-    return any("dense array attribute" in m for m in messages)
+    """Whether a failed parse's diagnostics are the ones the old array syntax gives (in the
+    custom form, or as an op's properties in the generic form)."""
+    return any("dense array attribute" in m or
+               ("in property conversion: dense<" in m and "Invalid attribute" in m)
+               for m in messages)
 
 
 def upgrade_arrays(text: str) -> str:

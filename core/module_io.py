@@ -4,8 +4,8 @@ Modules of a shlo context are parsed by the IREE session's own parser under the
 source's real name, so every location says `in.mlir:3:5` (not `-:3:5`), as in
 mlir-opt; text padded with blank lines keeps the line numbers of a larger file.
 Text from before 2024, with array attributes as 1-D dense tensors, is upgraded and parsed
-again (legacy_arrays); so are Shardy annotations dropped (shardy). `shlo-opt` parses as
-written, as stablehlo-opt does.
+again (legacy_arrays); Shardy annotations are dropped (shardy); a VHLO module (a portable
+artifact) becomes StableHLO (vhlo). `shlo-opt` parses as written, as stablehlo-opt does.
 """
 from __future__ import annotations
 
@@ -19,6 +19,7 @@ from .context import default_context, home_session
 from .errors import Diagnostic, ParseError, diagnostics_text
 from .legacy_arrays import mentions_legacy_arrays, upgrade_arrays
 from .shardy import drop_shardy, generic_form, mentions_shardy
+from .vhlo import is_vhlo, to_stablehlo_text
 
 
 def parse_module(source: str | bytes, *, context: ir.Context | None = None,
@@ -56,6 +57,8 @@ def parse_module(source: str | bytes, *, context: ir.Context | None = None,
             module = _parse_with_shardy(source, ctx, source_name)
     finally:
         handler.detach()
+    if module is not None and is_vhlo(module):
+        module = _as_stablehlo(module, ctx, source_name)
     if module is None:
         errors = [d for d in captured if d.severity == "error"] or captured
         lines = [line for d in errors for line in d.lines(source_name)]
@@ -69,6 +72,16 @@ def parse_module(source: str | bytes, *, context: ir.Context | None = None,
                      "single-device programs; lower the function without a mesh)"]
         raise ParseError("\n".join(lines) or f"{source_name}: cannot parse", diagnostics=captured)
     return module
+
+
+def _as_stablehlo(module: ir.Module, ctx: ir.Context, source_name: str) -> ir.Module:
+    """A VHLO module (a portable artifact) as StableHLO (shlo.vhlo), or as it is when the
+    conversion does not know one of its constructs: IREE still compiles VHLO itself."""
+    try:
+        text = to_stablehlo_text(print_module(module, generic=True, debuginfo=True))
+        return parse_module(text, context=ctx, source_name=source_name)
+    except ParseError:
+        return module
 
 
 def _is_bytecode(source: str | bytes) -> bool:

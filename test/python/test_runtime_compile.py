@@ -137,33 +137,6 @@ def test_compile_error_has_iree_message_and_a_command_that_replays_it(ctx):
     assert iree_message in replay.stderr                        # the same IREE diagnostic
 
 
-def test_vhlo_artifacts_that_need_shlos_passes_fail_with_a_hint():
-    """A VHLO portable artifact: IREE reads it, shlo's passes do not; a LAPACK custom call
-    then reaches IREE. jax's own serialized exports carry Shardy attributes, which bytecode
-    cannot hold without the dialect. The StableHLO text compiles."""
-    jax = pytest.importorskip("jax")
-    a = np.array([[4.0, 2.0], [2.0, 5.0]], np.float32)
-    exported = jax.export.export(jax.jit(jax.numpy.linalg.cholesky))(a)
-    with pytest.raises(shlo.ParseError, match=r"Shardy annotations in MLIR bytecode, as in "
-                                              r"jax's serialized exports"):
-        shlo.compile(exported.mlir_module_serialized, target="cpu", cache=False)
-    got = shlo.compile(exported.mlir_module(), target="cpu")(a)
-    np.testing.assert_allclose(got, np.linalg.cholesky(a), rtol=1e-6)
-    from jaxlib.mlir._mlir_libs import _stablehlo     # StableHLO's own serializer
-    artifact = _stablehlo.serialize_portable_artifact_str(CHOLESKY_CALL, "1.0.0")
-    with pytest.raises(shlo.CompileError, match=r"the module is a VHLO portable artifact, "
-                                                r"which IREE reads but shlo's passes do not"):
-        shlo.compile(artifact, target="cpu", cache=False)
-    shlo.compile(CHOLESKY_CALL, target="cpu")                      # its StableHLO: fine
-
-
-CHOLESKY_CALL = """func.func @main(%a: tensor<2x2xf32>) -> tensor<2x2xf32> {
-  %0:2 = stablehlo.custom_call @lapack_spotrf_ffi(%a) {mhlo.backend_config = {uplo = 76 : ui8}}
-      : (tensor<2x2xf32>) -> (tensor<2x2xf32>, tensor<i32>)
-  return %0#0 : tensor<2x2xf32>
-}"""
-
-
 def test_a_crash_of_iree_is_a_compile_error_and_the_process_lives_on(ctx):
     """IREE 3.13 segfaults on a complex<f32> -> complex<f64> bitcast (without shlo's pipeline,
     which rewrites it): compiled in a child iree-compile (isolate), that is a CompileError."""
