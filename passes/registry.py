@@ -60,6 +60,7 @@ PASSES: dict[str, tuple[str, str]] = {
     "shlo-barrier-loop-results": ("shlo.passes.barrier_loop_results", "BarrierLoopResults"),
     "shlo-split-complex-constants": ("shlo.passes.split_complex_constants",
                                      "SplitComplexConstants"),
+    "shlo-legalize-vhlo": ("shlo.passes.legalize_vhlo", "LegalizeVhlo"),
 }
 
 

@@ -1,0 +1,39 @@
+"""shlo-legalize-vhlo: a module of VHLO ops (a deserialized portable artifact) as StableHLO.
+
+stablehlo-opt's `--vhlo-legalize-to-stablehlo`, for shlo-opt: the module's body is converted
+by shlo.vhlo (which `shlo.parse_module` also applies when it reads an artifact) and replaced
+in place. A module without VHLO ops is left alone; a VHLO construct the conversion does not
+know is an error that names it.
+"""
+from __future__ import annotations
+
+import dataclasses
+
+from iree.compiler import ir
+
+from ..errors import PassError, ParseError
+from ..module_io import parse_module, print_module
+from ..vhlo import is_vhlo, to_stablehlo_text
+from .base import Pass
+
+
+@dataclasses.dataclass
+class LegalizeVhlo(Pass):
+    """Convert a module of VHLO ops to StableHLO (func, stablehlo)."""
+
+    NAME = "shlo-legalize-vhlo"
+    ANCHOR = "builtin.module"
+
+    def run(self, op: ir.Operation) -> None:
+        if not is_vhlo(op):
+            return
+        try:
+            text = to_stablehlo_text(print_module(op, generic=True, debuginfo=True))
+            converted = parse_module(text, context=op.context)
+        except ParseError as e:
+            raise PassError(f"shlo-legalize-vhlo: {str(e).splitlines()[0]}", at=op) from None
+        old = list(op.regions[0].blocks[0].operations)
+        for new in list(converted.body.operations):
+            new.operation.move_before(old[0].operation)
+        for o in old:
+            o.operation.erase()
