@@ -32,6 +32,7 @@ from iree.compiler import ir
 from ..context import context as new_context, home_session
 from ..errors import CompileError
 from ..module_io import module_bytecode, parse_module, print_module
+from ..vhlo import is_vhlo
 from ..pipelines import DEFAULT, default_pipeline, get_pipeline, with_pass_options
 from ..pipelines import cpu_tuning
 from ..pipelines.cpu_tuning import retry_with, tuned
@@ -338,23 +339,16 @@ def _compile_error(errors: list[str], target: Target, module, pipeline: str) -> 
     if "does not have integral number of total bytes" in first:
         first += (" (IREE 3.13 cannot keep a sub-byte tensor with an odd number of elements "
                   "between dispatches: use an even element count or compute in i8)")
-    if _is_vhlo(module):
+    if is_vhlo(module):
         first += (" (the module is a VHLO portable artifact, which IREE reads but shlo's passes "
-                  "do not: compile its StableHLO instead, e.g. jax's exported.mlir_module() "
-                  "or `stablehlo-translate --deserialize`)")
+                  "do not, and shlo.vhlo could not convert it: compile its StableHLO instead, "
+                  "e.g. jax's exported.mlir_module() or `stablehlo-translate --deserialize`)")
     message = (f"IREE compilation for target '{target.name}' failed: {first} "
                f"(reproducer: {path}; replay: {command})")
     error = CompileError(message, reproducer=path)
     error.diagnostics = errors
     error.command = command
     return error
-
-
-def _is_vhlo(module) -> bool:
-    """Whether the module's functions are VHLO's (a deserialized portable artifact)."""
-    op = module.operation if hasattr(module, "operation") else module
-    body = op.regions[0].blocks[0] if op.regions and len(op.regions[0].blocks) else None
-    return body is not None and any(o.operation.name.startswith("vhlo.") for o in body.operations)
 
 
 def replay_command(path: str, target: Target, pipeline: str, output: str) -> list[str]:
