@@ -89,6 +89,13 @@ def compile(module, target: str | Target = "cpu", *, flags=(), pipeline: str | N
     return Executable(vmfb, device=target.driver, target=target.name)
 
 
+def isolate_by_default(default: bool = False) -> bool:
+    """Whether compiles run in a child iree-compile: SHLO_ISOLATE_COMPILE (1 or 0) when set,
+    else `default` (the CLIs isolate, the library compiles in-process)."""
+    value = os.environ.get("SHLO_ISOLATE_COMPILE")
+    return default if value is None or value == "" else value != "0"
+
+
 def compile_module(module, target: Target, *, pipeline: str | None = DEFAULT,
                    cache: bool | CompileCache = True, dump_dir: str | None = None,
                    source_name: str | None = None, fast_math: bool = False,
@@ -96,7 +103,7 @@ def compile_module(module, target: Target, *, pipeline: str | None = DEFAULT,
     """The .vmfb bytes for a module: shlo's pipeline, f64 check, boundary, cache, IREE (in a
     child iree-compile with `isolate`, whose default is SHLO_ISOLATE_COMPILE)."""
     if isolate is None:
-        isolate = os.environ.get("SHLO_ISOLATE_COMPILE", "") not in ("", "0")
+        isolate = isolate_by_default()
     probe_target(target)
     module = _as_module(module)
     pipeline_text = get_pipeline(pipeline) if pipeline else ""

@@ -43,14 +43,14 @@ def main(argv: list[str] | None = None) -> int:
 
     import shlo
     from shlo.pipelines.targets import get_target
-    from shlo.runtime.compiler import compile_module
+    from shlo.runtime.compiler import compile_module, isolate_by_default
 
     try:
         target = get_target(args.target, args.iree_flag, demote_f64=args.demote_f64)
         module = shlo.read_module(args.input)
         vmfb = compile_module(module, target, pipeline=args.pipeline, cache=not args.no_cache,
                               dump_dir=args.dump_dir, source_name=args.input,
-                              fast_math=args.fast_math)
+                              fast_math=args.fast_math, isolate=isolate_by_default(True))
     except shlo.Error as e:
         print(f"shlo-compile: {e}", file=sys.stderr)
         return 1

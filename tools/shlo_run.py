@@ -192,6 +192,7 @@ def main(argv: list[str] | None = None) -> int:
         p.error("a .vmfb or .mlir module is required")
 
     import shlo
+    from shlo.runtime.compiler import isolate_by_default
 
     device = args.device.split("://")[0] if args.device else None
     try:
@@ -200,7 +201,8 @@ def main(argv: list[str] | None = None) -> int:
         else:
             target = args.target or TARGET_FOR_DEVICE.get(device or "", "cpu")
             executable = shlo.compile(shlo.read_module(path), target=target,
-                                      flags=args.iree_flag, demote_f64=args.demote_f64)
+                                      flags=args.iree_flag, demote_f64=args.demote_f64,
+                                      isolate=isolate_by_default(True))
             if device:
                 executable.device = device
         name = args.function or executable.entry

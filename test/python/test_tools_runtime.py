@@ -1,4 +1,5 @@
-"""shlo-compile and shlo-run on Vulkan and with f64 demotion, through the command lines."""
+"""shlo-compile and shlo-run on Vulkan, with f64 demotion and on a crash of IREE, through the
+command lines."""
 import subprocess
 
 import numpy as np
@@ -51,3 +52,24 @@ def test_shlo_run_compiles_an_mlir_for_the_device_it_is_asked_to_use(tmp_path):
     assert out.returncode == 0, out.stderr
     assert out.stdout.splitlines()[2:] == ["3xf32=1 1 1", "result[1]: hal.buffer_view",
                                           "2xi4=2 4"]
+
+
+def test_a_crash_of_iree_is_one_line_from_the_command_lines(tmp_path):
+    """The CLIs compile in a child iree-compile: IREE 3.13's segfault on a complex bitcast
+    (left to IREE with --pipeline=none) is a one-line error and exit status 1."""
+    source = tmp_path / "bitcast.mlir"
+    source.write_text("""func.func @main(%x: tensor<2xcomplex<f32>>) -> tensor<complex<f64>> {
+  %0 = stablehlo.bitcast_convert %x : (tensor<2xcomplex<f32>>) -> tensor<complex<f64>>
+  return %0 : tensor<complex<f64>>
+}
+""")
+    done = run("shlo-compile", str(source), "--pipeline=none", "-o", str(tmp_path / "b.vmfb"))
+    assert done.returncode == 1
+    assert len(done.stderr.strip().splitlines()) == 1, done.stderr
+    assert "IREE's compiler crashed (SIGSEGV)" in done.stderr and "reproducer:" in done.stderr
+    np.save(tmp_path / "x.npy", np.array([1 + 2j, 3 + 4j], np.complex64))
+    ran = run("shlo-run", str(source), f"--input=@{tmp_path / 'x.npy'}",
+              f"--output=@{tmp_path / 'y.npy'}")
+    assert ran.returncode == 0, ran.stderr                    # shlo's pipeline rewrites it
+    np.testing.assert_array_equal(np.load(tmp_path / "y.npy").reshape(1).view(np.complex64),
+                                  [1 + 2j, 3 + 4j])
