@@ -180,7 +180,9 @@ def zeta(x: Num, q: Num) -> Num:
     power_sum = sum_over(power(qs + k, minus_xs), [qs.type.rank - 1])
     acc = q + 10.0
     q_power = power(acc, minus_x)
-    correction = q_power * acc / (x - 1.0)
+    # acc^(1-x) / (x - 1), not q_power * acc: acc^-x underflows (or is flushed as a subnormal)
+    # long before acc^(1-x) does (zeta(4, 3e9) in f32 is 1.2e-29, but 3e9^-4 is subnormal)
+    correction = power(acc, 1.0 - x) / (x - 1.0)
     inv_acc2 = 1.0 / (acc * acc)
     terms = len(ZETA_COEFFICIENTS)
     tail = q.like(0.0)
