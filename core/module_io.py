@@ -74,12 +74,18 @@ def parse_module(source: str | bytes, *, context: ir.Context | None = None,
     return module
 
 
+def vhlo_to_stablehlo(module: ir.Module | ir.Operation, context: ir.Context,
+                      source_name: str = "-") -> ir.Module:
+    """A new module: the VHLO module (a portable artifact) as StableHLO (shlo.vhlo); a
+    ParseError (a VhloError) when the conversion does not know one of its constructs."""
+    text = to_stablehlo_text(print_module(module, generic=True, debuginfo=True))
+    return parse_module(text, context=context, source_name=source_name)
+
+
 def _as_stablehlo(module: ir.Module, ctx: ir.Context, source_name: str) -> ir.Module:
-    """A VHLO module (a portable artifact) as StableHLO (shlo.vhlo), or as it is when the
-    conversion does not know one of its constructs: IREE still compiles VHLO itself."""
+    """vhlo_to_stablehlo, or the module as it is when that fails: IREE compiles VHLO itself."""
     try:
-        text = to_stablehlo_text(print_module(module, generic=True, debuginfo=True))
-        return parse_module(text, context=ctx, source_name=source_name)
+        return vhlo_to_stablehlo(module, ctx, source_name)
     except ParseError:
         return module
 

@@ -46,8 +46,8 @@ def to_stablehlo_text(generic_text: str) -> str:
     lines, owners = [], []
     for line in _convert(generic_text).split("\n"):
         stripped = line.strip()
-        if stripped.startswith("})"):
-            owners.pop() if owners else None
+        if stripped.startswith("})") and owners:
+            owners.pop()
         m = _OP.match(line)
         if m:
             head, name, rest = m.groups()

@@ -440,6 +440,13 @@ def is_complex(element: ir.Type) -> bool:
     return isinstance(element.maybe_downcast(), ir.ComplexType)
 
 
+def bit_width(element: ir.Type) -> int:
+    """The bits of an integer or float element type."""
+    if isinstance(element, ir.IntegerType):
+        return ir.IntegerType(element).width
+    return ir.FloatType(element).width
+
+
 def real_element(element: ir.Type) -> ir.Type:
     t = element.maybe_downcast()
     return t.element_type if isinstance(t, ir.ComplexType) else element

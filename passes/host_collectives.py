@@ -34,7 +34,7 @@ from ..dialect import stablehlo
 from ..dialect.rebuild import arguments
 from ..errors import PassError
 from .base import Pass, nested_ops, set_reflection
-from .chlo_expr import scope
+from .chlo_expr import bit_width, scope
 
 BYTES = "tensor<?xi8>"
 GROUPS = "tensor<?x?xi64>"
@@ -80,19 +80,13 @@ def _carrier(element: ir.Type) -> tuple[ir.Type, int]:
         return ir.IntegerType.get_signless(8), 1
     if isinstance(element, ir.ComplexType):
         part = ir.ComplexType(element).element_type
-        return part, 2 * _width(part) // 8          # (real, imag) pairs
-    width = _width(element)
+        return part, 2 * bit_width(part) // 8          # (real, imag) pairs
+    width = bit_width(element)
     if width < 8:
         return (ir.F16Type.get() if isinstance(element, ir.FloatType) else
                 ir.IntegerType.get_unsigned(8) if text.startswith("ui") else
                 ir.IntegerType.get_signless(8)), 1
     return element, width // 8
-
-
-def _width(element: ir.Type) -> int:
-    if isinstance(element, ir.IntegerType):
-        return ir.IntegerType(element).width
-    return ir.FloatType(element).width
 
 
 def to_bytes(value: ir.Value, op: ir.Operation) -> ir.Value:

@@ -25,6 +25,7 @@ from iree.compiler import ir
 from ..dialect import stablehlo
 from ..errors import PassError
 from .chlo_expr import Num
+from .custom_call import _target
 from .gpu_solver_calls import LapackView, register_like
 from .lapack_calls import geqrf, getrf, orgqr, potrf, trsm
 from .lapack_gees import gees
@@ -34,10 +35,6 @@ from .lapack_syevd import syevd
 from .refine_fold import evaluate
 
 _PREFIXES = "sdcz"
-
-
-def _target(op: ir.Operation) -> str:
-    return ir.StringAttr(op.attributes["call_target_name"]).value
 
 
 def _flags(op: ir.Operation, count: int) -> list[int]:

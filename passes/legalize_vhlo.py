@@ -12,8 +12,8 @@ import dataclasses
 from iree.compiler import ir
 
 from ..errors import PassError, ParseError
-from ..module_io import parse_module, print_module
-from ..vhlo import is_vhlo, to_stablehlo_text
+from ..module_io import vhlo_to_stablehlo
+from ..vhlo import is_vhlo
 from .base import Pass
 
 
@@ -28,8 +28,7 @@ class LegalizeVhlo(Pass):
         if not is_vhlo(op):
             return
         try:
-            text = to_stablehlo_text(print_module(op, generic=True, debuginfo=True))
-            converted = parse_module(text, context=op.context)
+            converted = vhlo_to_stablehlo(op, op.context)
         except ParseError as e:
             raise PassError(f"shlo-legalize-vhlo: {str(e).splitlines()[0]}", at=op) from None
         old = list(op.regions[0].blocks[0].operations)

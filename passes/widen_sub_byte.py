@@ -22,7 +22,7 @@ from iree.compiler import ir
 
 from ..dialect import stablehlo
 from .base import Pass, nested_ops
-from .chlo_expr import Num, shift_left, shift_right_logical, sum_over
+from .chlo_expr import Num, bit_width, shift_left, shift_right_logical, sum_over
 
 # narrow element type -> (byte type, bits, signed)
 NARROW = {"i2": ("i8", 2, True), "i4": ("i8", 4, True), "si2": ("si8", 2, True),
@@ -143,16 +143,10 @@ def _convert(value: ir.Value, to: ir.Type) -> ir.Operation:
     return _create("stablehlo.convert", to, [value])
 
 
-def _width(element: ir.Type) -> int:
-    if isinstance(element, ir.IntegerType):
-        return ir.IntegerType(element).width
-    return ir.FloatType(element).width
-
-
 def _expand_bitcast(op: ir.Operation) -> None:
     """A bitcast_convert with a sub-byte side as shifts, masks and converts on its fields."""
     x, out = Num(op.operands[0]), ir.RankedTensorType(op.results[0].type)
-    win, wout = _width(x.element), _width(out.element_type)
+    win, wout = bit_width(x.element), bit_width(out.element_type)
     if win == wout:                               # same width: i4 <-> ui4, a wrapping convert
         op.results[0].replace_all_uses_with(x.to(out.element_type).value)
         return
@@ -164,10 +158,10 @@ def _expand_bitcast(op: ir.Operation) -> None:
     if win < wout:                                # join fields into the wide bits
         fields = x.to(container) & ((1 << narrow) - 1)
         bits = sum_over(shift_left(fields, shifts), [len(shape) - 1])
-        same = _width(container) == wout and not _narrow(out)
+        same = bit_width(container) == wout and not _narrow(out)
         result = bits.bitcast(out.element_type) if same else bits.to(out.element_type)
     else:                                         # split the wide bits into fields
-        bits = x.bitcast(container) if _width(container) == win and not _narrow(x.type) \
+        bits = x.bitcast(container) if bit_width(container) == win and not _narrow(x.type) \
             else x.to(container) & ((1 << win) - 1)
         spread = Num(stablehlo.broadcast_in_dim(bits.value, broadcast_dimensions=list(
             range(len(shape) - 1)), result_type=ir.RankedTensorType.get(shape, container)))

@@ -71,13 +71,12 @@ def program_grid(op) -> list[list[str]]:
 
 
 def _is_array(attr) -> bool:
-    return isinstance(attr.maybe_downcast() if hasattr(attr, "maybe_downcast") else attr,
-                      ir.ArrayAttr)
+    return isinstance(attr.maybe_downcast(), ir.ArrayAttr)
 
 
 def _function_name(attr) -> str:
     """A program's function name: a symbol reference (`@f`) or, in older files, a string."""
-    attr = attr.maybe_downcast() if hasattr(attr, "maybe_downcast") else attr
+    attr = attr.maybe_downcast()
     return attr.value if isinstance(attr, (ir.FlatSymbolRefAttr, ir.StringAttr)) else str(attr)
 
 
