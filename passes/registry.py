@@ -46,6 +46,8 @@ PASSES: dict[str, tuple[str, str]] = {
     "shlo-expand-fft": ("shlo.passes.expand_fft", "ExpandFft"),
     "shlo-expand-batch-norm-grad": ("shlo.passes.expand_batch_norm_grad", "ExpandBatchNormGrad"),
     "shlo-expand-integer-rng": ("shlo.passes.expand_integer_rng", "ExpandIntegerRng"),
+    "shlo-expand-invariant-loop-updates": ("shlo.passes.expand_invariant_loop_updates",
+                                           "ExpandInvariantLoopUpdates"),
     "shlo-split-arg-reduce": ("shlo.passes.split_arg_reduce", "SplitArgReduce"),
     "shlo-fold-dynamic-self-ops": ("shlo.passes.fold_dynamic_self_ops", "FoldDynamicSelfOps"),
     "shlo-accumulate-in-f32": ("shlo.passes.accumulate_in_f32", "AccumulateInF32"),

@@ -39,6 +39,7 @@ DEFAULT_PASSES = [
     "shlo-expand-fft",
     "shlo-canonicalize-scatter",
     "shlo-canonicalize-gather",
+    "shlo-expand-invariant-loop-updates",
     "shlo-expand-complex-pad",
     "shlo-legalize-reducer-rounding",
     "shlo-round-narrow-arithmetic",

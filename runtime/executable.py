@@ -16,7 +16,7 @@ import numpy as np
 from ..errors import DeviceError, InvocationError
 from . import standalone_loader
 from ..host_abi import REFLECTION_KEY
-from .abi import Signature, inputs_read_only, validate
+from .abi import Signature, read_only_inputs, validate
 from .devices import device_config, forget_device, importable, is_current, to_device
 from .host_module import HostProcess, ProcessGrid, create_host_module
 from .shape_errors import shape_check_error
@@ -26,8 +26,8 @@ class Function(standalone_loader.Function):
     """One exported function: numpy arrays in, numpy arrays out, shlo exceptions.
 
     On CPU drivers aligned inputs are read in place (see `devices.importable`)
-    when the module says IREE only reads them (`abi.inputs_read_only`), and the
-    others are aligned copies that live for the call; a result
+    where the module says IREE only reads them (`abi.read_only_inputs`, per input), and
+    the others are aligned copies that live for the call; a result
     that is one of those inputs returned unchanged is copied, so results never
     share memory with the caller's arrays.
     """
@@ -38,8 +38,8 @@ class Function(standalone_loader.Function):
                  on_device_lost=None, host: HostProcess | None = None):
         super().__init__(signature, device, vm_context, vm_function)
         self.host = host        # the context's shlo_host process, when the module calls it
-        # whether IREE may read the caller's arrays in place (else it gets copies)
-        self.inputs_in_place = inputs_read_only(vm_function.reflection)
+        # per input, whether IREE may read the caller's array in place (else it gets a copy)
+        self.inputs_in_place = read_only_inputs(vm_function.reflection, len(signature.inputs))
         self.driver = driver
         self._on_device_lost = on_device_lost
 
@@ -50,9 +50,10 @@ class Function(standalone_loader.Function):
 
     def call(self, *args):
         """Call with the host state as it is (`run_parallel` sets it up)."""
-        arrays = [importable(self.driver, value.to_device(array), self.inputs_in_place)
-                  for array, value in zip(validate(self.signature, args, self.ArgumentError),
-                                          self.signature.inputs)]
+        arrays = [importable(self.driver, value.to_device(array), in_place)
+                  for array, value, in_place in zip(
+                      validate(self.signature, args, self.ArgumentError),
+                      self.signature.inputs, self.inputs_in_place)]
         arg_list = self._list(len(arrays))
         try:
             for array, element_type in zip(arrays, self._element_types):

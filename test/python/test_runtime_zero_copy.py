@@ -1,8 +1,9 @@
 """Zero-copy inputs on CPU: aligned arrays are read in place, results stay right, inputs unchanged.
 
-Two modules: one IREE only reads (zero-copy), one that IREE updates in place
-(dynamic_update_slice), whose inputs must therefore be copied; `identity` tempts IREE
-into handing an input back. numpy is the oracle.
+Modules IREE only reads (zero-copy), and modules with ops that IREE updates in place
+(dynamic_update_slice, scatter, loops), whose updated inputs must be copied while the
+inputs they only read need not be; `identity` tempts IREE into handing an input back.
+numpy is the oracle.
 """
 import numpy as np
 import pytest
@@ -41,11 +42,123 @@ def exe(ctx):
     return shlo.compile(shlo.parse_module(MODULE, context=ctx), target="cpu")
 
 
-def test_read_only_modules_are_marked(exe, ctx):
-    assert exe.function("add").inputs_in_place
-    assert exe.function("identity").inputs_in_place     # `public` spelled out
+IN_PLACE_UPDATES = """
+func.func @scatter_add(%a: tensor<4096xf32>, %i: tensor<512xi32>, %u: tensor<512xf32>)
+    -> tensor<4096xf32> {
+  %i2 = stablehlo.reshape %i : (tensor<512xi32>) -> tensor<512x1xi32>
+  %0 = "stablehlo.scatter"(%a, %i2, %u) ({
+  ^bb0(%x: tensor<f32>, %y: tensor<f32>):
+    %s = stablehlo.add %x, %y : tensor<f32>
+    stablehlo.return %s : tensor<f32>
+  }) {scatter_dimension_numbers = #stablehlo.scatter<inserted_window_dims = [0],
+      scatter_dims_to_operand_dims = [0], index_vector_dim = 1>}
+     : (tensor<4096xf32>, tensor<512x1xi32>, tensor<512xf32>) -> tensor<4096xf32>
+  return %0 : tensor<4096xf32>
+}
+func.func @scatter_at_constant_indices(%a: tensor<4096xf32>, %u: tensor<4xf32>)
+    -> tensor<4096xf32> {
+  %i = stablehlo.constant dense<[[3], [7], [3], [4095]]> : tensor<4x1xi32>
+  %0 = "stablehlo.scatter"(%a, %i, %u) ({
+  ^bb0(%x: tensor<f32>, %y: tensor<f32>):
+    %s = stablehlo.add %x, %y : tensor<f32>
+    stablehlo.return %s : tensor<f32>
+  }) {scatter_dimension_numbers = #stablehlo.scatter<inserted_window_dims = [0],
+      scatter_dims_to_operand_dims = [0], index_vector_dim = 1>}
+     : (tensor<4096xf32>, tensor<4x1xi32>, tensor<4xf32>) -> tensor<4096xf32>
+  return %0 : tensor<4096xf32>
+}
+func.func @reshaped_update(%a: tensor<64x64xf32>, %u: tensor<16xf32>, %i: tensor<i32>)
+    -> tensor<4096xf32> {
+  %r = stablehlo.reshape %a : (tensor<64x64xf32>) -> tensor<4096xf32>
+  %0 = stablehlo.dynamic_update_slice %r, %u, %i
+       : (tensor<4096xf32>, tensor<16xf32>, tensor<i32>) -> tensor<4096xf32>
+  return %0 : tensor<4096xf32>
+}
+func.func @loop_updates_a_capture(%a: tensor<4096xf32>, %u: tensor<16xf32>) -> tensor<4096xf32> {
+  %c0 = stablehlo.constant dense<0> : tensor<i32>
+  %c1 = stablehlo.constant dense<1> : tensor<i32>
+  %c3 = stablehlo.constant dense<3> : tensor<i32>
+  %z = stablehlo.constant dense<0.0> : tensor<4096xf32>
+  %0:2 = stablehlo.while(%k = %c0, %acc = %z) : tensor<i32>, tensor<4096xf32>
+    cond {
+      %p = stablehlo.compare LT, %k, %c3 : (tensor<i32>, tensor<i32>) -> tensor<i1>
+      stablehlo.return %p : tensor<i1>
+    } do {
+      %i = stablehlo.multiply %k, %c3 : tensor<i32>
+      %w = stablehlo.dynamic_update_slice %a, %u, %i
+           : (tensor<4096xf32>, tensor<16xf32>, tensor<i32>) -> tensor<4096xf32>
+      %s = stablehlo.add %acc, %w : tensor<4096xf32>
+      %n = stablehlo.add %k, %c1 : tensor<i32>
+      stablehlo.return %n, %s : tensor<i32>, tensor<4096xf32>
+    }
+  return %0#1 : tensor<4096xf32>
+}
+func.func @branch_hands_back_an_input(%p: tensor<i1>, %a: tensor<4096xf32>, %b: tensor<4096xf32>,
+                                      %u: tensor<16xf32>) -> tensor<4096xf32> {
+  %0 = "stablehlo.if"(%p) ({
+    stablehlo.return %a : tensor<4096xf32>
+  }, {
+    stablehlo.return %b : tensor<4096xf32>
+  }) : (tensor<i1>) -> tensor<4096xf32>
+  %c = stablehlo.constant dense<5> : tensor<i32>
+  %1 = stablehlo.dynamic_update_slice %0, %u, %c
+       : (tensor<4096xf32>, tensor<16xf32>, tensor<i32>) -> tensor<4096xf32>
+  return %1 : tensor<4096xf32>
+}
+"""
+
+
+def test_inputs_read_in_place_are_marked_per_input(exe, ctx):
+    assert exe.function("add").inputs_in_place == (True, True)
+    assert exe.function("identity").inputs_in_place == (True,)     # `public` spelled out
     update = shlo.compile(shlo.parse_module(UPDATE, context=ctx), target="cpu")
-    assert not update.function("update").inputs_in_place
+    assert update.function("update").inputs_in_place == (False, True, True)
+    updates = shlo.compile(shlo.parse_module(IN_PLACE_UPDATES, context=ctx), target="cpu")
+    # a scatter with run-time indices updates a padded copy of its operand (out-of-bounds
+    # updates go to the extra row): no input is updated; with constant indices in bounds,
+    # it updates its operand
+    assert updates.function("scatter_add").inputs_in_place == (True, True, True)
+    assert updates.function("scatter_at_constant_indices").inputs_in_place == (False, True)
+    assert updates.function("reshaped_update").inputs_in_place == (False, True, True)
+    assert not updates.function("loop_updates_a_capture").inputs_in_place[0]
+    assert updates.function("branch_hands_back_an_input").inputs_in_place == (
+        True, False, False, True)
+
+
+def test_updated_inputs_are_copied_and_read_inputs_are_not_written(ctx):
+    exe = shlo.compile(shlo.parse_module(IN_PLACE_UPDATES, context=ctx), target="cpu")
+    rng = np.random.default_rng(20)
+    a = aligned(rng.standard_normal(4096).astype(np.float32))
+    b = aligned(rng.standard_normal(4096).astype(np.float32))
+    i = aligned(rng.integers(0, 4096, 512).astype(np.int32))
+    u = aligned(rng.standard_normal(512).astype(np.float32))
+    originals = [x.copy() for x in (a, b, i, u)]
+
+    want = a.copy()
+    np.add.at(want, i, u)
+    np.testing.assert_allclose(exe.function("scatter_add")(a, i, u), want, rtol=1e-6)
+    want = a.copy()
+    np.add.at(want, [3, 7, 3, 4095], u[:4])
+    np.testing.assert_allclose(exe.function("scatter_at_constant_indices")(a, u[:4].copy()),
+                               want, rtol=1e-6)
+    want = a.copy()
+    want[9:25] = u[:16]
+    np.testing.assert_array_equal(
+        exe.function("reshaped_update")(a.reshape(64, 64), u[:16].copy(), np.int32(9)), want)
+    want = np.zeros(4096, np.float32)
+    for k in range(3):
+        w = a.copy()
+        w[3 * k:3 * k + 16] = u[:16]
+        want += w
+    np.testing.assert_allclose(exe.function("loop_updates_a_capture")(a, u[:16].copy()), want,
+                               rtol=1e-6)
+    for p, src in ((True, a), (False, b)):
+        want = src.copy()
+        want[5:21] = u[:16]
+        np.testing.assert_array_equal(exe.function("branch_hands_back_an_input")(
+            np.bool_(p), a, b, u[:16].copy()), want)
+    for x, x0 in zip((a, b, i, u), originals):
+        np.testing.assert_array_equal(x, x0)
 
 
 def floats(n, seed, make=np.empty):
