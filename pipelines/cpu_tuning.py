@@ -157,14 +157,21 @@ def host_passes(target, features: frozenset | None = None) -> tuple[str, ...]:
                  if need <= features and not lack & features)
 
 
+# RETRY_RULES of IREE's target-independent stages (stream partitioning and conversion): they
+# apply to every target (measured on Vulkan as on CPU); the others are the CPU backend's.
+ANY_TARGET_RETRIES = frozenset({"circular dependency: input operation uses partition output",
+                                "but region successor needs"})
+
+
 def retry_with(target):
-    """For cpu targets: a function from a compile error's text to (flags, passes) to compile
-    again with ((), () for no retry); None for other targets."""
-    if target.kind.name != "cpu":
-        return None
+    """A function from a compile error's text to (flags, passes) to compile again with
+    ((), () for no retry): every RETRY_RULES entry for cpu targets, ANY_TARGET_RETRIES for
+    the others."""
+    rules = {text: rule for text, rule in RETRY_RULES.items()
+             if target.kind.name == "cpu" or text in ANY_TARGET_RETRIES}
 
     def plan(message: str) -> tuple[tuple[str, ...], tuple[str, ...]]:
-        for text, (flags, passes, _why) in RETRY_RULES.items():
+        for text, (flags, passes, _why) in rules.items():
             if text in message and (passes or not set(flags) <= set(target.extra_flags)):
                 return flags, passes
         return (), ()

@@ -107,3 +107,4 @@ def test_an_update_outside_loops_stays(ctx):
     a, u = np.zeros(64, np.float32), np.ones(16, np.float32)
     text = _after_pass(ctx, update, a, u)
     assert "stablehlo.dynamic_update_slice" in text and "stablehlo.select" not in text
+
