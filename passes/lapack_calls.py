@@ -116,6 +116,11 @@ def _magnitude(x: Num) -> Num:
     return abs(x)
 
 
+def _fenced(x: Num) -> Num:
+    """x behind an optimization_barrier (computed in a dispatch of its own)."""
+    return Num(extras.optimization_barrier([x.value])[0])
+
+
 def getrf(op: ir.Operation, a: ir.Value):
     a = Num(a)
     rank = a.type.rank
@@ -148,7 +153,10 @@ def getrf(op: ir.Operation, a: ir.Value):
         ipiv = select(slots.eq(_full(j, ipiv_type)), _spread(p, slots, rank - 2) + 1, ipiv)
         # the column below the pivot divided by it (left as it is for a zero pivot), and the
         # trailing block's rank-one update
-        pivot = _spread(sum_over(select(in_column, row_p, lu.like(0)), [rank - 1]), lu, rank - 1)
+        # (behind a barrier: IREE 3.13 fused this sum into its users wrongly for 17 rows and
+        # more on CPU, 16 on Vulkan: multipliers off by 2x, jnp.linalg.det and lu wrong)
+        pivot = _spread(_fenced(sum_over(select(in_column, row_p, lu.like(0)), [rank - 1])),
+                        lu, rank - 1)
         zero_pivot = pivot.eq(lu.like(0))
         below = in_column & (rows > jj)
         lu = select(below & ~zero_pivot, lu / select(zero_pivot, lu.like(1), pivot), lu)

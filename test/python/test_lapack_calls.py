@@ -599,3 +599,17 @@ def test_sqrtm_through_the_complex_schur_form(ctx):
     text = jax.jit(jax.scipy.linalg.sqrtm).lower(a).as_text()
     got = shlo.compile(shlo.parse_module(text, context=ctx), target="cpu")(a)
     np.testing.assert_allclose(got, scipy.linalg.sqrtm(a.astype(np.float64)), atol=2e-5)
+
+
+@pytest.mark.parametrize("n", [16, 17, 24, 33, 64])
+def test_lu_and_det_of_larger_matrices_match_scipy(ctx, n):
+    """IREE 3.13 fused the pivot's sum in getrf's loop wrongly from 17 rows on (multipliers
+    off by 2x); the 5x5 cases above did not see it. scipy's LAPACK is the oracle."""
+    a = (np.random.default_rng(n).standard_normal((n, n)) / np.sqrt(n)).astype(np.float32)
+    fn = jax.jit(lambda a: (*jax.scipy.linalg.lu_factor(a), jnp.linalg.det(a)))
+    lu, piv, det = shlo.compile(shlo.parse_module(fn.lower(a).as_text(), context=ctx),
+                                target="cpu")(a)
+    want_lu, want_piv = scipy.linalg.lu_factor(a.astype(np.float64))
+    np.testing.assert_array_equal(piv, want_piv)
+    np.testing.assert_allclose(lu, want_lu, rtol=1e-3, atol=1e-3)
+    np.testing.assert_allclose(det, np.linalg.det(a.astype(np.float64)), rtol=1e-3)
