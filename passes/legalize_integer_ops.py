@@ -3,6 +3,11 @@ forms it gets right, with the spec's semantics.
 
 * `add` of booleans (i1) is logical OR in the spec; IREE computes XOR (true + true = false):
   it becomes stablehlo.or;
+* a `convert` of booleans to numbers read by a matrix-vector product sign-extends them on
+  CPU (true -> -1: `(a > 0).astype(int32) @ ones` gave minus the counts, and so did f32
+  weights; a matrix-matrix product and other users were right), and on Vulkan gives wrong
+  integers or fails to compile for floats ('arith.sitofp' of vector<2xi1>): it becomes a
+  select of 1 and 0 (complex results keep the convert);
 * `reverse` of unsigned integers fails to compile (IREE's linalg.generic keeps the `ui`
   type): reversing only moves bits, so it runs on the signless type of the same width
   between two bitcast_converts.
@@ -16,7 +21,7 @@ import dataclasses
 from iree.compiler import ir
 
 from ..dialect import stablehlo
-from .chlo_expr import element_of, with_element
+from .chlo_expr import Num, const, element_of, is_complex, select, with_element
 from .op_rules import RulesPass
 
 
@@ -37,6 +42,14 @@ def _bool_add(op: ir.Operation):
     return [stablehlo.or_(lhs, rhs)]
 
 
+def _bool_convert(op: ir.Operation):
+    x = op.operands[0]
+    element = ir.RankedTensorType(op.results[0].type).element_type
+    if not _is_bool(x) or str(element) == "i1" or is_complex(element):
+        return None
+    return [select(Num(x), Num(const(1, x, element)), Num(const(0, x, element))).value]
+
+
 def _unsigned_reverse(op: ir.Operation):
     x = op.operands[0]
     t = _unsigned(x)
@@ -51,10 +64,12 @@ def _unsigned_reverse(op: ir.Operation):
 
 @dataclasses.dataclass
 class LegalizeIntegerOps(RulesPass):
-    """Rewrite boolean add to or, and unsigned reverse to a signless reverse."""
+    """Rewrite boolean add to or, boolean converts to selects, and unsigned reverse to a
+    signless reverse."""
 
     NAME = "shlo-legalize-integer-ops"
     RULES = {
         "stablehlo.add": _bool_add,
+        "stablehlo.convert": _bool_convert,
         "stablehlo.reverse": _unsigned_reverse,
     }

@@ -10,12 +10,21 @@ keeps the original ops:
   rounded to bf16 on its bits (the top 16 bits of the f32 plus the round-to-nearest-even
   carry: shlo-round-narrow-float-converts' `to_bf16_on_bits`, which integer -> bf16
   converts use on every target);
+* an `iota` of rank 2 or more inside a reduce's dispatch fails to compile at some sizes
+  ("failed to legalize operation 'memref.alloc' ... memref<16xindex, Workgroup>": the row
+  of a 16x16 or 64x64 matrix picked by `sum(where(iota == j, x, 0), axis=0)`, the pattern of
+  shlo's LAPACK decompositions), and so does a 1-D one at lengths 16, 48 and 64: an iota
+  becomes a broadcast of a 1-D iota, which becomes a constant (up to 4096 elements);
 * `dot_general` with a bf16 result fails to compile (the same bitcast, from the f32
   accumulator): it computes the f32 product (bf16 operands, f32 result, which compiles) and
   rounds it to bf16 on the bits, once, as the f32-accumulating CPU code does;
 * `reduce` over bf16 values fails to compile (the same bitcast): operands, inits and body
   compute in f32 (a more accurate accumulation, as XLA's bf16 reductions) and each result
   is rounded to bf16 on the bits once;
+* a min or max `reduce` over signed integers pads its vectors with the unsigned identity
+  when the length is not a multiple of its width: jnp.min of 24 positive int32 gave -1, and
+  jnp.max of negative ones 0 (unsigned integers and floats are right): it reduces the values
+  moved to unsigned order (x xor the sign bit, bitcast) and moves the result back;
 * `count_leading_zeros` of 8-, 16- and 64-bit integers fails to legalize (SPIR-V counts 32
   bits): 8 and 16 bits count zero-extended to 32 bits, less the 32 - N zeros that adds; 64
   bits count the two 32-bit halves, clz(high) or 32 + clz(low) when the high half is zero;
@@ -50,6 +59,10 @@ keeps the original ops:
   in the same dispatch (bf16/f16 -> f32 converts, which shlo-accumulate-in-f32 writes for
   every narrow-float sum window; i8 -> f32) reads wrong values (an f16 2x2 window sum off by
   1e5): such inputs go through an optimization barrier, so the window reads them from memory;
+* a `reduce` that keeps its operand's innermost dimension (`x - mean(x, axis=0)`,
+  softmax over axis 0, x * argmax(x, axis=0)) gives wrong values from 16 rows on when its
+  users are fused into its dispatch (IREE's own pipeline alone too): its results go through
+  an optimization barrier, so the users read them from memory;
 * `convolution` with feature_group_count > 1 (other than depthwise: one input feature per
   group) or batch_group_count > 1 gives zeros: it becomes the spec's own definition, one
   convolution per group over slices of lhs and rhs, concatenated along the output feature
@@ -59,12 +72,13 @@ from __future__ import annotations
 
 import dataclasses
 
+import numpy as np
 from iree.compiler import ir
 
 from ..dialect import stablehlo
 from ..dialect.attributes import CONV_DIMS, enum_name
 from ..dialect.rebuild import arguments
-from ..dialect.types import constant_values
+from ..dialect.types import constant_values, element_dtype
 from .chlo_expr import (Num, attributes, clone_retyped, complex_, element_of, float_info, imag,
                         is_complex, is_float, real, select, shift_right_logical, with_element)
 from .chlo_stablehlo_extras import optimization_barrier
@@ -74,11 +88,18 @@ from .op_rules import CANONICAL, RulesPass, apply_rules
 from .round_narrow_float_converts import to_bf16_on_bits
 
 
-def _bf16_iota(op: ir.Operation):
+def _iota(op: ir.Operation):
+    """bf16 counts in f32, rounded on the bits; an iota of rank 2 or more is a broadcast of a
+    1-D iota (the n-D one in a reduce's dispatch fails to compile)."""
     t = ir.RankedTensorType(op.results[0].type)
+    dimension = ir.IntegerAttr(op.attributes["iota_dimension"]).value
+    if t.rank > 1 and t.has_static_shape:
+        line = stablehlo.iota(iota_dimension=0, result_type=ir.RankedTensorType.get(
+            [t.shape[dimension]], t.element_type))
+        return [stablehlo.broadcast_in_dim(line, broadcast_dimensions=[dimension],
+                                           result_type=t)]
     if str(t.element_type) != "bf16":
         return None
-    dimension = ir.IntegerAttr(op.attributes["iota_dimension"]).value
     counted = Num(stablehlo.iota(iota_dimension=dimension,
                                  result_type=with_element(t, ir.F32Type.get())))
     return [to_bf16_on_bits(counted).value]
@@ -117,6 +138,35 @@ def _bf16_reduce(op: ir.Operation):
     results = results if isinstance(results, (list, tuple)) else [results]
     return [to_bf16_on_bits(Num(r)).value if str(element_of(old)) == "bf16" else r
             for r, old in zip(results, op.results)]
+
+
+def _signed_min_max_reduce(op: ir.Operation):
+    """A min or max reduce over signed integers: over unsigned ones of the same width, the
+    values moved by 2^(N-1) (x xor the sign bit, which keeps their order), and back."""
+    if len(op.operands) != 2:
+        return None
+    element = element_of(op.operands[0])
+    if not isinstance(element, ir.IntegerType) or not element.is_signless or element.width < 8:
+        return None
+    body = op.regions[0].blocks[0]
+    combine, *rest = list(body.operations)
+    if (combine.name not in ("stablehlo.minimum", "stablehlo.maximum") or len(rest) != 1
+            or set(combine.operands) != set(body.arguments)
+            or rest[0].operands[0] != combine.results[0]):
+        return None
+    sign = -(1 << (element.width - 1))
+    unsigned = ir.IntegerType.get_unsigned(element.width)
+    moved = [(Num(v) ^ sign).bitcast(unsigned).value for v in op.operands]
+    combine_unsigned = (stablehlo.minimum if combine.name == "stablehlo.minimum"
+                        else stablehlo.maximum)
+    dimensions = [int(d) for d in ir.DenseI64ArrayAttr(op.attributes["dimensions"])]
+    result = stablehlo.reduce([moved[0]], [moved[1]], dimensions=dimensions,
+                              body=lambda a, b: combine_unsigned(a, b))
+    return [(Num(result).bitcast(element) ^ sign).value]
+
+
+def _reduce(op: ir.Operation):
+    return _bf16_reduce(op) or _signed_min_max_reduce(op)
 
 
 def _pairs_body(body: ir.Block, args: list[ir.Value]) -> list[ir.Value]:
@@ -236,6 +286,47 @@ def _fence_narrow_window_inputs(window: ir.Operation) -> None:
         for i in range(half):
             if window.operands[i] == old:
                 window.operands[i] = new
+
+
+def _fence_outer_reduce_results(reduce: ir.Operation) -> None:
+    """The results of a reduce that keeps its operand's innermost dimension (a sum over
+    axis 0 of a matrix) go through a barrier: IREE fuses their users into the reduction's
+    dispatch, where they read wrong values on Vulkan."""
+    reduce = reduce.operation
+    operand = ir.RankedTensorType(reduce.operands[0].type)
+    dimensions = list(ir.DenseI64ArrayAttr(reduce.attributes["dimensions"]))
+    results = [r for r in reduce.results if ir.RankedTensorType(r.type).has_static_shape]
+    if operand.rank < 2 or operand.rank - 1 in dimensions or len(results) < len(
+            reduce.results) or not any(len(list(r.uses)) for r in results):
+        return
+    with ir.InsertionPoint.after(reduce), reduce.location:
+        fenced = optimization_barrier(results)
+    for old, new in zip(results, fenced):
+        old.replace_all_uses_except(new, new.owner.operation)
+
+
+# A 1-D iota up to this length becomes a constant (a longer one stays an iota).
+IOTA_CONSTANT_LIMIT = 4096
+
+
+def _iota_as_constant(iota: ir.Operation) -> None:
+    """A short 1-D iota becomes a constant, so that a reduce's dispatch reads it from memory:
+    computed in the dispatch (jnp.argmax's index, `min(where(x > 0, iota, n))`) it fails to
+    compile at some lengths ("failed to legalize operation 'memref.alloc' ...
+    memref<16xindex, Workgroup>", lengths 16, 48 and 64). (An optimization barrier instead
+    also compiled, but next to the reduce barriers below it made IREE's Vulkan runtime fail
+    on jax's LU of a wide matrix: "binding table slot requires a buffer".)"""
+    iota = iota.operation
+    t = ir.RankedTensorType(iota.results[0].type)
+    if t.rank != 1 or not t.has_static_shape or t.shape[0] > IOTA_CONSTANT_LIMIT:
+        return
+    dtype = element_dtype(t.element_type)
+    if dtype is None or is_complex(t.element_type):     # (complex constants do not compile)
+        return
+    with ir.InsertionPoint(iota), iota.location:
+        counted = stablehlo.constant(np.arange(t.shape[0]).astype(dtype), result_type=t)
+    iota.results[0].replace_all_uses_with(counted)
+    iota.erase()
 
 
 def _count_leading_zeros(op: ir.Operation):
@@ -383,19 +474,19 @@ def _grouped_convolution(op: ir.Operation):
 
 @dataclasses.dataclass
 class LegalizeVulkanOps(RulesPass):
-    """Rewrite bf16 iota, dot_general and reduce, complex product windows, ffts, clz,
-    unsigned division, signed and float remainder and grouped convolutions for Vulkan."""
+    """Rewrite iota, bf16 dot_general, bf16 and signed min/max reduce, complex product
+    windows, ffts, clz, unsigned division, remainder and grouped convolutions for Vulkan."""
 
     NAME = "shlo-legalize-vulkan-ops"
     f64: bool = True            # the target computes f64 (float remainder goes through it)
     RULES = {
-        "stablehlo.iota": _bf16_iota,
+        "stablehlo.iota": _iota,
         "stablehlo.count_leading_zeros": _count_leading_zeros,
         "stablehlo.divide": _unsigned_quotient,
         "stablehlo.remainder": _remainder,
         "stablehlo.convolution": _grouped_convolution,
         "stablehlo.dot_general": _bf16_dot,
-        "stablehlo.reduce": _bf16_reduce,
+        "stablehlo.reduce": _reduce,
         "stablehlo.reduce_window": _complex_window,
         "stablehlo.fft": _fft,
     }
@@ -407,3 +498,8 @@ class LegalizeVulkanOps(RulesPass):
         apply_rules(op, rules, self.NAME)
         for window in nested_ops(op, "stablehlo.reduce_window"):
             _fence_narrow_window_inputs(window)
+        for iota in nested_ops(op, "stablehlo.iota"):
+            _iota_as_constant(iota)
+        for reduce in nested_ops(op, "stablehlo.reduce"):
+            if reduce.name == "stablehlo.reduce":          # (not reduce_window, ...)
+                _fence_outer_reduce_results(reduce)

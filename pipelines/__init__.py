@@ -26,7 +26,6 @@ DEFAULT_PASSES = [
     "shlo-accumulate-in-f32",
     "shlo-expand-select-and-scatter",
     "shlo-expand-reduce-window",
-    "shlo-split-arg-reduce",
     "shlo-legalize-integer-ops",
     "shlo-legalize-dot-algorithm",
     "shlo-expand-complex-dot",

@@ -109,6 +109,9 @@ RETRY_RULES: dict[str, tuple[tuple[str, ...], tuple[str, ...], str]] = {
     "'vector.transfer_read' op requires valid padding vector elemental type": (
         NO_DATA_TILING, (), "a data-tiled matmul of run-time size fused with complex results "
                             "(an fft over a symbolic batch as DFT matmuls)"),
+    "'linalg.pack' op expected padding_value has": (
+        NO_DATA_TILING, (), "data tiling of a matmul whose operand is computed from a boolean "
+                            "argument (i1 packed as i8)"),
     "'affine.delinearize_index' op no basis element may be statically non-positive": (
         NO_DATA_TILING, (), "data tiling of a matmul of run-time size fed by a softmax "
                             "(attention over a symbolic length)"),

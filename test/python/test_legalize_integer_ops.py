@@ -1,4 +1,5 @@
-"""shlo-legalize-integer-ops: boolean add is OR (numpy's logical_or) and unsigned reverse keeps
+"""shlo-legalize-integer-ops: boolean add is OR (numpy's logical_or), booleans converted to
+numbers are 0 and 1 also where a matrix-vector product reads them, and unsigned reverse keeps
 every bit (numpy's flip), on IREE's CPU and Vulkan backends. One module per target."""
 import numpy as np
 import pytest
@@ -36,3 +37,49 @@ def test_integer_ops(ctx, target):
     if target == "vulkan":
         vulkan_or_skip()
     check(compile_functions(ctx, [(TEXT, None)], target))
+
+
+BOOL_MATVEC = """func.func @counts(%a: tensor<33x33xi1>) -> tensor<33xi32> {
+  %0 = stablehlo.convert %a : (tensor<33x33xi1>) -> tensor<33x33xi32>
+  %1 = stablehlo.constant dense<1> : tensor<33xi32>
+  %2 = stablehlo.dot_general %0, %1, contracting_dims = [1] x [0]
+       : (tensor<33x33xi32>, tensor<33xi32>) -> tensor<33xi32>
+  return %2 : tensor<33xi32>
+}
+func.func @weighted(%a: tensor<33x33xi1>, %w: tensor<33xf32>) -> tensor<33xf32> {
+  %0 = stablehlo.convert %a : (tensor<33x33xi1>) -> tensor<33x33xf32>
+  %1 = stablehlo.dot_general %0, %w, contracting_dims = [1] x [0]
+       : (tensor<33x33xf32>, tensor<33xf32>) -> tensor<33xf32>
+  return %1 : tensor<33xf32>
+}
+func.func @as_bf16(%a: tensor<33x33xi1>) -> tensor<33x33xbf16> {
+  %0 = stablehlo.convert %a : (tensor<33x33xi1>) -> tensor<33x33xbf16>
+  return %0 : tensor<33x33xbf16>
+}"""
+
+
+@pytest.mark.parametrize("target", ["cpu", "vulkan"])
+def test_boolean_converts_read_by_a_matrix_vector_product(ctx, target):
+    """IREE 3.13 sign-extended the booleans on CPU ((a > 0).astype(int32) @ ones gave minus
+    the counts) and got them wrong or failed to compile on Vulkan."""
+    if target == "vulkan":
+        vulkan_or_skip()
+    exe = compile_functions(ctx, [(BOOL_MATVEC, None)], target)
+    a = RNG.integers(0, 2, (33, 33)).astype(bool)
+    w = RNG.standard_normal(33).astype(np.float32)
+    np.testing.assert_array_equal(exe.function("counts")(a), a.sum(axis=1))
+    np.testing.assert_allclose(exe.function("weighted")(a, w), a.astype(np.float64) @ w, rtol=1e-5,
+                               atol=1e-5)
+    np.testing.assert_array_equal(np.asarray(exe.function("as_bf16")(a), np.float32),
+                                  a.astype(np.float32))
+    # the booleans of a compare (jax's (a > 0).astype(...) @ w): sign-extended on CPU before
+    import jax
+    import jax.numpy as jnp
+    import shlo
+    x = RNG.integers(-5, 5, (33, 33)).astype(np.int32)
+    fn = jax.jit(lambda x, w: ((x > 0).astype(jnp.int32) @ jnp.ones(33, jnp.int32),
+                               (x > 0).astype(jnp.float32) @ w))
+    counts, weighted = shlo.compile(shlo.parse_module(fn.lower(x, w).as_text(), context=ctx),
+                                    target=target)(x, w)
+    np.testing.assert_array_equal(counts, (x > 0).sum(axis=1))
+    np.testing.assert_allclose(weighted, (x > 0).astype(np.float64) @ w, rtol=1e-5, atol=1e-5)

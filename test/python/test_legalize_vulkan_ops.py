@@ -434,3 +434,73 @@ def test_complex_cumulative_max_and_min(ctx, target):
     got = compile_for(ctx, fn.lower(x).as_text(), target)(x)
     for g, w in zip(got, fn(x)):
         np.testing.assert_array_equal(np.asarray(g), np.asarray(w))
+
+
+# ---- reductions (found 2026-11-27 with jax programs on Vulkan; numpy is the oracle) ----------
+
+def _jax_on(ctx, fn, target, *args):
+    import jax
+    with jax.enable_x64(any(np.asarray(a).dtype.itemsize == 8 for a in args)):
+        text = jax.jit(fn, keep_unused=True).lower(*args).as_text()
+    return compile_for(ctx, text, target)(*args)
+
+
+@pytest.mark.parametrize("target", TARGETS)
+@pytest.mark.parametrize("dtype", [np.int8, np.int16, np.int32, np.int64])
+def test_signed_integer_min_and_max_reductions(ctx, target, dtype):
+    """Vulkan padded these reductions with the unsigned identity: jnp.min of 24 positive
+    int32 gave -1, jnp.max of negative ones 0."""
+    import jax.numpy as jnp
+    rng = np.random.default_rng(3)
+    info = np.iinfo(dtype)
+    for n in (24, 40):
+        for v in (rng.integers(10, 100, n), -rng.integers(10, 100, n),
+                  np.array([info.min, info.max, -1, 0] * (n // 4))):
+            v = v.astype(dtype)
+            lo, hi = _jax_on(ctx, lambda v: (jnp.min(v), jnp.max(v)), target, v)
+            assert (lo, hi) == (v.min(), v.max())
+    m = rng.integers(-50, 50, (24, 40)).astype(dtype)
+    rows, cols = _jax_on(ctx, lambda m: (jnp.min(m, axis=1), jnp.max(m, axis=0)), target, m)
+    np.testing.assert_array_equal(rows, m.min(axis=1))
+    np.testing.assert_array_equal(cols, m.max(axis=0))
+
+
+@pytest.mark.parametrize("target", TARGETS)
+@pytest.mark.parametrize("n", [16, 33, 64])
+def test_reductions_over_outer_axes_read_by_their_inputs_users(ctx, target, n):
+    """x - mean(x, axis=0), softmax over axis 0 and x * argmax(x, axis=0) were wrong on Vulkan
+    from 16 rows on (the users fused into the reduction's dispatch)."""
+    import jax
+    import jax.numpy as jnp
+    x = np.random.default_rng(n).standard_normal((n, n)).astype(np.float32)
+    centred, soft, scaled = _jax_on(ctx, lambda x: (
+        x - jnp.mean(x, axis=0), jax.nn.softmax(x, axis=0), x * jnp.argmax(x, axis=0)),
+        target, x)
+    x64 = x.astype(np.float64)
+    np.testing.assert_allclose(centred, x64 - x64.mean(axis=0), atol=1e-5)
+    e = np.exp(x64 - x64.max(axis=0))
+    np.testing.assert_allclose(soft, e / e.sum(axis=0), rtol=1e-5, atol=1e-6)
+    np.testing.assert_allclose(scaled, x64 * np.argmax(x, axis=0), rtol=1e-6)
+    y = x[:n - n % 4].reshape(4, n // 4, n)                 # a middle axis of three
+    centred3 = _jax_on(ctx, lambda y: y - jnp.mean(y, axis=1, keepdims=True), target, y)
+    y64 = y.astype(np.float64)
+    np.testing.assert_allclose(centred3, y64 - y64.mean(axis=1, keepdims=True), atol=1e-5)
+
+
+@pytest.mark.parametrize("target", TARGETS)
+def test_iotas_in_reductions(ctx, target):
+    """On Vulkan: a row picked by sum(where(iota == j, x, 0), axis=0) and the first index of a
+    maximum (jnp.argmax of a vector, as shlo's LU pivot search) failed to compile at 16, 48 and
+    64 elements ('memref.alloc' of index in workgroup memory), and argmax as shlo-split-arg-
+    reduce's pair gave wrong indices at 24 and 40 (the pass is the cpu target's only now)."""
+    import jax.numpy as jnp
+    from jax import lax
+    rng = np.random.default_rng(5)
+    for n in (16, 24, 48, 64):
+        x = rng.standard_normal((n, n)).astype(np.float32)
+        row, first, argmax = _jax_on(ctx, lambda x, j: (
+            jnp.sum(jnp.where(lax.broadcasted_iota(jnp.int32, x.shape, 0) == j, x, 0), axis=0),
+            jnp.min(jnp.where(x[:, 0] > 0, lax.iota(jnp.int32, n), n)),
+            jnp.argmax(x[:, 1])), target, x, np.int32(n // 3))
+        np.testing.assert_array_equal(row, x[n // 3])
+        assert first == np.flatnonzero(x[:, 0] > 0)[0] and argmax == np.argmax(x[:, 1])
