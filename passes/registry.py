@@ -63,6 +63,7 @@ PASSES: dict[str, tuple[str, str]] = {
     "shlo-split-complex-constants": ("shlo.passes.split_complex_constants",
                                      "SplitComplexConstants"),
     "shlo-legalize-vhlo": ("shlo.passes.legalize_vhlo", "LegalizeVhlo"),
+    "shlo-simplify": ("shlo.passes.simplify", "Simplify"),
 }
 
 
