@@ -1,18 +1,61 @@
 // RUN: shlo-opt --shlo-legalize-vulkan-ops %s | filecheck %s
 
 // bf16 iota counts in f32 and rounds to bf16 on the bits: the top 16 bits of the f32 plus the
-// round-to-nearest-even carry (a NaN would keep its top bits, made quiet).
+// round-to-nearest-even carry (a NaN would keep its top bits, made quiet). (Longer than 4096:
+// a shorter 1-D iota becomes a constant, below.)
 // CHECK-LABEL: func.func @iota_bf16
-// CHECK:         %[[I:.*]] = stablehlo.iota dim = 1 : tensor<4x3xf32>
-// CHECK:         %[[B:.*]] = stablehlo.bitcast_convert %[[I]] : (tensor<4x3xf32>) -> tensor<4x3xui32>
+// CHECK:         %[[I:.*]] = stablehlo.iota dim = 0 : tensor<5000xf32>
+// CHECK:         %[[B:.*]] = stablehlo.bitcast_convert %[[I]] : (tensor<5000xf32>) -> tensor<5000xui32>
 // CHECK:         %[[HIGH:.*]] = stablehlo.shift_right_logical %[[B]]
 // CHECK:         %[[TOP:.*]] = stablehlo.shift_right_logical
-// CHECK:         %[[R:.*]] = stablehlo.select %{{.*}}, %{{.*}}, %[[TOP]] : tensor<4x3xi1>, tensor<4x3xui32>
-// CHECK:         %[[H:.*]] = stablehlo.convert %[[R]] : (tensor<4x3xui32>) -> tensor<4x3xui16>
-// CHECK:         stablehlo.bitcast_convert %[[H]] : (tensor<4x3xui16>) -> tensor<4x3xbf16>
-func.func @iota_bf16() -> tensor<4x3xbf16> {
-  %r = stablehlo.iota dim = 1 : tensor<4x3xbf16>
-  return %r : tensor<4x3xbf16>
+// CHECK:         %[[R:.*]] = stablehlo.select %{{.*}}, %{{.*}}, %[[TOP]] : tensor<5000xi1>, tensor<5000xui32>
+// CHECK:         %[[H:.*]] = stablehlo.convert %[[R]] : (tensor<5000xui32>) -> tensor<5000xui16>
+// CHECK:         stablehlo.bitcast_convert %[[H]] : (tensor<5000xui16>) -> tensor<5000xbf16>
+func.func @iota_bf16() -> tensor<5000xbf16> {
+  %r = stablehlo.iota dim = 0 : tensor<5000xbf16>
+  return %r : tensor<5000xbf16>
+}
+
+// An iota of rank 2 is a broadcast of a 1-D one, and a 1-D iota of up to 4096 elements is a
+// constant (computed in a reduce's dispatch, an iota failed to compile at 16, 48 and 64).
+// CHECK-LABEL: func.func @iota_2d
+// CHECK:         %[[C:.*]] = stablehlo.constant dense<[0, 1, 2, 3]> : tensor<4xi32>
+// CHECK:         stablehlo.broadcast_in_dim %[[C]], dims = [0] : (tensor<4xi32>) -> tensor<4x3xi32>
+// CHECK-NOT:     stablehlo.iota
+func.func @iota_2d() -> tensor<4x3xi32> {
+  %r = stablehlo.iota dim = 0 : tensor<4x3xi32>
+  return %r : tensor<4x3xi32>
+}
+
+// A min reduce over signed integers runs over unsigned ones (x xor the sign bit), and back:
+// Vulkan padded the signed one with the unsigned identity (jnp.min of 24 positive ints: -1).
+// CHECK-LABEL: func.func @signed_min
+// CHECK:         %[[X:.*]] = stablehlo.xor %arg0, %{{.*}} : tensor<24xi32>
+// CHECK:         %[[U:.*]] = stablehlo.bitcast_convert %[[X]] : (tensor<24xi32>) -> tensor<24xui32>
+// CHECK:         stablehlo.reduce(%[[U]] init: %{{.*}}) applies stablehlo.minimum across dimensions = [0] : (tensor<24xui32>, tensor<ui32>) -> tensor<ui32>
+// CHECK:         stablehlo.bitcast_convert %{{.*}} : (tensor<ui32>) -> tensor<i32>
+// CHECK:         stablehlo.xor
+func.func @signed_min(%x: tensor<24xi32>) -> tensor<i32> {
+  %init = stablehlo.constant dense<2147483647> : tensor<i32>
+  %r = stablehlo.reduce(%x init: %init) applies stablehlo.minimum across dimensions = [0] : (tensor<24xi32>, tensor<i32>) -> tensor<i32>
+  return %r : tensor<i32>
+}
+
+// A reduce over an outer axis is read through a barrier (x - mean(x, axis=0) read wrong values
+// with its users fused into the reduction); one over the innermost axis is not.
+// CHECK-LABEL: func.func @outer_axis
+// CHECK:         %[[S:.*]] = stablehlo.reduce(%arg0 init: %{{.*}}) applies stablehlo.add across dimensions = [0]
+// CHECK:         %[[F:.*]] = stablehlo.optimization_barrier %[[S]] : tensor<3xf32>
+// CHECK:         stablehlo.broadcast_in_dim %[[F]], dims = [1]
+// CHECK:         %[[T:.*]] = stablehlo.reduce(%arg0 init: %{{.*}}) applies stablehlo.add across dimensions = [1]
+// CHECK-NOT:     stablehlo.optimization_barrier
+func.func @outer_axis(%x: tensor<4x3xf32>) -> (tensor<4x3xf32>, tensor<4xf32>) {
+  %zero = stablehlo.constant dense<0.0> : tensor<f32>
+  %s = stablehlo.reduce(%x init: %zero) applies stablehlo.add across dimensions = [0] : (tensor<4x3xf32>, tensor<f32>) -> tensor<3xf32>
+  %b = stablehlo.broadcast_in_dim %s, dims = [1] : (tensor<3xf32>) -> tensor<4x3xf32>
+  %d = stablehlo.subtract %x, %b : tensor<4x3xf32>
+  %t = stablehlo.reduce(%x init: %zero) applies stablehlo.add across dimensions = [1] : (tensor<4x3xf32>, tensor<f32>) -> tensor<4xf32>
+  return %d, %t : tensor<4x3xf32>, tensor<4xf32>
 }
 
 // Negative: float to bf16 converts compile.
@@ -23,9 +66,9 @@ func.func @f32_to_bf16(%x: tensor<4xf32>) -> tensor<4xbf16> {
   return %r : tensor<4xbf16>
 }
 
-// Negative: f16 iota compiles for Vulkan.
+// f16 iota compiles for Vulkan; at this length it is a constant, as every short 1-D iota.
 // CHECK-LABEL: func.func @iota_f16
-// CHECK-NEXT:    stablehlo.iota dim = 0 : tensor<4xf16>
+// CHECK-NEXT:    stablehlo.constant dense<[0.000000e+00, 1.000000e+00, 2.000000e+00, 3.000000e+00]> : tensor<4xf16>
 func.func @iota_f16() -> tensor<4xf16> {
   %r = stablehlo.iota dim = 0 : tensor<4xf16>
   return %r : tensor<4xf16>
