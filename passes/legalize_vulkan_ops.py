@@ -60,9 +60,11 @@ keeps the original ops:
   every narrow-float sum window; i8 -> f32) reads wrong values (an f16 2x2 window sum off by
   1e5): such inputs go through an optimization barrier, so the window reads them from memory;
 * a `reduce` that keeps its operand's innermost dimension (`x - mean(x, axis=0)`,
-  softmax over axis 0, x * argmax(x, axis=0)) gives wrong values from 16 rows on when its
-  users are fused into its dispatch (IREE's own pipeline alone too): its results go through
-  an optimization barrier, so the users read them from memory;
+  softmax over axis 0, x * argmax(x, axis=0)), or whose users broadcast its result along
+  other dimensions than it came from (the signs of a matrix's diagonal scaling its columns,
+  in shlo's SVD), gives wrong values from 16 rows on when those users are fused into its
+  dispatch (IREE's own pipeline alone too): its results go through an optimization barrier,
+  so the users read them from memory;
 * `convolution` with feature_group_count > 1 (other than depthwise: one input feature per
   group) or batch_group_count > 1 gives zeros: it becomes the spec's own definition, one
   convolution per group over slices of lhs and rhs, concatenated along the output feature
@@ -84,6 +86,7 @@ from .chlo_expr import (Num, attributes, clone_retyped, complex_, element_of, fl
 from .chlo_stablehlo_extras import optimization_barrier
 from .expand_fft import irfft_through_ifft
 from .base import nested_ops
+from .elementwise_ops import ELEMENTWISE_OPS
 from .op_rules import CANONICAL, RulesPass, apply_rules
 from .round_narrow_float_converts import to_bf16_on_bits
 
@@ -288,16 +291,46 @@ def _fence_narrow_window_inputs(window: ir.Operation) -> None:
                 window.operands[i] = new
 
 
-def _fence_outer_reduce_results(reduce: ir.Operation) -> None:
-    """The results of a reduce that keeps its operand's innermost dimension (a sum over
-    axis 0 of a matrix) go through a barrier: IREE fuses their users into the reduction's
-    dispatch, where they read wrong values on Vulkan."""
+def _moves_dimensions(result: ir.Value, kept: list[int]) -> bool:
+    """Whether a broadcast_in_dim reached from a reduce's `result` (through elementwise ops and
+    broadcasts) puts one of its dimensions at another position than the reduce's operand has
+    it (`kept`: the operand dimension of each of the result's): the diagonal of a matrix
+    scaling its columns, where the reduction ran over rows."""
+    pending = [(result, list(kept))]
+    while pending:
+        value, where = pending.pop()
+        for use in value.uses:
+            user = use.owner.operation
+            if user.name == "stablehlo.broadcast_in_dim":
+                dims = list(ir.DenseI64ArrayAttr(user.attributes["broadcast_dimensions"]))
+                placed = [None] * ir.RankedTensorType(user.results[0].type).rank
+                for source, target in zip(where, dims):
+                    placed[target] = source
+                if any(d is not None and d != position for position, d in enumerate(placed)):
+                    return True
+                pending.append((user.results[0], placed))
+            elif user.name in ELEMENTWISE_OPS and len(user.results) == 1 and (
+                    user.results[0].type.shape == value.type.shape):
+                pending.append((user.results[0], where))
+    return False
+
+
+def _fence_reduce_results(reduce: ir.Operation) -> None:
+    """The results of a reduce go through a barrier when it keeps its operand's innermost
+    dimension (a sum over axis 0 of a matrix), or when its users broadcast them along other
+    dimensions than they came from (a row reduction scaling columns): IREE fuses those users
+    into the reduction's dispatch, where they read wrong values on Vulkan. A row reduction
+    broadcast back along its rows (softmax, layernorm) stays fused; it is right."""
     reduce = reduce.operation
     operand = ir.RankedTensorType(reduce.operands[0].type)
     dimensions = list(ir.DenseI64ArrayAttr(reduce.attributes["dimensions"]))
     results = [r for r in reduce.results if ir.RankedTensorType(r.type).has_static_shape]
-    if operand.rank < 2 or operand.rank - 1 in dimensions or len(results) < len(
-            reduce.results) or not any(len(list(r.uses)) for r in results):
+    if operand.rank < 2 or len(results) < len(reduce.results):
+        return
+    kept = [d for d in range(operand.rank) if d not in dimensions]
+    if operand.rank - 1 in dimensions and not any(_moves_dimensions(r, kept) for r in results):
+        return
+    if not any(len(list(r.uses)) for r in results):
         return
     with ir.InsertionPoint.after(reduce), reduce.location:
         fenced = optimization_barrier(results)
@@ -502,4 +535,4 @@ class LegalizeVulkanOps(RulesPass):
             _iota_as_constant(iota)
         for reduce in nested_ops(op, "stablehlo.reduce"):
             if reduce.name == "stablehlo.reduce":          # (not reduce_window, ...)
-                _fence_outer_reduce_results(reduce)
+                _fence_reduce_results(reduce)

@@ -606,18 +606,21 @@ def test_sqrtm_through_the_complex_schur_form(ctx):
 def test_lu_and_det_of_larger_matrices_match_scipy(ctx, n, target):
     """IREE 3.13 fused the pivot's sum in getrf's loop wrongly from 17 rows on on CPU
     (multipliers off by 2x), and Vulkan's reductions went wrong at 16, 24, 33 and 64 rows
-    (shlo-legalize-vulkan-ops); the 5x5 cases above saw neither. scipy's LAPACK is the
-    oracle."""
+    (shlo-legalize-vulkan-ops; svd's u from 16 rows on); the 5x5 cases above saw neither.
+    scipy's LAPACK is the oracle."""
     if target == "vulkan":
         vulkan_or_skip()
     a = (np.random.default_rng(n).standard_normal((n, n)) / np.sqrt(n)).astype(np.float32)
     fn = jax.jit(lambda a: (*jax.scipy.linalg.lu_factor(a), jnp.linalg.det(a),
-                            jnp.linalg.qr(a)[1]))
-    lu, piv, det, r = shlo.compile(shlo.parse_module(fn.lower(a).as_text(), context=ctx),
-                                   target=target)(a)
+                            jnp.linalg.qr(a)[1], *jnp.linalg.svd(a)))
+    lu, piv, det, r, u, s, vt = shlo.compile(
+        shlo.parse_module(fn.lower(a).as_text(), context=ctx), target=target)(a)
     want_lu, want_piv = scipy.linalg.lu_factor(a.astype(np.float64))
     np.testing.assert_array_equal(piv, want_piv)
     np.testing.assert_allclose(lu, want_lu, rtol=1e-3, atol=1e-3)
     np.testing.assert_allclose(det, np.linalg.det(a.astype(np.float64)), rtol=1e-3)
     want_r = scipy.linalg.qr(a.astype(np.float64), mode="r")[0]
     np.testing.assert_allclose(np.abs(r), np.abs(want_r), atol=1e-4)        # rows up to sign
+    np.testing.assert_allclose(s, scipy.linalg.svdvals(a.astype(np.float64)), atol=1e-4)
+    np.testing.assert_allclose((u * s) @ vt, a, atol=1e-4)
+    np.testing.assert_allclose(u.T @ u, np.eye(n), atol=1e-4)

@@ -42,13 +42,18 @@ func.func @signed_min(%x: tensor<24xi32>) -> tensor<i32> {
 }
 
 // A reduce over an outer axis is read through a barrier (x - mean(x, axis=0) read wrong values
-// with its users fused into the reduction); one over the innermost axis is not.
+// with its users fused into the reduction); one over the innermost axis broadcast back along
+// its rows is not.
 // CHECK-LABEL: func.func @outer_axis
 // CHECK:         %[[S:.*]] = stablehlo.reduce(%arg0 init: %{{.*}}) applies stablehlo.add across dimensions = [0]
 // CHECK:         %[[F:.*]] = stablehlo.optimization_barrier %[[S]] : tensor<3xf32>
 // CHECK:         stablehlo.broadcast_in_dim %[[F]], dims = [1]
 // CHECK:         %[[T:.*]] = stablehlo.reduce(%arg0 init: %{{.*}}) applies stablehlo.add across dimensions = [1]
 // CHECK-NOT:     stablehlo.optimization_barrier
+// CHECK-LABEL: func.func @row_sums_scaling_columns
+// CHECK:         %[[S:.*]] = stablehlo.reduce(%arg0 init: %{{.*}}) applies stablehlo.add across dimensions = [1]
+// CHECK:         %[[F:.*]] = stablehlo.optimization_barrier %[[S]] : tensor<4xf32>
+// CHECK:         stablehlo.negate %[[F]]
 func.func @outer_axis(%x: tensor<4x3xf32>) -> (tensor<4x3xf32>, tensor<4xf32>) {
   %zero = stablehlo.constant dense<0.0> : tensor<f32>
   %s = stablehlo.reduce(%x init: %zero) applies stablehlo.add across dimensions = [0] : (tensor<4x3xf32>, tensor<f32>) -> tensor<3xf32>
@@ -56,6 +61,17 @@ func.func @outer_axis(%x: tensor<4x3xf32>) -> (tensor<4x3xf32>, tensor<4xf32>) {
   %d = stablehlo.subtract %x, %b : tensor<4x3xf32>
   %t = stablehlo.reduce(%x init: %zero) applies stablehlo.add across dimensions = [1] : (tensor<4x3xf32>, tensor<f32>) -> tensor<4xf32>
   return %d, %t : tensor<4x3xf32>, tensor<4xf32>
+}
+
+// A row reduction whose result scales columns (broadcast along the other dimension) goes
+// through the barrier too (the signs of R's diagonal scaling Q's columns in shlo's SVD).
+func.func @row_sums_scaling_columns(%x: tensor<4x4xf32>) -> tensor<4x4xf32> {
+  %zero = stablehlo.constant dense<0.0> : tensor<f32>
+  %s = stablehlo.reduce(%x init: %zero) applies stablehlo.add across dimensions = [1] : (tensor<4x4xf32>, tensor<f32>) -> tensor<4xf32>
+  %n = stablehlo.negate %s : tensor<4xf32>
+  %b = stablehlo.broadcast_in_dim %n, dims = [1] : (tensor<4xf32>) -> tensor<4x4xf32>
+  %d = stablehlo.multiply %x, %b : tensor<4x4xf32>
+  return %d : tensor<4x4xf32>
 }
 
 // Negative: float to bf16 converts compile.
