@@ -25,6 +25,10 @@ keeps the original ops:
   when the length is not a multiple of its width: jnp.min of 24 positive int32 gave -1, and
   jnp.max of negative ones 0 (unsigned integers and floats are right): it reduces the values
   moved to unsigned order (x xor the sign bit, bitcast) and moves the result back;
+* a sum of negated values fails to compile ("Failed to get an identity value for the
+  reduction operation": IREE folds the negate into the combiner; jax's gradient of
+  log_softmax): it is the negation of the sum of the values (with the init negated too),
+  which is exact;
 * `count_leading_zeros` of 8-, 16- and 64-bit integers fails to legalize (SPIR-V counts 32
   bits): 8 and 16 bits count zero-extended to 32 bits, less the 32 - N zeros that adds; 64
   bits count the two 32-bit halves, clz(high) or 32 + clz(low) when the high half is zero;
@@ -168,8 +172,30 @@ def _signed_min_max_reduce(op: ir.Operation):
     return [(Num(result).bitcast(element) ^ sign).value]
 
 
+def _sum_of_negation(op: ir.Operation):
+    """A sum of negated values: the negation of their sum (exact: rounding to nearest is
+    symmetric). IREE folds the negate into the sum's combiner, and a subtraction has no
+    identity: "Failed to get an identity value for the reduction operation" (jax's gradient
+    of log_softmax)."""
+    if len(op.operands) != 2:
+        return None
+    x, init = op.operands
+    producer = x.owner
+    body = op.regions[0].blocks[0]
+    combine, *rest = list(body.operations)
+    if (isinstance(producer, ir.Block) or producer.name != "stablehlo.negate"
+            or combine.name != "stablehlo.add" or len(rest) != 1
+            or set(combine.operands) != set(body.arguments)
+            or rest[0].operands[0] != combine.results[0]):
+        return None
+    dimensions = [int(d) for d in ir.DenseI64ArrayAttr(op.attributes["dimensions"])]
+    total = stablehlo.reduce([producer.operands[0]], [stablehlo.negate(init)],
+                             dimensions=dimensions, body=lambda a, b: stablehlo.add(a, b))
+    return [stablehlo.negate(total)]
+
+
 def _reduce(op: ir.Operation):
-    return _bf16_reduce(op) or _signed_min_max_reduce(op)
+    return _bf16_reduce(op) or _signed_min_max_reduce(op) or _sum_of_negation(op)
 
 
 def _pairs_body(body: ir.Block, args: list[ir.Value]) -> list[ir.Value]:

@@ -107,6 +107,9 @@ RETRY_RULES: dict[str, tuple[tuple[str, ...], tuple[str, ...], str]] = {
     "but region successor needs": (
         (), ("shlo-barrier-loop-results{every-loop=true}",),
         "IREE's stream conversion fails on a loop carrying a value only its condition reads"),
+    "does not dominate this use": (
+        NO_AGGRESSIVE_FUSION, (), "a fused dispatch reads a value before it is computed "
+                                  "(jax's value_and_grad of a cross-entropy)"),
     "exceeded stack allocation limit": (
         NO_AGGRESSIVE_FUSION, (), "a fused dispatch needs more stack than IREE allows"),
     "write affecting operations on global resources are restricted to workgroup distributed": (

@@ -79,6 +79,7 @@ def test_retries_only_for_known_failures():
                  "non-positive") == (NO_DATA_TILING, ())
     assert retry("'vector.transfer_read' op requires valid padding vector elemental "
                  "type") == (NO_DATA_TILING, ())
+    assert retry("-:8:26: operand #0 does not dominate this use") == (NO_AGGRESSIVE_FUSION, ())
     assert retry("failed to legalize operation 'arith.truncf'") == ((), ())
     already = dataclasses.replace(cpu, extra_flags=NO_AGGRESSIVE_FUSION)
     assert retry_with(already)("exceeded stack allocation limit of 32768 bytes") == ((), ())

@@ -504,3 +504,32 @@ def test_iotas_in_reductions(ctx, target):
             jnp.argmax(x[:, 1])), target, x, np.int32(n // 3))
         np.testing.assert_array_equal(row, x[n // 3])
         assert first == np.flatnonzero(x[:, 0] > 0)[0] and argmax == np.argmax(x[:, 1])
+
+
+@pytest.mark.parametrize("target", ["cpu", "vulkan"])
+def test_cross_entropy_value_and_gradient(ctx, target):
+    """jax's value_and_grad of a mean cross-entropy: on Vulkan a sum of negated values failed
+    to compile ("Failed to get an identity value for the reduction operation"); on CPU the
+    same program failed with "operand #0 does not dominate this use" (a retry without
+    aggressive fusion, cpu_tuning.RETRY_RULES). Compiled through the target's own pipeline;
+    numpy is the oracle."""
+    import jax
+    import jax.numpy as jnp
+    if target == "vulkan":
+        vulkan_or_skip()
+    rng = np.random.default_rng(9)
+    w = (rng.standard_normal((16, 32)) * 0.3).astype(np.float32)
+    x = rng.standard_normal((12, 16)).astype(np.float32)
+    y = rng.integers(0, 32, 12).astype(np.int32)
+
+    def loss(w, x, y):
+        logits = x @ w
+        return -jnp.mean(jnp.sum(jax.nn.one_hot(y, 32) * jax.nn.log_softmax(logits), axis=-1))
+    text = jax.jit(jax.value_and_grad(loss)).lower(w, x, y).as_text()
+    value, grad = shlo.compile(shlo.parse_module(text, context=ctx), target=target)(w, x, y)
+    logits = x.astype(np.float64) @ w
+    p = np.exp(logits - logits.max(axis=1, keepdims=True))
+    p /= p.sum(axis=1, keepdims=True)
+    onehot = np.eye(32)[y]
+    np.testing.assert_allclose(value, -np.mean(np.log(p[np.arange(12), y])), rtol=1e-5)
+    np.testing.assert_allclose(grad, x.T.astype(np.float64) @ (p - onehot) / 12, atol=1e-6)

@@ -41,6 +41,18 @@ func.func @signed_min(%x: tensor<24xi32>) -> tensor<i32> {
   return %r : tensor<i32>
 }
 
+// A sum of negated values is the negation of the sum (IREE folded the negate into the
+// combiner, which then had no identity).
+// CHECK-LABEL: func.func @sum_of_negation
+// CHECK:         %[[I:.*]] = stablehlo.negate %arg1 : tensor<f32>
+// CHECK:         %[[S:.*]] = stablehlo.reduce(%arg0 init: %[[I]]) applies stablehlo.add across dimensions = [1]
+// CHECK:         stablehlo.negate %[[S]] : tensor<12xf32>
+func.func @sum_of_negation(%x: tensor<12x32xf32>, %init: tensor<f32>) -> tensor<12xf32> {
+  %n = stablehlo.negate %x : tensor<12x32xf32>
+  %r = stablehlo.reduce(%n init: %init) applies stablehlo.add across dimensions = [1] : (tensor<12x32xf32>, tensor<f32>) -> tensor<12xf32>
+  return %r : tensor<12xf32>
+}
+
 // A reduce over an outer axis is read through a barrier (x - mean(x, axis=0) read wrong values
 // with its users fused into the reduction); one over the innermost axis broadcast back along
 // its rows is not.
