@@ -90,8 +90,8 @@ def _expand(op: ir.Operation):
     margins = [n - m for n, m in zip(shape, sizes)]
     padded = stablehlo.pad(update, zero, edge_padding_low=margins,
                            edge_padding_high=margins, interior_padding=[0] * len(shape))
-    placed = stablehlo.dynamic_slice(
-        padded, [(s.like(d) - s if d else s).value for d, s in zip(margins, clamped)], slice_sizes=shape)
+    offsets = [(s.like(d) - s if d else s).value for d, s in zip(margins, clamped)]
+    placed = stablehlo.dynamic_slice(padded, offsets, slice_sizes=shape)
     inside = None
     for dim, (start, n, m) in enumerate(zip(clamped, shape, sizes)):
         if n == m:

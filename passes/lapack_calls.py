@@ -116,11 +116,6 @@ def _magnitude(x: Num) -> Num:
     return abs(x)
 
 
-def _fenced(x: Num) -> Num:
-    """x behind an optimization_barrier (computed in a dispatch of its own)."""
-    return Num(extras.optimization_barrier([x.value])[0])
-
-
 def getrf(op: ir.Operation, a: ir.Value):
     a = Num(a)
     rank = a.type.rank
@@ -140,7 +135,8 @@ def getrf(op: ir.Operation, a: ir.Value):
         jj = _full(j, rows.type)
         in_column = columns.eq(jj)
         # the pivot row: the first at or below j with the largest magnitude in column j
-        size = _magnitude(sum_over(select(in_column, lu, lu.like(0)), [rank - 1]))   # [..., m]
+        column = sum_over(select(in_column, lu, lu.like(0)), [rank - 1])             # [..., m]
+        size = _magnitude(column)
         size = select(row_ids >= _full(j, row_ids.type), size, size.like(-1))
         largest = max_over(size, [rank - 2], -2)
         first = select(size.eq(_spread(largest, size, rank - 2)), row_ids, row_ids.like(m))
@@ -153,10 +149,12 @@ def getrf(op: ir.Operation, a: ir.Value):
         ipiv = select(slots.eq(_full(j, ipiv_type)), _spread(p, slots, rank - 2) + 1, ipiv)
         # the column below the pivot divided by it (left as it is for a zero pivot), and the
         # trailing block's rank-one update
-        # (behind a barrier: IREE 3.13 fused this sum into its users wrongly for 17 rows and
-        # more on CPU, 16 on Vulkan: multipliers off by 2x, jnp.linalg.det and lu wrong)
-        pivot = _spread(_fenced(sum_over(select(in_column, row_p, lu.like(0)), [rank - 1])),
-                        lu, rank - 1)
+        # (the pivot is column j's entry in row p, picked from the column: taken from row_p's
+        # matrix instead, IREE 3.13 fused that sum into its users wrongly from 17 rows on:
+        # multipliers off by 2x, jnp.linalg.det and lu wrong)
+        pivot_value = sum_over(select(row_ids.eq(_spread(p, row_ids, rank - 2)), column,
+                                      column.like(0)), [rank - 2])                     # [...]
+        pivot = _spread(_spread(pivot_value, row_ids, rank - 2), lu, rank - 1)
         zero_pivot = pivot.eq(lu.like(0))
         below = in_column & (rows > jj)
         lu = select(below & ~zero_pivot, lu / select(zero_pivot, lu.like(1), pivot), lu)

@@ -40,7 +40,6 @@ from ..dialect.types import num_bits
 
 NO_AGGRESSIVE_FUSION = ("--iree-dispatch-creation-enable-aggressive-fusion=false",)
 NO_DATA_TILING = ("--iree-opt-data-tiling=false",)
-DIRECT_COMMAND_BUFFERS = ("--iree-hal-indirect-command-buffers=false",)
 # A process-global option: a module that gets it compiles in a child iree-compile process
 # (shlo.runtime.child_compile).
 LARGE_MATMUL_TILES = ("--iree-llvmcpu-matmul-tile-bytes=16777216",)
@@ -89,12 +88,6 @@ MODULE_RULES: tuple[tuple[str, tuple[str, ...], str, object], ...] = (
     # batch 2-3 and 3 or 6 rows, when the lhs is a row-normalised tensor (softmax weights)
     ("stablehlo.dot_general", NO_DATA_TILING,
      "IREE 3.13's data tiling miscompiles some small batched matmuls", _is_small_batched),
-    # found 2026-11-27: jax's lu_factor, det, qr and svd of a 17x17 matrix in one module
-    # failed at run time ("indirect buffer reference slot 0 is out range of the declared
-    # binding capacity of the command buffer"); sort, scan, svd and lu ran as fast without
-    ("stablehlo.while", DIRECT_COMMAND_BUFFERS,
-     "IREE 3.13's indirect command buffers fail at run time on some modules with many loops",
-     None),
 )
 
 

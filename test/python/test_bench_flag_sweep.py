@@ -7,8 +7,7 @@ import numpy as np
 import pytest
 
 import shlo
-from shlo.pipelines.cpu_tuning import (DIRECT_COMMAND_BUFFERS, NO_AGGRESSIVE_FUSION, NO_DATA_TILING,
-                                       module_flags)
+from shlo.pipelines.cpu_tuning import NO_AGGRESSIVE_FUSION, NO_DATA_TILING, module_flags
 from shlo.tools import flag_sweep
 
 
@@ -45,20 +44,6 @@ def test_scatter_modules_get_their_flags(ctx):
     plain = shlo.parse_module("func.func @g(%x: tensor<4xf32>) -> tensor<4xf32> {\n"
                               "  return %x : tensor<4xf32>\n}", context=ctx)
     assert module_flags(plain.operation) == ()
-    loop = shlo.parse_module("""
-    func.func @h(%x: tensor<i32>) -> tensor<i32> {
-      %c = stablehlo.constant dense<3> : tensor<i32>
-      %0 = stablehlo.while(%k = %x) : tensor<i32>
-        cond {
-          %p = stablehlo.compare LT, %k, %c : (tensor<i32>, tensor<i32>) -> tensor<i1>
-          stablehlo.return %p : tensor<i1>
-        } do {
-          %n = stablehlo.add %k, %c : tensor<i32>
-          stablehlo.return %n : tensor<i32>
-        }
-      return %0 : tensor<i32>
-    }""", context=ctx)
-    assert module_flags(loop.operation) == DIRECT_COMMAND_BUFFERS
 
 
 def test_retries_only_for_known_failures():
