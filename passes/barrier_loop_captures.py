@@ -19,19 +19,10 @@ import dataclasses
 from iree.compiler import ir
 
 from . import chlo_stablehlo_extras as extras
-from .base import Pass, nested_ops
+from .base import Pass, is_inside, nested_ops
 
 # Producers IREE folds or treats as free: a barrier would only stop that.
 _FREE = frozenset({"stablehlo.constant", "arith.constant"})
-
-
-def _inside(op: ir.Operation, ancestor: ir.Operation) -> bool:
-    while op is not None:
-        op = op.operation
-        if op == ancestor:
-            return True
-        op = op.parent
-    return False
 
 
 def _defining_op(value: ir.Value) -> ir.Operation | None:
@@ -48,7 +39,7 @@ def _captures(loop: ir.Operation) -> list[ir.Value]:
             return ir.WalkResult.ADVANCE
         for v in o.operands:
             producer = _defining_op(v)
-            if (producer is None or producer.name in _FREE or _inside(producer, loop)
+            if (producer is None or producer.name in _FREE or is_inside(producer, loop)
                     or v in found):
                 continue
             t = v.type.maybe_downcast()
@@ -69,7 +60,7 @@ def _barrier(loop: ir.Operation) -> None:
     for old, new in zip(captures, fenced):
         uses = [(u.owner, u.operand_number) for u in old.uses]
         for user, index in uses:
-            if user.operation != loop and _inside(user, loop):
+            if user.operation != loop and is_inside(user, loop):
                 user.operation.operands[index] = new
 
 

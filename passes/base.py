@@ -63,6 +63,27 @@ def nested_ops(op: ir.Operation, prefix: str = "") -> list[ir.Operation]:
     return found
 
 
+def is_inside(op: ir.Operation, ancestor: ir.Operation) -> bool:
+    """Whether `op` is `ancestor` or nested in one of its regions."""
+    while op is not None:
+        op = op.operation
+        if op == ancestor:
+            return True
+        op = op.parent
+    return False
+
+
+def binary_body(op: ir.Operation) -> ir.Operation | None:
+    """The one op of `op`'s body (a reduce's, a window's) that combines the body's two
+    arguments and returns the result, or None."""
+    block = op.regions[0].blocks[0]
+    ops = [o.operation for o in block.operations]
+    if (len(ops) != 2 or len(ops[0].results) != 1
+            or set(ops[0].operands) != set(block.arguments) or len(ops[0].operands) != 2):
+        return None
+    return ops[0] if list(ops[1].operands) == [ops[0].results[0]] else None
+
+
 def set_reflection(func: ir.Operation, key: str, value: str) -> None:
     """Add `key = value` to a function's `iree.reflection` dictionary (IREE keeps it in the
     .vmfb, where the runtime reads it back from the exported function)."""

@@ -25,6 +25,7 @@ import dataclasses
 from iree.compiler import ir
 
 from ..dialect import stablehlo
+from .base import is_inside
 from .chlo_expr import Num, const, select
 from .op_rules import RulesPass
 
@@ -43,20 +44,11 @@ def _root(value: ir.Value) -> ir.Value:
     return value
 
 
-def _inside(value: ir.Value, loop: ir.Operation) -> bool:
-    """Whether `value` is defined in one of `loop`'s regions."""
-    op = value.owner.owner if isinstance(value.owner, ir.Block) else value.owner
-    while op is not None:
-        if op.operation == loop:
-            return True
-        op = op.operation.parent
-    return False
-
-
 def _invariant(value: ir.Value, loop: ir.Operation) -> bool:
     """Whether `loop` leaves `value` unchanged: defined outside it, or one of its body's
     arguments that the body returns as it is."""
-    if not _inside(value, loop):
+    definer = value.owner.owner if isinstance(value.owner, ir.Block) else value.owner
+    if not is_inside(definer, loop):
         return True
     if not isinstance(value.owner, ir.Block) or value.owner.owner.operation != loop:
         return False

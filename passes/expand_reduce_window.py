@@ -36,6 +36,7 @@ from ..dialect.rebuild import arguments
 from ..dialect.types import DYN
 from ..dialect.windows import num_windows
 from . import chlo_stablehlo_extras as extras
+from .base import binary_body
 from .chlo_expr import Num, attributes, complex_, element_of, imag, is_complex, real
 from .cumulative_window import is_identity
 from .index_vectors import is_static, shape_of
@@ -110,16 +111,6 @@ def _reduce_window(op: ir.Operation):
     return list(out) if isinstance(out, (list, tuple)) else [out]
 
 
-def _binary_body(op: ir.Operation) -> ir.Operation | None:
-    """The one op of a body that combines its two arguments and returns the result."""
-    block = op.regions[0].blocks[0]
-    ops = [o.operation for o in block.operations]
-    if (len(ops) != 2 or len(ops[0].results) != 1
-            or set(ops[0].operands) != set(block.arguments) or len(ops[0].operands) != 2):
-        return None
-    return ops[0] if list(ops[1].operands) == [ops[0].results[0]] else None
-
-
 def _dynamic_window(op: ir.Operation, inputs, inits, kw):
     """A reduce_window of one input with run-time sized dimensions (a symbolic batch, or a
     static window sliding along a symbolic length: pooling over time) and a body of one binary
@@ -127,7 +118,7 @@ def _dynamic_window(op: ir.Operation, inputs, inits, kw):
     the init value. A run-time sized dimension may have any static window, stride, window
     dilation and padding, but no base dilation; its number of windows is computed at run
     time."""
-    combine = _binary_body(op)
+    combine = binary_body(op)
     x = inputs[0]
     shape = ir.RankedTensorType(x.type).shape
     rank = len(shape)

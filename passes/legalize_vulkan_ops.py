@@ -89,7 +89,7 @@ from .chlo_expr import (Num, attributes, clone_retyped, complex_, element_of, fl
                         is_complex, is_float, real, select, shift_right_logical, with_element)
 from .chlo_stablehlo_extras import optimization_barrier
 from .expand_fft import irfft_through_ifft
-from .base import nested_ops
+from .base import binary_body, nested_ops
 from .elementwise_ops import ELEMENTWISE_OPS
 from .op_rules import CANONICAL, RulesPass, apply_rules
 from .round_narrow_float_converts import to_bf16_on_bits
@@ -155,11 +155,8 @@ def _signed_min_max_reduce(op: ir.Operation):
     element = element_of(op.operands[0])
     if not isinstance(element, ir.IntegerType) or not element.is_signless or element.width < 8:
         return None
-    body = op.regions[0].blocks[0]
-    combine, *rest = list(body.operations)
-    if (combine.name not in ("stablehlo.minimum", "stablehlo.maximum") or len(rest) != 1
-            or set(combine.operands) != set(body.arguments)
-            or rest[0].operands[0] != combine.results[0]):
+    combine = binary_body(op)
+    if combine is None or combine.name not in ("stablehlo.minimum", "stablehlo.maximum"):
         return None
     sign = -(1 << (element.width - 1))
     unsigned = ir.IntegerType.get_unsigned(element.width)
@@ -180,13 +177,9 @@ def _sum_of_negation(op: ir.Operation):
     if len(op.operands) != 2:
         return None
     x, init = op.operands
-    producer = x.owner
-    body = op.regions[0].blocks[0]
-    combine, *rest = list(body.operations)
+    producer, combine = x.owner, binary_body(op)
     if (isinstance(producer, ir.Block) or producer.name != "stablehlo.negate"
-            or combine.name != "stablehlo.add" or len(rest) != 1
-            or set(combine.operands) != set(body.arguments)
-            or rest[0].operands[0] != combine.results[0]):
+            or combine is None or combine.name != "stablehlo.add"):
         return None
     dimensions = [int(d) for d in ir.DenseI64ArrayAttr(op.attributes["dimensions"])]
     total = stablehlo.reduce([producer.operands[0]], [stablehlo.negate(init)],
@@ -531,6 +524,12 @@ def _grouped_convolution(op: ir.Operation):
     return [stablehlo.concatenate(parts, dimension=out_dimension)]
 
 
+# op name -> what the pass does to each such op after the rules (the ops they leave)
+_AFTER_RULES = {"stablehlo.reduce_window": _fence_narrow_window_inputs,
+                "stablehlo.iota": _iota_as_constant,
+                "stablehlo.reduce": _fence_reduce_results}
+
+
 @dataclasses.dataclass
 class LegalizeVulkanOps(RulesPass):
     """Rewrite iota, bf16 dot_general, bf16 and signed min/max reduce, complex product
@@ -555,10 +554,7 @@ class LegalizeVulkanOps(RulesPass):
         if self.f64:
             rules["stablehlo.remainder"] = _remainder_with_f64
         apply_rules(op, rules, self.NAME)
-        for window in nested_ops(op, "stablehlo.reduce_window"):
-            _fence_narrow_window_inputs(window)
-        for iota in nested_ops(op, "stablehlo.iota"):
-            _iota_as_constant(iota)
-        for reduce in nested_ops(op, "stablehlo.reduce"):
-            if reduce.name == "stablehlo.reduce":          # (not reduce_window, ...)
-                _fence_reduce_results(reduce)
+        for found in nested_ops(op, "stablehlo."):
+            rewrite = _AFTER_RULES.get(found.name)
+            if rewrite is not None:
+                rewrite(found)
