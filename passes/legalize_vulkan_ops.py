@@ -169,7 +169,7 @@ def _signed_min_max_reduce(op: ir.Operation):
     return [(Num(result).bitcast(element) ^ sign).value]
 
 
-def _sum_of_negation(op: ir.Operation):
+def sum_of_negation(op: ir.Operation):
     """A sum of negated values: the negation of their sum (exact: rounding to nearest is
     symmetric). IREE folds the negate into the sum's combiner, and a subtraction has no
     identity: "Failed to get an identity value for the reduction operation" (jax's gradient
@@ -188,7 +188,7 @@ def _sum_of_negation(op: ir.Operation):
 
 
 def _reduce(op: ir.Operation):
-    return _bf16_reduce(op) or _signed_min_max_reduce(op) or _sum_of_negation(op)
+    return _bf16_reduce(op) or _signed_min_max_reduce(op) or sum_of_negation(op)
 
 
 def _pairs_body(body: ir.Block, args: list[ir.Value]) -> list[ir.Value]:

@@ -58,6 +58,7 @@ PASSES: dict[str, tuple[str, str]] = {
     "shlo-expand-complex-dot": ("shlo.passes.expand_complex_dot", "ExpandComplexDot"),
     "shlo-legalize-e8m0": ("shlo.passes.legalize_e8m0", "LegalizeE8M0"),
     "shlo-legalize-vulkan-ops": ("shlo.passes.legalize_vulkan_ops", "LegalizeVulkanOps"),
+    "shlo-legalize-gpu-ops": ("shlo.passes.legalize_gpu_ops", "LegalizeGpuOps"),
     "shlo-barrier-loop-captures": ("shlo.passes.barrier_loop_captures", "BarrierLoopCaptures"),
     "shlo-barrier-loop-results": ("shlo.passes.barrier_loop_results", "BarrierLoopResults"),
     "shlo-split-complex-constants": ("shlo.passes.split_complex_constants",

@@ -23,7 +23,7 @@ import iree.runtime as rt
 import numpy as np
 
 from ..errors import DeviceError
-from .standalone_loader import upload
+from .standalone_loader import context_binder, upload
 
 # Drivers whose device memory is host memory, and the alignment their compiled code assumes.
 HOST_MEMORY_DRIVERS = frozenset({"local-task", "local-sync"})
@@ -33,6 +33,7 @@ _IMPORT_USAGE = int(rt.BufferUsage.DEFAULT)
 
 _lock = threading.Lock()
 _configs: dict[str, object] = {}
+_binders: dict[str, object] = {}      # driver -> its CUDA context binder (context_binder)
 
 
 def device_config(driver: str):
@@ -49,8 +50,14 @@ def device_config(driver: str):
                 cause = e.__cause__ or e    # iree.runtime keeps the driver's own reason there
                 raise DeviceError(f"cannot open IREE device '{driver}': {first_line(cause)}") \
                     from None
-            _configs[driver] = config
+            _configs[driver], _binders[driver] = config, context_binder(driver)
         return config
+
+
+def thread_binder(driver: str, config):
+    """What makes `config`'s device usable on the calling thread (`context_binder`), or
+    None where any thread can use it."""
+    return _binders.get(driver) if _configs.get(driver) is config else None
 
 
 def is_current(driver: str, config) -> bool:
@@ -63,6 +70,7 @@ def forget_device(driver: str, config) -> None:
     with _lock:
         if _configs.get(driver) is config:
             del _configs[driver]
+            _binders.pop(driver, None)
 
 
 def release_device(driver: str) -> None:
@@ -72,6 +80,7 @@ def release_device(driver: str) -> None:
     implements by spinning), so a process that is done with Vulkan should release it."""
     with _lock:
         config = _configs.pop(driver, None)
+        _binders.pop(driver, None)
     if config is not None:
         del config
         gc.collect()            # executables and their functions refer to each other

@@ -17,7 +17,8 @@ from ..errors import DeviceError, InvocationError
 from . import standalone_loader
 from ..host_abi import REFLECTION_KEY
 from .abi import Signature, read_only_inputs, validate
-from .devices import device_config, forget_device, importable, is_current, to_device
+from .devices import (device_config, forget_device, importable, is_current, thread_binder,
+                      to_device)
 from .host_module import HostProcess, ProcessGrid, create_host_module
 from .shape_errors import shape_check_error
 
@@ -35,8 +36,8 @@ class Function(standalone_loader.Function):
     DeviceFailure = DeviceError
 
     def __init__(self, signature: Signature, device, vm_context, vm_function, driver: str,
-                 on_device_lost=None, host: HostProcess | None = None):
-        super().__init__(signature, device, vm_context, vm_function)
+                 on_device_lost=None, host: HostProcess | None = None, bind=None):
+        super().__init__(signature, device, vm_context, vm_function, bind)
         self.host = host        # the context's shlo_host process, when the module calls it
         # per input, whether IREE may read the caller's array in place (else it gets a copy)
         self.inputs_in_place = read_only_inputs(vm_function.reflection, len(signature.inputs))
@@ -54,6 +55,8 @@ class Function(standalone_loader.Function):
                   for array, value, in_place in zip(
                       validate(self.signature, args, self.ArgumentError),
                       self.signature.inputs, self.inputs_in_place)]
+        if self._bind is not None:
+            self._bind()
         arg_list = self._list(len(arrays))
         try:
             for array, element_type in zip(arrays, self._element_types):
@@ -147,7 +150,8 @@ class Executable:
                                   f"(functions: {', '.join(exports) or 'none'})")
         signature = standalone_loader.parse_reflection(name, exports[name].reflection)
         return Function(signature, config.device, vm_context, exports[name], self.device,
-                        on_device_lost=on_device_lost, host=host)
+                        on_device_lost=on_device_lost, host=host,
+                        bind=thread_binder(self.device, config))
 
     @property
     def calls_host(self) -> bool:

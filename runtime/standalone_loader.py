@@ -230,25 +230,55 @@ def download(device, view, dtype: np.dtype) -> np.ndarray:
     return staging.map().asarray(shape, dtype).copy()
 
 
+def context_binder(driver: str):
+    """For a CUDA device just opened on this thread, a function that makes its CUDA context
+    current on the thread that calls it; None for other drivers.
+
+    IREE's CUDA device makes the device's (primary) context current on the thread that
+    opens it, and on no other: a call from another thread (a thread pool, shlo's
+    run_parallel) failed with CUDA_ERROR_INVALID_CONTEXT. Cheap when it is current already.
+    """
+    if not driver.startswith("cuda"):
+        return None
+    import ctypes
+    try:
+        cuda = ctypes.CDLL("libcuda.so.1")
+    except OSError:
+        return None
+    context = ctypes.c_void_p()
+    if cuda.cuCtxGetCurrent(ctypes.byref(context)) != 0 or not context.value:
+        return None
+
+    def bind() -> None:
+        current = ctypes.c_void_p()
+        if cuda.cuCtxGetCurrent(ctypes.byref(current)) != 0 or current.value != context.value:
+            cuda.cuCtxSetCurrent(context)
+    return bind
+
+
 class Function:
     """One exported function bound to a device: validate, upload, invoke, download.
 
     Calls go straight to the VM (`VmContext.invoke` with buffer views), without
     iree.runtime's generic argument packer. Subclasses pick the exception types.
+    `bind` (`context_binder`) runs first on every call, on the calling thread.
     """
     ArgumentError: type = ValueError
     DeviceFailure: type = RuntimeError
 
-    def __init__(self, signature: Signature, device, vm_context, vm_function):
+    def __init__(self, signature: Signature, device, vm_context, vm_function, bind=None):
         self.signature = signature
         self.__name__ = signature.name
         self._device, self._vm_context, self._vm_function = device, vm_context, vm_function
+        self._bind = bind
         self._list, self._view = rt.VmVariantList, rt.HalBufferView
         self._element_types = [map_dtype_to_hal_element_type(v.transport)
                                if v.transport is not None else None for v in signature.inputs]
 
     def __call__(self, *args):
         arrays = validate(self.signature, args, self.ArgumentError)
+        if self._bind is not None:
+            self._bind()
         arg_list = self._list(len(arrays))
         for array, value, element_type in zip(arrays, self.signature.inputs, self._element_types):
             arg_list.push_ref(upload(self._device, value.to_device(array), element_type))
@@ -288,6 +318,7 @@ class Module:
         # the module's own device, closed with it (not iree.runtime's process-wide cached one:
         # an open Vulkan device on Mesa's software driver keeps two threads spinning)
         self.config = rt.Config(device=rt.get_device(device, cache=False))
+        self._bind = context_binder(device)
         vm_module = rt.VmModule.copy_buffer(self.config.vm_instance, vmfb)
         self._context = rt.SystemContext(vm_modules=[vm_module], config=self.config)
         self._exports = exported_functions(vm_module)
@@ -301,7 +332,7 @@ class Module:
             vm_function = self._exports[name]
             self._functions[name] = Function(parse_reflection(name, vm_function.reflection),
                                              self.config.device, self._context.vm_context,
-                                             vm_function)
+                                             vm_function, self._bind)
         return self._functions[name]
 
     def __call__(self, *args):

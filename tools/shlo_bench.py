@@ -7,7 +7,9 @@ Each workload is one JAX function: JAX lowers it to StableHLO text, shlo
 compiles the text through its default pipeline for the target, XLA runs the
 same function. Inputs are 64-byte aligned (`shlo.runtime.devices.aligned`), so
 on CPU shlo reads them in place, as XLA reads its device_put arrays; numpy uses
-the same arrays. Rounds interleave the contenders; the time of a contender is
+the same arrays. On a GPU target shlo's calls take numpy arrays and return numpy
+arrays, so XLA's do too (host -> device -> host, timed on both sides), and XLA's
+f32 products are asked for full f32 precision (its GPU default is TF32). Rounds interleave the contenders; the time of a contender is
 the median over rounds of each round's median. Results must agree before any
 time counts. Prints a table and the geometric mean of shlo/XLA.
 """
@@ -36,17 +38,24 @@ def _repeats(seconds_per_call: float, budget: float) -> int:
     return max(1, min(50, int(budget / max(seconds_per_call, 1e-6))))
 
 
-def prepare(w):
-    """Inputs, the StableHLO text JAX lowers the workload to, and XLA's compiled function."""
+def prepare(w, target: str = "cpu"):
+    """Inputs, the StableHLO text JAX lowers the workload to, and XLA's compiled function
+    (on device arrays for the CPU, host in and host out on a GPU target, as shlo's calls)."""
     import jax
 
     from ..runtime.devices import aligned
 
     args = [aligned(a) for a in w.inputs(np.random.default_rng(0))]
+    on_cpu = target.split(":")[0] == "cpu"
     start = time.perf_counter()
-    lowered = jax.jit(w.jax_fn).lower(*args)
-    xla = lowered.compile()
+    with jax.default_matmul_precision("float32" if not on_cpu else None):
+        lowered = jax.jit(w.jax_fn).lower(*args)
+        xla = lowered.compile()
     xla_ms = (time.perf_counter() - start) * 1e3
+    if not on_cpu:
+        def host_call():
+            return jax.tree.map(np.asarray, xla(*args))
+        return args, lowered.as_text(), host_call, xla_ms
     device_args = [jax.device_put(a) for a in args]
     return args, lowered.as_text(), (lambda: jax.block_until_ready(xla(*device_args))), xla_ms
 
@@ -81,7 +90,7 @@ def time_interleaved(contenders: dict, rounds: int, budget: float) -> dict:
 def run_workload(w, target: str, rounds: int, flags: list[str], budget: float) -> dict:
     import shlo
 
-    args, text, xla_call, xla_ms = prepare(w)
+    args, text, xla_call, xla_ms = prepare(w, target)
     row = {"name": w.name, "group": w.group, "target": target, "xla_compile_ms": xla_ms}
     start = time.perf_counter()
     try:

@@ -7,6 +7,7 @@ import os
 import re
 import shutil
 import subprocess
+import threading
 
 import ml_dtypes
 import numpy as np
@@ -113,3 +114,98 @@ def test_shlo_run_on_cuda(compiled, tmp_path):
                           env=dict(os.environ))
     assert done.returncode == 0, done.stderr
     assert done.stdout.splitlines()[-1] == "5xf64=1 1 1 1 1"
+
+
+def test_cuda_calls_from_other_threads(compiled):
+    """IREE makes the device's CUDA context current on the thread that opened it only: calls
+    from other threads failed with CUDA_ERROR_INVALID_CONTEXT until shlo bound it."""
+    run_or_skip("sm_80")
+    executable = compiled["sm_80"]
+    rng = np.random.default_rng(1)
+    a, b = (rng.standard_normal((2, 3)).astype(np.float32) for _ in range(2))
+    executable(a, b)                # the device opens on this thread
+    results, errors = [], []
+
+    def call():
+        try:
+            results.append(executable(a, b))
+        except Exception as e:      # reported below
+            errors.append(e)
+    threads = [threading.Thread(target=call) for _ in range(4)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert not errors, errors[0]
+    for got in results:
+        np.testing.assert_allclose(got, np.exp(a.astype(np.float64) * b), rtol=2e-6)
+
+
+def test_cuda_run_parallel_all_reduce(ctx):
+    """run_parallel runs each process on its own thread (the all_reduce goes through shlo's
+    host module), on the one CUDA device."""
+    run_or_skip("sm_80")
+    text = """
+    module attributes {mhlo.num_replicas = 2 : i32, mhlo.num_partitions = 1 : i32} {
+      func.func @main(%x: tensor<4xf32>) -> tensor<4xf32> {
+        %0 = "stablehlo.all_reduce"(%x) ({
+          ^bb0(%a: tensor<f32>, %b: tensor<f32>):
+            %s = stablehlo.add %a, %b : tensor<f32>
+            stablehlo.return %s : tensor<f32>
+        }) {replica_groups = dense<[[0, 1]]> : tensor<1x2xi64>} : (tensor<4xf32>) -> tensor<4xf32>
+        return %0 : tensor<4xf32>
+      }
+    }"""
+    executable = shlo.compile(shlo.parse_module(text, context=ctx), target="cuda:sm_80")
+    x = [np.arange(4, dtype=np.float32), np.full(4, 10, np.float32)]
+    out = shlo.run_parallel(executable, [[x[0]], [x[1]]], num_replicas=2)
+    for got in out:
+        np.testing.assert_array_equal(np.asarray(got), x[0] + x[1])
+
+
+NAN_PROGRAM = """
+func.func @main(%a: tensor<4x6xf32>, %b: tensor<4x6xf32>)
+    -> (tensor<4x6xf32>, tensor<4x6xf32>, tensor<4x6xf32>, tensor<4xf32>, tensor<6xf32>,
+        tensor<2x3xf32>) {
+  %0 = stablehlo.maximum %a, %b : tensor<4x6xf32>
+  %1 = stablehlo.minimum %a, %b : tensor<4x6xf32>
+  %lo = stablehlo.constant dense<-1.0> : tensor<f32>
+  %hi = stablehlo.constant dense<1.0> : tensor<f32>
+  %2 = stablehlo.clamp %lo, %a, %hi : (tensor<f32>, tensor<4x6xf32>, tensor<f32>) -> tensor<4x6xf32>
+  %ninf = stablehlo.constant dense<0xFF800000> : tensor<f32>
+  %pinf = stablehlo.constant dense<0x7F800000> : tensor<f32>
+  %3 = stablehlo.reduce(%a init: %ninf) applies stablehlo.maximum across dimensions = [1]
+       : (tensor<4x6xf32>, tensor<f32>) -> tensor<4xf32>
+  %4 = stablehlo.reduce(%a init: %pinf) applies stablehlo.minimum across dimensions = [0]
+       : (tensor<4x6xf32>, tensor<f32>) -> tensor<6xf32>
+  %5 = "stablehlo.reduce_window"(%a, %ninf) ({
+    ^bb0(%x: tensor<f32>, %y: tensor<f32>):
+      %m = stablehlo.maximum %x, %y : tensor<f32>
+      stablehlo.return %m : tensor<f32>
+  }) {window_dimensions = array<i64: 2, 2>, window_strides = array<i64: 2, 2>}
+     : (tensor<4x6xf32>, tensor<f32>) -> tensor<2x3xf32>
+  return %0, %1, %2, %3, %4, %5 : tensor<4x6xf32>, tensor<4x6xf32>, tensor<4x6xf32>,
+         tensor<4xf32>, tensor<6xf32>, tensor<2x3xf32>
+}
+"""
+
+
+def nan_inputs():
+    rng = np.random.default_rng(2)
+    a, b = (rng.standard_normal((4, 6)).astype(np.float32) for _ in range(2))
+    a[0, 1], a[2, 5], b[2, 5], b[3, 0] = np.nan, np.inf, np.nan, np.nan
+    a[1, 3], b[1, 3] = -0.0, 0.0
+    want = [np.maximum(a, b), np.minimum(a, b), np.clip(a, -1, 1), a.max(1), a.min(0),
+            a.reshape(2, 2, 3, 2).max(axis=(1, 3))]
+    want[0][1, 3], want[1][1, 3] = 0.0, -0.0     # numpy does not order zeros; the spec does
+    return a, b, want
+
+
+def test_max_min_propagate_nan_on_cuda(ctx):
+    """IREE's CUDA code computes max(NaN, inf) = inf (PTX max.f32); shlo-legalize-gpu-ops
+    makes max, min, clamp and max/min reductions and windows NaN where an input is NaN."""
+    run_or_skip("sm_80")
+    a, b, want = nan_inputs()
+    got = shlo.compile(shlo.parse_module(NAN_PROGRAM, context=ctx), target="cuda:sm_80")(a, b)
+    for g, w in zip(got, want):
+        np.testing.assert_array_equal(g, w)      # NaNs at the same places (numpy's NaN rule)

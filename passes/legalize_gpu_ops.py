@@ -1,0 +1,167 @@
+"""shlo-legalize-gpu-ops: rewrite the ops IREE 3.13's LLVMGPU backends (CUDA, ROCm) compute
+wrongly or reject into forms they get right, with the spec's semantics.
+
+Measured on an H200 (`cuda:sm_90a`); the CUDA and HIP targets add this pass to shlo's default
+pipeline (`TargetKind.passes`):
+
+* float `maximum` and `minimum` drop NaNs: IREE turns arith.maximumf/minimumf into
+  llvm.maximumnum/minimumnum (PTX max.f32), so max(NaN, +inf) gave +inf where the spec
+  (IEEE 754-2019 maximum) wants NaN. The result of such an op, of a float `clamp`, and of a
+  max/min `reduce` or `reduce_window` is NaN wherever an input it reads is NaN: a select
+  on the NaN test (for reductions, a second reduction of `is NaN` with `or`, over the same
+  dimensions or windows), so the common NaN-free path keeps the hardware's max;
+* a `gather` from a column of a matrix (`a[:, 0][perm]`, in jax's `linalg.solve`) fails to
+  compile ("LLVM Translation failed for operation: builtin.unrealized_conversion_cast": the
+  slice becomes a strided view, and IREE's vector.gather has no LLVM lowering for it): a
+  gather whose operand is a slice (through reshapes) reads it behind an optimization
+  barrier, which gives it its own contiguous buffer;
+* a sum of negated values fails to compile ("failed to get neutral element for reduction":
+  jax's gradient of log_softmax), as on Vulkan: it is the negation of the sum
+  (`legalize_vulkan_ops.sum_of_negation`).
+"""
+from __future__ import annotations
+
+import math
+
+from iree.compiler import ir
+
+from ..dialect import stablehlo
+from ..dialect.rebuild import arguments
+from .base import binary_body, nested_ops
+from .chlo_stablehlo_extras import optimization_barrier
+from .chlo_expr import Num, const, element_of, is_float, is_nan, select
+from .legalize_vulkan_ops import sum_of_negation
+from .op_rules import CANONICAL, RulesPass
+
+MIN_MAX = ("stablehlo.maximum", "stablehlo.minimum")
+# ops whose body combines scalars: their own max/min are handled with the whole op
+_BODY_OWNERS = ("stablehlo.reduce", "stablehlo.reduce_window", "stablehlo.scatter",
+                "stablehlo.select_and_scatter", "stablehlo.sort", "stablehlo.all_reduce",
+                "stablehlo.reduce_scatter")
+
+
+def _float_operands(op: ir.Operation) -> bool:
+    return all(is_float(element_of(v)) for v in op.operands)
+
+
+def _in_body(op: ir.Operation) -> bool:
+    parent = op.parent
+    return parent is not None and parent.name in _BODY_OWNERS
+
+
+def _nan_where_nan(result: ir.Value, nan: Num) -> ir.Value:
+    """`result`, with NaN wherever `nan` (an i1 tensor of its shape) is true."""
+    result.owner.attributes[CANONICAL] = ir.UnitAttr.get()
+    quiet = Num(stablehlo.constant(float("nan"), result_type=ir.RankedTensorType.get(
+        [], element_of(result))))
+    filled = stablehlo.broadcast_in_dim(quiet.value, broadcast_dimensions=[],
+                                        result_type=result.type)
+    return select(nan, Num(filled), Num(result)).value
+
+
+def _min_max(op: ir.Operation):
+    """Elementwise float maximum/minimum: NaN where either operand is NaN."""
+    if CANONICAL in op.attributes or _in_body(op) or not _float_operands(op):
+        return None
+    a, b = (Num(v) for v in op.operands)
+    return [_nan_where_nan(op.clone().result, is_nan(a) | is_nan(b))]
+
+
+def _broadcast_like(value: ir.Value, like: ir.Value) -> Num:
+    if ir.RankedTensorType(value.type).rank == ir.RankedTensorType(like.type).rank:
+        return Num(value)
+    return Num(stablehlo.broadcast_in_dim(value, broadcast_dimensions=[], result_type=
+                                          ir.RankedTensorType.get(
+                                              ir.RankedTensorType(like.type).shape,
+                                              element_of(value))))
+
+
+def _clamp(op: ir.Operation):
+    """Float clamp(min, operand, max): NaN where any of the three is NaN."""
+    if CANONICAL in op.attributes or not _float_operands(op):
+        return None
+    low, x, high = op.operands
+    nan = is_nan(Num(x)) | is_nan(_broadcast_like(low, x)) | is_nan(_broadcast_like(high, x))
+    return [_nan_where_nan(op.clone().result, nan)]
+
+
+def _min_max_combiner(op: ir.Operation) -> bool:
+    if len(op.operands) != 2 or not is_float(element_of(op.operands[0])):
+        return False
+    combine = binary_body(op)
+    return combine is not None and combine.name in MIN_MAX
+
+
+def _reduce(op: ir.Operation):
+    """A max/min reduce over floats: NaN where a reduced element (or the init) is NaN."""
+    if CANONICAL in op.attributes:
+        return None
+    if not _min_max_combiner(op):
+        return sum_of_negation(op)
+    x, init = op.operands
+    dimensions = [int(d) for d in ir.DenseI64ArrayAttr(op.attributes["dimensions"])]
+    nan = Num(stablehlo.reduce([is_nan(Num(x)).value], [is_nan(Num(init)).value],
+                               dimensions=dimensions, body=lambda p, q: stablehlo.or_(p, q)))
+    return [_nan_where_nan(op.clone().result, nan)]
+
+
+def _reduce_window(op: ir.Operation):
+    """A max/min reduce_window over floats: NaN where its window holds a NaN (or the init is
+    one, padding included). The NaN flags are i32 0/1 under a max window (an i1 `or` window
+    of cumulative shape fails to compile: 'arith.ori' op requires the same type)."""
+    if CANONICAL in op.attributes or not _min_max_combiner(op):
+        return None
+    (inputs, inits), kw = arguments(op)
+    kw.pop("result_type", None)
+    kw["body"] = lambda p, q: stablehlo.maximum(p, q)
+    i32 = ir.IntegerType.get_signless(32)
+    flags = [select(is_nan(Num(v)), Num(const(1, v, i32)), 0).value for v in (inputs[0], inits[0])]
+    nan = Num(stablehlo.reduce_window([flags[0]], [flags[1]], **kw)) > 0
+    return [_nan_where_nan(op.clone().result, nan)]
+
+
+def _sliced(value: ir.Value) -> bool:
+    """Whether `value` is a slice of a larger tensor, maybe reshaped (by reshape, transpose or
+    a broadcast_in_dim that only adds unit dimensions)."""
+    while not isinstance(value.owner, ir.Block):
+        op = value.owner
+        if op.name in ("stablehlo.slice", "stablehlo.dynamic_slice"):
+            return True
+        if op.name not in ("stablehlo.reshape", "stablehlo.transpose",
+                           "stablehlo.broadcast_in_dim") or not _same_size(op):
+            return False
+        value = op.operands[0]
+    return False
+
+
+def _same_size(op: ir.Operation) -> bool:
+    before, after = (ir.RankedTensorType(v.type) for v in (op.operands[0], op.results[0]))
+    return (before.has_static_shape and after.has_static_shape
+            and math.prod(before.shape) == math.prod(after.shape))
+
+
+def _fence_sliced_gather_operand(gather: ir.Operation) -> None:
+    operand = gather.operands[0]
+    if _sliced(operand):
+        with ir.InsertionPoint(gather), gather.location:
+            gather.operands[0] = optimization_barrier([operand])[0]
+
+
+class LegalizeGpuOps(RulesPass):
+    """Propagate NaNs through float max/min, clamp and max/min reductions and windows, sum
+    negated values as a negated sum, and gather from slices in their own buffers, for IREE's
+    CUDA and ROCm backends."""
+
+    NAME = "shlo-legalize-gpu-ops"
+    RULES = {
+        "stablehlo.maximum": _min_max,
+        "stablehlo.minimum": _min_max,
+        "stablehlo.clamp": _clamp,
+        "stablehlo.reduce": _reduce,
+        "stablehlo.reduce_window": _reduce_window,
+    }
+
+    def run(self, op: ir.Operation) -> None:
+        super().run(op)
+        for gather in nested_ops(op, "stablehlo.gather"):
+            _fence_sliced_gather_operand(gather)
