@@ -127,7 +127,8 @@ KINDS: dict[str, TargetKind] = {k.name: k for k in (
                # Mesa: exp 44 ULP off, log1p = log(1 + x) (docs/iree_gaps.md)
                (("shlo-accurate-math", "exp-log=true"),),
                ("shlo-legalize-vulkan-ops",)),
-    TargetKind("cuda", "cuda", ("--iree-hal-target-device=cuda",),
+    # O2: at IREE's default (O0) jax's LU of 64 or 128 rows came back all zeros on an H200
+    TargetKind("cuda", "cuda", ("--iree-hal-target-device=cuda", "--iree-opt-level=O2"),
                "--iree-cuda-target", "sm_80", CUDA_TARGETS, F64_FULL,
                "PTX for NVIDIA GPUs: sm_60 .. sm_89 from IREE, sm_90/sm_90a (Hopper) from shlo",
                passes=("shlo-legalize-gpu-ops",)),

@@ -209,3 +209,16 @@ def test_max_min_propagate_nan_on_cuda(ctx):
     got = shlo.compile(shlo.parse_module(NAN_PROGRAM, context=ctx), target="cuda:sm_80")(a, b)
     for g, w in zip(got, want):
         np.testing.assert_array_equal(g, w)      # NaNs at the same places (numpy's NaN rule)
+
+
+def test_cuda_compiles_at_o2_and_retries_at_o0(ctx):
+    """cuda compiles at O2 (at O0 jax's LU of 64 rows came back all zeros on an H200); jax's
+    QR of 64 rows fails at O2 ("failed to distribute") and compiles again at O0."""
+    import jax
+    import jax.numpy as jnp
+    from shlo.pipelines.targets import get_target
+    assert "--iree-opt-level=O2" in get_target("cuda:sm_90a").flags
+    a = np.random.default_rng(0).standard_normal((64, 64)).astype(np.float32)
+    text = jax.jit(lambda a: jnp.linalg.qr(a)[1]).trace(a).lower(
+        lowering_platforms=("cuda",)).as_text()
+    shlo.compile(shlo.parse_module(text, context=ctx), target="cuda:sm_90a", cache=False)
