@@ -8,8 +8,8 @@ pipeline (`TargetKind.passes`):
   llvm.maximumnum/minimumnum (PTX max.f32), so max(NaN, +inf) gave +inf where the spec
   (IEEE 754-2019 maximum) wants NaN. The result of such an op, of a float `clamp`, and of a
   max/min `reduce` or `reduce_window` is NaN wherever an input it reads is NaN: a select
-  on the NaN test (for reductions, a second reduction of `is NaN` with `or`, over the same
-  dimensions or windows), so the common NaN-free path keeps the hardware's max;
+  on the NaN test (for a reduce, a second reduce of the NaN flags with `or`; for a window,
+  the same window over i32 0/1 flags with max), so the NaN-free path keeps the hardware's max;
 * a `gather` from a column of a matrix (`a[:, 0][perm]`, in jax's `linalg.solve`) fails to
   compile ("LLVM Translation failed for operation: builtin.unrealized_conversion_cast": the
   slice becomes a strided view, and IREE's vector.gather has no LLVM lowering for it): a
