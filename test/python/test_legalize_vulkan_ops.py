@@ -533,3 +533,32 @@ def test_cross_entropy_value_and_gradient(ctx, target):
     onehot = np.eye(32)[y]
     np.testing.assert_allclose(value, -np.mean(np.log(p[np.arange(12), y])), rtol=1e-5)
     np.testing.assert_allclose(grad, x.T.astype(np.float64) @ (p - onehot) / 12, atol=1e-6)
+
+
+@pytest.mark.parametrize("target", TARGETS)
+def test_arithmetic_with_a_constant_zero(ctx, target):
+    """Mesa's shader compiler folded x * 0 and x / 0 and 0 / x to 0 and dropped zero signs
+    (x + 0, 0 - x) when the zero was a constant in the shader (jnp.nan_to_num(x / 0.0) gave 0
+    for every x): the zero is read from memory instead. IEEE results, from numpy."""
+    exe = compile_for(ctx, """
+    func.func @main(%x: tensor<7xf32>) -> (tensor<7xf32>, tensor<7xf32>, tensor<7xf32>,
+                                          tensor<7xf32>, tensor<7xf32>, tensor<7xf32>) {
+      %z = stablehlo.constant dense<0.0> : tensor<f32>
+      %zeros = stablehlo.broadcast_in_dim %z, dims = [] : (tensor<f32>) -> tensor<7xf32>
+      %n = stablehlo.constant dense<-0.0> : tensor<7xf32>
+      %0 = stablehlo.multiply %x, %zeros : tensor<7xf32>
+      %1 = stablehlo.divide %x, %zeros : tensor<7xf32>
+      %2 = stablehlo.divide %zeros, %x : tensor<7xf32>
+      %3 = stablehlo.add %x, %zeros : tensor<7xf32>
+      %4 = stablehlo.subtract %zeros, %x : tensor<7xf32>
+      %5 = stablehlo.multiply %x, %n : tensor<7xf32>
+      return %0, %1, %2, %3, %4, %5 : tensor<7xf32>, tensor<7xf32>, tensor<7xf32>,
+                                      tensor<7xf32>, tensor<7xf32>, tensor<7xf32>
+    }""", target)
+    x = np.array([0.0, -0.0, 1.0, -2.0, np.inf, -np.inf, np.nan], np.float32)
+    zero = np.float32(0.0)
+    with np.errstate(all="ignore"):
+        want = [x * zero, x / zero, zero / x, x + zero, zero - x, x * np.float32(-0.0)]
+    for got, w in zip(exe(x), want):
+        np.testing.assert_array_equal(got, w)
+        np.testing.assert_array_equal(np.signbit(got), np.signbit(w))
