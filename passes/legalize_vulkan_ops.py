@@ -530,9 +530,6 @@ def _grouped_convolution(op: ir.Operation):
     return [stablehlo.concatenate(parts, dimension=out_dimension)]
 
 
-# op name -> what the pass does to each such op after the rules (the ops they leave)
-
-
 def _is_float_zero(value: ir.Value) -> bool:
     """Whether `value` is a float zero splat constant, maybe broadcast, reshaped or converted."""
     while not isinstance(value.owner, ir.Block) and value.owner.name in _ZERO_PRESERVING:
@@ -562,6 +559,7 @@ def _fence_zero_operands(op: ir.Operation) -> None:
                 op.operands[i] = optimization_barrier([operand])[0]
 
 
+# op name -> what the pass does to each such op after the rules (the ops they leave)
 _AFTER_RULES = {"stablehlo.reduce_window": _fence_narrow_window_inputs,
                 # Mesa's shader compiler folds these inexactly when an operand is a constant
                 # zero: x * 0 -> 0, x / 0 -> 0, 0 / x -> 0, x + 0 -> x, 0 - x -> -x

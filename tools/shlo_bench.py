@@ -9,9 +9,10 @@ same function. Inputs are 64-byte aligned (`shlo.runtime.devices.aligned`), so
 on CPU shlo reads them in place, as XLA reads its device_put arrays; numpy uses
 the same arrays. On a GPU target shlo's calls take numpy arrays and return numpy
 arrays, so XLA's do too (host -> device -> host, timed on both sides), and XLA's
-f32 products are asked for full f32 precision (its GPU default is TF32). Rounds interleave the contenders; the time of a contender is
-the median over rounds of each round's median. Results must agree before any
-time counts. Prints a table and the geometric mean of shlo/XLA.
+f32 products are asked for full f32 precision (its GPU default is TF32). Rounds
+interleave the contenders; the time of a contender is the median over rounds of
+each round's median. Results must agree before any time counts. Prints a table
+and the geometric mean of shlo/XLA.
 """
 from __future__ import annotations
 
