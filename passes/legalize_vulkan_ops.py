@@ -31,6 +31,9 @@ keeps the original ops:
   0 - x gave -0 for x = 0: a zero constant (through broadcasts, reshapes and converts) that
   multiply, divide, add or subtract reads goes behind an optimization barrier, so the
   shader reads it from memory;
+* an f64 `dot_general` whose operand is computed in its dispatch (a one-hot from an iota and
+  a run-time index: shlo's Jacobi rotations in f64 eigh and svd) gave wrong products at some
+  sizes: its computed operands go behind an optimization barrier;
 * a sum of negated values fails to compile ("Failed to get an identity value for the
   reduction operation": IREE folds the negate into the combiner; jax's gradient of
   log_softmax): it is the negation of the sum of the values (with the init negated too),
@@ -92,7 +95,8 @@ from ..dialect.attributes import CONV_DIMS, enum_name
 from ..dialect.rebuild import arguments
 from ..dialect.types import constant_values, element_dtype
 from .chlo_expr import (Num, attributes, clone_retyped, complex_, element_of, float_info, imag,
-                        is_complex, is_float, real, select, shift_right_logical, with_element)
+                        is_complex, is_float, real, real_element, select, shift_right_logical,
+                        with_element)
 from .chlo_stablehlo_extras import optimization_barrier
 from .expand_fft import irfft_through_ifft
 from .base import binary_body, nested_ops
@@ -559,8 +563,26 @@ def _fence_zero_operands(op: ir.Operation) -> None:
                 op.operands[i] = optimization_barrier([operand])[0]
 
 
+def _fence_f64_dot_operands(dot: ir.Operation) -> None:
+    """An f64 (or complex<f64>) dot_general reads computed operands from memory: a one-hot
+    operand fused into an f64 matmul's dispatch gave wrong products on lavapipe (A @ onehot
+    of [10, 10] x [10, 5], where the one-hot compares an iota with a run-time index: jax's
+    f64 eigh and svd, shlo's Jacobi rotations, at 9 and 12 rows); f32 and unfused operands
+    are right."""
+    if str(real_element(element_of(dot.results[0]))) != "f64":
+        return
+    for i, operand in enumerate(dot.operands):
+        producer = operand.owner
+        if isinstance(producer, ir.Block) or producer.name in (
+                "stablehlo.optimization_barrier", "stablehlo.constant"):
+            continue
+        with ir.InsertionPoint(dot), dot.location:
+            dot.operands[i] = optimization_barrier([operand])[0]
+
+
 # op name -> what the pass does to each such op after the rules (the ops they leave)
-_AFTER_RULES = {"stablehlo.reduce_window": _fence_narrow_window_inputs,
+_AFTER_RULES = {"stablehlo.dot_general": _fence_f64_dot_operands,
+                "stablehlo.reduce_window": _fence_narrow_window_inputs,
                 # Mesa's shader compiler folds these inexactly when an operand is a constant
                 # zero: x * 0 -> 0, x / 0 -> 0, 0 / x -> 0, x + 0 -> x, 0 - x -> -x
                 **{name: _fence_zero_operands for name in (

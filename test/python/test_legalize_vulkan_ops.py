@@ -562,3 +562,31 @@ def test_arithmetic_with_a_constant_zero(ctx, target):
     for got, w in zip(exe(x), want):
         np.testing.assert_array_equal(got, w)
         np.testing.assert_array_equal(np.signbit(got), np.signbit(w))
+
+
+@pytest.mark.parametrize("target", TARGETS)
+@pytest.mark.parametrize("m", [10, 12])
+def test_f64_matmul_with_a_one_hot_computed_in_its_dispatch(ctx, target, m):
+    """A @ onehot, the one-hot from an iota and a run-time index (shlo's Jacobi rotations in
+    jax's f64 eigh and svd): wrong products on lavapipe at 10 and 12 rows until the operand
+    was read from memory. Oracle: numpy."""
+    h = m // 2
+    exe = compile_for(ctx, f"""
+    func.func @main(%a: tensor<{m}x{m}xf64>, %k: tensor<i32>) -> tensor<{m}x{h}xf64> {{
+      %rows = stablehlo.iota dim = 0 : tensor<{m}x{h}xi32>
+      %slots = stablehlo.iota dim = 1 : tensor<{m}x{h}xi32>
+      %kb = stablehlo.broadcast_in_dim %k, dims = [] : (tensor<i32>) -> tensor<{m}x{h}xi32>
+      %p = stablehlo.add %kb, %slots : tensor<{m}x{h}xi32>
+      %eq = stablehlo.compare EQ, %rows, %p : (tensor<{m}x{h}xi32>, tensor<{m}x{h}xi32>)
+            -> tensor<{m}x{h}xi1>
+      %one = stablehlo.constant dense<1.0> : tensor<{m}x{h}xf64>
+      %zero = stablehlo.constant dense<0.0> : tensor<{m}x{h}xf64>
+      %oh = stablehlo.select %eq, %one, %zero : tensor<{m}x{h}xi1>, tensor<{m}x{h}xf64>
+      %r = stablehlo.dot_general %a, %oh, contracting_dims = [1] x [0]
+           : (tensor<{m}x{m}xf64>, tensor<{m}x{h}xf64>) -> tensor<{m}x{h}xf64>
+      return %r : tensor<{m}x{h}xf64>
+    }}""", target)
+    a = np.random.default_rng(0).standard_normal((m, m))
+    for k in (0, 1, 3):
+        onehot = (np.arange(m)[:, None] == (k + np.arange(h))[None, :]).astype(np.float64)
+        np.testing.assert_allclose(exe(a, np.int32(k)), a @ onehot, rtol=1e-13, atol=1e-13)
