@@ -31,6 +31,9 @@ keeps the original ops:
   0 - x gave -0 for x = 0: a zero constant (through broadcasts, reshapes and converts) that
   multiply, divide, add or subtract reads goes behind an optimization barrier, so the
   shader reads it from memory;
+* a `reduce` inside a while loop whose input is computed in its dispatch gave wrong values
+  (jax's eig, eigvals and schur came back NaN: shlo's QR iteration never converged): its
+  computed inputs go behind an optimization barrier;
 * an f64 `dot_general` whose operand is computed in its dispatch (a one-hot from an iota and
   a run-time index: shlo's Jacobi rotations in f64 eigh and svd) gave wrong products at some
   sizes: its computed operands go behind an optimization barrier;
@@ -367,6 +370,32 @@ def _fence_reduce_results(reduce: ir.Operation) -> None:
         old.replace_all_uses_except(new, new.owner.operation)
 
 
+def _in_loop(op: ir.Operation) -> bool:
+    parent = op.parent
+    while parent is not None:
+        if parent.name == "stablehlo.while":
+            return True
+        parent = parent.parent
+    return False
+
+
+def _fence_reduce(reduce: ir.Operation) -> None:
+    """A reduce inside a while loop reads its computed inputs from memory (fused into its
+    dispatch there, they gave wrong values on lavapipe: jax's eig, eigvals and schur came
+    back NaN, shlo's QR iteration never converging), and its results go through
+    `_fence_reduce_results`."""
+    if _in_loop(reduce):
+        for i in range(len(reduce.operands) // 2):
+            operand = reduce.operands[i]
+            producer = operand.owner
+            if isinstance(producer, ir.Block) or producer.name in (
+                    "stablehlo.optimization_barrier", "stablehlo.constant"):
+                continue
+            with ir.InsertionPoint(reduce), reduce.location:
+                reduce.operands[i] = optimization_barrier([operand])[0]
+    _fence_reduce_results(reduce)
+
+
 # A 1-D iota up to this length becomes a constant (a longer one stays an iota).
 IOTA_CONSTANT_LIMIT = 4096
 
@@ -589,7 +618,7 @@ _AFTER_RULES = {"stablehlo.dot_general": _fence_f64_dot_operands,
                     "stablehlo.multiply", "stablehlo.divide", "stablehlo.add",
                     "stablehlo.subtract")},
                 "stablehlo.iota": _iota_as_constant,
-                "stablehlo.reduce": _fence_reduce_results}
+                "stablehlo.reduce": _fence_reduce}
 
 
 @dataclasses.dataclass

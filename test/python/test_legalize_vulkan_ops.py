@@ -590,3 +590,23 @@ def test_f64_matmul_with_a_one_hot_computed_in_its_dispatch(ctx, target, m):
     for k in (0, 1, 3):
         onehot = (np.arange(m)[:, None] == (k + np.arange(h))[None, :]).astype(np.float64)
         np.testing.assert_allclose(exe(a, np.int32(k)), a @ onehot, rtol=1e-13, atol=1e-13)
+
+
+@pytest.mark.parametrize("n", [4, 12])
+def test_eigenvalues_on_vulkan(ctx, n):
+    """jax's eigvals (shlo's QR iteration, reductions inside while loops) came back NaN on
+    lavapipe until the loop's reductions read their computed inputs from memory. Oracle:
+    numpy's eigenvalues (sorted moduli) and scipy's Schur form of a symmetric matrix."""
+    import jax
+    import jax.numpy as jnp
+    import jax.scipy.linalg as jsl
+    vulkan_or_skip()
+    a = np.random.default_rng(4).standard_normal((12, 12)).astype(np.float32)[:n, :n].copy()
+    for fn, want in [
+            (lambda x: jnp.sort(jnp.abs(jnp.linalg.eigvals(x))),
+             np.sort(np.abs(np.linalg.eigvals(a.astype(np.float64))))),
+            (lambda x: jnp.sort(jsl.schur(x @ x.T)[0].diagonal()),
+             np.sort(np.linalg.eigvalsh(a.astype(np.float64) @ a.T)))]:
+        text = jax.jit(fn).lower(a).as_text()
+        got = shlo.compile(shlo.parse_module(text, context=ctx), target="vulkan")(a)
+        np.testing.assert_allclose(got, want, rtol=1e-4, atol=1e-4)
