@@ -25,12 +25,6 @@ keeps the original ops:
   when the length is not a multiple of its width: jnp.min of 24 positive int32 gave -1, and
   jnp.max of negative ones 0 (unsigned integers and floats are right): it reduces the values
   moved to unsigned order (x xor the sign bit, bitcast) and moves the result back;
-* arithmetic with a constant float zero is folded inexactly by Mesa's shader compiler (the
-  SPIR-V keeps `x * 0.0`; the driver makes it 0): x * 0 and x / 0 and 0 / x gave 0 for
-  every x (infinities and NaN included: jnp.nan_to_num(x / 0.0) was 0), x + 0 kept a -0,
-  0 - x gave -0 for x = 0: a zero constant (through broadcasts, reshapes and converts) that
-  multiply, divide, add or subtract reads goes behind an optimization barrier, so the
-  shader reads it from memory;
 * a `reduce` inside a while loop whose input is computed in its dispatch gave wrong values
   (jax's eig, eigvals and schur came back NaN: shlo's QR iteration never converged): its
   computed inputs go behind an optimization barrier;
@@ -563,35 +557,6 @@ def _grouped_convolution(op: ir.Operation):
     return [stablehlo.concatenate(parts, dimension=out_dimension)]
 
 
-def _is_float_zero(value: ir.Value) -> bool:
-    """Whether `value` is a float zero splat constant, maybe broadcast, reshaped or converted."""
-    while not isinstance(value.owner, ir.Block) and value.owner.name in _ZERO_PRESERVING:
-        value = value.owner.operands[0]
-    owner = value.owner
-    if isinstance(owner, ir.Block) or owner.name != "stablehlo.constant":
-        return False
-    if not is_float(element_of(value)):
-        return False
-    attr = ir.DenseElementsAttr(owner.attributes["value"])
-    return attr.is_splat and float(ir.FloatAttr(attr.get_splat_value()).value) == 0.0
-
-
-_ZERO_PRESERVING = ("stablehlo.broadcast_in_dim", "stablehlo.reshape", "stablehlo.convert",
-                    "stablehlo.transpose")
-
-
-def _fence_zero_operands(op: ir.Operation) -> None:
-    """A float zero constant that arithmetic reads goes behind a barrier, so that the shader
-    reads it from memory and the driver cannot fold x * 0 to 0 (x = inf or NaN gives NaN),
-    x / 0 or 0 / x to 0, or drop the sign of a zero (x + 0, 0 - x)."""
-    if not is_float(element_of(op.results[0])):
-        return
-    for i, operand in enumerate(op.operands):
-        if _is_float_zero(operand):
-            with ir.InsertionPoint(op), op.location:
-                op.operands[i] = optimization_barrier([operand])[0]
-
-
 def _fence_f64_dot_operands(dot: ir.Operation) -> None:
     """An f64 (or complex<f64>) dot_general reads computed operands from memory: a one-hot
     operand fused into an f64 matmul's dispatch gave wrong products on lavapipe (A @ onehot
@@ -612,11 +577,6 @@ def _fence_f64_dot_operands(dot: ir.Operation) -> None:
 # op name -> what the pass does to each such op after the rules (the ops they leave)
 _AFTER_RULES = {"stablehlo.dot_general": _fence_f64_dot_operands,
                 "stablehlo.reduce_window": _fence_narrow_window_inputs,
-                # Mesa's shader compiler folds these inexactly when an operand is a constant
-                # zero: x * 0 -> 0, x / 0 -> 0, 0 / x -> 0, x + 0 -> x, 0 - x -> -x
-                **{name: _fence_zero_operands for name in (
-                    "stablehlo.multiply", "stablehlo.divide", "stablehlo.add",
-                    "stablehlo.subtract")},
                 "stablehlo.iota": _iota_as_constant,
                 "stablehlo.reduce": _fence_reduce}
 

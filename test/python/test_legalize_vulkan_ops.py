@@ -535,11 +535,13 @@ def test_cross_entropy_value_and_gradient(ctx, target):
     np.testing.assert_allclose(grad, x.T.astype(np.float64) @ (p - onehot) / 12, atol=1e-6)
 
 
-@pytest.mark.parametrize("target", TARGETS)
+@pytest.mark.parametrize("target", ["cpu", pytest.param("vulkan", marks=pytest.mark.xfail(
+    strict=True, reason="Mesa folds arithmetic with a constant zero (docs/iree_gaps.md)"))])
 def test_arithmetic_with_a_constant_zero(ctx, target):
-    """Mesa's shader compiler folded x * 0 and x / 0 and 0 / x to 0 and dropped zero signs
-    (x + 0, 0 - x) when the zero was a constant in the shader (jnp.nan_to_num(x / 0.0) gave 0
-    for every x): the zero is read from memory instead. IEEE results, from numpy."""
+    """IEEE results (numpy's) of x * 0, x / 0, 0 / x, x + 0 and 0 - x with a constant zero.
+    Known on Vulkan: Mesa's shader compiler folds them to 0 (x, -x for add and subtract) when
+    the zero is a constant in the shader; reading it from memory (a barrier) fixed them but
+    made IREE's runtime fail on jax's special functions, so it is not done."""
     exe = compile_for(ctx, """
     func.func @main(%x: tensor<7xf32>) -> (tensor<7xf32>, tensor<7xf32>, tensor<7xf32>,
                                           tensor<7xf32>, tensor<7xf32>, tensor<7xf32>) {
