@@ -25,9 +25,6 @@ keeps the original ops:
   when the length is not a multiple of its width: jnp.min of 24 positive int32 gave -1, and
   jnp.max of negative ones 0 (unsigned integers and floats are right): it reduces the values
   moved to unsigned order (x xor the sign bit, bitcast) and moves the result back;
-* a `reduce` inside a while loop whose input is computed in its dispatch gave wrong values
-  (jax's eig, eigvals and schur came back NaN: shlo's QR iteration never converged): its
-  computed inputs go behind an optimization barrier;
 * an f64 `dot_general` whose operand is computed in its dispatch (a one-hot from an iota and
   a run-time index: shlo's Jacobi rotations in f64 eigh and svd) gave wrong products at some
   sizes: its computed operands go behind an optimization barrier;
@@ -364,32 +361,6 @@ def _fence_reduce_results(reduce: ir.Operation) -> None:
         old.replace_all_uses_except(new, new.owner.operation)
 
 
-def _in_loop(op: ir.Operation) -> bool:
-    parent = op.parent
-    while parent is not None:
-        if parent.name == "stablehlo.while":
-            return True
-        parent = parent.parent
-    return False
-
-
-def _fence_reduce(reduce: ir.Operation) -> None:
-    """A reduce inside a while loop reads its computed inputs from memory (fused into its
-    dispatch there, they gave wrong values on lavapipe: jax's eig, eigvals and schur came
-    back NaN, shlo's QR iteration never converging), and its results go through
-    `_fence_reduce_results`."""
-    if _in_loop(reduce):
-        for i in range(len(reduce.operands) // 2):
-            operand = reduce.operands[i]
-            producer = operand.owner
-            if isinstance(producer, ir.Block) or producer.name in (
-                    "stablehlo.optimization_barrier", "stablehlo.constant"):
-                continue
-            with ir.InsertionPoint(reduce), reduce.location:
-                reduce.operands[i] = optimization_barrier([operand])[0]
-    _fence_reduce_results(reduce)
-
-
 # A 1-D iota up to this length becomes a constant (a longer one stays an iota).
 IOTA_CONSTANT_LIMIT = 4096
 
@@ -578,7 +549,7 @@ def _fence_f64_dot_operands(dot: ir.Operation) -> None:
 _AFTER_RULES = {"stablehlo.dot_general": _fence_f64_dot_operands,
                 "stablehlo.reduce_window": _fence_narrow_window_inputs,
                 "stablehlo.iota": _iota_as_constant,
-                "stablehlo.reduce": _fence_reduce}
+                "stablehlo.reduce": _fence_reduce_results}
 
 
 @dataclasses.dataclass
