@@ -614,3 +614,24 @@ def test_eigenvalues_on_vulkan(ctx, n):
         text = jax.jit(fn).lower(a).as_text()
         got = shlo.compile(shlo.parse_module(text, context=ctx), target="vulkan")(a)
         np.testing.assert_allclose(got, want, rtol=1e-4, atol=1e-4)
+
+
+@pytest.mark.parametrize("target", TARGETS)
+def test_f64_3d_convolution_of_a_computed_input(ctx, target):
+    """A 3-D f64 convolution (NCDHW, SAME) whose input is a broadcast: wrong values on
+    lavapipe until the input was read from memory. Oracle: scipy's correlate per channel."""
+    from scipy.signal import correlate
+    exe = compile_for(ctx, """
+    func.func @main(%x: tensor<8x8xf64>, %k: tensor<3x1x1x3x3xf64>) -> tensor<1x3x2x8x8xf64> {
+      %b = stablehlo.broadcast_in_dim %x, dims = [3, 4] : (tensor<8x8xf64>) -> tensor<1x1x2x8x8xf64>
+      %r = stablehlo.convolution(%b, %k)
+           dim_numbers = [b, f, 0, 1, 2]x[o, i, 0, 1, 2]->[b, f, 0, 1, 2],
+           window = {stride = [1, 1, 1], pad = [[0, 0], [1, 1], [1, 1]]}
+           {batch_group_count = 1 : i64, feature_group_count = 1 : i64}
+           : (tensor<1x1x2x8x8xf64>, tensor<3x1x1x3x3xf64>) -> tensor<1x3x2x8x8xf64>
+      return %r : tensor<1x3x2x8x8xf64>
+    }""", target)
+    rng = np.random.default_rng(3)
+    x, k = rng.standard_normal((8, 8)), rng.standard_normal((3, 1, 1, 3, 3))
+    want = np.stack([np.stack([correlate(x, k[o, 0, 0], mode="same")] * 2) for o in range(3)])
+    np.testing.assert_allclose(exe(x, k)[0], want, rtol=1e-12, atol=1e-12)
