@@ -25,10 +25,8 @@ keeps the original ops:
   when the length is not a multiple of its width: jnp.min of 24 positive int32 gave -1, and
   jnp.max of negative ones 0 (unsigned integers and floats are right): it reduces the values
   moved to unsigned order (x xor the sign bit, bitcast) and moves the result back;
-* an f64 `dot_general` or `convolution` whose operand is computed in its dispatch (a one-hot
-  from an iota and a run-time index: shlo's Jacobi rotations in f64 eigh and svd; a
-  broadcast 3-D input) gave wrong values at some sizes: its computed operands go behind an
-  optimization barrier;
+* an f64 `convolution` whose operand is computed in its dispatch (a broadcast 3-D input)
+  gave wrong values: its computed operands go behind an optimization barrier;
 * a sum of negated values fails to compile ("Failed to get an identity value for the
   reduction operation": IREE folds the negate into the combiner; jax's gradient of
   log_softmax): it is the negation of the sum of the values (with the init negated too),
@@ -529,27 +527,23 @@ def _grouped_convolution(op: ir.Operation):
     return [stablehlo.concatenate(parts, dimension=out_dimension)]
 
 
-def _fence_f64_operands(dot: ir.Operation) -> None:
-    """An f64 (or complex<f64>) dot_general or convolution reads computed operands from
-    memory: a one-hot operand fused into an f64 matmul's dispatch gave wrong products on
-    lavapipe (A @ onehot of [10, 10] x [10, 5], where the one-hot compares an iota with a
-    run-time index: jax's f64 eigh and svd, shlo's Jacobi rotations, at 9 and 12 rows), and
-    so did a 3-D f64 convolution of a broadcast input (two depth planes, SAME); f32 and
-    unfused operands are right."""
-    if str(real_element(element_of(dot.results[0]))) != "f64":
+def _fence_f64_convolution(op: ir.Operation) -> None:
+    """An f64 (or complex<f64>) convolution reads its computed operands from memory: a 3-D
+    f64 convolution of a broadcast input (two depth planes, SAME) gave wrong values on
+    lavapipe; f32 and unfused operands are right."""
+    if str(real_element(element_of(op.results[0]))) != "f64":
         return
-    for i, operand in enumerate(dot.operands):
+    for i, operand in enumerate(op.operands):
         producer = operand.owner
         if isinstance(producer, ir.Block) or producer.name in (
                 "stablehlo.optimization_barrier", "stablehlo.constant"):
             continue
-        with ir.InsertionPoint(dot), dot.location:
-            dot.operands[i] = optimization_barrier([operand])[0]
+        with ir.InsertionPoint(op), op.location:
+            op.operands[i] = optimization_barrier([operand])[0]
 
 
 # op name -> what the pass does to each such op after the rules (the ops they leave)
-_AFTER_RULES = {"stablehlo.dot_general": _fence_f64_operands,
-                "stablehlo.convolution": _fence_f64_operands,
+_AFTER_RULES = {"stablehlo.convolution": _fence_f64_convolution,
                 "stablehlo.reduce_window": _fence_narrow_window_inputs,
                 "stablehlo.iota": _iota_as_constant,
                 "stablehlo.reduce": _fence_reduce_results}

@@ -566,12 +566,15 @@ def test_arithmetic_with_a_constant_zero(ctx, target):
         np.testing.assert_array_equal(np.signbit(got), np.signbit(w))
 
 
-@pytest.mark.parametrize("target", TARGETS)
+@pytest.mark.parametrize("target", ["cpu", pytest.param("vulkan", marks=pytest.mark.xfail(
+    strict=True, reason="an f64 matmul with a fused one-hot operand is wrong on lavapipe "
+                        "(docs/iree_gaps.md)"))])
 @pytest.mark.parametrize("m", [10, 12])
 def test_f64_matmul_with_a_one_hot_computed_in_its_dispatch(ctx, target, m):
     """A @ onehot, the one-hot from an iota and a run-time index (shlo's Jacobi rotations in
-    jax's f64 eigh and svd): wrong products on lavapipe at 10 and 12 rows until the operand
-    was read from memory. Oracle: numpy."""
+    jax's f64 eigh and svd), against numpy. Known on Vulkan: wrong products at 10 and 12 rows;
+    a barrier on the operand fixed it but made Vulkan lose the device in shlo's f64
+    triangular solves under load, so it is not done."""
     h = m // 2
     exe = compile_for(ctx, f"""
     func.func @main(%a: tensor<{m}x{m}xf64>, %k: tensor<i32>) -> tensor<{m}x{h}xf64> {{
