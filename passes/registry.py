@@ -49,6 +49,8 @@ PASSES: dict[str, tuple[str, str]] = {
     "shlo-expand-invariant-loop-updates": ("shlo.passes.expand_invariant_loop_updates",
                                            "ExpandInvariantLoopUpdates"),
     "shlo-split-arg-reduce": ("shlo.passes.split_arg_reduce", "SplitArgReduce"),
+    "shlo-defer-softmax-division": ("shlo.passes.defer_softmax_division",
+                                    "DeferSoftmaxDivision"),
     "shlo-fold-dynamic-self-ops": ("shlo.passes.fold_dynamic_self_ops", "FoldDynamicSelfOps"),
     "shlo-accumulate-in-f32": ("shlo.passes.accumulate_in_f32", "AccumulateInF32"),
     "shlo-widen-narrow-matmuls": ("shlo.passes.widen_narrow_matmuls", "WidenNarrowMatmuls"),

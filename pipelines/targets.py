@@ -119,8 +119,9 @@ KINDS: dict[str, TargetKind] = {k.name: k for k in (
                "llvm-cpu: this machine's CPU, a named CPU, or a triple to cross-compile for",
                # arg-max/min as two vectorized reduces (11x faster than XLA on CPU); on
                # Vulkan the split pair gave wrong indices or failed to compile from 16
-               # elements on, where IREE's own two-operand reduce is right
-               passes=("shlo-split-arg-reduce",)),
+               # elements on, where IREE's own two-operand reduce is right. Attention's
+               # softmax divided after its second matmul: measured on CPU only
+               passes=("shlo-split-arg-reduce", "shlo-defer-softmax-division")),
     TargetKind("vulkan", "vulkan", ("--iree-hal-target-device=vulkan",),
                "--iree-vulkan-target", "llvmpipe", VULKAN_TARGETS, F64_ARITHMETIC,
                "SPIR-V for Vulkan; llvmpipe matches Mesa's software driver",
