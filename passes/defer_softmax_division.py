@@ -6,8 +6,8 @@ In attention (softmax(q k^T) v) IREE 3.13 fuses the softmax into one dispatch th
 exp twice (once for the sum, once for the quotient), then relayouts the 8 MiB of weights for
 the second matmul. Deferred, the exp is computed once and the division is fused into the
 second matmul's output (keys x fewer elements). Measured on the AVX-512 VM (2 cores, one
-interleaved run each, time / XLA): 8 heads x 512 x 64: 1.17-1.21 -> 0.96-1.01; 16 x 256 x
-32: 1.07 -> 0.76; 4 x 1024 x 64: 1.48 -> 1.37; 8 x 128 x 64: unchanged (0.65). Dispatch
+interleaved run each, time / XLA): 8 heads x 512 x 64: 1.20-1.23 -> 1.05-1.15; 16 x 256 x
+32: 1.07 -> 0.76; 4 x 1024 x 64: 1.36-1.48 -> 1.25-1.37; 8 x 128 x 64: unchanged (0.65). Dispatch
 profile of the first: softmax and relayout 1.30 ms -> max and exp 0.45 ms, sum 0.11 ms,
 relayout 0.25 ms; the matmuls unchanged.
 
@@ -15,9 +15,11 @@ The dot is linear in the weights, and the sum is constant along the contracted d
 two forms agree up to rounding (one division per output instead of one per weight).
 Overflow: e <= 1 (the max is subtracted), so the undivided dot stays below keys x max |v|
 and overflows only where |v| is above 3.4e38 / keys. The rewrite therefore requires exactly
-that shape: e an exponential of s minus a broadcast max-reduce of the same s (possibly
-raised by a maximum, as jax's -inf guard), the divisor a broadcast add-reduce of e from
-zero, f32 or f64, and the quotient used by that dot alone.
+that shape: e an exponential of s minus a broadcast max-reduce of the same s (or of s before
+a transpose, as in jax.nn.dot_product_attention; possibly raised by a maximum, as jax's -inf
+guard), the divisor a broadcast add-reduce of e from
+zero, f32 or f64, and the quotient used by that dot alone. (In the cpu pipeline f64 exp is
+shlo-expand-f64-math's polynomial by the time this pass runs: f64 softmax stays as it is.)
 """
 from __future__ import annotations
 
