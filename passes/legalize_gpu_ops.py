@@ -17,7 +17,15 @@ pipeline (`TargetKind.passes`):
   barrier, which gives it its own contiguous buffer;
 * a sum of negated values fails to compile ("failed to get neutral element for reduction":
   jax's gradient of log_softmax), as on Vulkan: it is the negation of the sum
-  (`legalize_vulkan_ops.sum_of_negation`).
+  (`legalize_vulkan_ops.sum_of_negation`);
+* 8-bit floats (found without a GPU: these are compile errors): a conversion to one fails
+  ("missing LLVMTranslationDialectInterface ... arith.truncf"), and so does one from one after
+  a data movement in its dispatch ("unrealized_conversion_cast"). Conversions are made from
+  and into the bits with integer operations (`round_narrow_float_converts.narrow_float_bits`,
+  `float_from_narrow_bits`: ml_dtypes' bits for every value, checked on the CPU);
+  dot_general, convolution and compare read f32 copies of 8-bit float operands; an op with a
+  body over them computes in f32, each body result put back on the type's grid (`on_grid`),
+  except a scatter's, which IREE's GPU scatter rejects (it adds in f32 and rounds once).
 """
 from __future__ import annotations
 
@@ -29,9 +37,11 @@ from ..dialect import stablehlo
 from ..dialect.rebuild import arguments
 from .base import binary_body, nested_ops
 from .chlo_stablehlo_extras import optimization_barrier
-from .chlo_expr import Num, const, element_of, is_float, is_nan, select
+from .chlo_expr import (Num, attributes, clone_retyped, const, element_of, float_info, is_float,
+                        is_nan, select, with_element)
 from .legalize_vulkan_ops import sum_of_negation
 from .op_rules import CANONICAL, RulesPass
+from .round_narrow_float_converts import float_from_narrow_bits, narrow_float_bits, on_grid
 
 MIN_MAX = ("stablehlo.maximum", "stablehlo.minimum")
 # ops whose body combines scalars: their own max/min are handled with the whole op
@@ -147,18 +157,105 @@ def _fence_sliced_gather_operand(gather: ir.Operation) -> None:
             gather.operands[0] = optimization_barrier([operand])[0]
 
 
+def _is_signed_8_bit_float(element: ir.Type) -> bool:
+    """An 8-bit float with a sign (f8E8M0FNU is shlo-legalize-e8m0's)."""
+    return is_float(element) and float_info(element).bits == 8 and float_info(element).has_negative
+
+
+def _8_bit_float_convert(op: ir.Operation):
+    """A conversion from or to an 8-bit float, made from and into its bits
+    (`float_from_narrow_bits`, `narrow_float_bits`)."""
+    target, source = element_of(op.results[0]), element_of(op.operands[0])
+    if not (is_float(source) and is_float(target)):
+        return None
+    x = Num(op.operands[0])
+    if _is_signed_8_bit_float(source):
+        x = float_from_narrow_bits(x)
+        if not _is_signed_8_bit_float(target):
+            return [x.to(target).value]
+    elif not _is_signed_8_bit_float(target):
+        return None
+    bits = narrow_float_bits(x, target).to("ui8")
+    return [stablehlo.bitcast_convert(bits.value, result_type=op.results[0].type)]
+
+
+def _8_bit_float_operands(op: ir.Operation):
+    """A dot_general, convolution or compare of 8-bit floats: of their f32 values (exact; the
+    products too, and dot_general and convolution accumulate in f32 anyway), its 8-bit float
+    result converted from f32 (IREE's LLVMGPU backends extend the operands in the op's own
+    code, which fails to compile)."""
+    if not any(_is_signed_8_bit_float(element_of(v)) for v in op.operands):
+        return None
+    f32 = ir.F32Type.get()
+    operands = [stablehlo.convert(v, result_type=with_element(v.type, f32))
+                if _is_signed_8_bit_float(element_of(v)) else v for v in op.operands]
+    result = op.results[0]
+    narrow = _is_signed_8_bit_float(element_of(result))
+    wide = ir.Operation.create(op.name, operands=operands, attributes=attributes(op),
+                               results=[with_element(result.type, f32) if narrow
+                                        else result.type]).result
+    return [stablehlo.convert(wide, result_type=result.type) if narrow else wide]
+
+
+def _8_bit_float_region_op(op: ir.Operation):
+    """An op with a body (reduce, reduce_window, scatter, sort, ...) over 8-bit floats: on
+    their f32 values, the body in f32 with each 8-bit float result of its ops put back on the
+    type's grid (`on_grid`: the body computes as in the 8-bit type), the results converted
+    back."""
+    if not op.regions or not any(_is_signed_8_bit_float(element_of(v))
+                                 for v in [*op.operands, *op.results]):
+        return None
+    f32 = ir.F32Type.get()
+
+    def wide(t: ir.Type) -> ir.Type:
+        return with_element(t, f32) if _is_signed_8_bit_float(
+            ir.RankedTensorType(t).element_type) else t
+
+    def rounded(inner: ir.Operation, operands: list):
+        if op.name == "stablehlo.scatter" or inner.name == "stablehlo.constant" or not any(
+                _is_signed_8_bit_float(element_of(r)) for r in inner.results):
+            return None
+        new = ir.Operation.create(inner.name, results=[wide(r.type) for r in inner.results],
+                                  operands=operands, attributes=attributes(inner))
+        return [on_grid(Num(r), element_of(old)).value if r.type != old.type else r
+                for r, old in zip(new.results, inner.results)]
+
+    operands = [stablehlo.convert(v, result_type=wide(v.type)) if wide(v.type) != v.type else v
+                for v in op.operands]
+    if op.name == "stablehlo.scatter":      # fused with the decoding: "failed to apply fusion
+        operands = optimization_barrier(operands)       # + hoisting patterns" (at O0 too)
+    new = ir.Operation.create(op.name, results=[wide(r.type) for r in op.results],
+                              operands=operands, attributes=attributes(op),
+                              regions=len(op.regions))
+    for old_region, region in zip(op.regions, new.regions):
+        body = old_region.blocks[0]
+        block = region.blocks.append(*[wide(a.type) for a in body.arguments],
+                                     arg_locs=[a.location for a in body.arguments])
+        with ir.InsertionPoint(block):
+            stablehlo.return_(clone_retyped(body, list(block.arguments), wide, rounded))
+    return [stablehlo.convert(r, result_type=old.type) if r.type != old.type else r
+            for r, old in zip(new.results, op.results)]
+
+
 class LegalizeGpuOps(RulesPass):
     """Propagate NaNs through float max/min, clamp and max/min reductions and windows, sum
-    negated values as a negated sum, and gather from slices in their own buffers, for IREE's
-    CUDA and ROCm backends."""
+    negated values as a negated sum, gather from slices in their own buffers, and compute
+    8-bit floats from their bits and in f32, for IREE's CUDA and ROCm backends."""
 
     NAME = "shlo-legalize-gpu-ops"
     RULES = {
         "stablehlo.maximum": _min_max,
         "stablehlo.minimum": _min_max,
         "stablehlo.clamp": _clamp,
-        "stablehlo.reduce": _reduce,
-        "stablehlo.reduce_window": _reduce_window,
+        "stablehlo.reduce": lambda op: _8_bit_float_region_op(op) or _reduce(op),
+        "stablehlo.reduce_window": lambda op: _8_bit_float_region_op(op) or _reduce_window(op),
+        "stablehlo.convert": _8_bit_float_convert,
+        "stablehlo.dot_general": _8_bit_float_operands,
+        "stablehlo.convolution": _8_bit_float_operands,
+        "stablehlo.compare": _8_bit_float_operands,
+        **{name: _8_bit_float_region_op for name in (
+            "stablehlo.scatter", "stablehlo.select_and_scatter", "stablehlo.sort",
+            "stablehlo.map", "stablehlo.all_reduce", "stablehlo.reduce_scatter")},
     }
 
     def run(self, op: ir.Operation) -> None:

@@ -27,7 +27,7 @@ import numpy as np
 from iree.compiler import ir
 
 from ..dialect import stablehlo
-from ..dialect.types import constant_values
+from ..dialect.types import constant_values, element_dtype
 from .chlo_expr import (Num, float_info, is_float, round_even, select, shift_right_logical,
                         with_element)
 from .base import nested_ops
@@ -66,6 +66,83 @@ def round_to_grid(x: Num, target: ir.Type) -> Num:
     if float(info.max) * 2 < float_info(x.element).max:
         keep = keep | (abs(x) > float(info.max) * 2)
     return select(keep, x, rounded)
+
+
+def on_grid(x: Num, target: ir.Type) -> Num:
+    """x (f32) as the value converting it to `target` (an 8-bit float) gives, still in f32:
+    rounded to the grid, +-inf or NaN past the range (NaN where the type has no inf)."""
+    info = float_info(target)
+    rounded = round_to_grid(x, target)
+    past = abs(rounded) > info.max
+    if info.has_inf:
+        return select(past, select(rounded > 0, x.like(math.inf), x.like(-math.inf)), rounded)
+    return select(past, x.like(math.nan), rounded)
+
+
+def _bits_of(value: float, target: ir.Type) -> int:
+    """The bit pattern ml_dtypes gives `value` (inf or NaN) in an 8-bit float type."""
+    return int(np.array([value]).astype(element_dtype(target)).view(np.uint8)[0])
+
+
+def narrow_float_bits(x: Num, target: ir.Type) -> Num:
+    """The bits (i32, 0-255) of x (any float) converted to `target`, an 8-bit float with a sign:
+    round to nearest even, +-inf past the range where the type has infinities, NaN where it
+    has none (the FN/FNUZ types), NaN's sign kept where the type has a negative NaN, no
+    negative zero in the FNUZ types. Integer operations only, apart from the rounding to the
+    grid: for backends that cannot truncate f32 to an 8-bit float (IREE's LLVMGPU)."""
+    info = float_info(target)
+    m = info.mantissa_bits
+    if str(x.element) in FLOAT_LAYOUTS:
+        wide = x
+    else:                                           # exact in f32
+        wide = narrow_to_f32(x) if float_info(x.element).bits <= 8 else x.to("f32")
+    y = round_to_grid(wide, target).to("f32")       # exact: on the grid, or beyond the range
+    negative = y.bitcast("i32") < 0
+    a = abs(y)
+    bits = a.bitcast("i32")
+    shift = Num(stablehlo.shift_right_logical(bits.value, bits.like(23).value))
+    normal = Num(stablehlo.shift_left((shift + (1 - int(math.log2(info.tiny)) - 127)).value,
+                                      bits.like(m).value)) | Num(stablehlo.shift_right_logical(
+                                          (bits & 0x7FFFFF).value, bits.like(23 - m).value))
+    subnormal = (a * (1 / info.smallest)).to("i32")  # a multiple of the subnormal quantum
+    code = select(a >= info.tiny, normal, subnormal)
+    nan, overflow = y.ne(y), a > info.max
+    if info.has_inf:
+        code = select(overflow, bits.like(_bits_of(math.inf, target)), code)
+        code = select(nan, bits.like(_bits_of(math.nan, target)), code)
+    elif info.has_negative_zero:                    # FN: no inf, so NaN past the range
+        code = select(nan | overflow, bits.like(_bits_of(math.nan, target)), code)
+    if not info.has_negative_zero:                  # FNUZ: 0x80 is the one NaN, -0 is 0
+        signed = select(negative & code.ne(0), code | 0x80, code)
+        return select(nan | overflow, bits.like(0x80), signed)
+    return select(negative, code | 0x80, code)
+
+
+def float_from_narrow_bits(x: Num) -> Num:
+    """x, an 8-bit float with a sign, as f32 (exact), decoded from its bits with integer
+    operations: for backends that cannot extend an 8-bit float inside a dispatch (IREE's
+    LLVMGPU)."""
+    info = float_info(x.element)
+    m = info.mantissa_bits
+    bits = x.bitcast("ui8").to("i32")
+    code, negative = bits & 0x7F, (bits & 0x80).ne(0)
+    exponent = Num(stablehlo.shift_right_logical(code.value, code.like(m).value))
+    fraction = code & ((1 << m) - 1)
+    normal = Num(stablehlo.shift_left((exponent - (1 - int(math.log2(info.tiny))) + 127).value,
+                                      code.like(23).value)) | Num(stablehlo.shift_left(
+                                          fraction.value, code.like(23 - m).value))
+    magnitude = select(exponent.eq(0), fraction.to("f32") * info.smallest,
+                       normal.bitcast("f32"))
+    top = (1 << (7 - m)) - 1                        # the all-ones exponent
+    if info.has_inf:
+        magnitude = select(exponent.eq(top), select(fraction.eq(0), magnitude.like(math.inf),
+                                                    magnitude.like(math.nan)), magnitude)
+    elif info.has_negative_zero:                    # FN: only S.1111.111 is NaN
+        magnitude = select(code.eq(0x7F), magnitude.like(math.nan), magnitude)
+    else:                                           # FNUZ: 0x80 is NaN, no negative zero
+        return select(bits.eq(0x80), magnitude.like(math.nan),
+                      select(negative, -magnitude, magnitude))
+    return select(negative, -magnitude, magnitude)
 
 
 def _to_narrow(op: ir.Operation):

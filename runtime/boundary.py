@@ -15,6 +15,8 @@ from __future__ import annotations
 
 from iree.compiler import ir
 
+from ..errors import CompileError, location_text
+
 # Element types that cannot cross IREE's boundary, and the type they travel as.
 WIDENED = {"i4": "i8", "ui4": "ui8", "si4": "si8", "i2": "i8", "ui2": "ui8", "si2": "si8",
            "f8E4M3": "i8", "f8E3M4": "i8", "f8E4M3B11FNUZ": "i8"}
@@ -22,16 +24,40 @@ F64_ELEMENTS = ("f64", "complex<f64>")
 
 
 def prepare_boundary(module_op: ir.Operation, *, demote_f64: bool = False) -> None:
-    """Widen sub-byte boundary types of public functions; record user signatures (in place)."""
+    """Widen sub-byte boundary types of public functions; record user signatures (in place).
+    A module of func.func ops only, none public with a body, has nothing to export:
+    CompileError (IREE would say "outer module does not contain a vm.module op")."""
+    exported, others = 0, 0
     with module_op.context, ir.Location.unknown():
         for op in module_op.regions[0].blocks[0].operations:
-            if op.operation.name == "func.func" and _is_public(op) and op.regions[0].blocks:
+            if op.operation.name != "func.func":
+                others += 1             # VHLO's functions, IREE's own: IREE judges those
+            elif _is_public(op) and op.regions[0].blocks:
                 _prepare_function(op.operation, demote_f64=demote_f64)
+                exported += 1
+    if not exported and not others:
+        raise CompileError("nothing to compile: the module has no public func.func with a body "
+                           "(a .vmfb exports the public functions; private ones are only "
+                           "reachable from them)", location=location_text(module_op.location))
+
+
+# Element types that cannot cross IREE's boundary at all (its runtime has no element type for
+# them, and they have no byte-wide transport here): an argument or result of one is an error.
+UNSUPPORTED = {"f4E2M1FN": "IREE's runtime has no 4-bit float element type"}
 
 
 def _prepare_function(func: ir.Operation, *, demote_f64: bool = False) -> None:
     function_type = ir.FunctionType(ir.TypeAttr(func.attributes["function_type"]).value)
     inputs, results = list(function_type.inputs), list(function_type.results)
+    for kind, types in (("argument", inputs), ("result", results)):
+        for i, t in enumerate(types):
+            why = UNSUPPORTED.get(element_name(t))
+            if why:
+                raise CompileError(
+                    f"function @{ir.StringAttr(func.attributes['sym_name']).value}: {kind} {i} "
+                    f"is {t}, which cannot cross the module's boundary ({why}); pass and return "
+                    f"f32 (or the codes as ui8) and convert inside the function",
+                    location=location_text(func.location))
     wide_inputs, wide_results = [_widened(t) for t in inputs], [_widened(t) for t in results]
     changed = wide_inputs != inputs or wide_results != results
     demoted = demote_f64 and any(element_name(t) in F64_ELEMENTS for t in inputs + results)

@@ -18,10 +18,19 @@ def evaluate(function_text: str, args) -> list[np.ndarray]:
                   count=1)
     with ctx, jir.Location.unknown():
         module = jir.Module.parse(text)
-        attrs = [jir.DenseElementsAttr.get(np.ascontiguousarray(a), shape=list(np.shape(a)),
-                                           signless=np.asarray(a).dtype.kind != "u")
-                 for a in args]
+        attrs = [_attribute(jir, np.ascontiguousarray(a)) for a in args]
         return [np.array(r, copy=True) for r in stablehlo.eval_module(module, attrs)]
+
+
+def _attribute(jir, a: np.ndarray):
+    """A dense attribute of `a`; 8-bit floats (ml_dtypes) from their bytes. (Results of
+    those types do not come back: convert them to f32 inside the function.)"""
+    from shlo.runtime.standalone_loader import _ELEMENT_NAMES
+    name = _ELEMENT_NAMES.get(a.dtype, "")
+    if name.startswith("f8"):
+        return jir.DenseElementsAttr.get(a.view(np.uint8), type=jir.RankedTensorType.get(
+            list(a.shape), jir.Type.parse(name)))
+    return jir.DenseElementsAttr.get(a, shape=list(np.shape(a)), signless=a.dtype.kind != "u")
 
 
 def integers_to_bf16(x) -> np.ndarray:

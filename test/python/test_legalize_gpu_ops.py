@@ -11,6 +11,7 @@ import shlo
 from shlo.pipelines import default_pipeline
 from shlo.passes.pipeline import run_pipeline
 from shlo.pipelines.targets import get_target
+from shlo.runtime.standalone_loader import ELEMENT_DTYPES
 
 from test_runtime_cuda import NAN_PROGRAM, nan_inputs
 
@@ -104,3 +105,176 @@ def test_gather_and_sum_rewrites_on_cpu(ctx):
     got = shlo.compile(shlo.parse_module(CUMMAX, context=ctx), target="cpu",
                        pipeline=pipeline)(x)
     np.testing.assert_array_equal(got, np.maximum.accumulate(x))     # NaN from index 9 on
+
+
+# ---- 8-bit floats: conversions from and to them, made from their bits ------------------------
+
+F8_TYPES = ["f8E4M3FN", "f8E5M2", "f8E3M4", "f8E4M3", "f8E4M3FNUZ", "f8E5M2FNUZ",
+            "f8E4M3B11FNUZ"]
+
+
+def f8_program(t: str, n: int) -> str:
+    """f32 and f64 to `t`; every `t` code to f32 and f16; `t` to f8E5M2 and back."""
+    return f"""func.func @main(%a: tensor<{n}xf32>, %d: tensor<{n}xf64>, %c: tensor<256x{t}>)
+    -> (tensor<{n}x{t}>, tensor<{n}x{t}>, tensor<256xf32>, tensor<256xf16>, tensor<256x{t}>) {{
+  %0 = stablehlo.convert %a : (tensor<{n}xf32>) -> tensor<{n}x{t}>
+  %1 = stablehlo.convert %d : (tensor<{n}xf64>) -> tensor<{n}x{t}>
+  %r = stablehlo.reverse %c, dims = [0] : tensor<256x{t}>
+  %2 = stablehlo.convert %r : (tensor<256x{t}>) -> tensor<256xf32>
+  %3 = stablehlo.convert %r : (tensor<256x{t}>) -> tensor<256xf16>
+  %4 = stablehlo.convert %r : (tensor<256x{t}>) -> tensor<256xf8E5M2>
+  %5 = stablehlo.convert %4 : (tensor<256xf8E5M2>) -> tensor<256x{t}>
+  return %0, %1, %2, %3, %5 : tensor<{n}x{t}>, tensor<{n}x{t}>, tensor<256xf32>, tensor<256xf16>, tensor<256x{t}>
+}}"""
+
+
+def f8_inputs(dtype) -> np.ndarray:
+    """Every value of the type, the midpoints between neighbours (ties) and their float
+    neighbours, the range's edges, specials and random values of every magnitude."""
+    import ml_dtypes
+    info = ml_dtypes.finfo(dtype)
+    codes = np.arange(256, dtype=np.uint8).view(dtype).astype(np.float32)
+    values = np.unique(codes[np.isfinite(codes)]).astype(np.float64)
+    mids = ((values[:-1] + values[1:]) / 2).astype(np.float32)
+    rng = np.random.default_rng(4)
+    top, tiny = float(info.max), float(info.smallest_subnormal)
+    return np.concatenate([
+        codes, mids, np.nextafter(mids, np.float32(np.inf)), np.nextafter(mids, -np.inf),
+        [np.inf, -np.inf, np.nan, -np.nan, 0.0, -0.0, top * 1.03, -top * 1.07, top * 3, 1e30,
+         -1e30, tiny / 2, -tiny / 2, tiny * 0.51, -tiny * 0.49],
+        rng.standard_normal(500) * top / 4, rng.standard_normal(500) * float(info.tiny)],
+    ).astype(np.float32)
+
+
+def same_bits(got, want):
+    """Bit for bit, except that any NaN matches any NaN."""
+    got, want = np.asarray(got), np.asarray(want)
+    nan = np.isnan(got.astype(np.float32)) & np.isnan(want.astype(np.float32))
+    assert got.dtype == want.dtype
+    bits = f"u{got.itemsize}"
+    assert np.array_equal(got.view(bits)[~nan], want.view(bits)[~nan])
+
+
+@pytest.mark.parametrize("t", F8_TYPES)
+def test_8_bit_float_conversions_on_their_bits_match_ml_dtypes(ctx, t):
+    """The rewrite (run on the CPU here) against ml_dtypes: round to nearest even, subnormals,
+    +-inf or NaN past the range, NaN bytes, signed zeros (none in the FNUZ types)."""
+    import ml_dtypes
+    from shlo.passes.base import nested_ops
+    dtype = ELEMENT_DTYPES[t]
+    x = f8_inputs(dtype)
+    module = shlo.parse_module(f8_program(t, x.size), context=ctx)
+    rewritten = shlo.parse_module(f8_program(t, x.size), context=ctx)
+    run_pipeline(rewritten, "builtin.module(shlo-legalize-gpu-ops)")
+    assert not [c for c in nested_ops(rewritten.operation, "stablehlo.convert")
+                if "f8" in str(c.results[0].type) and "f8" not in str(c.operands[0].type)]
+    exe = shlo.compile(module, target="cpu", pipeline=default_pipeline(["shlo-legalize-gpu-ops"]))
+    codes = np.arange(256, dtype=np.uint8).view(dtype)
+    from32, from64, to32, to16, through_e5m2 = exe(x, x.astype(np.float64), codes)
+    same_bits(from32, x.astype(dtype))
+    same_bits(from64, x.astype(dtype))
+    same_bits(to32, codes[::-1].astype(np.float32))
+    same_bits(to16, codes[::-1].astype(np.float16))
+    same_bits(through_e5m2, codes[::-1].astype(ml_dtypes.float8_e5m2).astype(dtype))
+
+
+@pytest.mark.parametrize("t", F8_TYPES)
+def test_8_bit_float_arithmetic_compiles_for_cuda(ctx, t):
+    """Without the rewrite: 'missing LLVMTranslationDialectInterface registration for ...
+    arith.truncf' (to f8) and 'LLVM Translation failed for operation:
+    builtin.unrealized_conversion_cast' (from f8 after a data movement)."""
+    text = f"""func.func @main(%a: tensor<16xf32>, %b: tensor<16x{t}>)
+    -> (tensor<16xf32>, tensor<16x{t}>, tensor<16xf16>) {{
+  %0 = stablehlo.convert %a : (tensor<16xf32>) -> tensor<16x{t}>
+  %1 = stablehlo.add %0, %b : tensor<16x{t}>
+  %2 = stablehlo.convert %1 : (tensor<16x{t}>) -> tensor<16xf32>
+  %3 = stablehlo.multiply %1, %0 : tensor<16x{t}>
+  %4 = stablehlo.reverse %3, dims = [0] : tensor<16x{t}>
+  %5 = stablehlo.convert %4 : (tensor<16x{t}>) -> tensor<16xf16>
+  return %2, %3, %5 : tensor<16xf32>, tensor<16x{t}>, tensor<16xf16>
+}}"""
+    shlo.compile(shlo.parse_module(text, context=ctx), target="cuda:sm_90a", cache=False)
+
+
+F8_BODIES = """func.func @main(%a: tensor<8x8xf8E4M3FN>, %b: tensor<8x8xf8E4M3FN>)
+    -> (tensor<8x8xf32>, tensor<8xf32>, tensor<8x8xf32>, tensor<8x8xf32>, tensor<8xf32>) {
+  %s = "stablehlo.sort"(%a) ({
+  ^bb0(%x: tensor<f8E4M3FN>, %y: tensor<f8E4M3FN>):
+    %c = stablehlo.compare LT, %x, %y : (tensor<f8E4M3FN>, tensor<f8E4M3FN>) -> tensor<i1>
+    stablehlo.return %c : tensor<i1>
+  }) {dimension = 1 : i64} : (tensor<8x8xf8E4M3FN>) -> tensor<8x8xf8E4M3FN>
+  %low = stablehlo.constant dense<-448.0> : tensor<f8E4M3FN>
+  %m = stablehlo.reduce(%b init: %low) applies stablehlo.maximum across dimensions = [1] : (tensor<8x8xf8E4M3FN>, tensor<f8E4M3FN>) -> tensor<8xf8E4M3FN>
+  %w = "stablehlo.reduce_window"(%a, %low) ({
+  ^bb0(%x: tensor<f8E4M3FN>, %y: tensor<f8E4M3FN>):
+    %z = stablehlo.maximum %x, %y : tensor<f8E4M3FN>
+    stablehlo.return %z : tensor<f8E4M3FN>
+  }) {window_dimensions = array<i64: 2, 2>, padding = dense<[[0, 1], [0, 1]]> : tensor<2x2xi64>} : (tensor<8x8xf8E4M3FN>, tensor<f8E4M3FN>) -> tensor<8x8xf8E4M3FN>
+  %p = stablehlo.compare GT, %a, %b : (tensor<8x8xf8E4M3FN>, tensor<8x8xf8E4M3FN>) -> tensor<8x8xi1>
+  %sel = stablehlo.select %p, %a, %b : tensor<8x8xi1>, tensor<8x8xf8E4M3FN>
+  %zero = stablehlo.constant dense<0.0> : tensor<f8E4M3FN>
+  %sum = "stablehlo.reduce"(%a, %zero) ({
+  ^bb0(%x: tensor<f8E4M3FN>, %y: tensor<f8E4M3FN>):
+    %z = stablehlo.add %x, %y : tensor<f8E4M3FN>
+    stablehlo.return %z : tensor<f8E4M3FN>
+  }) {dimensions = array<i64: 0>} : (tensor<8x8xf8E4M3FN>, tensor<f8E4M3FN>) -> tensor<8xf8E4M3FN>
+  %0 = stablehlo.convert %s : (tensor<8x8xf8E4M3FN>) -> tensor<8x8xf32>
+  %1 = stablehlo.convert %m : (tensor<8xf8E4M3FN>) -> tensor<8xf32>
+  %2 = stablehlo.convert %w : (tensor<8x8xf8E4M3FN>) -> tensor<8x8xf32>
+  %3 = stablehlo.convert %sel : (tensor<8x8xf8E4M3FN>) -> tensor<8x8xf32>
+  %4 = stablehlo.convert %sum : (tensor<8xf8E4M3FN>) -> tensor<8xf32>
+  return %0, %1, %2, %3, %4 : tensor<8x8xf32>, tensor<8xf32>, tensor<8x8xf32>, tensor<8x8xf32>, tensor<8xf32>
+}"""
+
+
+def test_8_bit_float_bodies_compute_as_in_the_8_bit_type(ctx):
+    """Sort, max reduce and window, compare and select (values of magnitude 40 and a NaN byte
+    included): the rewritten program (run on the CPU) gives the reference interpreter's
+    values. A sum reduce accumulates in f32 and rounds once, as shlo-round-narrow-arithmetic
+    has it on every target (XLA's choice; the interpreter rounds every step)."""
+    import ml_dtypes
+    from reference_oracle import evaluate
+    rng = np.random.default_rng(5)
+    a, b = ((rng.standard_normal((8, 8)) * 40).astype(ml_dtypes.float8_e4m3fn) for _ in range(2))
+    b.view(np.uint8)[3, 2] = 0x7F                                   # NaN
+    from shlo.passes.base import nested_ops
+    rewritten = shlo.parse_module(F8_BODIES, context=ctx)
+    run_pipeline(rewritten, "builtin.module(shlo-legalize-gpu-ops)")
+    for name in ("sort", "reduce", "reduce_window", "compare"):
+        assert all("f8" not in str(v.type) for op in nested_ops(rewritten.operation,
+                                                                  f"stablehlo.{name}")
+                   for v in op.operands), name
+    exe = shlo.compile(shlo.parse_module(F8_BODIES, context=ctx), target="cpu",
+                       pipeline=default_pipeline(["shlo-legalize-gpu-ops"]))
+    got = exe(a, b)
+    for g, want in zip(got[:4], evaluate(F8_BODIES, [a, b])):
+        np.testing.assert_array_equal(g, want)
+    exact = a.astype(np.float32).sum(0)                 # multiples of 2^-9 below 2^15: exact
+    np.testing.assert_array_equal(got[4], exact.astype(ml_dtypes.float8_e4m3fn).astype(np.float32))
+
+
+def test_8_bit_float_bodies_and_products_compile_for_cuda(ctx):
+    """Without the rewrite each of these fails: 'LLVM Translation failed for operation:
+    builtin.unrealized_conversion_cast'. A scatter's body adds in f32 here (IREE's GPU
+    scatter rejects a body that rounds: values captured from outside it)."""
+    text = F8_BODIES.replace("tensor<8xf32>) {", """tensor<8xf32>, tensor<8x8xf8E4M3FN>,
+                             tensor<f8E4M3FN>, tensor<1x6x6x1xf8E4M3FN>) {""", 1)
+    extra = """  %i = stablehlo.constant dense<[[1], [5], [1]]> : tensor<3x1xi32>
+  %u = stablehlo.slice %b [0:3, 0:8] : (tensor<8x8xf8E4M3FN>) -> tensor<3x8xf8E4M3FN>
+  %sc = "stablehlo.scatter"(%a, %i, %u) ({
+  ^bb0(%x: tensor<f8E4M3FN>, %y: tensor<f8E4M3FN>):
+    %z = stablehlo.add %x, %y : tensor<f8E4M3FN>
+    stablehlo.return %z : tensor<f8E4M3FN>
+  }) {scatter_dimension_numbers = #stablehlo.scatter<update_window_dims = [1], inserted_window_dims = [0], scatter_dims_to_operand_dims = [0], index_vector_dim = 1>} : (tensor<8x8xf8E4M3FN>, tensor<3x1xi32>, tensor<3x8xf8E4M3FN>) -> tensor<8x8xf8E4M3FN>
+  %r = stablehlo.slice %a [0:1, 0:8] : (tensor<8x8xf8E4M3FN>) -> tensor<1x8xf8E4M3FN>
+  %d = stablehlo.dot_general %r, %r, contracting_dims = [0, 1] x [0, 1] : (tensor<1x8xf8E4M3FN>, tensor<1x8xf8E4M3FN>) -> tensor<f8E4M3FN>
+  %l = stablehlo.reshape %a : (tensor<8x8xf8E4M3FN>) -> tensor<1x8x8x1xf8E4M3FN>
+  %k = stablehlo.slice %b [0:3, 0:3] : (tensor<8x8xf8E4M3FN>) -> tensor<3x3xf8E4M3FN>
+  %k2 = stablehlo.reshape %k : (tensor<3x3xf8E4M3FN>) -> tensor<3x3x1x1xf8E4M3FN>
+  %conv = stablehlo.convolution(%l, %k2) dim_numbers = [b, 0, 1, f]x[0, 1, i, o]->[b, 0, 1, f], window = {stride = [1, 1]} {batch_group_count = 1 : i64, feature_group_count = 1 : i64} : (tensor<1x8x8x1xf8E4M3FN>, tensor<3x3x1x1xf8E4M3FN>) -> tensor<1x6x6x1xf8E4M3FN>
+"""
+    head, _, tail = text.rpartition("  return ")
+    values, _, types = tail.partition(" : ")
+    text = (head + extra + "  return " + values + ", %sc, %d, %conv : " + types.rstrip("\n}")
+            + ", tensor<8x8xf8E4M3FN>, tensor<f8E4M3FN>, tensor<1x6x6x1xf8E4M3FN>\n}")
+    shlo.compile(shlo.parse_module(text, context=ctx), target="cuda:sm_90a", cache=False)

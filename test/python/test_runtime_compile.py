@@ -197,6 +197,18 @@ def test_compile_accepts_text_modules_and_wrappers_and_rejects_garbage(ctx):
         shlo.compile(42)
     with pytest.raises(shlo.CompileError, match="IREE rejected the flags of target 'vmvx'"):
         shlo.compile(scaled(2), target="vmvx", flags=["--no-such-iree-flag"], cache=False)
+    # nothing to export: IREE itself says "outer module does not contain a vm.module op"
+    for text in ("", "module {}", "func.func private @f(%a: tensor<2xf32>) -> tensor<2xf32> {\n"
+                 "  return %a : tensor<2xf32>\n}"):
+        with pytest.raises(shlo.CompileError, match="nothing to compile: the module has no "
+                                                    "public func.func"):
+            shlo.compile(text, cache=False)
+    # IREE's own message: "'hal.element_type' op unsupported element type"
+    with pytest.raises(shlo.CompileError, match=r"function @main: argument 0 is "
+                                                r"tensor<4xf4E2M1FN>, which cannot cross"):
+        shlo.compile("func.func @main(%a: tensor<4xf4E2M1FN>) -> tensor<4xf32> {\n"
+                     "  %0 = stablehlo.convert %a : (tensor<4xf4E2M1FN>) -> tensor<4xf32>\n"
+                     "  return %0 : tensor<4xf32>\n}", cache=False)
 
 
 def test_same_module_for_two_targets(ctx):
