@@ -18,7 +18,7 @@ def evaluate(function_text: str, args) -> list[np.ndarray]:
                   count=1)
     with ctx, jir.Location.unknown():
         module = jir.Module.parse(text)
-        attrs = [_attribute(jir, np.ascontiguousarray(a)) for a in args]
+        attrs = [_attribute(jir, np.asarray(a)) for a in args]
         return [np.array(r, copy=True) for r in stablehlo.eval_module(module, attrs)]
 
 
@@ -28,9 +28,12 @@ def _attribute(jir, a: np.ndarray):
     from shlo.runtime.standalone_loader import _ELEMENT_NAMES
     name = _ELEMENT_NAMES.get(a.dtype, "")
     if name.startswith("f8"):
-        return jir.DenseElementsAttr.get(a.view(np.uint8), type=jir.RankedTensorType.get(
-            list(a.shape), jir.Type.parse(name)))
-    return jir.DenseElementsAttr.get(a, shape=list(np.shape(a)), signless=a.dtype.kind != "u")
+        return jir.DenseElementsAttr.get(np.ascontiguousarray(a).view(np.uint8).reshape(-1),
+                                         type=jir.RankedTensorType.get(list(a.shape),
+                                                                       jir.Type.parse(name)))
+    # (np.ascontiguousarray makes a 0-d array 1-d: the shape is the caller's)
+    return jir.DenseElementsAttr.get(np.ascontiguousarray(a), shape=list(a.shape),
+                                     signless=a.dtype.kind != "u")
 
 
 def integers_to_bf16(x) -> np.ndarray:
