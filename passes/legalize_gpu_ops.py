@@ -25,7 +25,10 @@ pipeline (`TargetKind.passes`):
   `float_from_narrow_bits`: ml_dtypes' bits for every value, checked on the CPU);
   dot_general, convolution and compare read f32 copies of 8-bit float operands; an op with a
   body over them computes in f32, each body result put back on the type's grid (`on_grid`),
-  except a scatter's, which IREE's GPU scatter rejects (it adds in f32 and rounds once).
+  except a scatter's, which IREE's GPU scatter rejects (it adds in f32 and rounds once);
+* a bitcast_convert of booleans into a wider type fails to compile ("failed to distribute"):
+  it is assembled from 32-bit words of shifted flags;
+* an f64 sign crashes IREE's ROCm compiler (SIGSEGV): it is written as selects.
 """
 from __future__ import annotations
 
@@ -237,10 +240,59 @@ def _8_bit_float_region_op(op: ir.Operation):
             for r, old in zip(new.results, op.results)]
 
 
+def _word_of_booleans(flags: ir.Value, first: int, count: int) -> ir.Value:
+    """The i32 whose bit k is flags[..., first + k] (k < count <= 32): shifts, an `or` reduce.
+    (IREE's CUDA backend cannot distribute an i64 reduction: "failed to distribute".)"""
+    t = ir.RankedTensorType(flags.type)
+    i32 = ir.IntegerType.get_signless(32)
+    last = t.rank - 1
+    part = stablehlo.slice(flags, start_indices=[0] * last + [first],
+                           limit_indices=list(t.shape[:-1]) + [first + count],
+                           strides=[1] * t.rank)
+    wide = ir.RankedTensorType.get(list(t.shape[:-1]) + [count], i32)
+    position = stablehlo.iota(iota_dimension=last, result_type=wide)
+    bits = stablehlo.shift_left(stablehlo.convert(part, result_type=wide), position)
+    zero = stablehlo.constant(0, result_type=ir.RankedTensorType.get([], i32))
+    word = stablehlo.reduce([bits], [zero], dimensions=[last],
+                            body=lambda a, b: stablehlo.or_(a, b))
+    return word[0] if isinstance(word, (list, tuple)) else word
+
+
+def _bits_from_booleans(op: ir.Operation):
+    """A bitcast_convert of i1 values into a wider type: element k of the last dimension is
+    bit k (the spec's little-endian order), assembled from 32-bit words (IREE's LLVMGPU
+    backends fail on the bitcast itself: "'func.func' op failed to distribute")."""
+    source = ir.RankedTensorType(op.operands[0].type)
+    result = ir.RankedTensorType(op.results[0].type)
+    width = source.shape[-1] if source.rank else 0
+    if str(source.element_type) != "i1" or not source.has_static_shape or width < 8:
+        return None
+    integer = ir.RankedTensorType.get(result.shape, ir.IntegerType.get_signless(width))
+    words = [Num(_word_of_booleans(op.operands[0], first, min(32, width - first))).to(
+        integer.element_type) for first in range(0, width, 32)]
+    if len(words) == 2:                                  # 64 bits: high << 32 | low
+        low = words[0] & 0xFFFFFFFF                     # (the convert sign-extended it)
+        words = [low | Num(stablehlo.shift_left(words[1].value, words[1].like(32).value))]
+    word = words[0].value
+    return [word if word.type == result else
+            stablehlo.bitcast_convert(word, result_type=result)]
+
+
+def _f64_sign(op: ir.Operation):
+    """An f64 sign as selects: 1 above zero, -1 below, x * 0 for +-0 and NaN (their sign and
+    NaN kept; a subnormal flushed to zero reads as zero there too). IREE's ROCm backend
+    crashes on an f64 sign: SIGSEGV in the compiler."""
+    x = Num(op.operands[0])
+    if str(x.element) != "f64":
+        return None
+    return [select(x > 0, x.like(1.0), select(x < 0, x.like(-1.0), x * 0.0)).value]
+
+
 class LegalizeGpuOps(RulesPass):
     """Propagate NaNs through float max/min, clamp and max/min reductions and windows, sum
-    negated values as a negated sum, gather from slices in their own buffers, and compute
-    8-bit floats from their bits and in f32, for IREE's CUDA and ROCm backends."""
+    negated values as a negated sum, gather from slices in their own buffers, compute 8-bit
+    floats from their bits and in f32, assemble boolean bitcasts from words and write f64
+    sign as selects, for IREE's CUDA and ROCm backends."""
 
     NAME = "shlo-legalize-gpu-ops"
     RULES = {
@@ -253,6 +305,8 @@ class LegalizeGpuOps(RulesPass):
         "stablehlo.dot_general": _8_bit_float_operands,
         "stablehlo.convolution": _8_bit_float_operands,
         "stablehlo.compare": _8_bit_float_operands,
+        "stablehlo.bitcast_convert": _bits_from_booleans,
+        "stablehlo.sign": _f64_sign,
         **{name: _8_bit_float_region_op for name in (
             "stablehlo.scatter", "stablehlo.select_and_scatter", "stablehlo.sort",
             "stablehlo.map", "stablehlo.all_reduce", "stablehlo.reduce_scatter")},

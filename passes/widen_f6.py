@@ -12,6 +12,10 @@ only move values keep them on the grid. Regions are rewritten like the rest.
 
 A function whose arguments or results are f6, and bitcast_convert to or from f6 (its bits
 would be an f32's), are errors that say so.
+
+With `f4=true` (the cuda and hip targets set it: IREE's LLVMGPU backends cannot truncate to
+f4E2M1FN, "missing LLVMTranslationDialectInterface ... arith.truncf", found without a GPU)
+f4E2M1FN values are computed the same way.
 """
 from __future__ import annotations
 
@@ -25,6 +29,7 @@ from .chlo_expr import Num, float_info, select
 from .round_narrow_float_converts import round_to_grid
 
 SIX_BIT = ("f6E2M3FN", "f6E3M2FN")
+FOUR_BIT = ("f4E2M1FN",)
 # ops whose f6 results are f6 operands moved, picked or negated: already on the grid
 _ON_GRID = frozenset(f"stablehlo.{n}" for n in (
     "reshape", "broadcast_in_dim", "transpose", "slice", "dynamic_slice", "concatenate",
@@ -34,10 +39,10 @@ _ON_GRID = frozenset(f"stablehlo.{n}" for n in (
     "map", "return", "after_all"))
 
 
-def _six(t: ir.Type) -> str | None:
-    """The f6 element type name of a tensor type, else None."""
+def _six(t: ir.Type, kinds: tuple = SIX_BIT) -> str | None:
+    """The element type name of a tensor type when it is one of `kinds`, else None."""
     shaped = t.maybe_downcast()
-    if isinstance(shaped, ir.RankedTensorType) and str(shaped.element_type) in SIX_BIT:
+    if isinstance(shaped, ir.RankedTensorType) and str(shaped.element_type) in kinds:
         return str(shaped.element_type)
     return None
 
@@ -55,7 +60,8 @@ def to_grid(x: Num, six: str) -> Num:
     return select(rounded > top, x.like(top), select(rounded < -top, x.like(-top), rounded))
 
 
-def _widen_op(op: ir.Operation, six_operands: list, six_results: list) -> None:
+def _widen_op(op: ir.Operation, six_operands: list, six_results: list,
+              kinds: tuple) -> None:
     name = op.name
     if name == "stablehlo.constant":
         text = str(op.attributes["value"])
@@ -77,7 +83,7 @@ def _widen_op(op: ir.Operation, six_operands: list, six_results: list) -> None:
     for region in op.regions:
         for block in region.blocks:
             for arg in block.arguments:
-                if _six(arg.type):
+                if _six(arg.type, kinds):
                     arg.set_type(_f32(arg.type))
     for r, six in zip(op.results, six_results):
         if not six:
@@ -92,34 +98,42 @@ def _widen_op(op: ir.Operation, six_operands: list, six_results: list) -> None:
             owner.operands[index] = rounded.value
 
 
-def _widen_function(func: ir.Operation) -> None:
+def _widen_function(func: ir.Operation, kinds: tuple) -> None:
     ftype = ir.FunctionType(ir.TypeAttr(func.attributes["function_type"]).value)
     for t in [*ftype.inputs, *ftype.results]:
-        if _six(t):
+        if _six(t, kinds):
+            bits = float_info(ir.RankedTensorType(t).element_type).bits
             raise PassError(f"function @{ir.StringAttr(func.attributes['sym_name']).value} "
-                            f"takes or returns {t}: IREE 3.13 cannot store 6-bit floats; pass "
-                            f"f32 values and convert inside the function", at=func)
-    ops = [(o, [_six(v.type) for v in o.operands], [_six(r.type) for r in o.results])
+                            f"takes or returns {t}: IREE 3.13 cannot store {bits}-bit floats"
+                            f"{' on this target' if bits == 4 else ''}; pass f32 values and "
+                            f"convert inside the function", at=func)
+    ops = [(o, [_six(v.type, kinds) for v in o.operands],
+            [_six(r.type, kinds) for r in o.results])
            for o in nested_ops(func) if o.name not in ("func.func", "func.return")]
     for op, six_operands, six_results in ops:
         if op.name == "stablehlo.bitcast_convert" and any(six_operands + six_results):
             raise PassError(f"stablehlo.bitcast_convert between {op.operands[0].type} and "
-                            f"{op.results[0].type} is not supported: IREE cannot store 6-bit "
-                            f"floats, so shlo computes them in f32 and has no f6 bits", at=op)
+                            f"{op.results[0].type} is not supported: IREE cannot store these "
+                            f"floats on this target, so shlo computes them in f32 and has no "
+                            f"bits for them", at=op)
     for op, six_operands, six_results in ops:
         if any(six_operands + six_results):
-            _widen_op(op, six_operands, six_results)
+            _widen_op(op, six_operands, six_results, kinds)
 
 
 @dataclasses.dataclass
 class WidenF6(Pass):
-    """Compute 6-bit float tensors in f32, rounded to their grid (IREE cannot store f6)."""
+    """Compute 6-bit float tensors in f32, rounded to their grid (IREE cannot store f6); with
+    f4=true 4-bit floats too."""
 
     NAME = "shlo-widen-f6"
+    f4: bool = False            # also f4E2M1FN (IREE's GPU backends cannot store it)
 
     def run(self, op: ir.Operation) -> None:
+        kinds = SIX_BIT + (FOUR_BIT if self.f4 else ())
         funcs = [f for f in nested_ops(op, "func.func") if len(f.regions[0].blocks)]
         with op.context, ir.Location.unknown():
             for f in funcs:
-                if any(_six(v.type) for o in nested_ops(f) for v in [*o.operands, *o.results]):
-                    _widen_function(f)
+                if any(_six(v.type, kinds) for o in nested_ops(f)
+                       for v in [*o.operands, *o.results]):
+                    _widen_function(f, kinds)

@@ -278,3 +278,48 @@ def test_8_bit_float_bodies_and_products_compile_for_cuda(ctx):
     text = (head + extra + "  return " + values + ", %sc, %d, %conv : " + types.rstrip("\n}")
             + ", tensor<8x8xf8E4M3FN>, tensor<f8E4M3FN>, tensor<1x6x6x1xf8E4M3FN>\n}")
     shlo.compile(shlo.parse_module(text, context=ctx), target="cuda:sm_90a", cache=False)
+
+
+BOOLEANS_TO_WORDS = """func.func @main(%a: tensor<3x64xi1>, %b: tensor<3x32xi1>, %c: tensor<3x8xi1>)
+    -> (tensor<3xi64>, tensor<3xf32>, tensor<3xui8>) {
+  %0 = stablehlo.bitcast_convert %a : (tensor<3x64xi1>) -> tensor<3xi64>
+  %1 = stablehlo.bitcast_convert %b : (tensor<3x32xi1>) -> tensor<3xf32>
+  %2 = stablehlo.bitcast_convert %c : (tensor<3x8xi1>) -> tensor<3xui8>
+  return %0, %1, %2 : tensor<3xi64>, tensor<3xf32>, tensor<3xui8>
+}"""
+
+
+def test_booleans_bitcast_into_words(ctx):
+    """Element k is bit k: the rewrite (on the CPU) against the reference interpreter, and it
+    compiles for CUDA (without it: "'func.func' op failed to distribute")."""
+    from reference_oracle import evaluate
+    rng = np.random.default_rng(6)
+    args = [rng.random((3, n)) > 0.5 for n in (64, 32, 8)]
+    args[0][:, 63] = True                                   # the sign bit of the i64
+    exe = shlo.compile(shlo.parse_module(BOOLEANS_TO_WORDS, context=ctx), target="cpu",
+                       pipeline=default_pipeline(["shlo-legalize-gpu-ops"]))
+    for got, want in zip(exe(*args), evaluate(BOOLEANS_TO_WORDS, args)):
+        bits = f"u{want.itemsize}"
+        np.testing.assert_array_equal(np.asarray(got).view(bits), want.view(bits))
+    shlo.compile(shlo.parse_module(BOOLEANS_TO_WORDS, context=ctx), target="cuda:sm_90a",
+                 cache=False)
+
+
+F64_SIGN = """func.func @main(%a: tensor<7xf64>) -> tensor<7xf64> {
+  %0 = stablehlo.sign %a : tensor<7xf64>
+  return %0 : tensor<7xf64>
+}"""
+
+
+def test_f64_sign_as_selects(ctx):
+    """+-1, +-0 kept, NaN kept (the rewrite on the CPU, against numpy), and it compiles for
+    ROCm (without it IREE's compiler crashes: SIGSEGV; compiled in a child process here)."""
+    x = np.array([np.nan, -1e300, -2.5, -0.0, 0.0, 1e-300, np.inf])   # (the CPU flushes
+    # subnormals: they are left out)
+    got = shlo.compile(shlo.parse_module(F64_SIGN, context=ctx), target="cpu",
+                       pipeline=default_pipeline(["shlo-legalize-gpu-ops"]))(x)
+    want = np.where(x == 0, x, np.sign(x))        # the spec keeps -0 (numpy's sign gives +0)
+    np.testing.assert_array_equal(got, want)
+    np.testing.assert_array_equal(np.signbit(got), np.signbit(want))
+    shlo.compile(shlo.parse_module(F64_SIGN, context=ctx), target="hip", cache=False,
+                 isolate=True)

@@ -85,3 +85,40 @@ def test_f6_at_the_boundary_and_bitcasts_are_clear_errors(ctx, text, message):
     with pytest.raises(shlo.PassError, match=message) as info:
         shlo.compile(shlo.parse_module(text, context=ctx), target="cpu", cache=False)
     assert len(str(info.value).splitlines()) == 1
+
+
+F4 = """func.func @main(%x: tensor<64xf32>, %y: tensor<64xf32>) -> (tensor<64xf32>, tensor<64xf32>) {
+  %a = stablehlo.convert %x : (tensor<64xf32>) -> tensor<64xf4E2M1FN>
+  %b = stablehlo.convert %y : (tensor<64xf32>) -> tensor<64xf4E2M1FN>
+  %c = stablehlo.constant dense<1.5> : tensor<64xf4E2M1FN>
+  %p = stablehlo.multiply %a, %b : tensor<64xf4E2M1FN>
+  %q = stablehlo.add %p, %c : tensor<64xf4E2M1FN>
+  %r = stablehlo.reverse %q, dims = [0] : tensor<64xf4E2M1FN>
+  %o = stablehlo.convert %r : (tensor<64xf4E2M1FN>) -> tensor<64xf32>
+  %round = stablehlo.convert %a : (tensor<64xf4E2M1FN>) -> tensor<64xf32>
+  return %round, %o : tensor<64xf32>, tensor<64xf32>
+}"""
+
+
+def test_f4_in_f32_on_gpu_targets(ctx):
+    """f4=true (the cuda and hip targets' setting: IREE's LLVMGPU backends cannot truncate to
+    f4E2M1FN) computes f4E2M1FN in f32 on its grid: ml_dtypes' values on the CPU, and the
+    program compiles for CUDA (without it: 'missing LLVMTranslationDialectInterface
+    registration ... arith.truncf')."""
+    from shlo.pipelines import default_pipeline, with_pass_options
+    from shlo.pipelines.targets import get_target
+    assert ("shlo-widen-f6", "f4=true") in get_target("cuda").pass_options
+    assert ("shlo-widen-f6", "f4=true") in get_target("hip").pass_options
+    widened = shlo.parse_module(F4, context=ctx)
+    from shlo.passes.widen_f6 import WidenF6
+    WidenF6(f4=True).apply(widened)
+    assert "f4E2M1FN" not in str(widened)
+    exe = shlo.compile(shlo.parse_module(F4, context=ctx), target="cpu",
+                       pipeline=with_pass_options(default_pipeline(), [("shlo-widen-f6", "f4=true")]))
+    x, y = _inputs()
+    f4 = ml_dtypes.float4_e2m1fn
+    a, b = _via(f4, x), _via(f4, y)
+    round_trip, arith = exe(x, y)
+    np.testing.assert_array_equal(round_trip, a)
+    np.testing.assert_array_equal(arith, _via(f4, _via(f4, a * b) + np.float32(1.5))[::-1])
+    shlo.compile(shlo.parse_module(F4, context=ctx), target="cuda:sm_90a", cache=False)
