@@ -17,9 +17,9 @@ Overflow: e <= 1 (the max is subtracted), so the undivided dot stays below keys 
 and overflows only where |v| is above 3.4e38 / keys. The rewrite therefore requires exactly
 that shape: e an exponential of s minus a broadcast max-reduce of the same s (or of s before
 a transpose, as in jax.nn.dot_product_attention; possibly raised by a maximum, as jax's -inf
-guard), the divisor a broadcast add-reduce of e from
-zero, f32 or f64, and the quotient used by that dot alone. (In the cpu pipeline f64 exp is
-shlo-expand-f64-math's polynomial by the time this pass runs: f64 softmax stays as it is.)
+guard), the divisor a broadcast add-reduce of e from zero, f32 or f64, and the quotient used
+by that dot alone. (In the cpu pipeline f64 exp is shlo-expand-f64-math's polynomial by the
+time this pass runs: f64 softmax stays as it is.)
 """
 from __future__ import annotations
 
@@ -78,7 +78,8 @@ def _static(value: ir.Value) -> bool:
 
 
 def _reduce(value: ir.Value, combine: str) -> ir.Operation | None:
-    """The one-operand reduce with body `combine` that makes `value` (an add from zero)."""
+    """The one-operand reduce with body `combine` that makes `value` (an add only from
+    zero), else None."""
     reduce = _producer(value, "stablehlo.reduce")
     if reduce is None or len(reduce.operands) != 2:
         return None
@@ -140,11 +141,10 @@ def _result_dims(numbers: dict, side: str, rank: int, other_rank: int) -> dict[i
     contracting = set(numbers.get(f"{side}_contracting_dimensions") or ())
     free = [d for d in range(rank) if d not in contracting and d not in batch]
     first_free = len(batch)
-    if side == "rhs":
-        other_side = "lhs"
-        other_used = len(set(numbers.get(f"{other_side}_batching_dimensions") or ())
-                         | set(numbers.get(f"{other_side}_contracting_dimensions") or ()))
-        first_free += other_rank - other_used
+    if side == "rhs":                       # after the batch dims and the lhs's free dims
+        lhs_used = len(set(numbers.get("lhs_batching_dimensions") or ())
+                       | set(numbers.get("lhs_contracting_dimensions") or ()))
+        first_free += other_rank - lhs_used
     return {**{d: i for i, d in enumerate(batch)},
             **{d: first_free + j for j, d in enumerate(free)}}
 
