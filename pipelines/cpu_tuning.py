@@ -18,7 +18,8 @@ in IREE 3.13, so such a module compiles in a child iree-compile (shlo.runtime.ch
 Some fusion failures cannot be told from the ops a module holds: IREE's stream partitioning
 then reports a "circular dependency" (measured: jax's igamma/igammac on f64, whose series
 loops shlo expands in f64, and jax's gammainc with betainc in one f64 module), a data-tiling
-relayout "restricted to workgroup distributed contexts" (jnp.linalg.eigh's Jacobi loops), or
+relayout "restricted to workgroup distributed contexts" (jnp.linalg.eigh's Jacobi loops,
+jax.random.multivariate_normal), or
 "operations with large vector sizes" (attention written as (exp(s - max) v) / sum, with 256
 keys or more). `retry_with` gives what to compile such a module again with (RETRY_RULES:
 error text -> flags, and shlo passes to run on the module first); the retry happens once,
@@ -40,6 +41,7 @@ from ..dialect.types import num_bits
 
 NO_AGGRESSIVE_FUSION = ("--iree-dispatch-creation-enable-aggressive-fusion=false",)
 NO_DATA_TILING = ("--iree-opt-data-tiling=false",)
+NO_CONST_EXPR_HOISTING = ("--iree-opt-const-expr-hoisting=false",)
 # A process-global option: a module that gets it compiles in a child iree-compile process
 # (shlo.runtime.child_compile).
 LARGE_MATMUL_TILES = ("--iree-llvmcpu-matmul-tile-bytes=16777216",)
@@ -163,6 +165,19 @@ def host_passes(target, features: frozenset | None = None) -> tuple[str, ...]:
                  if need <= features and not lack & features)
 
 
+# A second retry, where the first one's flags gave the same error again: (flags added to the
+# first retry's, why). jax.random.multivariate_normal failed that way: IREE hoists the Cholesky
+# factor of its constant covariance into the module's initializer and fails there on a data-
+# tiling relayout, aggressive fusion or not. Without data tiling it compiled but failed at run
+# time ("indirect buffer reference slot 0 is out range"); without constant-expression hoisting
+# too it compiles and runs right.
+SECOND_RETRIES: dict[str, tuple[tuple[str, ...], str]] = {
+    "write affecting operations on global resources are restricted to workgroup distributed": (
+        NO_DATA_TILING + NO_CONST_EXPR_HOISTING,
+        "a constant expression hoisted into the initializer, with a data-tiling relayout"),
+}
+
+
 # RETRY_RULES of IREE's target-independent stages (stream partitioning and conversion): they
 # apply to every target (measured on Vulkan as on CPU); the others are the CPU backend's.
 ANY_TARGET_RETRIES = frozenset({"circular dependency: input operation uses partition output",
@@ -179,6 +194,14 @@ CUDA_RETRIES: dict[str, tuple[tuple[str, ...], tuple[str, ...], str]] = {
                     "failed to apply fusion + hoisting patterns")}
 
 
+def retries_fingerprint() -> str:
+    """A short digest of every retry rule, for the compile cache's key."""
+    import hashlib
+    text = repr((sorted(RETRY_RULES.items()), sorted(SECOND_RETRIES.items()),
+                 sorted(CUDA_RETRIES.items()), sorted(ANY_TARGET_RETRIES)))
+    return "retries=" + hashlib.sha256(text.encode()).hexdigest()[:16]
+
+
 def retry_with(target):
     """A function from a compile error's text to (flags, passes) to compile again with
     ((), () for no retry): every RETRY_RULES entry for cpu targets, CUDA_RETRIES for cuda
@@ -189,9 +212,15 @@ def retry_with(target):
         rules.update(CUDA_RETRIES)
 
     def plan(message: str) -> tuple[tuple[str, ...], tuple[str, ...]]:
+        applied = set(target.extra_flags)
         for text, (flags, passes, _why) in rules.items():
-            if text in message and (passes or not set(flags) <= set(target.extra_flags)):
+            if text not in message:
+                continue
+            if passes or not set(flags) <= applied:
                 return flags, passes
+            second = SECOND_RETRIES.get(text) if target.kind.name == "cpu" else None
+            if second and not set(second[0]) <= applied:
+                return second[0], ()
         return (), ()
     return plan
 

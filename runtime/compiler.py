@@ -133,23 +133,25 @@ def compile_module(module, target: Target, *, pipeline: str | None = DEFAULT,
         cached = store.get(key)
         if cached is not None:
             return cached
-    retry = retry_with(target)
-    attempt = work.clone() if retry else work      # (IREE consumes the module it compiles)
-    try:
-        vmfb = compile_to_vmfb(attempt, target, original=module, pipeline=pipeline_text,
-                               stages=stages, isolate=isolate)
-    except CompileError as e:
-        flags, passes = retry(str(e)) if retry else ((), ())
-        if not flags and not passes:
-            raise
+    tried: list[tuple] = []        # the retries made (cpu_tuning.retry_with), at most two
+    while True:
+        attempt = work.clone() if len(tried) < 2 else work  # (IREE consumes what it compiles)
+        try:
+            vmfb = compile_to_vmfb(attempt, target, original=module, pipeline=pipeline_text,
+                                   stages=stages, isolate=isolate)
+            break
+        except CompileError as e:
+            plan = retry_with(target)(str(e)) if len(tried) < 2 else ((), ())
+            if plan == ((), ()) or plan in tried:
+                raise
+            tried.append(plan)
+        flags, passes = plan
         if passes:
             _run_pipeline(work, f"builtin.module({', '.join(passes)})", stages, source_name)
             steps = ([pipeline_text[len("builtin.module("):-1]] if pipeline_text else []) + \
                 list(passes)
             pipeline_text = f"builtin.module({', '.join(steps)})"      # (for the replay)
-        vmfb = compile_to_vmfb(work, dataclasses.replace(
-            target, extra_flags=target.extra_flags + flags), original=module,
-            pipeline=pipeline_text, stages=stages, isolate=isolate)
+        target = dataclasses.replace(target, extra_flags=target.extra_flags + flags)
     if store:
         store.put(key, vmfb)
     return vmfb
@@ -158,10 +160,12 @@ def compile_module(module, target: Target, *, pipeline: str | None = DEFAULT,
 def cache_key(work: ir.Operation, target: Target) -> str:
     """The compile cache's key: the module after shlo's pipeline, the target and its flags, and
     for `cpu` (this machine's CPU) that CPU's features, so that a cache shared between
-    machines never hands out code for another CPU."""
+    machines never hands out code for another CPU; and the retry rules (an entry is stored
+    under the key of the first attempt, whatever retry made it)."""
     host = ((f"host-cpu-features={','.join(sorted(cpu_tuning.host_cpu_features()))}",)
             if cpu_tuning.for_this_machine(target) else ())
-    return CompileCache.key(module_bytecode(work), target.name, target.flags + host)
+    return CompileCache.key(module_bytecode(work), target.name,
+                            target.flags + host + (cpu_tuning.retries_fingerprint(),))
 
 
 def _as_module(module) -> ir.Module:

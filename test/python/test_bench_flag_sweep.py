@@ -7,7 +7,8 @@ import numpy as np
 import pytest
 
 import shlo
-from shlo.pipelines.cpu_tuning import NO_AGGRESSIVE_FUSION, NO_DATA_TILING, module_flags
+from shlo.pipelines.cpu_tuning import (NO_AGGRESSIVE_FUSION, NO_CONST_EXPR_HOISTING,
+                                      NO_DATA_TILING, module_flags)
 from shlo.tools import flag_sweep
 
 
@@ -65,6 +66,14 @@ def test_retries_only_for_known_failures():
     assert retry("'vector.transfer_read' op requires valid padding vector elemental "
                  "type") == (NO_DATA_TILING, ())
     assert retry("-:8:26: operand #0 does not dominate this use") == (NO_AGGRESSIVE_FUSION, ())
+    relayout = ("-:29:10: 'iree_linalg_ext.map_store' op write affecting operations on global "
+                "resources are restricted to workgroup distributed contexts.")
+    assert retry(relayout) == (NO_AGGRESSIVE_FUSION, ())
+    first = dataclasses.replace(cpu, extra_flags=NO_AGGRESSIVE_FUSION)   # the same error again
+    assert retry_with(first)(relayout) == (NO_DATA_TILING + NO_CONST_EXPR_HOISTING, ())
+    second = dataclasses.replace(first, extra_flags=first.extra_flags + NO_DATA_TILING
+                                 + NO_CONST_EXPR_HOISTING)
+    assert retry_with(second)(relayout) == ((), ())
     assert retry("failed to legalize operation 'arith.truncf'") == ((), ())
     already = dataclasses.replace(cpu, extra_flags=NO_AGGRESSIVE_FUSION)
     assert retry_with(already)("exceeded stack allocation limit of 32768 bytes") == ((), ())
@@ -85,6 +94,23 @@ def test_jax_igamma_f64_compiles_through_the_retry_and_matches_xla():
         text, want = f.lower(a, x).as_text(), np.asarray(f(a, x))
     np.testing.assert_allclose(shlo.compile(text, target="cpu")(a, x), want, rtol=1e-12)
 
+
+
+def test_multivariate_normal_compiles_through_the_retry_and_matches_xla():
+    """jax.random.multivariate_normal (a Cholesky factor and normal samples, both of constants,
+    multiplied): IREE 3.13 hoists the Cholesky factor of the constant covariance into the
+    module's initializer and fails there on a data-tiling relayout ("write affecting operations
+    on global resources are restricted to workgroup distributed contexts"), with aggressive
+    fusion or without (without data tiling it then failed at run time: "indirect buffer
+    reference slot 0 is out range"); the second retry turns data tiling and the hoisting off.
+    XLA's values (the same Threefry bits, then a 3x3 Cholesky)."""
+    jax = pytest.importorskip("jax")
+    jnp = jax.numpy
+    key = jax.random.PRNGKey(3)
+    f = jax.jit(lambda mean: jax.random.multivariate_normal(key, mean, jnp.eye(3) + 0.1, (4,)))
+    mean = np.array([0.5, -1.0, 2.0], np.float32)
+    got = shlo.compile(f.lower(mean).as_text(), target="cpu")(mean)
+    np.testing.assert_allclose(got, np.asarray(f(mean)), rtol=1e-5, atol=1e-5)
 
 
 def test_attention_with_deferred_normalisation_compiles_through_the_retry():
