@@ -23,7 +23,8 @@ jax.random.multivariate_normal), or
 "operations with large vector sizes" (attention written as (exp(s - max) v) / sum, with 256
 keys or more). `retry_with` gives what to compile such a module again with (RETRY_RULES:
 error text -> flags, and shlo passes to run on the module first); the retry happens once,
-only for that error.
+only for that error, and once more where the same error comes back and SECOND_RETRIES
+has a next step for it.
 
 Some rewrites pay on one kind of CPU only: `host_passes` gives the shlo passes the cpu target
 adds to its pipeline when it compiles for this machine (HOST_PASSES: pass -> the CPU features
