@@ -215,7 +215,7 @@ def _8_bit_float_region_op(op: ir.Operation):
             ir.RankedTensorType(t).element_type) else t
 
     def rounded(inner: ir.Operation, operands: list):
-        if op.name == "stablehlo.scatter" or inner.name == "stablehlo.constant" or not any(
+        if inner.name == "stablehlo.constant" or not any(
                 _is_signed_8_bit_float(element_of(r)) for r in inner.results):
             return None
         new = ir.Operation.create(inner.name, results=[wide(r.type) for r in inner.results],
@@ -235,7 +235,8 @@ def _8_bit_float_region_op(op: ir.Operation):
         block = region.blocks.append(*[wide(a.type) for a in body.arguments],
                                      arg_locs=[a.location for a in body.arguments])
         with ir.InsertionPoint(block):
-            stablehlo.return_(clone_retyped(body, list(block.arguments), wide, rounded))
+            stablehlo.return_(clone_retyped(body, list(block.arguments), wide,
+                                            None if op.name == "stablehlo.scatter" else rounded))
     return [stablehlo.convert(r, result_type=old.type) if r.type != old.type else r
             for r, old in zip(new.results, op.results)]
 

@@ -69,14 +69,18 @@ def round_to_grid(x: Num, target: ir.Type) -> Num:
 
 
 def on_grid(x: Num, target: ir.Type) -> Num:
-    """x (f32) as the value converting it to `target` (an 8-bit float) gives, still in f32:
-    rounded to the grid, +-inf or NaN past the range (NaN where the type has no inf)."""
+    """x (f32 or f64) as the value converting it to `target` (a float of 8 bits or fewer)
+    gives, still in x's type: rounded to the grid; past the range +-inf where the type has
+    infinities, NaN where it has NaN only, else +-max (the 6- and 4-bit floats saturate)."""
     info = float_info(target)
     rounded = round_to_grid(x, target)
     past = abs(rounded) > info.max
     if info.has_inf:
         return select(past, select(rounded > 0, x.like(math.inf), x.like(-math.inf)), rounded)
-    return select(past, x.like(math.nan), rounded)
+    if info.has_nan:
+        return select(past, x.like(math.nan), rounded)
+    return select(rounded > info.max, x.like(info.max),
+                  select(rounded < -info.max, x.like(-info.max), rounded))
 
 
 def _bits_of(value: float, target: ir.Type) -> int:
@@ -85,17 +89,15 @@ def _bits_of(value: float, target: ir.Type) -> int:
 
 
 def narrow_float_bits(x: Num, target: ir.Type) -> Num:
-    """The bits (i32, 0-255) of x (any float) converted to `target`, an 8-bit float with a sign:
+    """The bits (i32, 0-255) of x (f32, f64, f16 or bf16; an 8-bit float is decoded first,
+    `float_from_narrow_bits`) converted to `target`, an 8-bit float with a sign:
     round to nearest even, +-inf past the range where the type has infinities, NaN where it
     has none (the FN/FNUZ types), NaN's sign kept where the type has a negative NaN, no
     negative zero in the FNUZ types. Integer operations only, apart from the rounding to the
     grid: for backends that cannot truncate f32 to an 8-bit float (IREE's LLVMGPU)."""
     info = float_info(target)
     m = info.mantissa_bits
-    if str(x.element) in FLOAT_LAYOUTS:
-        wide = x
-    else:                                           # exact in f32
-        wide = narrow_to_f32(x) if float_info(x.element).bits <= 8 else x.to("f32")
+    wide = x if str(x.element) in FLOAT_LAYOUTS else x.to("f32")     # f16, bf16: exact
     y = round_to_grid(wide, target).to("f32")       # exact: on the grid, or beyond the range
     negative = y.bitcast("i32") < 0
     a = abs(y)

@@ -25,8 +25,8 @@ from iree.compiler import ir
 
 from ..errors import PassError
 from .base import Pass, nested_ops
-from .chlo_expr import Num, float_info, select
-from .round_narrow_float_converts import round_to_grid
+from .chlo_expr import Num, float_info
+from .round_narrow_float_converts import on_grid
 
 SIX_BIT = ("f6E2M3FN", "f6E3M2FN")
 FOUR_BIT = ("f4E2M1FN",)
@@ -52,14 +52,6 @@ def _f32(t: ir.Type) -> ir.RankedTensorType:
     return ir.RankedTensorType.get(shaped.shape, ir.F32Type.get(), shaped.encoding)
 
 
-def to_grid(x: Num, six: str) -> Num:
-    """An f32 value rounded to the f6 type's values, saturating at +-max."""
-    element = ir.Type.parse(six)
-    top = float(float_info(element).max)
-    rounded = round_to_grid(x, element)
-    return select(rounded > top, x.like(top), select(rounded < -top, x.like(-top), rounded))
-
-
 def _widen_op(op: ir.Operation, six_operands: list, six_results: list,
               kinds: tuple) -> None:
     name = op.name
@@ -75,7 +67,7 @@ def _widen_op(op: ir.Operation, six_operands: list, six_results: list,
         with ir.InsertionPoint(op), op.location:
             if six_operands[0] != six_results[0]:
                 wide = x if str(x.element) in ("f32", "f64") else x.to("f32")
-                x = to_grid(wide, six_results[0])
+                x = on_grid(wide, ir.Type.parse(six_results[0]))
                 x = x if str(x.element) == "f32" else x.to("f32")
         op.results[0].replace_all_uses_with(x.value)
         op.erase()
@@ -93,7 +85,7 @@ def _widen_op(op: ir.Operation, six_operands: list, six_results: list,
             continue
         users = [(use.owner, use.operand_number) for use in r.uses]
         with ir.InsertionPoint.after(op), op.location:
-            rounded = to_grid(Num(r), six)           # computed in f32: back to the grid
+            rounded = on_grid(Num(r), ir.Type.parse(six))   # computed in f32: back on the grid
         for owner, index in users:
             owner.operands[index] = rounded.value
 

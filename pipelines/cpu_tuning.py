@@ -195,6 +195,7 @@ CUDA_RETRIES: dict[str, tuple[tuple[str, ...], tuple[str, ...], str]] = {
                     "failed to apply fusion + hoisting patterns")}
 
 
+@functools.cache
 def retries_fingerprint() -> str:
     """A short digest of every retry rule, for the compile cache's key."""
     import hashlib

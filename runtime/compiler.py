@@ -96,6 +96,10 @@ def isolate_by_default(default: bool = False) -> bool:
     return default if value is None or value == "" else value != "0"
 
 
+# a RETRY_RULES retry, then a SECOND_RETRIES one where the first gives the same error
+MAX_RETRIES = 2
+
+
 def compile_module(module, target: Target, *, pipeline: str | None = DEFAULT,
                    cache: bool | CompileCache = True, dump_dir: str | None = None,
                    source_name: str | None = None, fast_math: bool = False,
@@ -133,15 +137,16 @@ def compile_module(module, target: Target, *, pipeline: str | None = DEFAULT,
         cached = store.get(key)
         if cached is not None:
             return cached
-    tried: list[tuple] = []        # the retries made (cpu_tuning.retry_with), at most two
+    tried: list[tuple] = []        # the retries made (cpu_tuning.retry_with)
     while True:
-        attempt = work.clone() if len(tried) < 2 else work  # (IREE consumes what it compiles)
+        last = len(tried) == MAX_RETRIES
+        attempt = work if last else work.clone()       # (IREE consumes what it compiles)
         try:
             vmfb = compile_to_vmfb(attempt, target, original=module, pipeline=pipeline_text,
                                    stages=stages, isolate=isolate)
             break
         except CompileError as e:
-            plan = retry_with(target)(str(e)) if len(tried) < 2 else ((), ())
+            plan = ((), ()) if last else retry_with(target)(str(e))
             if plan == ((), ()) or plan in tried:
                 raise
             tried.append(plan)
