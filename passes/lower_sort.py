@@ -1,9 +1,10 @@
 """shlo-lower-sort: rewrite `stablehlo.sort` into a bitonic sorting network of StableHLO ops.
 
 IREE 3.13 sorts on CPU with one thread and quadratic time (64K floats: 24 s). A bitonic
-network sorts 2^k elements in k(k+1)/2 compare-exchange steps; each step is a few reshapes,
-slices, selects and a concatenate over the whole tensor, which IREE fuses into parallel,
-vectorized dispatches, so a sort does O(n log² n) work in O(log² n) passes over memory.
+network sorts 2^k elements in k(k+1)/2 compare-exchange steps; each step gathers every
+element's partner and selects, one parallel dispatch over the whole tensor, so a sort does
+O(n log² n) work in O(log² n) passes over memory. The steps run in a stablehlo.while,
+`unroll` of them per iteration (IREE submits one command buffer per iteration).
 
 Semantics are the op's own: the comparator region runs on whole tensors (each of its ops is
 elementwise, so it computes the same function of each element pair), the sort runs along
@@ -43,6 +44,7 @@ class LowerSort(Pass):
 
     NAME = "shlo-lower-sort"
     min_size: int = 512          # shorter sorts stay IREE's (faster there, measured)
+    unroll: int = 8              # network steps per loop iteration (measured)
 
     def run(self, op: ir.Operation) -> None:
         for sort in nested_ops(op, "stablehlo.sort"):
@@ -50,7 +52,7 @@ class LowerSort(Pass):
                 continue
             min_size = 2 if _is_stable(sort) else self.min_size
             if why_not_lowered(sort, min_size) is None:
-                lower(sort)
+                lower(sort, self.unroll)
             elif _needs_packed_keys(sort):
                 order = sort_keys.recognise(sort)
                 if order is not None:
@@ -90,10 +92,10 @@ def why_not_lowered(sort: ir.Operation, min_size: int) -> str | None:
     return None
 
 
-def lower(sort: ir.Operation) -> None:
-    """Replace `sort` by the network (in place)."""
+def lower(sort: ir.Operation, unroll: int) -> None:
+    """Replace `sort` by the network (in place), `unroll` steps per loop iteration."""
     with sort.location, ir.InsertionPoint(sort):
-        results = _Network(sort).build()
+        results = _Network(sort).build(max(unroll, 1))
     _replace(sort, results)
 
 
@@ -124,7 +126,7 @@ class _Network:
 
     # ---- layout: operands <-> one flat [rows * width] vector --------------------------------
 
-    def build(self) -> list[ir.Value]:
+    def build(self, unroll: int) -> list[ir.Value]:
         values = [self._flatten(v) for v in self.sort.operands]
         size = self.rows * self.width
         i32 = ir.IntegerType.get_signless(32)
@@ -138,6 +140,12 @@ class _Network:
             values[-1] = stablehlo.reshape(values[-1], result_type=flat)
         schedule = [(block, half) for block in _powers(2, self.width)
                     for half in reversed(_powers(1, block // 2))]
+        # Each loop iteration runs `unroll` steps, spread evenly: IREE submits one command
+        # buffer per iteration, which costs more than a step of a short sort. Steps of half 0
+        # pad the schedule (an element meets itself: nothing moves).
+        iterations = -(-len(schedule) // unroll)
+        unroll = -(-len(schedule) // iterations)
+        schedule += [(1, 0)] * (iterations * unroll - len(schedule))
         blocks = _i32_constant([b for b, _ in schedule])
         halves = _i32_constant([h for _, h in schedule])
         zero = _i32_constant(0)
@@ -147,10 +155,12 @@ class _Network:
                                      comparison_direction="LT")
 
         def body(step, *carried):
-            block = _scalar_at(blocks, step)
-            half = _scalar_at(halves, step)
-            return [stablehlo.add(step, _i32_constant(1)),
-                    *self._step(list(carried), index, column, block, half)]
+            carried = list(carried)
+            for offset in range(unroll):
+                at = stablehlo.add(step, _i32_constant(offset)) if offset else step
+                carried = self._step(carried, index, column, _scalar_at(blocks, at),
+                                     _scalar_at(halves, at))
+            return [stablehlo.add(step, _i32_constant(unroll)), *carried]
 
         results = extras.while_([zero, *values], cond, body)[1:]
         return [self._unflatten(v, t) for v, t in zip(results, self.types)]

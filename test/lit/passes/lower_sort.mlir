@@ -1,19 +1,30 @@
 // RUN: shlo-opt --shlo-lower-sort %s | filecheck %s
 // RUN: shlo-opt '--pass-pipeline=builtin.module(shlo-lower-sort{min-size=8})' %s | filecheck %s --check-prefix=SMALL
+// RUN: shlo-opt '--pass-pipeline=builtin.module(shlo-lower-sort{unroll=1})' %s | filecheck %s --check-prefix=ONE
 
 // A stable sort of 1000 elements along dimension 1: rows flattened, padded to 1024, a while
-// loop over the 55 (block, half) steps of the network; positions break ties and mark padding.
+// loop over the 55 (block, half) steps of the network, 8 per iteration (7 iterations: one
+// step of half 0 pads the schedule); positions break ties and mark padding.
 // CHECK-LABEL: func.func @stable_rows
 // CHECK-NOT:     stablehlo.sort
 // CHECK:         stablehlo.pad {{.*}} high = [0, 24]
 // CHECK:         stablehlo.iota dim = 1 : tensor<2x1024xi32>
-// CHECK:         stablehlo.constant dense<[2, 4, 4, {{.*}}]> : tensor<55xi32>
+// CHECK:         stablehlo.constant dense<[2, 4, 4, {{.*}}, 1024, 1]> : tensor<56xi32>
+// CHECK:         stablehlo.constant dense<[1, 2, 1, {{.*}}, 2, 1, 0]> : tensor<56xi32>
 // CHECK:         stablehlo.while
-// CHECK:           stablehlo.gather
-// CHECK:           stablehlo.compare  LT, {{.*}} TOTALORDER
-// CHECK:           stablehlo.select
+// CHECK-COUNT-8:   stablehlo.gather{{.*}} -> tensor<2048xf32>
+// CHECK-NOT:       stablehlo.gather{{.*}} -> tensor<2048xf32>
+// CHECK:           stablehlo.constant dense<8> : tensor<i32>
 // CHECK:         stablehlo.slice {{.*}} [0:2, 0:1000]
 // CHECK:         return {{.*}} : tensor<2x1000xf32>
+// ONE-LABEL: func.func @stable_rows
+// ONE:         stablehlo.constant dense<[2, 4, 4, {{.*}}, 1024]> : tensor<55xi32>
+// ONE:         stablehlo.while
+// ONE:           stablehlo.gather{{.*}} -> tensor<2048xf32>
+// ONE:           stablehlo.compare  LT, {{.*}} TOTALORDER
+// ONE:           stablehlo.select
+// ONE-NOT:       stablehlo.gather{{.*}} -> tensor<2048xf32>
+// ONE:         stablehlo.slice {{.*}} [0:2, 0:1000]
 func.func @stable_rows(%x: tensor<2x1000xf32>) -> tensor<2x1000xf32> {
   %0 = "stablehlo.sort"(%x) <{dimension = 1 : i64, is_stable = true}> ({
   ^bb0(%a: tensor<f32>, %b: tensor<f32>):
