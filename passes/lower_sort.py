@@ -20,6 +20,8 @@ any length take the network, because IREE's own sort is not stable (measured: ti
 shapes, or a comparator with a non-elementwise op. A run-time sized sort of several operands
 (IREE 3.13 cannot compile it) or a stable one becomes one sort of packed (key, position)
 integers when its comparator orders the first operand by a known order (`sort_keys`).
+With `top-k` (the cpu target), a sort of which only the first k are used becomes IREE's
+top-k where a cost model says it is cheaper than the network (`sort_top_k`).
 """
 from __future__ import annotations
 
@@ -30,7 +32,7 @@ from iree.compiler import ir
 
 from ..dialect import stablehlo
 from . import chlo_stablehlo_extras as extras
-from . import sort_keys
+from . import sort_keys, sort_top_k
 from .base import Pass, nested_ops
 from .chlo_expr import attributes
 from .elementwise_ops import ELEMENTWISE_OPS
@@ -45,10 +47,13 @@ class LowerSort(Pass):
     NAME = "shlo-lower-sort"
     min_size: int = 512          # shorter sorts stay IREE's (faster there, measured)
     unroll: int = 8              # network steps per loop iteration (measured)
+    top_k: bool = False          # sorts cut to their first k: IREE's top-k where cheaper (cpu)
 
     def run(self, op: ir.Operation) -> None:
         for sort in nested_ops(op, "stablehlo.sort"):
             if sort.name != "stablehlo.sort":
+                continue
+            if self.top_k and _as_top_k(sort):
                 continue
             min_size = 2 if _is_stable(sort) else self.min_size
             if why_not_lowered(sort, min_size) is None:
@@ -59,6 +64,22 @@ class LowerSort(Pass):
                     with sort.location, ir.InsertionPoint(sort):
                         results = sort_keys.packed_sort(sort, *order)
                     _replace(sort, results)
+
+
+def _as_top_k(sort: ir.Operation) -> bool:
+    """Replace a sort of which only the first k are used by IREE's top-k where the cost
+    model says it is cheaper than the network (`sort_top_k`); whether it did."""
+    uses = sort_top_k.leading(sort)
+    if uses is None or why_not_lowered(sort, 2) is not None:
+        return False
+    order = sort_keys.recognise(sort)
+    t = ir.RankedTensorType(sort.operands[0].type)
+    n = t.shape[ir.IntegerAttr(sort.attributes["dimension"]).value % t.rank]
+    chunk = sort_top_k.chunk_size(n, uses.k)
+    if order is None or chunk is None:
+        return False
+    sort_top_k.replace(sort, uses, *order, chunk)
+    return True
 
 
 def _needs_packed_keys(sort: ir.Operation) -> bool:

@@ -14,6 +14,9 @@ ascending or descending order under one of
 - `canonical`: numbers by value, -0 equal to 0, every NaN after +inf and equal to each other
   (jax's sort comparator: NaN and -0 canonicalised, then a TOTALORDER compare);
 - `totalorder`: IEEE totalOrder (-NaN < -inf < ... < -0 < 0 < ... < inf < NaN);
+- `numbers`: a plain float compare (jax's approx_max_k comparator): numbers by value, -0
+  equal to 0, a NaN neither before nor after anything; no order sorts that consistently,
+  so NaNs are put last, in either direction;
 - integers by their signed or unsigned value.
 Keys of at most 32 bits only (floats are compared in f32, which every narrower float
 converts to exactly); a comparator reading other operands, with other ops or with constants
@@ -43,7 +46,19 @@ def _canonical_key(x: float):
     return (1, 0.0) if math.isnan(x) else (0, x + 0.0)       # -0.0 + 0.0 == 0.0
 
 
-ORDERS = {"canonical": _canonical_key, "totalorder": total_order_key}
+def _number_key(x: float):
+    return None if math.isnan(x) else x + 0.0
+
+
+# key(x), or None for a key that goes neither before nor after any other
+ORDERS = {"canonical": _canonical_key, "totalorder": total_order_key, "numbers": _number_key}
+
+
+def _before(key, a, b, descending: bool) -> bool:
+    ka, kb = key(a), key(b)
+    if ka is None or kb is None:
+        return False
+    return ka > kb if descending else ka < kb
 
 
 def _integer_probes(element: ir.IntegerType) -> tuple[int, ...]:
@@ -129,26 +144,28 @@ def recognise(sort: ir.Operation) -> tuple[str, bool] | None:
         return None
     for name, key in orders.items():
         for descending in (False, True):
-            if all(got == ((key(a) > key(b)) if descending else (key(a) < key(b)))
-                   for (a, b), got in table.items()):
+            if all(got == _before(key, a, b, descending) for (a, b), got in table.items()):
                 return name, descending
     return None
 
 
 # ---- the packed sort ---------------------------------------------------------------------
 
-def _key32(keys: ir.Value, order: str, descending: bool) -> ir.Value:
+def key32(keys: ir.Value, order: str, descending: bool) -> ir.Value:
     """An i32 per key whose signed order is the sort's order."""
     i32 = ir.IntegerType.get_signless(32)
     element = element_of(keys).maybe_downcast()
     if is_float(element):
         x = Num(keys).to("f32").value
-        if order == "canonical":
+        nan = stablehlo.compare(x, x, comparison_direction="NE")
+        if order in ("canonical", "numbers"):
             zero = const(0.0, x)
             x = stablehlo.select(stablehlo.compare(x, zero, comparison_direction="EQ"), zero, x)
-            x = stablehlo.select(stablehlo.compare(x, x, comparison_direction="NE"),
-                                 const(math.nan, x), x)
+        if order == "canonical":
+            x = stablehlo.select(nan, const(math.nan, x), x)
         key = total_order_int(x).value
+        if order == "numbers":     # NaN last, whichever the direction
+            key = stablehlo.select(nan, const(-2 ** 31 if descending else 2 ** 31 - 1, key), key)
     elif element.width == 32 and element.is_unsigned:
         # u32: the bits as i32 with the top bit flipped, so the signed order is the unsigned one
         bits = stablehlo.bitcast_convert(keys, result_type=with_element(keys.type, i32))
@@ -170,7 +187,7 @@ def packed_sort(sort: ir.Operation, order: str, descending: bool) -> list[ir.Val
     i64 = ir.IntegerType.get_signless(64)
     i32 = ir.IntegerType.get_signless(32)
     wide = with_element(keys.type, i64)
-    key = stablehlo.convert(_key32(keys, order, descending), result_type=wide)
+    key = stablehlo.convert(key32(keys, order, descending), result_type=wide)
     position = extras.dynamic_iota(extras.shape_of(keys), dimension, wide)
     packed = stablehlo.or_(stablehlo.shift_left(key, const(32, key)), position)
     ordered = stablehlo.sort([packed], dimension=dimension, is_stable=False,

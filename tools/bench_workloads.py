@@ -130,6 +130,9 @@ def _workloads():
         Workload("argmax_rows_4096x4096", "reduction", lambda x: jnp.argmax(x, axis=1),
                  _inputs(_normal(4096, 4096)), lambda x: np.argmax(x, axis=1)),
         Workload("sort_16K", "sort", jnp.sort, _inputs(_normal(1 << 14)), np.sort),
+        Workload("top_k_64x4096_k16", "sort", lambda x: lax.top_k(x, 16)[0],
+                 _inputs(_normal(64, 4096)),
+                 lambda x: np.sort(np.partition(x, -16, axis=1)[:, -16:], axis=1)[:, ::-1]),
         Workload("sort_64K", "sort", jnp.sort, _inputs(_normal(1 << 16)), np.sort, heavy=True),
         Workload("sort_1M", "sort", jnp.sort, _inputs(_normal(n)), np.sort, heavy=True),
     ]

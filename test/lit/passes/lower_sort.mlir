@@ -1,6 +1,7 @@
 // RUN: shlo-opt --shlo-lower-sort %s | filecheck %s
 // RUN: shlo-opt '--pass-pipeline=builtin.module(shlo-lower-sort{min-size=8})' %s | filecheck %s --check-prefix=SMALL
 // RUN: shlo-opt '--pass-pipeline=builtin.module(shlo-lower-sort{unroll=1})' %s | filecheck %s --check-prefix=ONE
+// RUN: shlo-opt '--pass-pipeline=builtin.module(shlo-lower-sort{top-k=true})' %s | filecheck %s --check-prefix=TOPK
 
 // A stable sort of 1000 elements along dimension 1: rows flattened, padded to 1024, a while
 // loop over the 55 (block, half) steps of the network, 8 per iteration (7 iterations: one
@@ -114,4 +115,54 @@ func.func @two_keys_dynamic(%x: tensor<?xi32>, %y: tensor<?xi32>) -> (tensor<?xi
     stablehlo.return %5 : tensor<i1>
   }) : (tensor<?xi32>, tensor<?xi32>) -> (tensor<?xi32>, tensor<?xi32>)
   return %0#0, %0#1 : tensor<?xi32>, tensor<?xi32>
+}
+
+// top-k=true (the cpu target): a stable sort cut to its first 2 of 4096 along dimension 1,
+// comparator on the keys alone (chlo.top_k's form), becomes IREE's top-k of packed i64 keys:
+// the largest of 92 chunks of 45 (s = sqrt(n / k), the row padded to 4140), the top 2
+// chunks' elements, then their top 2; every operand is gathered by the positions. Without
+// the option, the network.
+// TOPK-LABEL: func.func @first_two
+// TOPK-NOT:     stablehlo.sort
+// TOPK-NOT:     stablehlo.while
+// TOPK:         stablehlo.shift_left {{.*}} : tensor<3x4096xi64>
+// TOPK:         stablehlo.pad {{.*}} high = [0, 44]
+// TOPK:         stablehlo.reduce{{.*}} applies stablehlo.maximum across dimensions = [2] : (tensor<3x92x45xi64>, tensor<i64>) -> tensor<3x92xi64>
+// TOPK:         iree_linalg_ext.topk dimension(1) ins({{.*}} : tensor<3x92xi64>) outs({{.*}} : tensor<3x2xi64>, tensor<3x2xi32>)
+// TOPK:           arith.cmpi sgt
+// TOPK:         "stablehlo.gather"{{.*}} -> tensor<3x2x45xi64>
+// TOPK:         iree_linalg_ext.topk dimension(1) ins({{.*}} : tensor<3x90xi64>)
+// TOPK:         "stablehlo.gather"{{.*}} -> tensor<3x2xf32>
+// TOPK:         "stablehlo.gather"{{.*}} -> tensor<3x2xi32>
+// TOPK-NOT:     stablehlo.slice
+// TOPK:         return
+// CHECK-LABEL: func.func @first_two
+// CHECK:         stablehlo.while
+// CHECK-NOT:     iree_linalg_ext.topk
+func.func @first_two(%x: tensor<3x4096xf32>) -> (tensor<3x2xf32>, tensor<3x2xi32>) {
+  %iota = stablehlo.iota dim = 1 : tensor<3x4096xi32>
+  %0:2 = "stablehlo.sort"(%x, %iota) <{dimension = 1 : i64, is_stable = true}> ({
+  ^bb0(%a: tensor<f32>, %b: tensor<f32>, %i: tensor<i32>, %j: tensor<i32>):
+    %r = stablehlo.compare GT, %a, %b, TOTALORDER : (tensor<f32>, tensor<f32>) -> tensor<i1>
+    stablehlo.return %r : tensor<i1>
+  }) : (tensor<3x4096xf32>, tensor<3x4096xi32>) -> (tensor<3x4096xf32>, tensor<3x4096xi32>)
+  %1:2 = stablehlo.optimization_barrier %0#0, %0#1 : tensor<3x4096xf32>, tensor<3x4096xi32>
+  %2 = stablehlo.slice %1#0 [0:3, 0:2] : (tensor<3x4096xf32>) -> tensor<3x2xf32>
+  %3 = stablehlo.slice %1#1 [0:3, 0:2] : (tensor<3x4096xi32>) -> tensor<3x2xi32>
+  return %2, %3 : tensor<3x2xf32>, tensor<3x2xi32>
+}
+
+// A slice that does not start at 0, or a use that is not a slice, keeps the sort.
+// TOPK-LABEL: func.func @not_leading
+// TOPK:         stablehlo.while
+// TOPK-NOT:     iree_linalg_ext.topk
+func.func @not_leading(%x: tensor<4096xi32>) -> (tensor<2xi32>, tensor<4096xi32>) {
+  %0 = "stablehlo.sort"(%x) <{dimension = 0 : i64, is_stable = true}> ({
+  ^bb0(%a: tensor<i32>, %b: tensor<i32>):
+    %r = stablehlo.compare LT, %a, %b, SIGNED : (tensor<i32>, tensor<i32>) -> tensor<i1>
+    stablehlo.return %r : tensor<i1>
+  }) : (tensor<4096xi32>) -> tensor<4096xi32>
+  %1 = stablehlo.slice %0 [1:3] : (tensor<4096xi32>) -> tensor<2xi32>
+  %2 = stablehlo.add %0, %0 : tensor<4096xi32>
+  return %1, %2 : tensor<2xi32>, tensor<4096xi32>
 }
