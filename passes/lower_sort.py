@@ -74,11 +74,12 @@ def _as_top_k(sort: ir.Operation) -> bool:
         return False
     order = sort_keys.recognise(sort)
     t = ir.RankedTensorType(sort.operands[0].type)
-    n = t.shape[ir.IntegerAttr(sort.attributes["dimension"]).value % t.rank]
-    chunk = sort_top_k.chunk_size(n, uses.k)
-    if order is None or chunk is None:
+    dimension = ir.IntegerAttr(sort.attributes["dimension"]).value % t.rank
+    n = t.shape[dimension]
+    how = sort_top_k.top_k_plan(n, uses.k, int(np.prod(t.shape, dtype=np.int64)) // n)
+    if order is None or how is None:
         return False
-    sort_top_k.replace(sort, uses, *order, chunk)
+    sort_top_k.replace(sort, uses, *order, how)
     return True
 
 
@@ -142,13 +143,17 @@ class _Network:
         self.rows = int(np.prod([d for i, d in enumerate(shape) if i != self.dimension],
                                 dtype=np.int64))
         self.permutation = [i for i in range(rank) if i != self.dimension] + [self.dimension]
-        # positions: to tell padding apart, and to break ties for a stable sort
-        self.with_positions = self.stable or self.width != self.length
+        # operands that are an integer iota along the dimension (jnp.argsort's, top_k's) are
+        # the positions: they are not carried through the steps
+        self.iotas = {i for i, v in enumerate(sort.operands) if _is_iota_along(v, self.dimension)}
+        # positions: to tell padding apart, to break ties for a stable sort, to stand for iotas
+        self.with_positions = self.stable or self.width != self.length or bool(self.iotas)
 
     # ---- layout: operands <-> one flat [rows * width] vector --------------------------------
 
     def build(self, unroll: int) -> list[ir.Value]:
-        values = [self._flatten(v) for v in self.sort.operands]
+        values = [self._flatten(v) for i, v in enumerate(self.sort.operands)
+                  if i not in self.iotas]
         size = self.rows * self.width
         i32 = ir.IntegerType.get_signless(32)
         flat = ir.RankedTensorType.get([size], i32)
@@ -183,8 +188,21 @@ class _Network:
                                      _scalar_at(halves, at))
             return [stablehlo.add(step, _i32_constant(unroll)), *carried]
 
-        results = extras.while_([zero, *values], cond, body)[1:]
+        results = self._operands(extras.while_([zero, *values], cond, body)[1:])
         return [self._unflatten(v, t) for v, t in zip(results, self.types)]
+
+    def _operands(self, carried: list[ir.Value]) -> list[ir.Value]:
+        """The sort's operands, flat, from the carried values (the iotas from the positions,
+        which come last)."""
+        rest, positions = iter(carried), carried[-1]
+
+        def position_as(t: ir.RankedTensorType) -> ir.Value:
+            if t.element_type == ir.RankedTensorType(positions.type).element_type:
+                return positions
+            return stablehlo.convert(positions, result_type=ir.RankedTensorType.get(
+                ir.RankedTensorType(positions.type).shape, t.element_type))
+        return [position_as(t) if i in self.iotas else next(rest)
+                for i, t in enumerate(self.types)]
 
     def _flatten(self, value: ir.Value) -> ir.Value:
         t = ir.RankedTensorType(value.type)
@@ -244,12 +262,11 @@ class _Network:
     def _less_both(self, a: list[ir.Value], b: list[ir.Value]) -> tuple[ir.Value, ir.Value]:
         """(a goes before b, b goes before a): the comparator both ways, then padding last and,
         when stable, ties by position."""
-        count = len(self.types)
-        a_first = self._comparator(a[:count], b[:count])
-        b_first = self._comparator(b[:count], a[:count])
+        a_first = self._comparator(self._operands(a), self._operands(b))
+        b_first = self._comparator(self._operands(b), self._operands(a))
         if not self.with_positions:
             return a_first, b_first
-        pa, pb = a[count], b[count]
+        pa, pb = a[-1], b[-1]
         if self.stable:
             a_earlier = stablehlo.compare(pa, pb, comparison_direction="LT")
             a_first, b_first = (
@@ -290,6 +307,14 @@ class _Network:
             for old, value in zip(op.results, new.results):
                 env[old] = value
         raise AssertionError("comparator without stablehlo.return")
+
+
+def _is_iota_along(value: ir.Value, dimension: int) -> bool:
+    owner = value.owner
+    return (isinstance(owner, (ir.Operation, ir.OpView)) and owner.name == "stablehlo.iota"
+            and ir.IntegerAttr(owner.attributes["iota_dimension"]).value == dimension
+            and isinstance(ir.RankedTensorType(value.type).element_type.maybe_downcast(),
+                           ir.IntegerType))
 
 
 def _powers(low: int, high: int) -> list[int]:

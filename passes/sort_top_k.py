@@ -24,7 +24,7 @@ order (`sort_keys.recognise`) and at most 32-bit keys qualifies; static shapes o
 from __future__ import annotations
 
 import dataclasses
-import math
+import functools
 
 import numpy as np
 from iree.compiler import ir
@@ -91,26 +91,57 @@ def leading(sort: ir.Operation) -> Leading | None:
     return Leading(k, slices, barriers)
 
 
-def chunk_size(n: int, k: int) -> int | None:
-    """Elements per chunk for the cheapest top-k of k among n (n: no chunks), or None where
-    the bitonic network is cheaper."""
+# a level of chunks adds a reduce, a gather and a top-k dispatch: about 30-45 us a call, the
+# time of this many comparisons
+LEVEL_OVERHEAD = 32_000
+
+
+@dataclasses.dataclass(frozen=True)
+class Plan:
+    """The k largest of n: directly (chunk None), or the k chunks of `chunk` elements whose
+    largest are the k largest (found by the `maxima` plan), then the k largest of those."""
+    cost: float                                     # comparisons per row
+    chunk: int | None = None
+    maxima: "Plan | None" = None
+
+
+@functools.cache
+def plan(n: int, k: int, rows: int) -> Plan:
+    """The cheapest plan for the k largest of n in each of `rows` rows."""
+    best = Plan(n * k)
+    chunk = 2
+    while -(-n // chunk) > k:
+        maxima = plan(-(-n // chunk), k, rows)
+        cost = n + maxima.cost + k * chunk * k + LEVEL_OVERHEAD / rows
+        if cost < best.cost:
+            best = Plan(cost, chunk, maxima)
+        chunk *= 2
+    return best
+
+
+# the time model that picks between them (fitted to chlo.top_k on the AVX-512 VM, 2026-11-27,
+# 1 to 64 rows of 600 to 16384): a network step about 5 us plus 1 ns an element (keys and
+# positions move), IREE's topk about 1 ns a comparison (0.9 to 1.4 measured)
+NETWORK_STEP_NS = 5_000
+NETWORK_ELEMENT_NS = 1.0
+COMPARISON_NS = 1.0
+
+
+def top_k_plan(n: int, k: int, rows: int) -> Plan | None:
+    """The plan for a sort of n cut to its first k, or None where the network is faster."""
     width = 1 << (n - 1).bit_length()
-    steps = width.bit_length() - 1
-    network = width * steps * (steps + 1) // 2
-    costs = {n: n * k}
-    s = max(1, round(math.sqrt(n / k)))
-    if -(-n // s) > k:
-        costs[s] = -(-n // s) * k + k * s * k + n
-    best = min(costs, key=costs.get)
-    return best if costs[best] < network else None
+    log = width.bit_length() - 1
+    network = log * (log + 1) // 2 * (NETWORK_STEP_NS + rows * width * NETWORK_ELEMENT_NS)
+    best = plan(n, k, rows)
+    return best if rows * best.cost * COMPARISON_NS < network else None
 
 
 def replace(sort: ir.Operation, uses: Leading, order: str, descending: bool,
-            chunk: int) -> None:
+            how: Plan) -> None:
     """Replace the slices in `uses` by the top-k form of `sort`, then erase what is left."""
     with sort.location, ir.InsertionPoint(sort):
         firsts = top_k(list(sort.operands), ir.IntegerAttr(sort.attributes["dimension"]).value,
-                       uses.k, order, descending, chunk)
+                       uses.k, order, descending, how)
     for op, result in uses.slices:
         op.results[0].replace_all_uses_with(firsts[result])
         op.erase()
@@ -120,7 +151,7 @@ def replace(sort: ir.Operation, uses: Leading, order: str, descending: bool,
 
 
 def top_k(operands: list[ir.Value], dimension: int, k: int, order: str, descending: bool,
-          chunk: int) -> list[ir.Value]:
+          how: Plan) -> list[ir.Value]:
     """The first k of each operand along `dimension` in the order of the first operand's keys
     (`order`, `descending` as `sort_keys.recognise` names them), ties by position."""
     t = ir.RankedTensorType(operands[0].type)
@@ -141,9 +172,7 @@ def top_k(operands: list[ir.Value], dimension: int, k: int, order: str, descendi
     position = stablehlo.iota(iota_dimension=1, result_type=with_element(key.type, i64))
     # first in the sort's order = largest; never I64_MIN, the top-k's initial value
     packed = stablehlo.not_(stablehlo.or_(stablehlo.shift_left(key, const(32, key)), position))
-    if chunk < n:
-        packed = _chunk_candidates(packed, k, chunk)
-    best = _iree_top_k(packed, k)
+    best = _largest(packed, k, how)
     low = stablehlo.and_(stablehlo.not_(best), const(2 ** 32 - 1, best))
     positions = stablehlo.convert(low, result_type=with_element(best.type, i32))
     inverse = [permutation.index(d) for d in range(t.rank)]
@@ -157,27 +186,30 @@ def top_k(operands: list[ir.Value], dimension: int, k: int, order: str, descendi
     return results
 
 
-def _chunk_candidates(packed: ir.Value, k: int, chunk: int) -> ir.Value:
-    """[rows, k * chunk]: the elements of the k chunks whose largest are the k largest."""
+def _largest(packed: ir.Value, k: int, how: Plan, stride: int = 1) -> ir.Value:
+    """The k largest of each row of the [rows, n] i64 `packed`, largest first; an element's
+    place in its row is its position (the low half) // `stride`."""
+    if how.chunk is None:
+        return _iree_top_k(packed, k)
     rows, n = ir.RankedTensorType(packed.type).shape
+    chunk = how.chunk
     count = -(-n // chunk)
     i64 = ir.IntegerType.get_signless(64)
     if count * chunk != n:
-        packed = stablehlo.pad(packed, stablehlo.constant(I64_MIN, result_type=ir.RankedTensorType.get(
-            [], i64)), edge_padding_low=[0, 0], edge_padding_high=[0, count * chunk - n],
-            interior_padding=[0, 0])
-    chunks = stablehlo.reshape(packed, result_type=ir.RankedTensorType.get(
-        [rows, count, chunk], i64))
-    maxima = max_over(Num(chunks), [2], I64_MIN).value
-    best = _iree_top_k(maxima, k)
+        padding = stablehlo.constant(I64_MIN, result_type=ir.RankedTensorType.get([], i64))
+        packed = stablehlo.pad(packed, padding, edge_padding_low=[0, 0],
+                               edge_padding_high=[0, count * chunk - n], interior_padding=[0, 0])
+    chunks = _reshape(packed, [rows, count, chunk])
+    # the maxima are in position order too: chunk c's largest has position // (stride * chunk) c
+    best = _largest(max_over(Num(chunks), [2], I64_MIN).value, k, how.maxima, stride * chunk)
     low = stablehlo.and_(stablehlo.not_(best), const(2 ** 32 - 1, best))
-    which = stablehlo.convert(stablehlo.divide(low, const(chunk, low)),
+    which = stablehlo.convert(stablehlo.divide(low, const(stride * chunk, low)),
                               result_type=with_element(best.type, ir.IntegerType.get_signless(32)))
     picked = stablehlo.gather(
         chunks, which, offset_dims=[2], collapsed_slice_dims=[1], operand_batching_dims=[0],
         start_indices_batching_dims=[0], start_index_map=[1], index_vector_dim=2,
         slice_sizes=[1, 1, chunk], result_type=ir.RankedTensorType.get([rows, k, chunk], i64))
-    return stablehlo.reshape(picked, result_type=ir.RankedTensorType.get([rows, k * chunk], i64))
+    return _iree_top_k(_reshape(picked, [rows, k * chunk]), k)
 
 
 def _iree_top_k(values: ir.Value, k: int) -> ir.Value:

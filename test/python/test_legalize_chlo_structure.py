@@ -22,7 +22,8 @@ def t(shape, element):
 
 
 # --- top_k -----------------------------------------------------------------------------------
-TOP_K = [("f32", (3, 10), 4), ("i32", (2, 7), 3), ("ui8", (4,), 4), ("f16", (2, 9), 9)]
+TOP_K = [("f32", (3, 10), 4), ("i32", (2, 7), 3), ("ui8", (4,), 4), ("f16", (2, 9), 9),
+         ("f64", (3, 700), 6)]
 for i, (e, shape, k) in enumerate(TOP_K):
     out = shape[:-1] + (k,)
     fn(f"""func.func @top_k{i}(%x: {t(shape, e)}) -> ({t(out, e)}, {t(out, 'i32')}) {{
@@ -35,7 +36,7 @@ def total_order_key(v):
     a = np.asarray(v)
     if a.dtype.kind not in "f" and a.dtype.itemsize and a.dtype.kind != "V":
         return int(v)
-    bits = int(a.view({2: np.uint16, 4: np.uint32}[a.dtype.itemsize]))
+    bits = int(a.view({2: np.uint16, 4: np.uint32, 8: np.uint64}[a.dtype.itemsize]))
     width = 8 * a.dtype.itemsize
     return -(bits & ((1 << (width - 1)) - 1)) - 1 if bits >> (width - 1) else bits
 
@@ -51,11 +52,11 @@ def top_k_oracle(x, k):
 
 
 def top_k_input(e, shape):
-    if e in ("f32", "f16"):
-        x = RNG.integers(-3, 4, shape).astype(np.float32)     # many ties
+    if e in ("f32", "f16", "f64"):
+        x = RNG.integers(-3, 4, shape).astype(np.float64)     # many ties
         x.flat[1], x.flat[5] = np.nan, -np.inf
         x.flat[2], x.flat[3] = -0.0, 0.0
-        return x.astype(np.float16 if e == "f16" else np.float32)
+        return x.astype({"f16": np.float16, "f32": np.float32, "f64": np.float64}[e])
     return RNG.integers(0 if e == "ui8" else -5, 6, shape).astype(
         np.uint8 if e == "ui8" else np.int32)
 

@@ -117,39 +117,42 @@ func.func @two_keys_dynamic(%x: tensor<?xi32>, %y: tensor<?xi32>) -> (tensor<?xi
   return %0#0, %0#1 : tensor<?xi32>, tensor<?xi32>
 }
 
-// top-k=true (the cpu target): a stable sort cut to its first 2 of 4096 along dimension 1,
-// comparator on the keys alone (chlo.top_k's form), becomes IREE's top-k of packed i64 keys:
-// the largest of 92 chunks of 45 (s = sqrt(n / k), the row padded to 4140), the top 2
-// chunks' elements, then their top 2; every operand is gathered by the positions. Without
-// the option, the network.
-// TOPK-LABEL: func.func @first_two
+// top-k=true (the cpu target): a stable sort cut to its first 16 of 4096 along dimension 1,
+// comparator on the keys alone (chlo.top_k's form), becomes IREE's top-k of packed i64 keys,
+// as the cost model plans it for 64 rows: the largest of chunks of 8, the largest of those in
+// chunks of 4, the top 16 of those 128; the 16 chunks of 4 maxima they are in, their top 16;
+// the 16 chunks of 8 those are in, their top 16. Every operand is gathered by the positions.
+// Without the option, the network.
+// TOPK-LABEL: func.func @first_sixteen
 // TOPK-NOT:     stablehlo.sort
 // TOPK-NOT:     stablehlo.while
-// TOPK:         stablehlo.shift_left {{.*}} : tensor<3x4096xi64>
-// TOPK:         stablehlo.pad {{.*}} high = [0, 44]
-// TOPK:         stablehlo.reduce{{.*}} applies stablehlo.maximum across dimensions = [2] : (tensor<3x92x45xi64>, tensor<i64>) -> tensor<3x92xi64>
-// TOPK:         iree_linalg_ext.topk dimension(1) ins({{.*}} : tensor<3x92xi64>) outs({{.*}} : tensor<3x2xi64>, tensor<3x2xi32>)
+// TOPK:         stablehlo.shift_left {{.*}} : tensor<64x4096xi64>
+// TOPK:         stablehlo.reduce{{.*}} applies stablehlo.maximum across dimensions = [2] : (tensor<64x512x8xi64>, tensor<i64>) -> tensor<64x512xi64>
+// TOPK:         stablehlo.reduce{{.*}} applies stablehlo.maximum across dimensions = [2] : (tensor<64x128x4xi64>, tensor<i64>) -> tensor<64x128xi64>
+// TOPK:         iree_linalg_ext.topk dimension(1) ins({{.*}} : tensor<64x128xi64>) outs({{.*}} : tensor<64x16xi64>, tensor<64x16xi32>)
 // TOPK:           arith.cmpi sgt
-// TOPK:         "stablehlo.gather"{{.*}} -> tensor<3x2x45xi64>
-// TOPK:         iree_linalg_ext.topk dimension(1) ins({{.*}} : tensor<3x90xi64>)
-// TOPK:         "stablehlo.gather"{{.*}} -> tensor<3x2xf32>
-// TOPK:         "stablehlo.gather"{{.*}} -> tensor<3x2xi32>
+// TOPK:         "stablehlo.gather"{{.*}} -> tensor<64x16x4xi64>
+// TOPK:         iree_linalg_ext.topk dimension(1) ins({{.*}} : tensor<64x64xi64>)
+// TOPK:         "stablehlo.gather"{{.*}} -> tensor<64x16x8xi64>
+// TOPK:         iree_linalg_ext.topk dimension(1) ins({{.*}} : tensor<64x128xi64>)
+// TOPK:         "stablehlo.gather"{{.*}} -> tensor<64x16xf32>
+// TOPK:         "stablehlo.gather"{{.*}} -> tensor<64x16xi32>
 // TOPK-NOT:     stablehlo.slice
 // TOPK:         return
-// CHECK-LABEL: func.func @first_two
+// CHECK-LABEL: func.func @first_sixteen
 // CHECK:         stablehlo.while
 // CHECK-NOT:     iree_linalg_ext.topk
-func.func @first_two(%x: tensor<3x4096xf32>) -> (tensor<3x2xf32>, tensor<3x2xi32>) {
-  %iota = stablehlo.iota dim = 1 : tensor<3x4096xi32>
+func.func @first_sixteen(%x: tensor<64x4096xf32>) -> (tensor<64x16xf32>, tensor<64x16xi32>) {
+  %iota = stablehlo.iota dim = 1 : tensor<64x4096xi32>
   %0:2 = "stablehlo.sort"(%x, %iota) <{dimension = 1 : i64, is_stable = true}> ({
   ^bb0(%a: tensor<f32>, %b: tensor<f32>, %i: tensor<i32>, %j: tensor<i32>):
     %r = stablehlo.compare GT, %a, %b, TOTALORDER : (tensor<f32>, tensor<f32>) -> tensor<i1>
     stablehlo.return %r : tensor<i1>
-  }) : (tensor<3x4096xf32>, tensor<3x4096xi32>) -> (tensor<3x4096xf32>, tensor<3x4096xi32>)
-  %1:2 = stablehlo.optimization_barrier %0#0, %0#1 : tensor<3x4096xf32>, tensor<3x4096xi32>
-  %2 = stablehlo.slice %1#0 [0:3, 0:2] : (tensor<3x4096xf32>) -> tensor<3x2xf32>
-  %3 = stablehlo.slice %1#1 [0:3, 0:2] : (tensor<3x4096xi32>) -> tensor<3x2xi32>
-  return %2, %3 : tensor<3x2xf32>, tensor<3x2xi32>
+  }) : (tensor<64x4096xf32>, tensor<64x4096xi32>) -> (tensor<64x4096xf32>, tensor<64x4096xi32>)
+  %1:2 = stablehlo.optimization_barrier %0#0, %0#1 : tensor<64x4096xf32>, tensor<64x4096xi32>
+  %2 = stablehlo.slice %1#0 [0:64, 0:16] : (tensor<64x4096xf32>) -> tensor<64x16xf32>
+  %3 = stablehlo.slice %1#1 [0:64, 0:16] : (tensor<64x4096xi32>) -> tensor<64x16xi32>
+  return %2, %3 : tensor<64x16xf32>, tensor<64x16xi32>
 }
 
 // A slice that does not start at 0, or a use that is not a slice, keeps the sort.
@@ -165,4 +168,20 @@ func.func @not_leading(%x: tensor<4096xi32>) -> (tensor<2xi32>, tensor<4096xi32>
   %1 = stablehlo.slice %0 [1:3] : (tensor<4096xi32>) -> tensor<2xi32>
   %2 = stablehlo.add %0, %0 : tensor<4096xi32>
   return %1, %2 : tensor<2xi32>, tensor<4096xi32>
+}
+
+// An operand that is an iota along the dimension (jnp.argsort's) is the positions: the loop
+// carries the keys and the i32 positions only, and the i64 result is converted from them.
+// CHECK-LABEL: func.func @argsort
+// CHECK:         stablehlo.while({{.*}}) : tensor<i32>, tensor<4096xf32>, tensor<4096xi32>
+// CHECK:         stablehlo.convert {{.*}} : (tensor<4096xi32>) -> tensor<4096xi64>
+// CHECK:         return {{.*}} : tensor<4096xi64>
+func.func @argsort(%x: tensor<4096xf32>) -> tensor<4096xi64> {
+  %iota = stablehlo.iota dim = 0 : tensor<4096xi64>
+  %0:2 = "stablehlo.sort"(%x, %iota) <{dimension = 0 : i64, is_stable = true}> ({
+  ^bb0(%a: tensor<f32>, %b: tensor<f32>, %i: tensor<i64>, %j: tensor<i64>):
+    %r = stablehlo.compare LT, %a, %b, TOTALORDER : (tensor<f32>, tensor<f32>) -> tensor<i1>
+    stablehlo.return %r : tensor<i1>
+  }) : (tensor<4096xf32>, tensor<4096xi64>) -> (tensor<4096xf32>, tensor<4096xi64>)
+  return %0#1 : tensor<4096xi64>
 }
