@@ -53,6 +53,9 @@ class LowerSort(Pass):
         for sort in nested_ops(op, "stablehlo.sort"):
             if sort.name != "stablehlo.sort":
                 continue
+            if 0 in ir.RankedTensorType(sort.operands[0].type).shape:
+                _replace(sort, list(sort.operands))     # no elements: nothing to order
+                continue
             if self.top_k and _as_top_k(sort):
                 continue
             min_size = 2 if _is_stable(sort) else self.min_size
@@ -76,7 +79,8 @@ def _as_top_k(sort: ir.Operation) -> bool:
     t = ir.RankedTensorType(sort.operands[0].type)
     dimension = ir.IntegerAttr(sort.attributes["dimension"]).value % t.rank
     n = t.shape[dimension]
-    how = sort_top_k.top_k_plan(n, uses.k, int(np.prod(t.shape, dtype=np.int64)) // n)
+    rows = int(np.prod(t.shape, dtype=np.int64)) // n
+    how = sort_top_k.top_k_plan(n, uses.k, rows) if rows else None
     if order is None or how is None:
         return False
     sort_top_k.replace(sort, uses, *order, how)

@@ -175,3 +175,24 @@ def test_a_plain_float_compare_puts_nans_last_and_keeps_signed_zeros_in_place(mo
     assert not np.isnan(np.take_along_axis(x, order, 1)).any()
     same(indices, order.astype(np.int32))
     same(values, np.take_along_axis(x, order, 1))
+
+
+def test_empty_rows_f8_and_bool_keys(ctx):
+    """No rows at all (a sort of nothing is the identity), 8-bit float and boolean keys."""
+    exe = shlo.compile(shlo.parse_module("\n".join([
+        top_k_function("empty", "f32", (0, 4096), 16),
+        top_k_function("f8", "f8E4M3FN", (4, 1000), 3),
+        top_k_function("boolean", "i1", (4, 1000), 3)]), context=ctx), target="cpu")
+    values, indices = exe.function("empty")(np.zeros((0, 4096), np.float32))
+    assert values.shape == indices.shape == (0, 16)
+    x = np.random.default_rng(3).standard_normal((4, 1000)).astype(ml_dtypes.float8_e4m3fn)
+    x[:, 7] = np.nan
+    values, indices = exe.function("f8")(x)
+    want_values, want_indices = top_k_oracle(x.astype(np.float32), 3)   # f32 exact: same order
+    same(indices, want_indices)
+    same(values, want_values.astype(ml_dtypes.float8_e4m3fn))
+    b = np.random.default_rng(4).integers(0, 2, (4, 1000)).astype(bool)
+    values, indices = exe.function("boolean")(b)
+    order = np.argsort(-b.astype(np.int32), axis=1, kind="stable")[:, :3]
+    same(indices, order.astype(np.int32))
+    same(values, np.take_along_axis(b, order, 1))

@@ -185,3 +185,17 @@ func.func @argsort(%x: tensor<4096xf32>) -> tensor<4096xi64> {
   }) : (tensor<4096xf32>, tensor<4096xi64>) -> (tensor<4096xf32>, tensor<4096xi64>)
   return %0#1 : tensor<4096xi64>
 }
+
+// A sort of no elements is its operands.
+// CHECK-LABEL: func.func @empty
+// CHECK-NOT:     stablehlo.sort
+// CHECK-NOT:     stablehlo.while
+// CHECK:         return %arg0 : tensor<0x4096xf32>
+func.func @empty(%x: tensor<0x4096xf32>) -> tensor<0x4096xf32> {
+  %0 = "stablehlo.sort"(%x) <{dimension = 1 : i64, is_stable = true}> ({
+  ^bb0(%a: tensor<f32>, %b: tensor<f32>):
+    %r = stablehlo.compare LT, %a, %b, TOTALORDER : (tensor<f32>, tensor<f32>) -> tensor<i1>
+    stablehlo.return %r : tensor<i1>
+  }) : (tensor<0x4096xf32>) -> tensor<0x4096xf32>
+  return %0 : tensor<0x4096xf32>
+}
