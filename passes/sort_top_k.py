@@ -12,14 +12,16 @@ comparisons; with a chunked first pass that drops most of a row, fewer still:
 - when it pays, rows are cut into chunks of s elements and each chunk's largest taken: an
   element among the row's first k is in a chunk whose largest is among the k largest chunk
   maxima (otherwise k chunk maxima, k distinct elements, would come before it), so the top k
-  of those k chunks (k s candidates) is the top k of the row;
+  of those k chunks (k s candidates) is the top k of the row; the k largest maxima are found
+  the same way when that pays too (`Plan`);
 - the positions in the low halves of the top k gather every operand.
 
-The cost model (comparisons per row): the network W log W (log W + 1) / 2 for W the row's
-length rounded up to a power of two, a direct top-k n k, the chunked one (n / s) k + k s k
-plus the pass over n for the maxima, s = sqrt(n / k). IREE's topk takes no comparator on
-other operands, so only a sort whose comparator orders its first operand alone by a known
-order (`sort_keys.recognise`) and at most 32-bit keys qualifies; static shapes only.
+`plan` picks the chunk sizes by counting comparisons per row (a direct top-k of n: n k; a
+level of chunks of s: n for the maxima, the maxima's plan, k s k for the candidates, and its
+dispatches); `top_k_plan` keeps the network where a time model fitted to measurements says
+it is faster. IREE's topk takes no comparator on other operands, so only a sort whose
+comparator orders its first operand alone by a known order (`sort_keys.recognise`, keys of
+at most 32 bits) qualifies; static shapes only.
 """
 from __future__ import annotations
 
