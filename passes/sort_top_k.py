@@ -1,4 +1,4 @@
-"""A sort of which only the first k along its dimension are used, as IREE's top-k (llvm-cpu).
+"""A sort of which only the first k along its dimension are used, as IREE's top-k (cpu, Vulkan).
 
 chlo.top_k (and sort-then-slice, jax.lax.approx_max_k off TPU) sorts whole rows to keep k of
 them: the bitonic network does O(n log² n) work per row (64 rows of 4096, k = 16: 28 ms a call
@@ -111,7 +111,7 @@ class Plan:
 def plan(n: int, k: int, rows: int) -> Plan:
     """The cheapest plan for the k largest of n in each of `rows` rows."""
     best = Plan(n * k)
-    chunk = 2
+    chunk = 2                                       # powers of two only (`_largest` shifts)
     while -(-n // chunk) > k:
         maxima = plan(-(-n // chunk), k, rows)
         cost = n + maxima.cost + k * chunk * k + LEVEL_OVERHEAD / rows
@@ -205,8 +205,10 @@ def _largest(packed: ir.Value, k: int, how: Plan, stride: int = 1) -> ir.Value:
     # the maxima are in position order too: chunk c's largest has position // (stride * chunk) c
     best = _largest(max_over(Num(chunks), [2], I64_MIN).value, k, how.maxima, stride * chunk)
     low = stablehlo.and_(stablehlo.not_(best), const(2 ** 32 - 1, best))
-    which = stablehlo.convert(stablehlo.divide(low, const(stride * chunk, low)),
-                              result_type=with_element(best.type, ir.IntegerType.get_signless(32)))
+    # chunks are powers of two: a shift (IREE's Vulkan i64 emulation has no unsigned divide)
+    which = stablehlo.shift_right_logical(low, const((stride * chunk).bit_length() - 1, low))
+    which = stablehlo.convert(which, result_type=with_element(
+        best.type, ir.IntegerType.get_signless(32)))
     picked = stablehlo.gather(
         chunks, which, offset_dims=[2], collapsed_slice_dims=[1], operand_batching_dims=[0],
         start_indices_batching_dims=[0], start_index_map=[1], index_vector_dim=2,

@@ -1,7 +1,7 @@
-"""shlo-lower-sort{top-k=true} (the cpu target): a sort cut to its first k becomes IREE's top-k
+"""shlo-lower-sort{top-k=true} (cpu and Vulkan): a sort cut to its first k becomes IREE's top-k
 of packed (key, position) integers, directly or over the k chunks with the largest maxima.
 
-One module (one compile) holds every case; the oracle is numpy's stable argsort of the keys'
+One module (one compile per target) holds every case; the oracle is numpy's stable argsort of the keys'
 order (TOTALORDER for chlo.top_k, jax's canonical order for the sort-then-slice, a plain float
 compare as approx_max_k's with NaNs last), ties by position. Keys have ties, NaNs of both
 signs, signed zeros, infinities and the integer extremes; rows are long enough for the
@@ -16,6 +16,7 @@ from shlo.passes.base import nested_ops
 from shlo.passes.legalize_chlo import LegalizeChlo
 from shlo.passes.lower_sort import LowerSort
 
+from conftest import vulkan_or_skip
 from test_lower_sort import JAX_F32_LESS
 
 DTYPES = {"f32": np.float32, "f16": np.float16, "bf16": ml_dtypes.bfloat16, "i32": np.int32,
@@ -109,12 +110,14 @@ def top_k_oracle(x, k):
     return np.take_along_axis(x, order, -1), order.astype(np.int32)
 
 
-@pytest.fixture(scope="module")
-def module_and_exe(ctx):
+@pytest.fixture(scope="module", params=["cpu", "vulkan"])
+def module_and_exe(ctx, request):
+    if request.param == "vulkan":
+        vulkan_or_skip()
     module = shlo.parse_module(MODULE, context=ctx)
     LegalizeChlo().apply(module)
     LowerSort(top_k=True).apply(module)
-    return module, shlo.compile(module, target="cpu")
+    return module, shlo.compile(module, target=request.param)
 
 
 def same(got, want):
