@@ -1,12 +1,10 @@
 """The structural CHLO ops: constant, constant_like, top_k, ragged_dot and scan.
 
 * top_k sorts (value, index) pairs along the last dimension, descending in TOTALORDER (NaN
-  first), ties by index, and slices the first k. Keys of up to 32 bits are compared alone in
-  a stable sort, which shlo-lower-sort sorts stably at every shape and, on cpu, turns into
-  IREE's top-k (it recognises the order); wider keys are compared as a strict total order on
-  integer keys, ties by index, so the result is stable even where the backend's sort is not
-  (IREE's CPU sort ignores both is_stable and TOTALORDER; pipelines without shlo-lower-sort
-  get its order for narrower keys too);
+  first), ties by index, and slices the first k; the comparator is a strict total order on
+  integer keys, so the result is stable even where the backend's sort is not (IREE's CPU sort
+  ignores both is_stable and TOTALORDER); the sort carries `shlo.top_k_order`, from which
+  shlo-lower-sort knows the order (IREE's top-k on cpu and Vulkan);
 * ragged_dot becomes ONE dot_general in every mode, never one dot per group: in mode 1 (the
   ragged dimension is a free lhs dimension) lhs gains a group dimension, masked by each
   row's group, that is contracted together with k against rhs's group dimension; in mode 2
@@ -25,8 +23,8 @@ from iree.compiler import ir
 from ..dialect import stablehlo
 from ..errors import PassError
 from . import chlo_stablehlo_extras as extras
-from .chlo_expr import (Num, bit_width, const, element_of, generic_text, is_complex, is_float,
-                        sum_over, total_order_int, with_element)
+from .chlo_expr import (Num, const, element_of, generic_text, is_complex, is_float, sum_over,
+                        total_order_int, with_element)
 
 # --- constant, constant_like -------------------------------------------------------------------
 
@@ -69,6 +67,10 @@ def _constant_like(m):
 
 # --- top_k ---------------------------------------------------------------------------------------
 
+# marks top_k's sort: descending in TOTALORDER for floats, by value for integers, ties by index
+TOP_K_ORDER = "shlo.top_k_order"
+
+
 def _top_k(m):
     k = ir.IntegerAttr(m.op.attributes["k"]).value
     return top_k(m.operands[0], k, list(m.op.results))
@@ -86,19 +88,16 @@ def top_k(x: ir.Value, k: int | ir.Value, results: list[ir.Value]) -> list[ir.Va
         shape = extras.shape_of(x)
         iota = extras.dynamic_iota(shape, last, with_element(t, index_type))
     ordered = total_order_int if is_float(t.element_type) else Num
-    keys_alone = bit_width(t.element_type) <= 32
 
     def descending(a, b, i, j):
-        if keys_alone and is_float(t.element_type):
-            return stablehlo.compare(a, b, comparison_direction="GT", compare_type="TOTALORDER")
-        if keys_alone:
-            return (Num(a) > Num(b)).value
         # ties go to the lower index: a strict total order, so the result is the stable one
         # whatever algorithm the backend sorts with (IREE's CPU sort is not stable)
         ka, kb = ordered(a), ordered(b)
         return ((ka > kb) | (ka.eq(kb) & (Num(i) < Num(j)))).value
 
     values, indices = extras.sort([x, iota], last, True, descending)
+    # the order, for shlo-lower-sort (sort_keys reads orders off comparators of keys alone)
+    values.owner.attributes[TOP_K_ORDER] = ir.BoolAttr.get(True)
     if t.has_static_shape and isinstance(k, int):
         limits = list(t.shape)
         limits[last] = k

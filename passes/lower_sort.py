@@ -32,9 +32,9 @@ from iree.compiler import ir
 
 from ..dialect import stablehlo
 from . import chlo_stablehlo_extras as extras
-from . import sort_keys, sort_top_k
+from . import chlo_structure, sort_keys, sort_top_k
 from .base import Pass, nested_ops
-from .chlo_expr import attributes
+from .chlo_expr import attributes, bit_width, is_float
 from .elementwise_ops import ELEMENTWISE_OPS
 
 I32_MAX = 2**31 - 1
@@ -75,7 +75,7 @@ def _as_top_k(sort: ir.Operation) -> bool:
     uses = sort_top_k.leading(sort)
     if uses is None or why_not_lowered(sort, 2) is not None:
         return False
-    order = sort_keys.recognise(sort)
+    order = sort_keys.recognise(sort) or _top_k_order(sort)
     t = ir.RankedTensorType(sort.operands[0].type)
     dimension = ir.IntegerAttr(sort.attributes["dimension"]).value % t.rank
     n = t.shape[dimension]
@@ -85,6 +85,14 @@ def _as_top_k(sort: ir.Operation) -> bool:
         return False
     sort_top_k.replace(sort, uses, *order, how)
     return True
+
+
+def _top_k_order(sort: ir.Operation) -> tuple[str, bool] | None:
+    """chlo.top_k's order (its sort carries `TOP_K_ORDER`), for keys of at most 32 bits."""
+    element = ir.RankedTensorType(sort.operands[0].type).element_type
+    if chlo_structure.TOP_K_ORDER not in sort.attributes or bit_width(element) > 32:
+        return None
+    return ("totalorder" if is_float(element) else "value"), True
 
 
 def _needs_packed_keys(sort: ir.Operation) -> bool:

@@ -20,31 +20,21 @@ func.func @constant_like_dynamic(%x: tensor<?x3xf32>) -> tensor<?x3xf32> {
   return %0 : tensor<?x3xf32>
 }
 
-// top_k: a stable sort whose comparator compares the keys alone (TOTALORDER), fenced from
-// IREE's top-k rewrite, then slices; shlo-lower-sort sorts it stably.
+// top_k: a sort whose comparator is a strict total order (float keys as integers, ties by
+// index), fenced from IREE's top-k rewrite, then slices; the sort carries its order for
+// shlo-lower-sort (shlo.top_k_order).
 // CHECK-LABEL: func.func @top_k
 // CHECK:         %[[IOTA:.*]] = stablehlo.iota dim = 1 : tensor<3x8xi32>
-// CHECK:         "stablehlo.sort"(%arg0, %[[IOTA]]) <{dimension = 1 : i64, is_stable = true}>
-// CHECK-NEXT:    ^bb0(%[[A:.*]]: tensor<f32>, %[[B:.*]]: tensor<f32>, %{{.*}}: tensor<i32>, %{{.*}}: tensor<i32>):
-// CHECK-NEXT:      %[[GT:.*]] = stablehlo.compare  GT, %[[A]], %[[B]],  TOTALORDER
-// CHECK-NEXT:      stablehlo.return %[[GT]]
+// CHECK:         "stablehlo.sort"(%arg0, %[[IOTA]])
+// CHECK:           stablehlo.bitcast_convert {{.*}} : (tensor<f32>) -> tensor<i32>
+// CHECK:           stablehlo.compare  LT, {{.*}} : (tensor<i32>, tensor<i32>) -> tensor<i1>
+// CHECK:         }) {shlo.top_k_order = true}
 // CHECK:         stablehlo.optimization_barrier
 // CHECK:         stablehlo.slice {{.*}} [0:3, 0:2]
 // CHECK:         stablehlo.slice {{.*}} [0:3, 0:2]
 func.func @top_k(%x: tensor<3x8xf32>) -> (tensor<3x2xf32>, tensor<3x2xi32>) {
   %0:2 = chlo.top_k(%x, k = 2) : tensor<3x8xf32> -> (tensor<3x2xf32>, tensor<3x2xi32>)
   return %0#0, %0#1 : tensor<3x2xf32>, tensor<3x2xi32>
-}
-
-// Wider keys: a strict total order (float keys as integers, ties by index).
-// CHECK-LABEL: func.func @top_k_f64
-// CHECK:         "stablehlo.sort"
-// CHECK:           stablehlo.bitcast_convert {{.*}} : (tensor<f64>) -> tensor<i64>
-// CHECK:           stablehlo.compare  LT, {{.*}} : (tensor<i32>, tensor<i32>) -> tensor<i1>
-// CHECK:         stablehlo.optimization_barrier
-func.func @top_k_f64(%x: tensor<3x8xf64>) -> (tensor<3x2xf64>, tensor<3x2xi32>) {
-  %0:2 = chlo.top_k(%x, k = 2) : tensor<3x8xf64> -> (tensor<3x2xf64>, tensor<3x2xi32>)
-  return %0#0, %0#1 : tensor<3x2xf64>, tensor<3x2xi32>
 }
 
 // Mode 1: lhs gains a masked group dimension, contracted with k against rhs's group dimension.
