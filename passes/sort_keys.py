@@ -196,10 +196,17 @@ def packed_sort(sort: ir.Operation, order: str, descending: bool) -> list[ir.Val
     ordered = ordered[0] if isinstance(ordered, (list, tuple)) else ordered
     indices = stablehlo.convert(stablehlo.and_(ordered, const(2 ** 32 - 1, ordered)),
                                 result_type=with_element(keys.type, i32))
+    return [take_along(operand, indices, dimension) for operand in sort.operands]
+
+
+def take_along(operand: ir.Value, indices: ir.Value, dimension: int) -> ir.Value:
+    """operand[..., indices[..., j, ...], ...] along `dimension` (numpy's take_along_axis):
+    `indices` has the operand's shape but along `dimension`, and so has the result."""
+    rank = ir.RankedTensorType(operand.type).rank
     batch = [d for d in range(rank) if d != dimension]
-    return [stablehlo.gather(
+    return stablehlo.gather(
         operand, indices, offset_dims=[], collapsed_slice_dims=[dimension],
         operand_batching_dims=batch, start_indices_batching_dims=batch,
         start_index_map=[dimension], index_vector_dim=rank, slice_sizes=[1] * rank,
-        result_type=operand.type) for operand in sort.operands]
+        result_type=with_element(indices.type, element_of(operand)))
 

@@ -35,6 +35,7 @@ from ..dialect import stablehlo
 from . import chlo_stablehlo_extras as extras
 from . import sort_keys
 from .chlo_expr import const, max_over, Num, with_element
+from .index_vectors import edge_pad, inverse, reshape, transpose
 
 I64_MIN = -2 ** 63
 
@@ -160,32 +161,25 @@ def top_k(operands: list[ir.Value], dimension: int, k: int, order: str, descendi
     dimension %= t.rank
     n = t.shape[dimension]
     permutation = [d for d in range(t.rank) if d != dimension] + [dimension]
-    rows = int(np.prod([t.shape[d] for d in permutation[:-1]], dtype=np.int64))
-
-    def as_rows(value: ir.Value) -> ir.Value:
-        if permutation != list(range(t.rank)):
-            value = stablehlo.transpose(value, permutation=permutation)
-        return _reshape(value, [rows, n])
-
+    outer = [t.shape[d] for d in permutation[:-1]]
+    rows = int(np.prod(outer, dtype=np.int64))
     i64 = ir.IntegerType.get_signless(64)
     i32 = ir.IntegerType.get_signless(32)
-    key = as_rows(sort_keys.key32(operands[0], order, descending))
+    key = reshape(transpose(sort_keys.key32(operands[0], order, descending), permutation),
+                  [rows, n])
     key = stablehlo.convert(key, result_type=with_element(key.type, i64))
     position = stablehlo.iota(iota_dimension=1, result_type=with_element(key.type, i64))
     # first in the sort's order = largest; never I64_MIN, the top-k's initial value
     packed = stablehlo.not_(stablehlo.or_(stablehlo.shift_left(key, const(32, key)), position))
     best = _largest(packed, k, how)
-    low = stablehlo.and_(stablehlo.not_(best), const(2 ** 32 - 1, best))
-    positions = stablehlo.convert(low, result_type=with_element(best.type, i32))
-    inverse = [permutation.index(d) for d in range(t.rank)]
-    results = []
-    for operand in operands:
-        value = _reshape(_take(as_rows(operand), positions),
-                         [t.shape[d] for d in permutation[:-1]] + [k])
-        if permutation != list(range(t.rank)):
-            value = stablehlo.transpose(value, permutation=inverse)
-        results.append(value)
-    return results
+    positions = stablehlo.convert(_positions(best), result_type=with_element(best.type, i32))
+    positions = transpose(reshape(positions, outer + [k]), inverse(permutation))
+    return [sort_keys.take_along(operand, positions, dimension) for operand in operands]
+
+
+def _positions(best: ir.Value) -> ir.Value:
+    """The positions in the low halves of (complemented) packed values, as i64."""
+    return stablehlo.and_(stablehlo.not_(best), const(2 ** 32 - 1, best))
 
 
 def _largest(packed: ir.Value, k: int, how: Plan, stride: int = 1) -> ir.Value:
@@ -197,14 +191,11 @@ def _largest(packed: ir.Value, k: int, how: Plan, stride: int = 1) -> ir.Value:
     chunk = how.chunk
     count = -(-n // chunk)
     i64 = ir.IntegerType.get_signless(64)
-    if count * chunk != n:
-        padding = stablehlo.constant(I64_MIN, result_type=ir.RankedTensorType.get([], i64))
-        packed = stablehlo.pad(packed, padding, edge_padding_low=[0, 0],
-                               edge_padding_high=[0, count * chunk - n], interior_padding=[0, 0])
-    chunks = _reshape(packed, [rows, count, chunk])
+    chunks = reshape(edge_pad(packed, I64_MIN, [0, 0], [0, count * chunk - n]),
+                     [rows, count, chunk])
     # the maxima are in position order too: chunk c's largest has position // (stride * chunk) c
     best = _largest(max_over(Num(chunks), [2], I64_MIN).value, k, how.maxima, stride * chunk)
-    low = stablehlo.and_(stablehlo.not_(best), const(2 ** 32 - 1, best))
+    low = _positions(best)
     # chunks are powers of two: a shift (IREE's Vulkan i64 emulation has no unsigned divide)
     which = stablehlo.shift_right_logical(low, const((stride * chunk).bit_length() - 1, low))
     which = stablehlo.convert(which, result_type=with_element(
@@ -213,7 +204,7 @@ def _largest(packed: ir.Value, k: int, how: Plan, stride: int = 1) -> ir.Value:
         chunks, which, offset_dims=[2], collapsed_slice_dims=[1], operand_batching_dims=[0],
         start_indices_batching_dims=[0], start_index_map=[1], index_vector_dim=2,
         slice_sizes=[1, 1, chunk], result_type=ir.RankedTensorType.get([rows, k, chunk], i64))
-    return _iree_top_k(_reshape(picked, [rows, k * chunk]), k)
+    return _iree_top_k(reshape(picked, [rows, k * chunk]), k)
 
 
 def _iree_top_k(values: ir.Value, k: int) -> ir.Value:
@@ -238,20 +229,3 @@ def _iree_top_k(values: ir.Value, k: int) -> ir.Value:
             attributes={"predicate": ir.IntegerAttr.get(i64, 4)})          # sgt
         ir.Operation.create("iree_linalg_ext.yield", results=[], operands=[greater.result])
     return op.results[0]
-
-
-def _take(rows: ir.Value, positions: ir.Value) -> ir.Value:
-    """rows[r, positions[r, j]] for every (r, j)."""
-    shape = ir.RankedTensorType(positions.type).shape
-    return stablehlo.gather(
-        rows, positions, offset_dims=[], collapsed_slice_dims=[1], operand_batching_dims=[0],
-        start_indices_batching_dims=[0], start_index_map=[1], index_vector_dim=2,
-        slice_sizes=[1, 1], result_type=ir.RankedTensorType.get(
-            shape, ir.RankedTensorType(rows.type).element_type))
-
-
-def _reshape(value: ir.Value, shape: list[int]) -> ir.Value:
-    t = ir.RankedTensorType(value.type)
-    if list(t.shape) == shape:
-        return value
-    return stablehlo.reshape(value, result_type=ir.RankedTensorType.get(shape, t.element_type))
