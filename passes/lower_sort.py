@@ -157,7 +157,7 @@ class _Network:
         self.permutation = [i for i in range(rank) if i != self.dimension] + [self.dimension]
         # operands that are an integer iota along the dimension (jnp.argsort's, top_k's) are
         # the positions: they are not carried through the steps
-        self.iotas = {i for i, v in enumerate(sort.operands) if _is_iota_along(v, self.dimension)}
+        self.iotas = {i for i, v in enumerate(sort.operands) if sort_keys.is_iota_along(v, self.dimension)}
         # positions: to tell padding apart, to break ties for a stable sort, to stand for iotas
         self.with_positions = self.stable or self.width != self.length or bool(self.iotas)
 
@@ -319,14 +319,6 @@ class _Network:
             for old, value in zip(op.results, new.results):
                 env[old] = value
         raise AssertionError("comparator without stablehlo.return")
-
-
-def _is_iota_along(value: ir.Value, dimension: int) -> bool:
-    owner = value.owner
-    return (isinstance(owner, (ir.Operation, ir.OpView)) and owner.name == "stablehlo.iota"
-            and ir.IntegerAttr(owner.attributes["iota_dimension"]).value == dimension
-            and isinstance(ir.RankedTensorType(value.type).element_type.maybe_downcast(),
-                           ir.IntegerType))
 
 
 def _powers(low: int, high: int) -> list[int]:

@@ -199,10 +199,26 @@ def packed_sort(sort: ir.Operation, order: str, descending: bool) -> list[ir.Val
     return [take_along(operand, indices, dimension) for operand in sort.operands]
 
 
+def is_iota_along(value: ir.Value, dimension: int) -> bool:
+    """Whether `value` is an integer iota along `dimension` (each element its position)."""
+    owner = value.owner
+    return (isinstance(owner, (ir.Operation, ir.OpView)) and owner.name == "stablehlo.iota"
+            and ir.IntegerAttr(owner.attributes["iota_dimension"]).value == dimension
+            and isinstance(ir.RankedTensorType(value.type).element_type.maybe_downcast(),
+                           ir.IntegerType))
+
+
 def take_along(operand: ir.Value, indices: ir.Value, dimension: int) -> ir.Value:
     """operand[..., indices[..., j, ...], ...] along `dimension` (numpy's take_along_axis):
-    `indices` has the operand's shape but along `dimension`, and so has the result."""
-    rank = ir.RankedTensorType(operand.type).rank
+    `indices` has the operand's shape but along `dimension`, and so has the result.
+
+    Static shapes gather the flattened operand at one computed offset per element, which IREE
+    fuses into the gather; a gather with batching dimensions becomes concatenated iotas there
+    (shlo-canonicalize-gather), a few dispatches more."""
+    t = ir.RankedTensorType(operand.type)
+    rank = t.rank
+    if t.has_static_shape and ir.RankedTensorType(indices.type).has_static_shape:
+        return _take_flat(operand, indices, dimension)
     batch = [d for d in range(rank) if d != dimension]
     return stablehlo.gather(
         operand, indices, offset_dims=[], collapsed_slice_dims=[dimension],
@@ -210,3 +226,25 @@ def take_along(operand: ir.Value, indices: ir.Value, dimension: int) -> ir.Value
         start_index_map=[dimension], index_vector_dim=rank, slice_sizes=[1] * rank,
         result_type=with_element(indices.type, element_of(operand)))
 
+
+
+def _take_flat(operand: ir.Value, indices: ir.Value, dimension: int) -> ir.Value:
+    """take_along for static shapes: offset = sum of (index along d) * (row-major stride of d)."""
+    shape = list(ir.RankedTensorType(operand.type).shape)
+    size = math.prod(shape)
+    offset_type = ir.IntegerType.get_signless(32 if size < 2 ** 31 else 64)
+    offset_tensor = with_element(indices.type, offset_type)
+    offset = None
+    for d in range(len(shape)):
+        along = (Num(indices).to(offset_type).value if d == dimension
+                 else stablehlo.iota(iota_dimension=d, result_type=offset_tensor))
+        stride = math.prod(shape[d + 1:])
+        if stride != 1:
+            along = stablehlo.multiply(along, const(stride, along))
+        offset = along if offset is None else stablehlo.add(offset, along)
+    flat = stablehlo.reshape(operand, result_type=ir.RankedTensorType.get(
+        [size], element_of(operand)))
+    return stablehlo.gather(
+        flat, offset, offset_dims=[], collapsed_slice_dims=[0], start_index_map=[0],
+        index_vector_dim=len(shape), slice_sizes=[1],
+        result_type=with_element(indices.type, element_of(operand)))

@@ -14,14 +14,17 @@ comparisons; with a chunked first pass that drops most of a row, fewer still:
   maxima (otherwise k chunk maxima, k distinct elements, would come before it), so the top k
   of those k chunks (k s candidates) is the top k of the row; the k largest maxima are found
   the same way when that pays too (`Plan`);
-- the positions in the low halves of the top k gather every operand.
+- the positions in the low halves of the top k gather every operand (an iota along the
+  dimension is the positions).
 
 `plan` picks the chunk sizes by counting comparisons per row (a direct top-k of n: n k; a
 level of chunks of s: n for the maxima, the maxima's plan, k s k for the candidates, and its
-dispatches); `top_k_plan` keeps the network where a time model fitted to measurements says
-it is faster. IREE's topk takes no comparator on other operands, so only a sort whose
-comparator orders its first operand alone by a known order (`sort_keys.recognise`) or that
-is chlo.top_k's (`shlo.top_k_order`), keys of at most 32 bits, qualifies; static shapes only.
+dispatches);
+`top_k_plan` keeps the network where a time model fitted to measurements says it is faster.
+The largest alone (k = 1) is a max reduction. IREE's topk takes no comparator on other
+operands, so only a sort whose comparator orders its first operand alone by a known order
+(`sort_keys.recognise`) or that is chlo.top_k's (`shlo.top_k_order`), keys of at most 32
+bits, qualifies; static shapes only.
 """
 from __future__ import annotations
 
@@ -32,9 +35,8 @@ import numpy as np
 from iree.compiler import ir
 
 from ..dialect import stablehlo
-from . import chlo_stablehlo_extras as extras
 from . import sort_keys
-from .chlo_expr import const, max_over, Num, with_element
+from .chlo_expr import const, element_of, max_over, Num, with_element
 from .index_vectors import edge_pad, inverse, reshape, transpose
 
 I64_MIN = -2 ** 63
@@ -94,9 +96,15 @@ def leading(sort: ir.Operation) -> Leading | None:
     return Leading(k, slices, barriers)
 
 
-# a level of chunks adds a reduce, a gather and a top-k dispatch: about 30-45 us a call, the
-# time of this many comparisons
-LEVEL_OVERHEAD = 32_000
+# the longest row IREE's topk takes fused with its producer: fused, the producer's row goes
+# into a stack buffer (8 bytes an element; IREE's cpu limit of 32 KiB a function is reached
+# at 4089, measured)
+FUSED_ROW_LIMIT = 2048
+
+
+# a level of chunks adds a reduction, a gather and a top-k dispatch: a few us a call, the time
+# of this many comparisons
+LEVEL_OVERHEAD = 8_000
 
 
 @dataclasses.dataclass(frozen=True)
@@ -174,7 +182,9 @@ def top_k(operands: list[ir.Value], dimension: int, k: int, order: str, descendi
     best = _largest(packed, k, how)
     positions = stablehlo.convert(_positions(best), result_type=with_element(best.type, i32))
     positions = transpose(reshape(positions, outer + [k]), inverse(permutation))
-    return [sort_keys.take_along(operand, positions, dimension) for operand in operands]
+    return [Num(positions).to(element_of(operand)).value
+            if sort_keys.is_iota_along(operand, dimension)
+            else sort_keys.take_along(operand, positions, dimension) for operand in operands]
 
 
 def _positions(best: ir.Value) -> ir.Value:
@@ -200,23 +210,36 @@ def _largest(packed: ir.Value, k: int, how: Plan, stride: int = 1) -> ir.Value:
     which = stablehlo.shift_right_logical(low, const((stride * chunk).bit_length() - 1, low))
     which = stablehlo.convert(which, result_type=with_element(
         best.type, ir.IntegerType.get_signless(32)))
+    # the index vector (row, which) built by a select, which IREE fuses into the gather
+    # (batching dimensions, or a concatenate, would cost it a few dispatches more)
+    pair = ir.RankedTensorType.get([rows, k, 2], ir.IntegerType.get_signless(32))
+    row = stablehlo.iota(iota_dimension=0, result_type=pair)
+    which = stablehlo.broadcast_in_dim(which, broadcast_dimensions=[0, 1], result_type=pair)
+    first = stablehlo.compare(stablehlo.iota(iota_dimension=2, result_type=pair),
+                              const(0, row), comparison_direction="EQ")
     picked = stablehlo.gather(
-        chunks, which, offset_dims=[2], collapsed_slice_dims=[1], operand_batching_dims=[0],
-        start_indices_batching_dims=[0], start_index_map=[1], index_vector_dim=2,
+        chunks, stablehlo.select(first, row, which), offset_dims=[2],
+        collapsed_slice_dims=[0, 1], start_index_map=[0, 1], index_vector_dim=2,
         slice_sizes=[1, 1, chunk], result_type=ir.RankedTensorType.get([rows, k, chunk], i64))
     return _iree_top_k(reshape(picked, [rows, k * chunk]), k)
 
 
 def _iree_top_k(values: ir.Value, k: int) -> ir.Value:
-    """The k largest of each row of the [rows, n] i64 `values`, largest first
-    (`iree_linalg_ext.topk`, its input behind a barrier: fused with its producer, IREE
-    compiles the row into a stack buffer over the 32 KiB limit)."""
-    rows = ir.RankedTensorType(values.type).shape[0]
+    """The k largest of each row of the [rows, n] i64 `values`, largest first: their maximum
+    for k = 1, else `iree_linalg_ext.topk`. A row longer than FUSED_ROW_LIMIT goes in behind
+    IREE's compute barrier, which keeps its producer in a dispatch of its own (a
+    stablehlo.optimization_barrier does too, but IREE then waits on the host before the
+    topk: for 64 rows of 4096, k = 16, such waits took half the time)."""
+    rows, n = ir.RankedTensorType(values.type).shape
+    if k == 1:
+        return reshape(max_over(Num(values), [1], I64_MIN).value, [rows, 1])
     i64 = ir.IntegerType.get_signless(64)
     i32 = ir.IntegerType.get_signless(32)
     out = ir.RankedTensorType.get([rows, k], i64)
     index_out = ir.RankedTensorType.get([rows, k], i32)
-    (values,) = extras.optimization_barrier([values])
+    if n > FUSED_ROW_LIMIT:
+        values = ir.Operation.create("iree_tensor_ext.compute_barrier.start",
+                                     results=[values.type], operands=[values]).result
     op = ir.Operation.create(
         "iree_linalg_ext.topk", results=[out, index_out],
         operands=[values, stablehlo.constant(I64_MIN, result_type=out),

@@ -465,7 +465,13 @@ def test_real_schur_lowered_for_the_cpu(ctx, target, dtype, shape):
     _real_schur_checks(a, t, z, 10 * tol)
     n = shape[-1]
     for tk, zk, ak in zip(t.reshape((-1, n, n)), z.reshape((-1, n, n)), a.reshape((-1, n, n))):
-        want_t, want_z = scipy.linalg.schur(ak)               # sgees/dgees: the same type
+        if dtype == np.float32:
+            # which eigenvalue deflates first is down to rounding in f32 (on a Zen 5 VM this
+            # 7 x 7 deflated 2.43 first, OpenBLAS's sgees third): the same eigenvalues
+            got, want = np.linalg.eigvals(tk.astype(np.float64)), np.linalg.eigvals(ak)
+            assert max(_closest(got, want).max(), _closest(want, got).max()) < 100 * tol
+            continue
+        want_t, want_z = scipy.linalg.schur(ak)               # dgees
         signs = np.sign(np.sum(want_z * zk, axis=0))
         np.testing.assert_allclose(signs[:, None] * tk * signs, want_t, atol=100 * tol)
 

@@ -14,6 +14,7 @@ import pytest
 import shlo
 from shlo.passes.base import nested_ops
 from shlo.passes.legalize_chlo import LegalizeChlo
+from shlo.passes import sort_top_k
 from shlo.passes.lower_sort import LowerSort
 
 from conftest import vulkan_or_skip
@@ -27,6 +28,7 @@ TOP_K = {   # function -> (element type, shape, k): chlo.top_k along the last di
     "k1_i32": ("i32", (5, 3000), 1),
     "ui32": ("ui32", (4, 2048), 8),
     "direct_f16": ("f16", (8, 40), 10),
+    "long_direct_f32": ("f32", (1, 5000), 2),     # fused, over IREE's stack limit: a barrier
     "bf16": ("bf16", (2, 5000), 3),
     "i8": ("i8", (16, 600), 4),
     "rank3_f32": ("f32", (2, 3, 2000), 10),
@@ -134,8 +136,17 @@ def test_every_sort_became_iree_top_k(module_and_exe):
                  for f in nested_ops(module.operation, "func.func")}
     count = {name: len(list(nested_ops(f, "iree_linalg_ext.topk")))
              for name, f in functions.items()}
-    assert count["chunked_f32"] == 3            # two levels of chunk maxima, then each's chunks
+    levels = 0
+    plan = sort_top_k.plan(4096, 16, 64)
+    while plan.chunk is not None:
+        levels, plan = levels + 1, plan.maxima
+    assert levels >= 2                          # chunk maxima of chunk maxima
+    assert count["chunked_f32"] == levels + 1   # the top maxima, then each level's chunks
     assert count["direct_f16"] == 1             # 10 of 40: no chunks
+    assert count["long_direct_f32"] == 1
+    fenced = functions["long_direct_f32"]
+    assert len(list(nested_ops(fenced, "iree_tensor_ext.compute_barrier.start"))) == 1
+    assert count.pop("k1_i32") == 0             # the largest: a max reduction
     assert all(count.values())
 
 
