@@ -7,10 +7,12 @@ generator then fails on some of those fusions: jax's LU solve (a permutation gat
 triangular-solve loop whose step subtracts a matrix-vector product) stopped with "'arith.subf'
 op requires the same type for all operands and results". Recomputing the producer on every
 trip is also work the loop does not need. The pass puts every such capture, when statically
-shaped and of rank 1 or more, behind one `stablehlo.optimization_barrier` before the loop, so
-it is computed once and the loop reads the result. Constants, function arguments and values
-of other loops' regions stay as they are; IREE cannot compile the barrier on dynamic shapes,
-so those stay too.
+shaped and of rank 1 or more, behind a fusion barrier before the loop
+(`iree_tensor_ext.compute_barrier.start`, `chlo_stablehlo_extras.fusion_barrier`), so it is
+computed once and the loop reads the result. Constants, function arguments and values of
+other loops' regions stay as they are, and so do dynamic shapes. (The pass used a
+`stablehlo.optimization_barrier` until 2026-11-27, which also fences, but makes IREE wait on
+the host for the captures before the loop starts.)
 """
 from __future__ import annotations
 
@@ -56,7 +58,7 @@ def _barrier(loop: ir.Operation) -> None:
     if not captures:
         return
     with ir.InsertionPoint(loop), loop.location:
-        fenced = extras.optimization_barrier(captures)
+        fenced = [extras.fusion_barrier(v) for v in captures]
     for old, new in zip(captures, fenced):
         uses = [(u.owner, u.operand_number) for u in old.uses]
         for user, index in uses:

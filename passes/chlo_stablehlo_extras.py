@@ -310,6 +310,14 @@ def optimization_barrier(values: Sequence[ir.Value]) -> list[ir.Value]:
                         values).results)
 
 
+def fusion_barrier(value: ir.Value) -> ir.Value:
+    """`iree_tensor_ext.compute_barrier.start`: the value, unchanged, which IREE computes in
+    dispatches of its own, fused into none of its consumers (an optimization_barrier fences
+    too, but IREE then waits on the host for the value before it goes on). Static shapes."""
+    return ir.Operation.create("iree_tensor_ext.compute_barrier.start", results=[value.type],
+                               operands=[value]).result
+
+
 def while_(initial: Sequence[ir.Value], cond: Callable, body: Callable) -> list[ir.Value]:
     """`stablehlo.while`: `cond(*carried)` gives an i1 scalar, `body(*carried)` the next values."""
     types = [v.type for v in initial]

@@ -35,6 +35,7 @@ import numpy as np
 from iree.compiler import ir
 
 from ..dialect import stablehlo
+from . import chlo_stablehlo_extras as extras
 from . import sort_keys
 from .chlo_expr import const, element_of, max_over, Num, with_element
 from .index_vectors import edge_pad, inverse, reshape, transpose
@@ -227,9 +228,9 @@ def _largest(packed: ir.Value, k: int, how: Plan, stride: int = 1) -> ir.Value:
 def _iree_top_k(values: ir.Value, k: int) -> ir.Value:
     """The k largest of each row of the [rows, n] i64 `values`, largest first: their maximum
     for k = 1, else `iree_linalg_ext.topk`. A row longer than FUSED_ROW_LIMIT goes in behind
-    IREE's compute barrier, which keeps its producer in a dispatch of its own (a
-    stablehlo.optimization_barrier does too, but IREE then waits on the host before the
-    topk: for 64 rows of 4096, k = 16, such waits took half the time)."""
+    a fusion barrier, which keeps its producer in a dispatch of its own (optimization
+    barriers did, with a wait on the host before each topk: for 64 rows of 4096, k = 16,
+    such waits took half the time)."""
     rows, n = ir.RankedTensorType(values.type).shape
     if k == 1:
         return reshape(max_over(Num(values), [1], I64_MIN).value, [rows, 1])
@@ -238,8 +239,7 @@ def _iree_top_k(values: ir.Value, k: int) -> ir.Value:
     out = ir.RankedTensorType.get([rows, k], i64)
     index_out = ir.RankedTensorType.get([rows, k], i32)
     if n > FUSED_ROW_LIMIT:
-        values = ir.Operation.create("iree_tensor_ext.compute_barrier.start",
-                                     results=[values.type], operands=[values]).result
+        values = extras.fusion_barrier(values)
     op = ir.Operation.create(
         "iree_linalg_ext.topk", results=[out, index_out],
         operands=[values, stablehlo.constant(I64_MIN, result_type=out),

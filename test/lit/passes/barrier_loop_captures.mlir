@@ -1,15 +1,15 @@
 // RUN: shlo-opt --shlo-barrier-loop-captures %s | filecheck %s
 
-// A computed static tensor the loop reads from outside goes through one barrier before the
+// A computed static tensor the loop reads from outside goes through a fusion barrier before the
 // loop, and the loop reads the barrier's result; constants, arguments, scalars and values
 // defined inside the loop stay as they are.
 // CHECK-LABEL: func.func @gather_read_in_a_loop
 // CHECK:         %[[G:.*]] = "stablehlo.gather"
-// CHECK:         %[[B:.*]] = stablehlo.optimization_barrier %[[G]] : tensor<4x1xf32>
+// CHECK:         %[[B:.*]] = iree_tensor_ext.compute_barrier.start %[[G]] : tensor<4x1xf32> -> tensor<4x1xf32>
 // CHECK:         stablehlo.while
 // CHECK:           stablehlo.dynamic_slice %[[B]]
 // CHECK:           stablehlo.add %{{.*}}, %arg0 : tensor<4x1xf32>
-// CHECK-NOT:     optimization_barrier
+// CHECK-NOT:     compute_barrier
 func.func @gather_read_in_a_loop(%b: tensor<4x1xf32>, %idx: tensor<4x1xi32>, %s: tensor<i64>) -> tensor<4x1xf32> {
   %g = "stablehlo.gather"(%b, %idx) <{dimension_numbers = #stablehlo.gather<offset_dims = [1], collapsed_slice_dims = [0], start_index_map = [0], index_vector_dim = 1>, indices_are_sorted = false, slice_sizes = array<i64: 1, 1>}> : (tensor<4x1xf32>, tensor<4x1xi32>) -> tensor<4x1xf32>
   %n = stablehlo.add %s, %s : tensor<i64>
