@@ -310,12 +310,23 @@ def optimization_barrier(values: Sequence[ir.Value]) -> list[ir.Value]:
                         values).results)
 
 
+FUSION_BARRIER = "iree_tensor_ext.compute_barrier.start"
+
+
 def fusion_barrier(value: ir.Value) -> ir.Value:
     """`iree_tensor_ext.compute_barrier.start`: the value, unchanged, which IREE computes in
     dispatches of its own, fused into none of its consumers (an optimization_barrier fences
-    too, but IREE then waits on the host for the value before it goes on). Static shapes."""
-    return ir.Operation.create("iree_tensor_ext.compute_barrier.start", results=[value.type],
-                               operands=[value]).result
+    too, but IREE then waits on the host for the value before it goes on). Static shapes.
+    Unsigned integers pass as signless ones of their width (IREE 3.13 cannot convert the
+    barrier's unsigned type: "failed to legalize operation")."""
+    t = ir.RankedTensorType(value.type)
+    element = t.element_type.maybe_downcast()
+    if isinstance(element, ir.IntegerType) and element.is_unsigned:
+        signless = ir.RankedTensorType.get(
+            t.shape, ir.IntegerType.get_signless(element.width))
+        bits = fusion_barrier(_create("stablehlo.bitcast_convert", [signless], [value]).result)
+        return _create("stablehlo.bitcast_convert", [t], [bits]).result
+    return ir.Operation.create(FUSION_BARRIER, results=[t], operands=[value]).result
 
 
 def while_(initial: Sequence[ir.Value], cond: Callable, body: Callable) -> list[ir.Value]:

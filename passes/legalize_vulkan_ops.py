@@ -26,7 +26,7 @@ keeps the original ops:
   jnp.max of negative ones 0 (unsigned integers and floats are right): it reduces the values
   moved to unsigned order (x xor the sign bit, bitcast) and moves the result back;
 * an f64 `convolution` whose operand is computed in its dispatch (a broadcast 3-D input)
-  gave wrong values: its computed operands go behind an optimization barrier;
+  gave wrong values: its computed operands go behind a fusion barrier;
 * a sum of negated values fails to compile ("Failed to get an identity value for the
   reduction operation": IREE folds the negate into the combiner; jax's gradient of
   log_softmax): it is the negation of the sum of the values (with the init negated too),
@@ -58,23 +58,27 @@ keeps the original ops:
 * IREE's own `fft` (1-D, power-of-two length) of a batch fails to compile at length 32
   and more when `real` or `imag` reads its result ("'vector.transfer_read' op with rank > 1
   should be broken down"; `abs` compiles, as does length 16), and so does its IRFFT, which
-  takes the real part inside: every such fft's result goes behind an optimization barrier,
+  takes the real part inside: every such fft's result goes behind a fusion barrier,
   and an IRFFT is the real part of the complex IFFT of the Hermitian extension
   (shlo-expand-fft's `irfft_through_ifft`);
 * a `reduce_window` (overlapping windows) whose input is computed from 8- or 16-bit numbers
   in the same dispatch (bf16/f16 -> f32 converts, which shlo-accumulate-in-f32 writes for
   every narrow-float sum window; i8 -> f32) reads wrong values (an f16 2x2 window sum off by
-  1e5): such inputs go through an optimization barrier, so the window reads them from memory;
+  1e5): such inputs go through a fusion barrier, so the window reads them from memory;
 * a `reduce` that keeps its operand's innermost dimension (`x - mean(x, axis=0)`,
   softmax over axis 0, x * argmax(x, axis=0)), or whose users broadcast its result along
   other dimensions than it came from (the signs of a matrix's diagonal scaling its columns,
   in shlo's SVD), gives wrong values from 16 rows on when those users are fused into its
-  dispatch (IREE's own pipeline alone too): its results go through an optimization barrier,
-  so the users read them from memory;
+  dispatch (IREE's own pipeline alone too): its results go through a fusion barrier, so the
+  users read them from memory;
 * `convolution` with feature_group_count > 1 (other than depthwise: one input feature per
   group) or batch_group_count > 1 gives zeros: it becomes the spec's own definition, one
   convolution per group over slices of lhs and rhs, concatenated along the output feature
   dimension.
+
+The fences are fusion barriers (`chlo_stablehlo_extras.fusion_barrier`): the value gets a
+dispatch of its own, with no wait on the host. They were optimization barriers until
+2026-11-27, which also made jax's eigvals of a 12x12 come back NaN here.
 """
 from __future__ import annotations
 
@@ -90,7 +94,7 @@ from ..dialect.types import constant_values, element_dtype
 from .chlo_expr import (Num, attributes, clone_retyped, complex_, element_of, float_info, imag,
                         is_complex, is_float, real, real_element, select, shift_right_logical,
                         with_element)
-from .chlo_stablehlo_extras import optimization_barrier
+from .chlo_stablehlo_extras import FUSION_BARRIER, fusion_barrier
 from .expand_fft import irfft_through_ifft
 from .base import binary_body, nested_ops
 from .elementwise_ops import ELEMENTWISE_OPS
@@ -273,10 +277,10 @@ def _fft(op: ir.Operation):
     if fft_type == "IRFFT":
         return [irfft_through_ifft(op.operands[0], lengths[0])]
     users = [use.owner.name for use in op.results[0].uses]
-    if users and all(name == "stablehlo.optimization_barrier" for name in users):
+    if users and all(name == FUSION_BARRIER for name in users):
         return None
     fft = stablehlo.fft(op.operands[0], fft_type=fft_type, fft_length=lengths)
-    return optimization_barrier([fft])
+    return [fusion_barrier(fft)]
 
 
 def _reads_narrow_values(value: ir.Value, depth: int = 8) -> bool:
@@ -306,7 +310,7 @@ def _fence_narrow_window_inputs(window: ir.Operation) -> None:
     if not inputs:
         return
     with ir.InsertionPoint(window), window.location:
-        fenced = optimization_barrier(inputs)
+        fenced = [fusion_barrier(v) for v in inputs]
     for old, new in zip(inputs, fenced):
         for i in range(half):
             if window.operands[i] == old:
@@ -354,10 +358,12 @@ def _fence_reduce_results(reduce: ir.Operation) -> None:
         return
     if not any(len(list(r.uses)) for r in results):
         return
+    uses = [[(use.owner, use.operand_number) for use in r.uses] for r in results]
     with ir.InsertionPoint.after(reduce), reduce.location:
-        fenced = optimization_barrier(results)
-    for old, new in zip(results, fenced):
-        old.replace_all_uses_except(new, new.owner.operation)
+        fenced = [fusion_barrier(v) for v in results]
+    for new, users in zip(fenced, uses):
+        for user, index in users:
+            user.operands[index] = new
 
 
 # A 1-D iota up to this length becomes a constant (a longer one stays an iota).
@@ -536,10 +542,10 @@ def _fence_f64_convolution(op: ir.Operation) -> None:
     for i, operand in enumerate(op.operands):
         producer = operand.owner
         if isinstance(producer, ir.Block) or producer.name in (
-                "stablehlo.optimization_barrier", "stablehlo.constant"):
+                FUSION_BARRIER, "stablehlo.constant"):
             continue
         with ir.InsertionPoint(op), op.location:
-            op.operands[i] = optimization_barrier([operand])[0]
+            op.operands[i] = fusion_barrier(operand)
 
 
 # op name -> what the pass does to each such op after the rules (the ops they leave)

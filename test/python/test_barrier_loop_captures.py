@@ -4,8 +4,12 @@ generator ("'arith.subf' op requires the same type"); behind a barrier it compil
 forward substitution is the oracle."""
 import jax
 import numpy as np
+import pytest
 
 import shlo
+from shlo.passes.barrier_loop_captures import BarrierLoopCaptures
+
+from conftest import vulkan_or_skip
 
 TEXT = """
 func.func @main(%a: tensor<4x4xf32>, %b: tensor<4x1xf32>, %idx: tensor<4x1xi32>) -> tensor<4x1xf32> {
@@ -57,3 +61,40 @@ def test_jax_custom_linear_solve_with_an_lu_solve_compiles(ctx):
     got = shlo.compile(shlo.parse_module(fn.lower(b).as_text(), context=ctx), target="cpu")(b)
     np.testing.assert_allclose(got, np.linalg.solve(m.astype(np.float64), b), rtol=1e-4,
                                atol=1e-5)
+
+
+UNSIGNED = """
+func.func @main(%x: tensor<8xui32>) -> tensor<ui32> {
+  %c3 = stablehlo.constant dense<3> : tensor<8xui32>
+  %y = stablehlo.multiply %x, %c3 : tensor<8xui32>
+  %c0 = stablehlo.constant dense<0> : tensor<i64>
+  %c1 = stablehlo.constant dense<1> : tensor<i64>
+  %c8 = stablehlo.constant dense<8> : tensor<i64>
+  %z = stablehlo.constant dense<0> : tensor<ui32>
+  %r:2 = stablehlo.while(%i = %c0, %acc = %z) : tensor<i64>, tensor<ui32>
+  cond {
+    %p = stablehlo.compare LT, %i, %c8, SIGNED : (tensor<i64>, tensor<i64>) -> tensor<i1>
+    stablehlo.return %p : tensor<i1>
+  } do {
+    %e = stablehlo.dynamic_slice %y, %i, sizes = [1] : (tensor<8xui32>, tensor<i64>) -> tensor<1xui32>
+    %s = stablehlo.reshape %e : (tensor<1xui32>) -> tensor<ui32>
+    %a = stablehlo.xor %acc, %s : tensor<ui32>
+    %next = stablehlo.add %i, %c1 : tensor<i64>
+    stablehlo.return %next, %a : tensor<i64>, tensor<ui32>
+  }
+  return %r#1 : tensor<ui32>
+}"""
+
+
+@pytest.mark.parametrize("target", ["cpu", "vulkan"])
+def test_an_unsigned_capture_compiles(ctx, target):
+    """The fence of a ui32 capture goes through as i32 (IREE 3.13 cannot convert a compute
+    barrier of unsigned type: "failed to legalize operation")."""
+    if target == "vulkan":
+        vulkan_or_skip()
+    fenced = shlo.parse_module(UNSIGNED, context=ctx)
+    BarrierLoopCaptures().apply(fenced)
+    assert "iree_tensor_ext.compute_barrier.start" in str(fenced)
+    x = np.arange(4_000_000_000, 4_000_000_008, dtype=np.uint32)
+    got = shlo.compile(shlo.parse_module(UNSIGNED, context=ctx), target=target, cache=False)(x)
+    assert np.asarray(got) == np.bitwise_xor.reduce(x * np.uint32(3))

@@ -597,15 +597,13 @@ def test_f64_matmul_with_a_one_hot_computed_in_its_dispatch(ctx, target, m):
         np.testing.assert_allclose(exe(a, np.int32(k)), a @ onehot, rtol=1e-13, atol=1e-13)
 
 
-@pytest.mark.parametrize("n", [4, pytest.param(12, marks=pytest.mark.xfail(
-    strict=True, reason="jax's eigvals and schur come back NaN on lavapipe "
-    "(docs/iree_gaps.md, known, not fixed)"))])
+@pytest.mark.parametrize("n", [4, 12])
 def test_eigenvalues_on_vulkan(ctx, n):
     """jax's eigvals and schur (shlo's QR iteration) against numpy's eigenvalues (sorted
-    moduli) and a symmetric matrix's eigenvalues. Known on Vulkan at 12: NaN (the iteration
-    reports no convergence when the sort after it runs its network in more than one loop
-    iteration; at 4 the network's 3 steps run in one); barriers on the loop's reductions
-    fixed it but broke other loops' compiles."""
+    moduli) and a symmetric matrix's eigenvalues. At 12 they came back NaN (the iteration
+    reported no convergence when the sort after it ran its network in more than one loop
+    iteration) while shlo-legalize-vulkan-ops fenced with optimization barriers; right with
+    fusion barriers (docs/iree_gaps.md)."""
     import jax
     import jax.numpy as jnp
     import jax.scipy.linalg as jsl

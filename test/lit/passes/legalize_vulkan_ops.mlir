@@ -53,18 +53,18 @@ func.func @sum_of_negation(%x: tensor<12x32xf32>, %init: tensor<f32>) -> tensor<
   return %r : tensor<12xf32>
 }
 
-// A reduce over an outer axis is read through a barrier (x - mean(x, axis=0) read wrong values
-// with its users fused into the reduction); one over the innermost axis broadcast back along
-// its rows is not.
+// A reduce over an outer axis is read through a fusion barrier (x - mean(x, axis=0) read wrong
+// values with its users fused into the reduction); one over the innermost axis broadcast back
+// along its rows is not.
 // CHECK-LABEL: func.func @outer_axis
 // CHECK:         %[[S:.*]] = stablehlo.reduce(%arg0 init: %{{.*}}) applies stablehlo.add across dimensions = [0]
-// CHECK:         %[[F:.*]] = stablehlo.optimization_barrier %[[S]] : tensor<3xf32>
+// CHECK:         %[[F:.*]] = iree_tensor_ext.compute_barrier.start %[[S]] : tensor<3xf32> -> tensor<3xf32>
 // CHECK:         stablehlo.broadcast_in_dim %[[F]], dims = [1]
 // CHECK:         %[[T:.*]] = stablehlo.reduce(%arg0 init: %{{.*}}) applies stablehlo.add across dimensions = [1]
-// CHECK-NOT:     stablehlo.optimization_barrier
+// CHECK-NOT:     compute_barrier
 // CHECK-LABEL: func.func @row_sums_scaling_columns
 // CHECK:         %[[S:.*]] = stablehlo.reduce(%arg0 init: %{{.*}}) applies stablehlo.add across dimensions = [1]
-// CHECK:         %[[F:.*]] = stablehlo.optimization_barrier %[[S]] : tensor<4xf32>
+// CHECK:         %[[F:.*]] = iree_tensor_ext.compute_barrier.start %[[S]] : tensor<4xf32> -> tensor<4xf32>
 // CHECK:         stablehlo.negate %[[F]]
 func.func @outer_axis(%x: tensor<4x3xf32>) -> (tensor<4x3xf32>, tensor<4xf32>) {
   %zero = stablehlo.constant dense<0.0> : tensor<f32>
