@@ -26,7 +26,15 @@ keeps the original ops:
   jnp.max of negative ones 0 (unsigned integers and floats are right): it reduces the values
   moved to unsigned order (x xor the sign bit, bitcast) and moves the result back;
 * an f64 `convolution` whose operand is computed in its dispatch (a broadcast 3-D input)
-  gave wrong values: its computed operands go behind a fusion barrier;
+  gave wrong values, and so did an f64 `dot_general` with a one-hot operand computed in its
+  dispatch (shlo's Jacobi rotations in f64 eigh and svd): their computed operands go behind
+  a fusion barrier;
+* arithmetic with a constant float zero is folded inexactly by Mesa's shader compiler (the
+  SPIR-V keeps `x * 0.0`; the driver makes it 0): x * 0, x / 0 and 0 / x gave 0 for every x
+  (infinities and NaN included: jnp.nan_to_num(x / 0.0) was 0), x + 0 kept a -0, 0 - x gave
+  -0 for x = 0: a zero constant (through broadcasts, reshapes, converts and transposes) that
+  multiply, divide, add or subtract reads goes behind a fusion barrier, so the shader reads
+  it from memory;
 * a sum of negated values fails to compile ("Failed to get an identity value for the
   reduction operation": IREE folds the negate into the combiner; jax's gradient of
   log_softmax): it is the negation of the sum of the values (with the init negated too),
@@ -533,23 +541,64 @@ def _grouped_convolution(op: ir.Operation):
     return [stablehlo.concatenate(parts, dimension=out_dimension)]
 
 
-def _fence_f64_convolution(op: ir.Operation) -> None:
-    """An f64 (or complex<f64>) convolution reads its computed operands from memory: a 3-D
-    f64 convolution of a broadcast input (two depth planes, SAME) gave wrong values on
-    lavapipe; f32 and unfused operands are right."""
+def _fence_f64_operands(op: ir.Operation) -> None:
+    """An f64 (or complex<f64>) convolution or dot_general reads its computed operands from
+    memory: a 3-D f64 convolution of a broadcast input (two depth planes, SAME) gave wrong
+    values on lavapipe, and so did an f64 matmul with a one-hot operand fused into its dispatch
+    (A @ onehot of [10, 10] x [10, 5], the one-hot an iota compared with a run-time index:
+    shlo's Jacobi rotations, jax's f64 eigh and svd at 9 and 12 rows); f32 and unfused
+    operands are right. (Fenced by optimization barriers, the matmuls' operands made lavapipe
+    lose the device in shlo's f64 triangular solves under parallel tests.)"""
     if str(real_element(element_of(op.results[0]))) != "f64":
         return
     for i, operand in enumerate(op.operands):
         producer = operand.owner
-        if isinstance(producer, ir.Block) or producer.name in (
-                FUSION_BARRIER, "stablehlo.constant"):
+        if (isinstance(producer, ir.Block) or producer.name in (FUSION_BARRIER,
+                                                                 "stablehlo.constant")
+                or not ir.RankedTensorType(operand.type).has_static_shape):
             continue
         with ir.InsertionPoint(op), op.location:
             op.operands[i] = fusion_barrier(operand)
 
 
+# what a float zero constant is seen through
+_ZERO_PRESERVING = ("stablehlo.broadcast_in_dim", "stablehlo.reshape", "stablehlo.convert",
+                    "stablehlo.transpose")
+
+
+def _is_float_zero(value: ir.Value) -> bool:
+    """Whether `value` is a float zero splat constant, maybe broadcast, reshaped or converted."""
+    while not isinstance(value.owner, ir.Block) and value.owner.name in _ZERO_PRESERVING:
+        value = value.owner.operands[0]
+    owner = value.owner
+    if isinstance(owner, ir.Block) or owner.name != "stablehlo.constant":
+        return False
+    if not is_float(element_of(value)):
+        return False
+    attr = ir.DenseElementsAttr(owner.attributes["value"])
+    return attr.is_splat and float(ir.FloatAttr(attr.get_splat_value()).value) == 0.0
+
+
+def _fence_zero_operands(op: ir.Operation) -> None:
+    """A float zero constant that arithmetic reads goes behind a fusion barrier, so that the
+    shader reads it from memory and Mesa cannot fold x * 0 to 0 (x = inf or NaN gives NaN),
+    x / 0 or 0 / x to 0, or drop the sign of a zero (x + 0, 0 - x)."""
+    if not is_float(element_of(op.results[0])):
+        return
+    for i, operand in enumerate(op.operands):
+        if ir.RankedTensorType(operand.type).has_static_shape and _is_float_zero(operand):
+            with ir.InsertionPoint(op), op.location:
+                op.operands[i] = fusion_barrier(operand)
+
+
 # op name -> what the pass does to each such op after the rules (the ops they leave)
-_AFTER_RULES = {"stablehlo.convolution": _fence_f64_convolution,
+_AFTER_RULES = {"stablehlo.convolution": _fence_f64_operands,
+                "stablehlo.dot_general": _fence_f64_operands,
+                # Mesa's shader compiler folds these inexactly when an operand is a constant
+                # zero: x * 0 -> 0, x / 0 -> 0, 0 / x -> 0, x + 0 -> x, 0 - x -> -x
+                **{name: _fence_zero_operands for name in (
+                    "stablehlo.multiply", "stablehlo.divide", "stablehlo.add",
+                    "stablehlo.subtract")},
                 "stablehlo.reduce_window": _fence_narrow_window_inputs,
                 "stablehlo.iota": _iota_as_constant,
                 "stablehlo.reduce": _fence_reduce_results}

@@ -535,13 +535,11 @@ def test_cross_entropy_value_and_gradient(ctx, target):
     np.testing.assert_allclose(grad, x.T.astype(np.float64) @ (p - onehot) / 12, atol=1e-6)
 
 
-@pytest.mark.parametrize("target", ["cpu", pytest.param("vulkan", marks=pytest.mark.xfail(
-    strict=True, reason="Mesa folds arithmetic with a constant zero (docs/iree_gaps.md)"))])
+@pytest.mark.parametrize("target", TARGETS)
 def test_arithmetic_with_a_constant_zero(ctx, target):
     """IEEE results (numpy's) of x * 0, x / 0, 0 / x, x + 0 and 0 - x with a constant zero.
-    Known on Vulkan: Mesa's shader compiler folds them to 0 (x, -x for add and subtract) when
-    the zero is a constant in the shader; reading it from memory (a barrier) fixed them but
-    made IREE's runtime fail on jax's special functions, so it is not done."""
+    On Vulkan Mesa's shader compiler folds them to 0 (x, -x for add and subtract) when the
+    zero is a constant in the shader: the zero goes behind a fusion barrier."""
     exe = compile_for(ctx, """
     func.func @main(%x: tensor<7xf32>) -> (tensor<7xf32>, tensor<7xf32>, tensor<7xf32>,
                                           tensor<7xf32>, tensor<7xf32>, tensor<7xf32>) {
@@ -566,15 +564,12 @@ def test_arithmetic_with_a_constant_zero(ctx, target):
         np.testing.assert_array_equal(np.signbit(got), np.signbit(w))
 
 
-@pytest.mark.parametrize("target", ["cpu", pytest.param("vulkan", marks=pytest.mark.xfail(
-    strict=True, reason="an f64 matmul with a fused one-hot operand is wrong on lavapipe "
-                        "(docs/iree_gaps.md)"))])
+@pytest.mark.parametrize("target", TARGETS)
 @pytest.mark.parametrize("m", [10, 12])
 def test_f64_matmul_with_a_one_hot_computed_in_its_dispatch(ctx, target, m):
     """A @ onehot, the one-hot from an iota and a run-time index (shlo's Jacobi rotations in
-    jax's f64 eigh and svd), against numpy. Known on Vulkan: wrong products at 10 and 12 rows;
-    a barrier on the operand fixed it but made Vulkan lose the device in shlo's f64
-    triangular solves under load, so it is not done."""
+    jax's f64 eigh and svd), against numpy: wrong products on Vulkan at 10 and 12 rows with
+    the one-hot fused into the matmul's dispatch, right behind a fusion barrier."""
     h = m // 2
     exe = compile_for(ctx, f"""
     func.func @main(%a: tensor<{m}x{m}xf64>, %k: tensor<i32>) -> tensor<{m}x{h}xf64> {{
