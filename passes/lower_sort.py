@@ -157,7 +157,8 @@ class _Network:
         self.permutation = [i for i in range(rank) if i != self.dimension] + [self.dimension]
         # operands that are an integer iota along the dimension (jnp.argsort's, top_k's) are
         # the positions: they are not carried through the steps
-        self.iotas = {i for i, v in enumerate(sort.operands) if sort_keys.is_iota_along(v, self.dimension)}
+        self.iotas = {i for i, v in enumerate(sort.operands)
+                      if sort_keys.is_iota_along(v, self.dimension)}
         # positions: to tell padding apart, to break ties for a stable sort, to stand for iotas
         self.with_positions = self.stable or self.width != self.length or bool(self.iotas)
 

@@ -227,7 +227,6 @@ def take_along(operand: ir.Value, indices: ir.Value, dimension: int) -> ir.Value
         result_type=with_element(indices.type, element_of(operand)))
 
 
-
 def _take_flat(operand: ir.Value, indices: ir.Value, dimension: int) -> ir.Value:
     """take_along for static shapes: offset = sum of (index along d) * (row-major stride of d)."""
     shape = list(ir.RankedTensorType(operand.type).shape)

@@ -19,12 +19,11 @@ comparisons; with a chunked first pass that drops most of a row, fewer still:
 
 `plan` picks the chunk sizes by counting comparisons per row (a direct top-k of n: n k; a
 level of chunks of s: n for the maxima, the maxima's plan, k s k for the candidates, and its
-dispatches);
-`top_k_plan` keeps the network where a time model fitted to measurements says it is faster.
-The largest alone (k = 1) is a max reduction. IREE's topk takes no comparator on other
-operands, so only a sort whose comparator orders its first operand alone by a known order
-(`sort_keys.recognise`) or that is chlo.top_k's (`shlo.top_k_order`), keys of at most 32
-bits, qualifies; static shapes only.
+dispatches); `top_k_plan` keeps the network where a time model fitted to measurements says
+it is faster. The largest alone (k = 1) is a max reduction. IREE's topk takes no comparator
+on other operands, so only a sort whose comparator orders its first operand alone by a known
+order (`sort_keys.recognise`) or that is chlo.top_k's (`shlo.top_k_order`), keys of at most
+32 bits, qualifies; static shapes only.
 """
 from __future__ import annotations
 
