@@ -329,6 +329,25 @@ def fusion_barrier(value: ir.Value) -> ir.Value:
     return ir.Operation.create(FUSION_BARRIER, results=[t], operands=[value]).result
 
 
+_CONTROL_FLOW = ("stablehlo.while", "stablehlo.if", "stablehlo.case")
+
+
+def fence(values: Sequence[ir.Value]) -> list[ir.Value]:
+    """The values, each computed in dispatches of its own: fusion barriers where IREE takes
+    them (static shapes, the insertion point outside while, if and case regions: inside a
+    complex128 SVD's loops they failed IREE's stream scheduling, "'stream.async.dispatch' op
+    : streamable op expected to be in an execution region"), else one optimization_barrier
+    (which also makes IREE wait on the host)."""
+    op = ir.InsertionPoint.current.block.owner
+    while op is not None:
+        if op.name in _CONTROL_FLOW:
+            return optimization_barrier(values)
+        op = op.operation.parent
+    if not all(ir.RankedTensorType(v.type).has_static_shape for v in values):
+        return optimization_barrier(values)
+    return [fusion_barrier(v) for v in values]
+
+
 def while_(initial: Sequence[ir.Value], cond: Callable, body: Callable) -> list[ir.Value]:
     """`stablehlo.while`: `cond(*carried)` gives an i1 scalar, `body(*carried)` the next values."""
     types = [v.type for v in initial]

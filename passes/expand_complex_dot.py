@@ -11,10 +11,8 @@ dispatch: the rewrite keeps the dimension numbers, precision and algorithm of th
 (a_re b_re - a_im b_im) + i (a_re b_im + a_im b_re), each product a real dot_general IREE
 compiles and data-tiles like any other, and puts a fusion barrier between the two real
 results and the `complex` that joins them (without it IREE fuses the join into the matmul
-dispatch and fails the same way). Inside a while, if or case, and on run-time shapes, the
-fence is an optimization_barrier, which also makes IREE wait on the host: fusion barriers
-there made IREE fail on a complex128 SVD's loops ("'stream.async.dispatch' op : streamable
-op expected to be in an execution region").
+dispatch and fails the same way); inside a while, if or case, and on run-time shapes, the
+fence is an optimization_barrier (`chlo_stablehlo_extras.fence`).
 """
 from __future__ import annotations
 
@@ -22,7 +20,6 @@ import dataclasses
 
 from iree.compiler import ir
 
-from ..dialect import stablehlo
 from . import chlo_stablehlo_extras as extras
 from .chlo_expr import Num, attributes, complex_, element_of, imag, real, with_element
 from .op_rules import RulesPass
@@ -48,21 +45,8 @@ def _complex_dot(op: ir.Operation):
     ar, ai, br, bi = real(a), imag(a), real(b), imag(b)
     re = _real_dot(op, ar, br, result) - _real_dot(op, ai, bi, result)
     im = _real_dot(op, ar, bi, result) + _real_dot(op, ai, br, result)
-    if ir.RankedTensorType(result).has_static_shape and not _in_control_flow(op):
-        re, im = extras.fusion_barrier(re.value), extras.fusion_barrier(im.value)
-    else:
-        re, im = stablehlo.optimization_barrier([re.value, im.value])
+    re, im = extras.fence([re.value, im.value])
     return [complex_(Num(re), Num(im)).value]
-
-
-def _in_control_flow(op: ir.Operation) -> bool:
-    """Whether `op` is inside a while, if or case region."""
-    parent = op.operation.parent
-    while parent is not None:
-        if parent.name in ("stablehlo.while", "stablehlo.if", "stablehlo.case"):
-            return True
-        parent = parent.parent
-    return False
 
 
 @dataclasses.dataclass

@@ -29,7 +29,6 @@ from ..dialect.attributes import enum_name
 from ..dialect.types import DYN, element_dtype
 from ..errors import PassError
 from . import chlo_stablehlo_extras as extras
-from .chlo_stablehlo_extras import optimization_barrier
 from .chlo_expr import Num, element_of, imag, real, real_element
 from .op_rules import RulesPass
 
@@ -210,7 +209,7 @@ def _fft_last(x: ir.Value, fft_type: str, n: int) -> ir.Value:
         re, im = _dft(real(Num(x)).value, imag(Num(x)).value, n, fft_type == "IFFT", n)
     # a barrier: IREE fuses the matmuls into the complex op and cannot vectorize that for f32
     # (not on run-time sizes: IREE 3.13 rejects a barrier there, "unexpected tensor.dim")
-    return stablehlo.complex(*(optimization_barrier([re, im]) if static else (re, im)))
+    return stablehlo.complex(*(extras.fence([re, im]) if static else (re, im)))
 
 
 def _hermitian_extension(x: ir.Value, n: int) -> tuple[ir.Value, ir.Value]:
@@ -239,7 +238,7 @@ def irfft_through_ifft(x: ir.Value, n: int) -> ir.Value:
     """A 1-D IRFFT of length n on the last axis as the real part of IREE's own complex IFFT of
     the Hermitian extension (both normalise by 1/n), the IFFT's result behind a barrier."""
     full = stablehlo.complex(*_hermitian_extension(x, n))
-    spectrum, = optimization_barrier([stablehlo.fft(full, fft_type="IFFT", fft_length=[n])])
+    spectrum, = extras.fence([stablehlo.fft(full, fft_type="IFFT", fft_length=[n])])
     return real(Num(spectrum)).value
 
 

@@ -51,7 +51,7 @@ func.func @irfft_2d(%x: tensor<4x5xcomplex<f32>>) -> tensor<4x8xf32> {
 // CHECK:         stablehlo.subtract
 // CHECK:         stablehlo.dot_general %[[IM]], %[[C]], contracting_dims = [1] x [0]
 // CHECK:         stablehlo.add
-// CHECK:         stablehlo.optimization_barrier
+// CHECK-COUNT-2: iree_tensor_ext.compute_barrier.start
 // CHECK:         stablehlo.complex
 func.func @fft_1d_f64(%x: tensor<3x4xcomplex<f64>>) -> tensor<3x4xcomplex<f64>> {
   %0 = stablehlo.fft %x, type = FFT, length = [4] : (tensor<3x4xcomplex<f64>>) -> tensor<3x4xcomplex<f64>>
