@@ -34,7 +34,7 @@ from ..dialect import stablehlo
 from . import chlo_stablehlo_extras as extras
 from . import chlo_structure, sort_keys, sort_top_k
 from .base import Pass, nested_ops
-from .chlo_expr import attributes, bit_width, is_float
+from .chlo_expr import Num, attributes, bit_width, is_float
 from .elementwise_ops import ELEMENTWISE_OPS
 
 I32_MAX = 2**31 - 1
@@ -207,14 +207,8 @@ class _Network:
     def _operands(self, carried: list[ir.Value]) -> list[ir.Value]:
         """The sort's operands, flat, from the carried values (the iotas from the positions,
         which come last)."""
-        rest, positions = iter(carried), carried[-1]
-
-        def position_as(t: ir.RankedTensorType) -> ir.Value:
-            if t.element_type == ir.RankedTensorType(positions.type).element_type:
-                return positions
-            return stablehlo.convert(positions, result_type=ir.RankedTensorType.get(
-                ir.RankedTensorType(positions.type).shape, t.element_type))
-        return [position_as(t) if i in self.iotas else next(rest)
+        rest, positions = iter(carried), Num(carried[-1])
+        return [positions.to(t.element_type).value if i in self.iotas else next(rest)
                 for i, t in enumerate(self.types)]
 
     def _flatten(self, value: ir.Value) -> ir.Value:

@@ -32,6 +32,7 @@ from ..dialect import stablehlo
 from ..dialect.elementwise import compare_scalars, total_order_key
 from . import chlo_stablehlo_extras as extras
 from .chlo_expr import Num, const, element_of, is_float, total_order_int, with_element
+from .index_vectors import reshape
 
 FLOAT_PROBES = (-math.nan, -math.inf, -2.5, -1.0, -0.0, 0.0, 1.0, 2.5, math.inf, math.nan)
 
@@ -241,9 +242,7 @@ def _take_flat(operand: ir.Value, indices: ir.Value, dimension: int) -> ir.Value
         if stride != 1:
             along = stablehlo.multiply(along, const(stride, along))
         offset = along if offset is None else stablehlo.add(offset, along)
-    flat = stablehlo.reshape(operand, result_type=ir.RankedTensorType.get(
-        [size], element_of(operand)))
     return stablehlo.gather(
-        flat, offset, offset_dims=[], collapsed_slice_dims=[0], start_index_map=[0],
+        reshape(operand, [size]), offset, offset_dims=[], collapsed_slice_dims=[0], start_index_map=[0],
         index_vector_dim=len(shape), slice_sizes=[1],
         result_type=with_element(indices.type, element_of(operand)))
