@@ -37,11 +37,10 @@ class Function(standalone_loader.Function):
 
     def __init__(self, signature: Signature, device, vm_context, vm_function, driver: str,
                  on_device_lost=None, host: HostProcess | None = None, bind=None):
-        super().__init__(signature, device, vm_context, vm_function, bind)
+        super().__init__(signature, device, vm_context, vm_function, bind, driver)
         self.host = host        # the context's shlo_host process, when the module calls it
         # per input, whether IREE may read the caller's array in place (else it gets a copy)
         self.inputs_in_place = read_only_inputs(vm_function.reflection, len(signature.inputs))
-        self.driver = driver
         self._on_device_lost = on_device_lost
 
     def __call__(self, *args):
@@ -72,7 +71,7 @@ class Function(standalone_loader.Function):
         """Run the function on prepared arguments; its results as distinct numpy arrays."""
         ret_list = self._list(len(self.signature.outputs))
         try:
-            self._vm_context.invoke(self._vm_function, arg_list, ret_list)
+            self._invoker(arg_list, ret_list)
         except (RuntimeError, ValueError) as e:
             host_error = self.host.take_error() if self.host is not None else None
             if host_error is not None:

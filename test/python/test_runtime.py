@@ -304,7 +304,7 @@ def test_a_lost_device_is_replaced_on_the_next_call():
     np.testing.assert_array_equal(exe(x), 2 * x)
     np.testing.assert_array_equal(other(x), 2 * x)
     lost_config = devices.device_config(exe.device)
-    exe.function("main")._vm_context = _LostDevice()
+    exe.function("main")._invoker._vm_context = _LostDevice()
     with pytest.raises(shlo.DeviceError, match="the 'local-task' device was lost .*"
                                                "the next call opens a new device"):
         exe.function("main")(x)

@@ -163,5 +163,6 @@ def test_loader_source_imports_only_the_runtime():
     source = open(standalone_loader.__file__).read()
     imported = {line.split()[1].split(".")[0] for line in source.splitlines()
                 if line.startswith(("import ", "from ")) and "__future__" not in line}
-    assert imported <= {"dataclasses", "re", "argparse", "iree", "ml_dtypes", "numpy"}, imported
+    assert imported <= {"dataclasses", "os", "re", "time", "argparse", "iree", "ml_dtypes",
+                        "numpy"}, imported
     assert "iree.compiler" not in source
