@@ -17,8 +17,8 @@ from ..errors import DeviceError, InvocationError
 from . import standalone_loader
 from ..host_abi import REFLECTION_KEY
 from .abi import Signature, read_only_inputs, validate
-from .devices import (device_config, forget_device, importable, is_current, thread_binder,
-                      to_device)
+from .devices import (StagingCopies, device_config, forget_device, importable, is_current,
+                      thread_binder, to_device)
 from .host_module import HostProcess, ProcessGrid, create_host_module
 from .shape_errors import shape_check_error
 
@@ -41,6 +41,7 @@ class Function(standalone_loader.Function):
         self.host = host        # the context's shlo_host process, when the module calls it
         # per input, whether IREE may read the caller's array in place (else it gets a copy)
         self.inputs_in_place = read_only_inputs(vm_function.reflection, len(signature.inputs))
+        self._staging = StagingCopies()
         self._on_device_lost = on_device_lost
 
     def __call__(self, *args):
@@ -50,10 +51,10 @@ class Function(standalone_loader.Function):
 
     def call(self, *args):
         """Call with the host state as it is (`run_parallel` sets it up)."""
-        arrays = [importable(self.driver, value.to_device(array), in_place)
-                  for array, value, in_place in zip(
-                      validate(self.signature, args, self.ArgumentError),
-                      self.signature.inputs, self.inputs_in_place)]
+        inputs = [value.to_device(array) for array, value in zip(
+            validate(self.signature, args, self.ArgumentError), self.signature.inputs)]
+        arrays = [importable(self.driver, array, in_place, self._staging, index)
+                  for index, (array, in_place) in enumerate(zip(inputs, self.inputs_in_place))]
         if self._bind is not None:
             self._bind()
         arg_list = self._list(len(arrays))
@@ -65,6 +66,9 @@ class Function(standalone_loader.Function):
         results = self._invoke(arg_list)
         results = tuple(r.copy() if any(np.may_share_memory(r, a) for a in arrays) else r
                         for r in results)
+        for index, (array, staged) in enumerate(zip(inputs, arrays)):
+            if staged is not array:
+                self._staging.keep(index, staged)
         return results[0] if len(results) == 1 else results
 
     def _invoke(self, arg_list) -> list[np.ndarray]:

@@ -261,3 +261,46 @@ def test_other_dtypes_in_place(exe):
     a = aligned(rng.standard_normal((64, 64)))
     b = aligned(rng.integers(-100, 100, (64, 64)).astype(np.int8))
     np.testing.assert_array_equal(exe.function("wide")(a, b), a * b.astype(np.float64))
+
+
+def test_private_copies_are_reused_from_call_to_call(ctx, monkeypatch):
+    """One aligned copy per unaligned input, kept across calls (a fresh one per call cost
+    page faults), without a result ever seeing the next call's data."""
+    from shlo.runtime import devices
+    exe = shlo.compile(shlo.parse_module(MODULE, context=ctx), target="cpu")
+    made = []
+
+    def counting(shape, dtype=np.float32):
+        made.append(tuple(shape))
+        return empty_aligned(shape, dtype)
+    monkeypatch.setattr(devices, "empty_aligned", counting)
+    identity, add = exe.function("identity"), exe.function("add")
+    inputs = [unaligned(4096, 20 + i) for i in range(5)]
+    returned = [identity(x)[0] for x in inputs]     # each hands its (copied) input back
+    for x, same in zip(inputs, returned):
+        np.testing.assert_array_equal(same, x)
+    for i in range(5):
+        a, b = unaligned(4096, 30 + i), unaligned(4096, 40 + i)
+        np.testing.assert_array_equal(add(a, b), a + b)
+    assert made == [(4096,)] * 3        # identity's input, add's two inputs
+    update = shlo.compile(shlo.parse_module(UPDATE, context=ctx), target="cpu")
+    results = []
+    for i in range(3):
+        a, u = unaligned(4096, 50 + i), unaligned(16, 60 + i)
+        want = a.copy()
+        want[10 * i:10 * i + 16] = u
+        results.append((update(a, u, np.int32(10 * i)), want))
+    for got, want in results:           # IREE updated the kept copy in place: results copied
+        np.testing.assert_array_equal(got, want)
+
+
+def test_private_copies_from_threads_at_once(exe):
+    from concurrent.futures import ThreadPoolExecutor
+    add = exe.function("add")
+
+    def work(seed):
+        for i in range(40):
+            a, b = unaligned(4096, seed * 100 + i), unaligned(4096, seed * 100 + 50 + i)
+            np.testing.assert_array_equal(add(a, b), a + b)
+    with ThreadPoolExecutor(3) as pool:
+        list(pool.map(work, range(3)))
