@@ -7,8 +7,11 @@ index wrapping) into a dispatch that needs 4 MiB of stack and fails to compile
 ("exceeded stack allocation limit"). A module with a scatter therefore compiles
 without aggressive fusion, which avoids it. A module with a small batched matmul compiles
 without data tiling: IREE 3.13's data tiling computed wrong values for some of them (batch
-2-3, 3 or 6 rows, after a row normalisation: softmax weights times values). Flags the user
-gave come last and win (IREE takes the last value of a repeated flag).
+2-3, 3 or 6 rows, after a row normalisation: softmax weights times values). A module whose
+every matmul is a matrix-vector product of a few rows, on a matrix that is not a constant (batch-1
+inference with the weights as arguments), compiles without data tiling too: it would repack
+the whole matrix on every call. Flags the user gave come last and win (IREE takes the last
+value of a repeated flag).
 
 Large matmuls (an operand over 8 MiB) get a larger distribution tile
 (`--iree-llvmcpu-matmul-tile-bytes`, 16 MiB instead of 256 KiB): IREE's default cuts a
@@ -49,36 +52,81 @@ LARGE_MATMUL_TILES = ("--iree-llvmcpu-matmul-tile-bytes=16777216",)
 LARGE_OPERAND_BYTES = 8 << 20
 
 
+def _bytes(t: ir.Type) -> int:
+    """A static tensor type's size in bytes (0 for a dynamic one)."""
+    t = ir.RankedTensorType(t)
+    return math.prod(t.shape) * num_bits(t.element_type) // 8 if t.has_static_shape else 0
+
+
 def _has_large_operand(op: ir.Operation) -> bool:
     """Whether a dot_general reads an operand of more than LARGE_OPERAND_BYTES."""
-    for value in op.operands:
-        t = ir.RankedTensorType(value.type)
-        if t.has_static_shape and math.prod(t.shape) * num_bits(t.element_type) > \
-                LARGE_OPERAND_BYTES * 8:
-            return True
-    return False
+    return any(_bytes(value.type) > LARGE_OPERAND_BYTES for value in op.operands)
 
 
 SMALL_FREE_SIZE = 16
 
 
-def _is_small_batched(op: ir.Operation) -> bool:
-    """Whether a dot_general has batch dimensions and a side whose free (neither batch nor
+def _thin_sides(op: ir.Operation) -> list[int]:
+    """The operands (0: lhs, 1: rhs) of a dot_general whose free (neither batch nor
     contracting) dimensions are static and hold fewer than SMALL_FREE_SIZE elements."""
     _, numbers = arguments(op)
-    if not numbers.get("lhs_batching_dimensions"):
-        return False
-    for side, value in (("lhs", op.operands[0]), ("rhs", op.operands[1])):
-        shape = ir.RankedTensorType(value.type).shape
+    thin = []
+    for index, side in enumerate(("lhs", "rhs")):
+        shape = ir.RankedTensorType(op.operands[index].type).shape
         used = set(numbers.get(f"{side}_batching_dimensions") or ()) | \
             set(numbers.get(f"{side}_contracting_dimensions") or ())
         free = [shape[d] for d in range(len(shape)) if d not in used]
         if all(size >= 0 for size in free) and math.prod(free) < SMALL_FREE_SIZE:
-            return True
-    return False
+            thin.append(index)
+    return thin
 
 
-# (op name, flags added when the module holds such an op, why, which ops count: None for all)
+def _is_small_batched(op: ir.Operation) -> bool:
+    """Whether a dot_general has batch dimensions and a thin side (`_thin_sides`)."""
+    _, numbers = arguments(op)
+    return bool(numbers.get("lhs_batching_dimensions")) and bool(_thin_sides(op))
+
+
+THIN_PRODUCT_BYTES = 1 << 20
+
+
+def _from_constants(value: ir.Value) -> bool:
+    """Whether a value is computed from constants alone (IREE computes it, and packs it for a
+    data-tiled matmul, once, when the module loads)."""
+    seen, stack = set(), [value]
+    while stack:
+        owner = stack.pop().owner
+        if not isinstance(owner, (ir.Operation, ir.OpView)):
+            return False            # a block argument: the function's input or a loop's value
+        op = owner.operation
+        if op not in seen:
+            seen.add(op)
+            stack.extend(op.operands)
+    return True
+
+
+def _only_thin_products(module_op: ir.Operation) -> bool:
+    """Whether a module has dot_generals and each is a matrix-vector product of few rows
+    (a thin side, `_thin_sides`) on a matrix of THIN_PRODUCT_BYTES or more that is not
+    computed from constants: data tiling would repack that matrix, typically the weights, on
+    every call."""
+    dots = []
+
+    def visit(op):
+        if op.name == "stablehlo.dot_general":
+            dots.append(op)
+        return ir.WalkResult.ADVANCE
+    module_op.walk(visit)
+
+    def repacked_every_call(op):
+        matrices = [op.operands[1 - side] for side in _thin_sides(op)]
+        return any(_bytes(m.type) >= THIN_PRODUCT_BYTES and not _from_constants(m)
+                   for m in matrices)
+    return bool(dots) and all(repacked_every_call(op) for op in dots)
+
+
+# (op name, flags added when the module holds such an op, why, which ops count: None for all;
+# a "builtin.module" rule's predicate judges the whole module)
 MODULE_RULES: tuple[tuple[str, tuple[str, ...], str, object], ...] = (
     ("stablehlo.scatter", NO_AGGRESSIVE_FUSION,
      "O2/O3 fuse scatter index math into a dispatch over the stack limit", None),
@@ -91,6 +139,12 @@ MODULE_RULES: tuple[tuple[str, tuple[str, ...], str, object], ...] = (
     # batch 2-3 and 3 or 6 rows, when the lhs is a row-normalised tensor (softmax weights)
     ("stablehlo.dot_general", NO_DATA_TILING,
      "IREE 3.13's data tiling miscompiles some small batched matmuls", _is_small_batched),
+    # measured 2026-11-27 (docs/performance.md): x @ W of 1 row and a 4096x4096 argument W
+    # 20.4 -> 4.3 ms (XLA 1.3 ms), 8 rows 20.4 -> 4.5 ms, 2048x2048 0.92-1.09 -> 0.59-0.67 ms;
+    # from 64 rows on data tiling wins again, and with a constant W it packs W once
+    ("builtin.module", NO_DATA_TILING,
+     "data tiling repacks a matrix-vector product's whole matrix on every call",
+     _only_thin_products),
 )
 
 
