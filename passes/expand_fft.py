@@ -3,7 +3,8 @@
 IREE 3.13 lowers a `stablehlo.fft` only when it is 1-D, f32/complex<f32> and of a power-of-two
 length (measured: an fft_length of 2 or 3 entries, a length like 6, and any f64/complex<f64> fft
 fail, the last with "'arith.mulf' op requires the same type for all operands and results").
-This pass leaves those native ffts alone and rewrites the others:
+This pass keeps those native ffts, each behind a fence (`extras.fence`: IREE fused the real part
+of a 65536-point fft into it and failed on the stack that needed), and rewrites the others:
 
 - an n-D fft becomes 1-D ffts along each transformed axis (the axis moved last with a
   transpose, then moved back): FFT/IFFT transform every axis; RFFT is a real 1-D RFFT on the
@@ -245,13 +246,25 @@ def irfft_through_ifft(x: ir.Value, n: int) -> ir.Value:
 # --- the rule -------------------------------------------------------------------------------
 
 
+def _fenced(value: ir.Value) -> bool:
+    """Whether a value's only user is a barrier `extras.fence` made."""
+    users = [use.owner for use in value.uses]
+    return len(users) == 1 and users[0].name in (extras.FUSION_BARRIER,
+                                                 "stablehlo.optimization_barrier")
+
+
 def _expand_fft(op: ir.Operation):
     fft_type = enum_name(op.attributes["fft_type"])
     lengths = list(ir.DenseI64ArrayAttr(op.attributes["fft_length"]))
     x, result = op.operands[0], op.results[0].type
     rt = ir.RankedTensorType(result)
     if len(lengths) == 1 and _is_native(element_of(x), lengths[0]) and rt.has_static_shape:
-        return None             # (IREE rejects every fft of run-time size: those are DFTs)
+        # (IREE rejects every fft of run-time size: those are DFTs.) IREE fuses a consumer,
+        # such as the real part, into its fft and then holds the whole spectrum on the stack:
+        # "exceeded stack allocation limit" from 65536 points on. Its result goes behind a fence.
+        if _fenced(op.results[0]):
+            return None
+        return extras.fence([stablehlo.fft(x, fft_type=fft_type, fft_length=lengths)])
     if rt.has_static_shape and 0 in rt.shape:
         return [stablehlo.constant(0, result_type=result)]
     if 0 in lengths:

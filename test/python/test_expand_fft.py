@@ -96,3 +96,18 @@ def test_prime_length_beyond_the_matrix_limit_is_a_clear_error(ctx):
 }"""
     with pytest.raises(shlo.Error, match="DFT of length 4099 needs a 4099x4099 matrix"):
         shlo.compile(shlo.parse_module(text, context=ctx), target="cpu", cache=False)
+
+
+def test_long_native_fft_with_a_fused_consumer():
+    """The real part of a 65536-point f32 fft: IREE fused it into its own fft and needed
+    256 KiB of stack ("exceeded stack allocation limit"); the fft now sits behind a fence."""
+    n = 1 << 16
+    exe = shlo.compile(f"""
+func.func @main(%x: tensor<{n}xcomplex<f32>>) -> tensor<{n}xf32> {{
+  %0 = stablehlo.fft %x, type = FFT, length = [{n}] : (tensor<{n}xcomplex<f32>>) -> tensor<{n}xcomplex<f32>>
+  %1 = stablehlo.real %0 : (tensor<{n}xcomplex<f32>>) -> tensor<{n}xf32>
+  return %1 : tensor<{n}xf32>
+}}""", target="cpu")
+    x = (R.standard_normal(n) + 1j * R.standard_normal(n)).astype(np.complex64)
+    want = np.fft.fft(x.astype(np.complex128)).real
+    np.testing.assert_allclose(exe(x), want, rtol=0, atol=2e-6 * np.abs(want).max())
