@@ -49,6 +49,8 @@ PASSES: dict[str, tuple[str, str]] = {
     "shlo-expand-invariant-loop-updates": ("shlo.passes.expand_invariant_loop_updates",
                                            "ExpandInvariantLoopUpdates"),
     "shlo-split-arg-reduce": ("shlo.passes.split_arg_reduce", "SplitArgReduce"),
+    "shlo-split-long-reduce": ("shlo.passes.split_long_reduce", "SplitLongReduce"),
+    "shlo-guard-square-sums": ("shlo.passes.guard_square_sums", "GuardSquareSums"),
     "shlo-defer-softmax-division": ("shlo.passes.defer_softmax_division",
                                     "DeferSoftmaxDivision"),
     "shlo-fold-dynamic-self-ops": ("shlo.passes.fold_dynamic_self_ops", "FoldDynamicSelfOps"),

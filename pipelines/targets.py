@@ -120,9 +120,12 @@ KINDS: dict[str, TargetKind] = {k.name: k for k in (
                # arg-max/min as two vectorized reduces (11x faster than XLA on CPU); on
                # Vulkan the split pair gave wrong indices or failed to compile from 16
                # elements on, where IREE's own two-operand reduce is right. Attention's
-               # softmax divided after its second matmul. top_k as IREE's topk
+               # softmax divided after its second matmul. top_k as IREE's topk. A long
+               # reduce into few results in parts, one per thread and more; sums of squares
+               # kept from IREE's scalar contraction code
                pass_options=(("shlo-lower-sort", "top-k=true"),),
-               passes=("shlo-split-arg-reduce", "shlo-defer-softmax-division")),
+               passes=("shlo-split-arg-reduce", "shlo-defer-softmax-division",
+                       "shlo-guard-square-sums", "shlo-split-long-reduce")),
     TargetKind("vulkan", "vulkan", ("--iree-hal-target-device=vulkan",),
                "--iree-vulkan-target", "llvmpipe", VULKAN_TARGETS, F64_ARITHMETIC,
                "SPIR-V for Vulkan; llvmpipe matches Mesa's software driver",

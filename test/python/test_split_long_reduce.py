@@ -1,0 +1,74 @@
+"""shlo-split-long-reduce on CPU against numpy: long reduces into few results, split in parts
+by the cpu target's pipeline, give the values of one reduce (sums within float rounding,
+everything else exactly; a NaN anywhere still wins a maximum)."""
+import numpy as np
+import pytest
+
+import shlo
+
+N = 1 << 18
+
+
+def _reduce(name, shape, element, op, dims, init):
+    result = [d for i, d in enumerate(shape) if i not in dims]
+    t = lambda s: "tensor<" + "".join(f"{d}x" for d in s) + element + ">"   # noqa: E731
+    return f"""
+func.func @{name}(%x: {t(shape)}) -> {t(result)} {{
+  %init = stablehlo.constant dense<{init}> : tensor<{element}>
+  %0 = stablehlo.reduce(%x init: %init) applies stablehlo.{op} across dimensions = {dims} : ({t(shape)}, tensor<{element}>) -> {t(result)}
+  return %0 : {t(result)}
+}}"""
+
+
+CASES = {   # name -> (shape, element, op, dims, init, numpy oracle)
+    "sum_all": ((512, 1024), "f32", "add", [0, 1], "0.0", lambda x: x.astype(np.float64).sum()),
+    "sum_middle": ((4, 8192, 16), "f32", "add", [1, 2], "0.0",
+                   lambda x: x.astype(np.float64).sum(axis=(1, 2))),
+    "max_rows": ((3, N), "f32", "maximum", [1], "0xFF800000", lambda x: x.max(axis=1)),
+    "min_seven": ((N,), "i32", "minimum", [0], "7", lambda x: min(x.min(), 7)),
+    "and_bits": ((N,), "ui32", "and", [0], "4294967295", np.bitwise_and.reduce),
+    "sum_i64": ((2, N), "i64", "add", [1], "0", lambda x: x.sum(axis=1)),
+}
+
+
+@pytest.fixture(scope="module")
+def exe():
+    return shlo.compile("".join(_reduce(name, *case[:5]) for name, case in CASES.items()),
+                        target="cpu")
+
+
+@pytest.mark.parametrize("name", CASES)
+def test_split_reduces_match_numpy(exe, name):
+    shape, element, _op, _dims, _init, oracle = CASES[name]
+    rng = np.random.default_rng(len(name))
+    dtype = {"f32": np.float32, "i32": np.int32, "i64": np.int64, "ui32": np.uint32}[element]
+    if element == "f32":
+        x = rng.standard_normal(shape).astype(dtype)
+    elif element == "ui32":
+        x = ~(np.uint32(1) << rng.integers(0, 32, shape).astype(np.uint32))
+        x[: shape[0] // 2] = np.uint32(0xFFFFFFFF)
+    else:
+        x = rng.integers(-1000, 1000, shape).astype(dtype)
+    got = exe.function(name)(x)
+    want = oracle(x)
+    if element == "f32" and "sum" in name:
+        np.testing.assert_allclose(got, want, rtol=1e-5, atol=1e-5 * np.abs(x).sum() / x.size)
+    else:
+        np.testing.assert_array_equal(got, np.asarray(want, dtype))
+
+
+def test_a_nan_in_any_part_wins_the_maximum(exe):
+    x = np.random.default_rng(3).standard_normal((3, N)).astype(np.float32)
+    x[1, N - 5] = np.nan
+    got = exe.function("max_rows")(x)
+    assert np.isnan(got[1]) and not np.isnan(got[[0, 2]]).any()
+    np.testing.assert_array_equal(got[[0, 2]], x[[0, 2]].max(axis=1))
+
+
+def test_the_cpu_pipeline_splits_them(ctx):
+    from shlo.passes.pipeline import run_pipeline
+    from shlo.pipelines.targets import get_target
+    assert "shlo-split-long-reduce" in get_target("cpu").passes
+    module = shlo.parse_module(_reduce("f", (N,), "f32", "add", [0], "0.0"), context=ctx)
+    run_pipeline(module.operation, "builtin.module(shlo-split-long-reduce)")
+    assert str(module).count("stablehlo.reduce") == 2
