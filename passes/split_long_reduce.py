@@ -13,7 +13,7 @@ maximum, minimum, and or or (associative and commutative). The init value takes 
 in each part and once more at the end, so it must be the reducer's identity, except for
 maximum, minimum, and and or, which do not change when a value takes part twice. A float sum
 is regrouped like this anyway when it is vectorized, and the spec leaves the order of a
-reduce to the implementation. Static shapes only.
+reduce to the implementation. Static shapes, integer and float elements only.
 """
 from __future__ import annotations
 
@@ -24,7 +24,7 @@ from iree.compiler import ir
 
 from ..dialect import stablehlo
 from .base import binary_body
-from .chlo_expr import element_of
+from .chlo_expr import element_of, is_float
 from .cumulative_window import is_identity
 from .op_rules import CANONICAL, RulesPass
 
@@ -56,8 +56,9 @@ def _reduce(op: ir.Operation):
     x, init = op.operands
     t = ir.RankedTensorType(x.type)
     combine = binary_body(op)
-    if not t.has_static_shape or combine is None or combine.name not in COMBINE:
-        return None
+    if (not t.has_static_shape or combine is None or combine.name not in COMBINE
+            or not (is_float(t.element_type) or isinstance(t.element_type, ir.IntegerType))):
+        return None         # (complex sums stay whole)
     if combine.name not in IDEMPOTENT and not is_identity(init, combine.name):
         return None
     shape = list(t.shape)

@@ -35,14 +35,15 @@ func.func @odd_length(%x: tensor<65576xf32>) -> tensor<f32> {
 }
 
 // Negative: a sum whose init is not 0 (it would be added once per part), too few elements,
-// too many results, two operands, and a run-time size stay as they are.
+// too many results, two operands, a run-time size and a complex sum stay as they are.
 // CHECK-LABEL: func.func @unchanged
 // CHECK-NOT:     stablehlo.reshape
 // CHECK-NOT:     shlo.canonical
 // CHECK:         return
 func.func @unchanged(%x: tensor<1048576xf32>, %s: tensor<8192xf32>, %m: tensor<128x65536xf32>,
-                     %i: tensor<1048576xi32>, %d: tensor<?xf32>)
-    -> (tensor<f32>, tensor<f32>, tensor<128xf32>, tensor<f32>, tensor<i32>, tensor<f32>) {
+                     %i: tensor<1048576xi32>, %d: tensor<?xf32>, %cx: tensor<1048576xcomplex<f32>>)
+    -> (tensor<f32>, tensor<f32>, tensor<128xf32>, tensor<f32>, tensor<i32>, tensor<f32>,
+        tensor<complex<f32>>) {
   %five = stablehlo.constant dense<5.0> : tensor<f32>
   %z = stablehlo.constant dense<0.0> : tensor<f32>
   %zi = stablehlo.constant dense<0> : tensor<i32>
@@ -56,5 +57,7 @@ func.func @unchanged(%x: tensor<1048576xf32>, %s: tensor<8192xf32>, %m: tensor<1
       stablehlo.return %s0, %s1 : tensor<f32>, tensor<i32>
     }
   %4 = stablehlo.reduce(%d init: %z) applies stablehlo.add across dimensions = [0] : (tensor<?xf32>, tensor<f32>) -> tensor<f32>
-  return %0, %1, %2, %3#0, %3#1, %4 : tensor<f32>, tensor<f32>, tensor<128xf32>, tensor<f32>, tensor<i32>, tensor<f32>
+  %zc = stablehlo.constant dense<(0.0, 0.0)> : tensor<complex<f32>>
+  %5 = stablehlo.reduce(%cx init: %zc) applies stablehlo.add across dimensions = [0] : (tensor<1048576xcomplex<f32>>, tensor<complex<f32>>) -> tensor<complex<f32>>
+  return %0, %1, %2, %3#0, %3#1, %4, %5 : tensor<f32>, tensor<f32>, tensor<128xf32>, tensor<f32>, tensor<i32>, tensor<f32>, tensor<complex<f32>>
 }
