@@ -34,15 +34,33 @@ def test_widened_matmuls_round_the_exact_product_once(ctx, dtype, name):
     magnitudes = np.abs(a.astype(np.float64)) @ np.abs(b.astype(np.float64))
     assert np.all(np.abs(got - exact) <= 0.5 * ulp + 40 * 2.0 ** -24 * magnitudes * 1.01)
 
+BOTH, F16 = "shlo-widen-narrow-matmuls", "shlo-widen-narrow-matmuls{types=f16}"
+
+
 @pytest.mark.parametrize("features, added", [
-    ({"avx", "avx2", "fma", "f16c"}, True),                   # AVX2: IREE has no bf16 path
-    ({"avx2", "avx512f", "avx512bw"}, True),                  # AVX-512 without BF16
-    ({"avx2", "avx512f", "avx512_bf16"}, False),              # bf16 instructions: unmeasured
-    ({"neon", "asimd", "bf16"}, False),
-    (set(), False),
+    ({"avx", "avx2", "fma", "f16c"}, BOTH),                   # AVX2: IREE has no bf16 path
+    ({"avx2", "avx512f", "avx512bw"}, BOTH),                  # AVX-512 without BF16
+    ({"avx2", "avx512f", "avx512_bf16"}, F16),                # Zen 4/5: bf16, no f16 instructions
+    ({"avx2", "avx512f", "avx512_bf16", "avx512_fp16"}, None),    # both: unmeasured
+    ({"neon", "asimd", "bf16"}, None),
+    (set(), None),
 ])
-def test_only_x86_hosts_without_bf16_instructions_add_the_pass(features, added):
-    assert ("shlo-widen-narrow-matmuls" in host_passes(get_target("cpu"), frozenset(features))) \
-        == added
-    assert "shlo-widen-narrow-matmuls" not in host_passes(get_target("cpu:znver3"),
-                                                          frozenset(features))
+def test_only_x86_hosts_without_narrow_instructions_add_the_pass(features, added):
+    passes = host_passes(get_target("cpu"), frozenset(features))
+    assert [p for p in passes if p.startswith(BOTH)] == ([added] if added else [])
+    assert not any(p.startswith(BOTH) for p in host_passes(get_target("cpu:znver3"),
+                                                           frozenset(features)))
+
+
+def test_f16_only_widening_leaves_bf16_alone(ctx):
+    from shlo.passes.pipeline import run_pipeline
+    text = """func.func @main(%a: tensor<4x8xbf16>, %b: tensor<8x2xbf16>, %c: tensor<4x8xf16>,
+                     %d: tensor<8x2xf16>) -> (tensor<4x2xbf16>, tensor<4x2xf16>) {
+  %0 = stablehlo.dot_general %a, %b, contracting_dims = [1] x [0] : (tensor<4x8xbf16>, tensor<8x2xbf16>) -> tensor<4x2xbf16>
+  %1 = stablehlo.dot_general %c, %d, contracting_dims = [1] x [0] : (tensor<4x8xf16>, tensor<8x2xf16>) -> tensor<4x2xf16>
+  return %0, %1 : tensor<4x2xbf16>, tensor<4x2xf16>
+}"""
+    module = shlo.parse_module(text, context=ctx)
+    run_pipeline(module.operation, f"builtin.module({F16})")
+    dots = [line for line in str(module).splitlines() if "dot_general" in line]
+    assert "tensor<8x2xbf16>" in dots[0] and "tensor<8x2xf32>" in dots[1], dots
