@@ -91,31 +91,6 @@ def _is_small_batched(op: ir.Operation) -> bool:
 THIN_PRODUCT_BYTES = 1 << 20
 
 
-_RESHAPES = frozenset({"stablehlo.reshape", "stablehlo.broadcast_in_dim"})
-
-
-def _relaid_out_by_a_transpose(op: ir.Operation) -> bool:
-    """Whether a dot_general's result reaches a transpose, or an operand comes from one,
-    through reshapes alone (attention heads split off a projection, or merged into one)."""
-    pending = [op.results[0]]
-    while pending:
-        for use in pending.pop().uses:
-            user = use.owner.operation
-            if user.name == "stablehlo.transpose":
-                return True
-            if user.name == "stablehlo.reshape":
-                pending.extend(user.results)
-    for value in op.operands:
-        while isinstance(value.owner, (ir.Operation, ir.OpView)):
-            producer = value.owner.operation
-            if producer.name == "stablehlo.transpose":
-                return True
-            if producer.name not in _RESHAPES:
-                break
-            value = producer.operands[0]
-    return False
-
-
 def _from_constants(value: ir.Value) -> bool:
     """Whether a value is computed from constants alone (IREE computes it, and packs it for a
     data-tiled matmul, once, when the module loads)."""
@@ -149,6 +124,28 @@ def _only_thin_products(module_op: ir.Operation) -> bool:
         return any(_bytes(m.type) >= THIN_PRODUCT_BYTES and not _from_constants(m)
                    for m in matrices)
     return bool(dots) and all(repacked_every_call(op) for op in dots)
+
+
+def _relaid_out_by_a_transpose(op: ir.Operation) -> bool:
+    """Whether a dot_general's result reaches a transpose, or an operand comes from one,
+    through reshapes alone (attention heads split off a projection, or merged into one)."""
+    pending = [op.results[0]]
+    while pending:
+        for use in pending.pop().uses:
+            user = use.owner.operation
+            if user.name == "stablehlo.transpose":
+                return True
+            if user.name == "stablehlo.reshape":
+                pending.extend(user.results)
+    for value in op.operands:
+        while isinstance(value.owner, (ir.Operation, ir.OpView)):
+            producer = value.owner.operation
+            if producer.name == "stablehlo.transpose":
+                return True
+            if producer.name != "stablehlo.reshape":
+                break
+            value = producer.operands[0]
+    return False
 
 
 # (op name, flags added when the module holds such an op, why, which ops count: None for all;

@@ -2,11 +2,11 @@
 SCHED_BATCH (so it cannot preempt the worker that releases it), and gets its policy back.
 
 Each case runs in a thread of its own, so the test process's main thread keeps its policy
-whatever happens.
+whatever happens. Which calls count as long is set through `Invoker.LONG_CALL_S` (0: every
+call, infinity: none), so that no case depends on how fast the machine is.
 """
 import os
 import threading
-import time
 
 import numpy as np
 import pytest
@@ -17,15 +17,17 @@ from shlo.runtime.standalone_loader import Invoker
 pytestmark = pytest.mark.skipif(not hasattr(os, "SCHED_BATCH"), reason="no SCHED_BATCH here")
 
 
-class RecordingContext:
-    """A stand-in for VmContext: each invoke sleeps `seconds` and records the caller's policy."""
+LONG, SHORT = 0.0, float("inf")         # Invoker.LONG_CALL_S: every call is long, or none
 
-    def __init__(self, seconds: float, fail: bool = False):
-        self.seconds, self.fail, self.policies = seconds, fail, []
+
+class RecordingContext:
+    """A stand-in for VmContext: each invoke records the caller's policy."""
+
+    def __init__(self, fail: bool = False):
+        self.fail, self.policies = fail, []
 
     def invoke(self, function, arg_list, ret_list):
         self.policies.append(os.sched_getscheduler(0))
-        time.sleep(self.seconds)
         if self.fail:
             raise RuntimeError("the device failed")
 
@@ -46,9 +48,10 @@ def in_thread(fn):
     return out["result"], out["policy"]
 
 
-def calls(driver: str, seconds: float, count: int = 3, fail: bool = False):
-    context = RecordingContext(seconds, fail)
+def calls(driver: str, threshold: float, count: int = 3, fail: bool = False):
+    context = RecordingContext(fail)
     invoker = Invoker(context, None, driver)
+    invoker.LONG_CALL_S = threshold
 
     def run():
         errors = []
@@ -63,33 +66,34 @@ def calls(driver: str, seconds: float, count: int = 3, fail: bool = False):
 
 
 def test_long_local_task_calls_wait_as_batch():
-    policies, after, _ = calls("local-task", 2 * Invoker.LONG_CALL_S)
+    policies, after, _ = calls("local-task", LONG)
     # the first call has no history; every later one follows a long call
     assert policies == [os.SCHED_OTHER, os.SCHED_BATCH, os.SCHED_BATCH]
     assert after == os.SCHED_OTHER
 
 
 def test_short_calls_keep_their_policy():
-    policies, after, _ = calls("local-task", 0.0)
+    policies, after, _ = calls("local-task", SHORT)
     assert policies == [os.SCHED_OTHER] * 3 and after == os.SCHED_OTHER
 
 
 @pytest.mark.parametrize("driver", ["local-sync", "vulkan", "cuda"])
 def test_other_drivers_keep_their_policy(driver):
-    policies, after, _ = calls(driver, 2 * Invoker.LONG_CALL_S)
+    policies, after, _ = calls(driver, LONG)
     assert policies == [os.SCHED_OTHER] * 3 and after == os.SCHED_OTHER
 
 
 def test_a_failed_call_restores_the_policy():
-    policies, after, errors = calls("local-task", 2 * Invoker.LONG_CALL_S, fail=True)
+    policies, after, errors = calls("local-task", LONG, fail=True)
     assert errors == ["the device failed"] * 3
     # a failed call says nothing about the next one's length: it waits as before
     assert policies == [os.SCHED_OTHER] * 3 and after == os.SCHED_OTHER
 
 
 def test_a_caller_of_another_policy_keeps_it():
-    context = RecordingContext(2 * Invoker.LONG_CALL_S)
+    context = RecordingContext()
     invoker = Invoker(context, None, "local-task")
+    invoker.LONG_CALL_S = LONG
 
     def run():
         os.sched_setscheduler(0, os.SCHED_IDLE, os.sched_param(0))
