@@ -10,7 +10,8 @@ without data tiling: IREE 3.13's data tiling computed wrong values for some of t
 2-3, 3 or 6 rows, after a row normalisation: softmax weights times values). A module whose
 every matmul is a matrix-vector product of a few rows, on a matrix that is not a constant (batch-1
 inference with the weights as arguments), compiles without data tiling too: it would repack
-the whole matrix on every call. Flags the user gave come last and win (IREE takes the last
+the whole matrix on every call. A sum of a matrix times a broadcast vector counts as one
+(IREE raises it to a matmul). Flags the user gave come last and win (IREE takes the last
 value of a repeated flag).
 
 Large matmuls (an operand over 8 MiB) get a larger distribution tile
@@ -106,24 +107,56 @@ def _from_constants(value: ir.Value) -> bool:
     return True
 
 
+def _defined_by(value: ir.Value, name: str) -> ir.Operation | None:
+    owner = value.owner
+    if isinstance(owner, (ir.Operation, ir.OpView)) and owner.operation.name == name:
+        return owner.operation
+    return None
+
+
+def _reduced_product_matrix(op: ir.Operation) -> ir.Value | None:
+    """For a sum over products of a matrix and a vector broadcast along a dimension the sum
+    keeps (`(a * x[None, :]).sum(1)`, a matrix-vector product that IREE raises to a matmul),
+    the matrix; else None."""
+    from ..passes.base import binary_body
+    combine = binary_body(op) if len(op.operands) == 2 else None
+    product = _defined_by(op.operands[0], "stablehlo.multiply")
+    if combine is None or combine.name != "stablehlo.add" or product is None:
+        return None
+    kept = set(range(ir.RankedTensorType(op.operands[0].type).rank)) - set(
+        int(d) for d in ir.DenseI64ArrayAttr(op.attributes["dimensions"]))
+    for vector, matrix in (product.operands, reversed(list(product.operands))):
+        spread = _defined_by(vector, "stablehlo.broadcast_in_dim")
+        if spread is not None and _defined_by(matrix, "stablehlo.broadcast_in_dim") is None:
+            source = ir.RankedTensorType(spread.operands[0].type).shape
+            result = ir.RankedTensorType(spread.results[0].type).shape
+            size = {int(d): source[i] for i, d in enumerate(ir.DenseI64ArrayAttr(
+                spread.attributes["broadcast_dimensions"]))}
+            # the vector is the same along a dimension the sum keeps
+            if any(size.get(d, 1) == 1 and result[d] > 1 for d in kept):
+                return matrix
+    return None
+
+
 def _only_thin_products(module_op: ir.Operation) -> bool:
-    """Whether a module has dot_generals and each is a matrix-vector product of few rows
-    (a thin side, `_thin_sides`) on a matrix of THIN_PRODUCT_BYTES or more that is not
-    computed from constants: data tiling would repack that matrix, typically the weights, on
-    every call."""
-    dots = []
+    """Whether a module has matrix products and each is a matrix-vector product of few rows
+    (a thin side, `_thin_sides`, or a sum of broadcast products, `_reduced_product_matrix`)
+    on a matrix of THIN_PRODUCT_BYTES or more that is not computed from constants: data
+    tiling would repack that matrix, typically the weights, on every call."""
+    matrices: list[list[ir.Value]] = []     # per product, the operands it may repack
 
     def visit(op):
         if op.name == "stablehlo.dot_general":
-            dots.append(op)
+            matrices.append([op.operands[1 - side] for side in _thin_sides(op)])
+        elif op.name == "stablehlo.reduce":
+            matrix = _reduced_product_matrix(op)
+            if matrix is not None:
+                matrices.append([matrix])
         return ir.WalkResult.ADVANCE
     module_op.walk(visit)
-
-    def repacked_every_call(op):
-        matrices = [op.operands[1 - side] for side in _thin_sides(op)]
-        return any(_bytes(m.type) >= THIN_PRODUCT_BYTES and not _from_constants(m)
-                   for m in matrices)
-    return bool(dots) and all(repacked_every_call(op) for op in dots)
+    return bool(matrices) and all(
+        any(_bytes(m.type) >= THIN_PRODUCT_BYTES and not _from_constants(m) for m in group)
+        for group in matrices)
 
 
 def _relaid_out_by_a_transpose(op: ir.Operation) -> bool:

@@ -247,3 +247,31 @@ def test_head_splits_compile_without_transpose_propagation(ctx):
     got = shlo.compile(module, target="cpu")(x.astype(np.float32), w.astype(np.float32))
     np.testing.assert_allclose(got, (x @ w).reshape(64, 4, 32).transpose(1, 0, 2), rtol=1e-4,
                                atol=1e-4)
+
+
+REDUCED_PRODUCT = """
+func.func @rows(%a: tensor<512x1024xf32>, %x: tensor<1024xf32>) -> tensor<512xf32> {{
+  %z = stablehlo.constant dense<0.0> : tensor<f32>
+  %xb = stablehlo.broadcast_in_dim %x, dims = [1] : (tensor<1024xf32>) -> tensor<512x1024xf32>
+  %p = stablehlo.multiply %a, %xb : tensor<512x1024xf32>
+  %0 = stablehlo.reduce(%p init: %z) applies stablehlo.add across dimensions = [1] : (tensor<512x1024xf32>, tensor<f32>) -> tensor<512xf32>
+  return %0 : tensor<512xf32>
+}}{extra}"""
+REAL_MATMUL = """
+func.func @mm(%a: tensor<64x64xf32>, %b: tensor<64x64xf32>) -> tensor<64x64xf32> {
+  %0 = stablehlo.dot_general %a, %b, contracting_dims = [1] x [0] : (tensor<64x64xf32>, tensor<64x64xf32>) -> tensor<64x64xf32>
+  return %0 : tensor<64x64xf32>
+}"""
+
+
+def test_sums_of_broadcast_products_count_as_matrix_vector_products(ctx):
+    """`(a * x[None, :]).sum(1)`: IREE raises it to a matrix-vector matmul and data-tiles it
+    (4096x4096: 19.8 ms; 1.14 ms without data tiling, XLA 1.23)."""
+    rows = shlo.parse_module(REDUCED_PRODUCT.format(extra=""), context=ctx)
+    assert module_flags(rows.operation) == NO_DATA_TILING
+    mixed = shlo.parse_module(REDUCED_PRODUCT.format(extra=REAL_MATMUL), context=ctx)
+    assert NO_DATA_TILING[0] not in module_flags(mixed.operation)
+    rng = np.random.default_rng(12)
+    a, x = rng.standard_normal((512, 1024)), rng.standard_normal(1024)
+    got = shlo.compile(rows, target="cpu")(a.astype(np.float32), x.astype(np.float32))
+    np.testing.assert_allclose(got, a @ x, rtol=1e-4, atol=1e-4)
