@@ -127,3 +127,17 @@ func.func @main(%a: tensor<64x64xf32>, %b: tensor<64x64xf32>) -> tensor<64x64xf3
         np.testing.assert_allclose(r, a.astype(np.float64) @ b, rtol=1e-4, atol=1e-4)
     assert switches == [os.SCHED_BATCH, os.SCHED_OTHER]
     assert after == os.SCHED_OTHER
+
+
+def test_a_sandbox_that_forbids_the_switch_waits_as_before(monkeypatch):
+    """Where sched_setscheduler fails (a seccomp profile), calls go on with the thread's own
+    policy, and the invoker stops trying."""
+    attempts = []
+
+    def forbidden(pid, policy, param):
+        attempts.append(policy)
+        raise PermissionError(1, "Operation not permitted")
+    monkeypatch.setattr(os, "sched_setscheduler", forbidden)
+    policies, after, errors = calls("local-task", LONG, count=4)
+    assert errors == [] and policies == [os.SCHED_OTHER] * 4 and after == os.SCHED_OTHER
+    assert attempts == [os.SCHED_BATCH]         # tried once, then no more
