@@ -73,6 +73,15 @@ def is_inside(op: ir.Operation, ancestor: ir.Operation) -> bool:
     return False
 
 
+def defined_by(value: ir.Value, name: str) -> ir.Operation | None:
+    """The op that defines `value` when it is called `name`, else None (also for a block
+    argument)."""
+    owner = value.owner
+    if isinstance(owner, (ir.Operation, ir.OpView)) and owner.name == name:
+        return owner.operation
+    return None
+
+
 def binary_body(op: ir.Operation) -> ir.Operation | None:
     """The one op of `op`'s body (a reduce's, a window's) that combines the body's two
     arguments and returns the result, or None."""

@@ -29,17 +29,12 @@ from iree.compiler import ir
 
 from ..dialect import stablehlo
 from ..dialect.rebuild import arguments
-from .base import binary_body
+from .base import binary_body, defined_by
 from .chlo_expr import attributes, element_of
 from .cumulative_window import is_identity
 from .op_rules import RulesPass
 
 FLOATS = ("f32", "f64")
-
-
-def _producer(value: ir.Value, name: str) -> ir.Operation | None:
-    owner = value.owner
-    return None if isinstance(owner, ir.Block) or owner.name != name else owner
 
 
 def _shape(value: ir.Value) -> list[int]:
@@ -80,7 +75,7 @@ def _static(value: ir.Value) -> bool:
 def _reduce(value: ir.Value, combine: str) -> ir.Operation | None:
     """The one-operand reduce with body `combine` that makes `value` (an add only from
     zero), else None."""
-    reduce = _producer(value, "stablehlo.reduce")
+    reduce = defined_by(value, "stablehlo.reduce")
     if reduce is None or len(reduce.operands) != 2:
         return None
     body = binary_body(reduce)
@@ -99,7 +94,7 @@ def row_of(value: ir.Value, combine: str, of: ir.Value, dims: list[int],
     anything (jax raises a row max to at least -inf)."""
     source, where = broadcast_source(value)
     candidates = [(source, where)]
-    guard = _producer(source, "stablehlo.maximum")
+    guard = defined_by(source, "stablehlo.maximum")
     if guarded and guard is not None:
         candidates += [broadcast_source(operand, where) for operand in guard.operands]
     identity = list(range(len(_shape(of))))
@@ -122,12 +117,12 @@ def row_of(value: ir.Value, combine: str, of: ir.Value, dims: list[int],
 def softmax_parts(weights: ir.Value, dims: list[int]):
     """(e, the sum, its dims' places in e) when `weights` is e / sum(e) over `dims` with
     e = exp(s - max(s)) (`row_of`)."""
-    quotient = _producer(weights, "stablehlo.divide")
+    quotient = defined_by(weights, "stablehlo.divide")
     if quotient is None or str(element_of(weights)) not in FLOATS or not _static(weights):
         return None
     e, divisor = quotient.operands
-    exp = _producer(e, "stablehlo.exponential")
-    shifted = exp and _producer(exp.operands[0], "stablehlo.subtract")
+    exp = defined_by(e, "stablehlo.exponential")
+    shifted = exp and defined_by(exp.operands[0], "stablehlo.subtract")
     total = shifted and row_of(divisor, "stablehlo.add", e, dims)
     if not total:
         return None

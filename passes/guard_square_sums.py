@@ -19,7 +19,7 @@ import dataclasses
 from iree.compiler import ir
 
 from ..dialect import stablehlo
-from .base import binary_body
+from .base import binary_body, defined_by
 from .chlo_expr import const, element_of, is_float
 from .elementwise_ops import ELEMENTWISE_OPS
 from .op_rules import RulesPass
@@ -28,10 +28,8 @@ _THROUGH = frozenset({"stablehlo.broadcast_in_dim", "stablehlo.reshape"})
 
 
 def _square_of(value: ir.Value) -> bool:
-    owner = value.owner
-    return (isinstance(owner, (ir.Operation, ir.OpView))
-            and owner.operation.name == "stablehlo.multiply"
-            and owner.operation.operands[0] == owner.operation.operands[1])
+    product = defined_by(value, "stablehlo.multiply")
+    return product is not None and product.operands[0] == product.operands[1]
 
 
 def _follows_a_reduce(value: ir.Value) -> bool:

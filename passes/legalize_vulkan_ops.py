@@ -103,6 +103,7 @@ from .chlo_expr import (Num, attributes, clone_retyped, complex_, element_of, fl
                         is_complex, is_float, real, real_element, select, shift_right_logical,
                         with_element)
 from .chlo_stablehlo_extras import FUSION_BARRIER, fusion_barrier
+from .cumulative_window import is_identity
 from .expand_fft import irfft_through_ifft
 from .base import binary_body, nested_ops
 from .elementwise_ops import ELEMENTWISE_OPS
@@ -570,13 +571,7 @@ def _is_float_zero(value: ir.Value) -> bool:
     """Whether `value` is a float zero splat constant, maybe broadcast, reshaped or converted."""
     while not isinstance(value.owner, ir.Block) and value.owner.name in _ZERO_PRESERVING:
         value = value.owner.operands[0]
-    owner = value.owner
-    if isinstance(owner, ir.Block) or owner.name != "stablehlo.constant":
-        return False
-    if not is_float(element_of(value)):
-        return False
-    attr = ir.DenseElementsAttr(owner.attributes["value"])
-    return attr.is_splat and float(ir.FloatAttr(attr.get_splat_value()).value) == 0.0
+    return is_float(element_of(value)) and is_identity(value, "stablehlo.add")
 
 
 def _fence_zero_operands(op: ir.Operation) -> None:

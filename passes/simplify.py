@@ -40,6 +40,7 @@ from iree.compiler import ir
 from ..dialect import stablehlo
 from ..dialect.attributes import enum_name
 from ..dialect.types import constant_values
+from .base import defined_by
 from .op_rules import RulesPass, apply_rules
 from .refine_fold import _int_attr, _ints
 from .simplify_fold import (FOLDERS, array_of, fold, kind, plain_static, signed_bits,
@@ -66,14 +67,6 @@ def _other(op: ir.Operation, test) -> ir.Value | None:
     """For a commutative op: the operand whose partner passes `_all(partner, test)`."""
     x, y = op.operands
     return x if _all(y, test) else y if _all(x, test) else None
-
-
-def _operand_of(value: ir.Value, name: str) -> ir.Operation | None:
-    """The op that defines `value` when it is called `name`."""
-    owner = value.owner
-    if isinstance(owner, (ir.Operation, ir.OpView)) and owner.name == name:
-        return owner.operation
-    return None
 
 
 # ---- elementwise identities -----------------------------------------------------------------
@@ -118,7 +111,7 @@ def _xor(op):
 
 def _twice(name):
     def rule(op):
-        inner = _operand_of(op.operands[0], name)
+        inner = defined_by(op.operands[0], name)
         return inner.operands[0] if inner is not None else None
     return rule
 
@@ -148,7 +141,7 @@ def _same(op):
 
 
 def _reshape(op):
-    inner = _operand_of(op.operands[0], "stablehlo.reshape")
+    inner = defined_by(op.operands[0], "stablehlo.reshape")
     if inner is not None:
         return stablehlo.reshape(inner.operands[0], result_type=op.results[0].type)
     return op.operands[0]
@@ -156,7 +149,7 @@ def _reshape(op):
 
 def _transpose(op):
     perm = _ints(op, "permutation")
-    inner = _operand_of(op.operands[0], "stablehlo.transpose")
+    inner = defined_by(op.operands[0], "stablehlo.transpose")
     if inner is None:
         return op.operands[0] if perm == sorted(perm) else None
     composed = [_ints(inner, "permutation")[p] for p in perm]
@@ -168,7 +161,7 @@ def _transpose(op):
 
 def _broadcast_in_dim(op):
     dims = _ints(op, "broadcast_dimensions")
-    inner = _operand_of(op.operands[0], "stablehlo.broadcast_in_dim")
+    inner = defined_by(op.operands[0], "stablehlo.broadcast_in_dim")
     if inner is None:
         return op.operands[0] if dims == list(range(len(dims))) else None
     composed = [dims[d] for d in _ints(inner, "broadcast_dimensions")]
@@ -178,7 +171,7 @@ def _broadcast_in_dim(op):
 
 def _slice(op):
     starts, limits, strides = (_ints(op, n) for n in ("start_indices", "limit_indices", "strides"))
-    inner = _operand_of(op.operands[0], "stablehlo.slice")
+    inner = defined_by(op.operands[0], "stablehlo.slice")
     if inner is None:
         shape = list(ir.RankedTensorType(op.operands[0].type).shape)
         whole = all(s == 0 and lim == n and (k == 1 or n <= 1)
@@ -236,13 +229,13 @@ def _dynamic_update_slice(op):
 
 
 def _get_tuple_element(op):
-    inner = _operand_of(op.operands[0], "stablehlo.tuple")
+    inner = defined_by(op.operands[0], "stablehlo.tuple")
     return inner.operands[_int_attr(op, "index")] if inner is not None else None
 
 
 def _part(index: int):
     def rule(op):
-        inner = _operand_of(op.operands[0], "stablehlo.complex")
+        inner = defined_by(op.operands[0], "stablehlo.complex")
         return inner.operands[index] if inner is not None else None
     return rule
 

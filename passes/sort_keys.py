@@ -243,6 +243,6 @@ def _take_flat(operand: ir.Value, indices: ir.Value, dimension: int) -> ir.Value
             along = stablehlo.multiply(along, const(stride, along))
         offset = along if offset is None else stablehlo.add(offset, along)
     return stablehlo.gather(
-        reshape(operand, [size]), offset, offset_dims=[], collapsed_slice_dims=[0], start_index_map=[0],
-        index_vector_dim=len(shape), slice_sizes=[1],
+        reshape(operand, [size]), offset, offset_dims=[], collapsed_slice_dims=[0],
+        start_index_map=[0], index_vector_dim=len(shape), slice_sizes=[1],
         result_type=with_element(indices.type, element_of(operand)))

@@ -43,6 +43,7 @@ from iree.compiler import ir
 
 from ..dialect.rebuild import arguments
 from ..dialect.types import num_bits
+from ..passes.base import binary_body, defined_by
 
 NO_AGGRESSIVE_FUSION = ("--iree-dispatch-creation-enable-aggressive-fusion=false",)
 NO_DATA_TILING = ("--iree-opt-data-tiling=false",)
@@ -107,27 +108,19 @@ def _from_constants(value: ir.Value) -> bool:
     return True
 
 
-def _defined_by(value: ir.Value, name: str) -> ir.Operation | None:
-    owner = value.owner
-    if isinstance(owner, (ir.Operation, ir.OpView)) and owner.operation.name == name:
-        return owner.operation
-    return None
-
-
 def _reduced_product_matrix(op: ir.Operation) -> ir.Value | None:
     """For a sum over products of a matrix and a vector broadcast along a dimension the sum
     keeps (`(a * x[None, :]).sum(1)`, a matrix-vector product that IREE raises to a matmul),
     the matrix; else None."""
-    from ..passes.base import binary_body
     combine = binary_body(op) if len(op.operands) == 2 else None
-    product = _defined_by(op.operands[0], "stablehlo.multiply")
+    product = defined_by(op.operands[0], "stablehlo.multiply")
     if combine is None or combine.name != "stablehlo.add" or product is None:
         return None
     kept = set(range(ir.RankedTensorType(op.operands[0].type).rank)) - set(
         int(d) for d in ir.DenseI64ArrayAttr(op.attributes["dimensions"]))
     for vector, matrix in (product.operands, reversed(list(product.operands))):
-        spread = _defined_by(vector, "stablehlo.broadcast_in_dim")
-        if spread is not None and _defined_by(matrix, "stablehlo.broadcast_in_dim") is None:
+        spread = defined_by(vector, "stablehlo.broadcast_in_dim")
+        if spread is not None and defined_by(matrix, "stablehlo.broadcast_in_dim") is None:
             source = ir.RankedTensorType(spread.operands[0].type).shape
             result = ir.RankedTensorType(spread.results[0].type).shape
             size = {int(d): source[i] for i, d in enumerate(ir.DenseI64ArrayAttr(

@@ -281,11 +281,14 @@ class Invoker:
         self._long = False
 
     def __call__(self, arg_list, ret_list) -> None:
+        if not self._may_switch:
+            self._vm_context.invoke(self._vm_function, arg_list, ret_list)
+            return
         patient = self._long and self._to_batch()
         try:
             start = time.perf_counter()
             self._vm_context.invoke(self._vm_function, arg_list, ret_list)
-            self._long = self._may_switch and time.perf_counter() - start >= self.LONG_CALL_S
+            self._long = time.perf_counter() - start >= self.LONG_CALL_S
         finally:
             if patient:
                 os.sched_setscheduler(0, os.SCHED_OTHER, self._PARAM)
