@@ -1,10 +1,15 @@
 """shlo-lower-sort: rewrite `stablehlo.sort` into a bitonic sorting network of StableHLO ops.
 
 IREE 3.13 sorts on CPU with one thread and quadratic time (64K floats: 24 s). A bitonic
-network sorts 2^k elements in k(k+1)/2 compare-exchange steps; each step gathers every
-element's partner and selects, one parallel dispatch over the whole tensor, so a sort does
-O(n log² n) work in O(log² n) passes over memory. The steps run in a stablehlo.while,
-`unroll` of them per iteration (IREE submits one command buffer per iteration).
+network sorts 2^k elements in k(k+1)/2 compare-exchange steps, O(n log² n) work in
+O(log² n) passes over memory, each step one elementwise dispatch. A long sort (`static-from`
+elements or more) has its steps written out in line: each pairs elements a static distance
+apart, so it is static slices of a reshaped view, which IREE vectorizes; the lowest bits of
+a position are kept at the top of the storage index (steps on them would have rows of 1 to 4
+elements) and the results move back to position order once, at the end; each stage's
+direction is an opaque run-time scalar, so that the steps of one distance are one executable.
+A short sort runs its steps in a stablehlo.while, `unroll` per iteration, each gathering
+every element's partner: one executable for all, which compiles fast.
 
 Semantics are the op's own: the comparator region runs on whole tensors (each of its ops is
 elementwise, so it computes the same function of each element pair), the sort runs along
@@ -12,7 +17,8 @@ elementwise, so it computes the same function of each element pair), the sort ru
 with the keys. A sort whose length is not a power of two is padded; padding is told apart by an
 i32 index operand (index >= length), which also breaks ties by position when `is_stable` is
 set (a before b iff less(a, b), or neither is less and a came first), so a stable sort gives
-exactly the order of a stable sequential sort.
+exactly the order of a stable sequential sort. A stable sort of one integer operand ordered by
+value is sorted as an unstable one: keys that tie are the same value.
 
 Unstable sorts shorter than `min-size` stay as they are (IREE is fast there); stable ones of
 any length take the network, because IREE's own sort is not stable (measured: ties of a
@@ -38,6 +44,9 @@ from .chlo_expr import Num, attributes, bit_width, is_float
 from .elementwise_ops import ELEMENTWISE_OPS
 
 I32_MAX = 2**31 - 1
+SPREAD_BITS = 3      # the lowest bits of a position, kept at the top of the storage index
+LANES = 64           # the innermost dimension of a step's view (measured: 1024 and more
+                     # took twice as long, IREE's tiles then spanning 64 strided rows)
 
 
 @dataclasses.dataclass
@@ -46,8 +55,9 @@ class LowerSort(Pass):
 
     NAME = "shlo-lower-sort"
     min_size: int = 512          # shorter sorts stay IREE's (faster there, measured)
-    unroll: int = 8              # network steps per loop iteration (measured)
     top_k: bool = False          # sorts cut to their first k: IREE's top-k where cheaper (cpu)
+    static_from: int = 1 << 14   # elements from which the steps are in line (measured)
+    unroll: int = 8              # steps per loop iteration below that (measured)
 
     def run(self, op: ir.Operation) -> None:
         for sort in nested_ops(op, "stablehlo.sort"):
@@ -60,7 +70,7 @@ class LowerSort(Pass):
                 continue
             min_size = 2 if _is_stable(sort) else self.min_size
             if why_not_lowered(sort, min_size) is None:
-                lower(sort, self.unroll)
+                lower(sort, self.unroll, self.static_from)
             elif _needs_packed_keys(sort):
                 order = sort_keys.recognise(sort)
                 if order is not None:
@@ -105,6 +115,15 @@ def _is_stable(sort: ir.Operation) -> bool:
     return "is_stable" in sort.attributes and ir.BoolAttr(sort.attributes["is_stable"]).value
 
 
+def _ties_are_equal(sort: ir.Operation) -> bool:
+    """Whether keys the comparator does not order are equal, so that stability changes
+    nothing: one integer operand ordered by value."""
+    return (len(sort.operands) == 1
+            and isinstance(ir.RankedTensorType(sort.operands[0].type).element_type
+                           .maybe_downcast(), ir.IntegerType)
+            and sort_keys.recognise(sort, any_width=True) is not None)
+
+
 def why_not_lowered(sort: ir.Operation, min_size: int) -> str | None:
     """None when `sort` becomes a network, else the reason it stays as it is."""
     types = [ir.RankedTensorType(v.type) for v in sort.operands]
@@ -126,10 +145,15 @@ def why_not_lowered(sort: ir.Operation, min_size: int) -> str | None:
     return None
 
 
-def lower(sort: ir.Operation, unroll: int) -> None:
-    """Replace `sort` by the network (in place), `unroll` steps per loop iteration."""
+def lower(sort: ir.Operation, unroll: int, static_from: int) -> None:
+    """Replace `sort` by the network (in place): in line when it has `static_from` elements
+    or more (padded), else a loop of `unroll` steps per iteration."""
+    network = _Network(sort)
     with sort.location, ir.InsertionPoint(sort):
-        results = _Network(sort).build(max(unroll, 1))
+        if network.rows * network.width >= static_from:
+            results = network.build_static()
+        else:
+            results = network.build_loop(max(unroll, 1))
     _replace(sort, results)
 
 
@@ -149,7 +173,7 @@ class _Network:
         shape = list(self.types[0].shape)
         rank = len(shape)
         self.dimension = ir.IntegerAttr(sort.attributes["dimension"]).value % max(rank, 1)
-        self.stable = _is_stable(sort)
+        self.stable = _is_stable(sort) and not _ties_are_equal(sort)
         self.length = shape[self.dimension] if rank else 1
         self.width = 1 << (self.length - 1).bit_length()
         self.rows = int(np.prod([d for i, d in enumerate(shape) if i != self.dimension],
@@ -164,19 +188,23 @@ class _Network:
 
     # ---- layout: operands <-> one flat [rows * width] vector --------------------------------
 
-    def build(self, unroll: int) -> list[ir.Value]:
+    def _carried(self) -> list[ir.Value]:
+        """The operands the steps move, flat (iotas left out), then the positions if needed."""
         values = [self._flatten(v) for i, v in enumerate(self.sort.operands)
                   if i not in self.iotas]
-        size = self.rows * self.width
-        i32 = ir.IntegerType.get_signless(32)
-        flat = ir.RankedTensorType.get([size], i32)
-        index = stablehlo.iota(iota_dimension=0, result_type=flat)
-        column = stablehlo.and_(index, stablehlo.constant(ir.DenseElementsAttr.get_splat(
-            flat, ir.IntegerAttr.get(i32, self.width - 1))))
         if self.with_positions:
-            values.append(stablehlo.iota(iota_dimension=1, result_type=ir.RankedTensorType.get(
-                [self.rows, self.width], i32)))
-            values[-1] = stablehlo.reshape(values[-1], result_type=flat)
+            i32 = ir.IntegerType.get_signless(32)
+            positions = stablehlo.iota(iota_dimension=1, result_type=ir.RankedTensorType.get(
+                [self.rows, self.width], i32))
+            values.append(stablehlo.reshape(positions, result_type=ir.RankedTensorType.get(
+                [self.rows * self.width], i32)))
+        return values
+
+    def build_loop(self, unroll: int) -> list[ir.Value]:
+        """The network as a stablehlo.while, `unroll` steps per iteration, each step's partner
+        gathered (a short sort: one executable for every step)."""
+        values = self._carried()
+        flat = ir.RankedTensorType.get([self.rows * self.width], ir.IntegerType.get_signless(32))
         schedule = [(block, half) for block in _powers(2, self.width)
                     for half in reversed(_powers(1, block // 2))]
         # Each loop iteration runs `unroll` steps, spread evenly: IREE submits one command
@@ -195,13 +223,35 @@ class _Network:
 
         def body(step, *carried):
             carried = list(carried)
+            # made in the body, the iotas fuse into each step's dispatch (outside, IREE
+            # materialised them and each step read them from memory)
+            index = stablehlo.iota(iota_dimension=0, result_type=flat)
+            column = stablehlo.and_(index, _splat(flat, self.width - 1))
             for offset in range(unroll):
                 at = stablehlo.add(step, _i32_constant(offset)) if offset else step
-                carried = self._step(carried, index, column, _scalar_at(blocks, at),
-                                     _scalar_at(halves, at))
+                carried = self._gather_step(carried, index, column, _scalar_at(blocks, at),
+                                            _scalar_at(halves, at))
             return [stablehlo.add(step, _i32_constant(unroll)), *carried]
 
         results = self._operands(extras.while_([zero, *values], cond, body)[1:])
+        return [self._unflatten(v, t) for v, t in zip(results, self.types)]
+
+    def build_static(self) -> list[ir.Value]:
+        """The network in line, each step on static slices (a long sort)."""
+        values = self._carried()
+        bits = self.width.bit_length() - 1
+        layout = _Layout(bits)
+        # blocks of 2**stage sort ascending where the element's bit `stage` is 0 (the last
+        # stage: all of them); the bits are opaque run-time scalars, so that every step of one
+        # half compiles to the same dispatch whatever its stage
+        self.zero, *blocks = _opaque_scalars(self.sort, [0] + [
+            1 << layout.storage_bit(stage) if stage < bits else 0
+            for stage in range(1, bits + 1)])
+        for stage, block in enumerate(blocks, start=1):
+            for bit in reversed(range(stage)):
+                values = self._static_step(values, 1 << layout.storage_bit(bit), block)
+        values = [layout.restore(v, self.rows) for v in values]
+        results = self._operands(values)
         return [self._unflatten(v, t) for v, t in zip(results, self.types)]
 
     def _operands(self, carried: list[ir.Value]) -> list[ir.Value]:
@@ -242,8 +292,49 @@ class _Network:
 
     # ---- one compare-exchange step -----------------------------------------------------------
 
-    def _step(self, values: list[ir.Value], index: ir.Value, column: ir.Value, block: ir.Value,
-              half: ir.Value) -> list[ir.Value]:
+    def _static_step(self, values: list[ir.Value], half: int, block: ir.Value) -> list[ir.Value]:
+        """Every element meets the one `half` places away in its block of 2 * half, seen as
+        [pairs, 2, half / lanes, lanes]: the lower one takes the pair's first where its
+        block sorts ascending (its storage index & `block` is 0), else the pair's last.
+        Static slices only: IREE reads both sides with vector loads (a gather of the partner
+        took 4x as long), and splitting the half into rows of LANES keeps each of its tiles
+        to a few long runs of memory. Every op is on the whole view (each pair's order is
+        computed for both of its elements), so that IREE makes one dispatch of the step."""
+        size = self.rows * self.width
+        lanes = min(LANES, half)
+        view = [size // (2 * half), 2, half // lanes, lanes]
+        viewed = [stablehlo.reshape(v, result_type=ir.RankedTensorType.get(
+            view, ir.RankedTensorType(v.type).element_type)) for v in values]
+        lower = [_side(v, 0) for v in viewed]
+        upper = [_side(v, 1) for v in viewed]
+        i32 = ir.IntegerType.get_signless(32)
+        view_type = ir.RankedTensorType.get(view, i32)
+        # the storage index is pair * 2 * half + side * half + chunk * lanes + lane, in
+        # disjoint bit ranges: bit `block` is tested on each part but the side's, against
+        # the opaque scalar shifted to the part (shifts of the index would be constants, and
+        # IREE would keep them in memory)
+        mask = _broadcast(block, view_type)
+        bit = None
+        for dimension, stride in ((0, 2 * half), (2, lanes), (3, 1)):
+            shifted = stablehlo.shift_right_logical(mask, _splat(view_type,
+                                                                 stride.bit_length() - 1))
+            along = stablehlo.and_(stablehlo.iota(iota_dimension=dimension,
+                                                  result_type=view_type), shifted)
+            bit = along if bit is None else stablehlo.or_(bit, along)
+        ascending = stablehlo.compare(bit, _splat(view_type, 0), comparison_direction="EQ")
+        lower_first, upper_first = self._less_both(lower, upper)
+        swap = stablehlo.select(ascending, upper_first, lower_first)
+        first_side = stablehlo.compare(stablehlo.iota(iota_dimension=1, result_type=view_type),
+                                       _broadcast(self.zero, view_type),
+                                       comparison_direction="EQ")
+        take_upper = stablehlo.compare(swap, first_side, comparison_direction="EQ")
+        return [stablehlo.reshape(stablehlo.select(take_upper, high, low),
+                                  result_type=ir.RankedTensorType.get(
+                                      [size], ir.RankedTensorType(low.type).element_type))
+                for low, high in zip(lower, upper)]
+
+    def _gather_step(self, values: list[ir.Value], index: ir.Value, column: ir.Value,
+                     block: ir.Value, half: ir.Value) -> list[ir.Value]:
         """Element i (flat `index`, `column` in its row) meets its partner i ^ half (rows are
         powers of two long, so flat positions work); blocks of `block` elements sort ascending
         when column & block == 0, else descending. The element wanting the first place of the pair takes its partner iff the
@@ -348,6 +439,86 @@ def _gather(values: ir.Value, indices: ir.Value) -> ir.Value:
                             start_index_map=[0], index_vector_dim=1, slice_sizes=[1],
                             result_type=ir.RankedTensorType.get(
                                 [n], ir.RankedTensorType(values.type).element_type))
+
+
+
+@dataclasses.dataclass
+class _Layout:
+    """Where the network keeps each element of a row of 2**bits: the lowest SPREAD_BITS bits
+    of its position swapped with the highest (rows of 1, 2 or 4 elements vectorize badly,
+    and a sort's steps meet the lowest bits most often, the highest least often), the others
+    in place. Nothing moves before the sort (the order elements start in does not matter;
+    positions are carried as they are); the results move once, at the end."""
+    bits: int
+
+    @property
+    def spread(self) -> int:
+        return SPREAD_BITS if self.bits >= 2 * SPREAD_BITS else 0
+
+    def storage_bit(self, bit: int) -> int:
+        """The bit of the storage index that holds bit `bit` of an element's position."""
+        low, high = self.spread, self.bits - self.spread
+        if bit < low:
+            return bit + high
+        if high <= bit < self.bits:
+            return bit - high
+        return bit
+
+    def restore(self, value: ir.Value, rows: int) -> ir.Value:
+        """The flat [rows * 2**bits] `value` in position order."""
+        if not self.spread:
+            return value
+        t = ir.RankedTensorType(value.type)
+        outer = 1 << self.spread
+        middle = (1 << self.bits) // (outer * outer)
+        value = stablehlo.reshape(value, result_type=ir.RankedTensorType.get(
+            [rows, outer, middle, outer], t.element_type))
+        value = stablehlo.transpose(value, permutation=[0, 3, 2, 1])
+        return stablehlo.reshape(value, result_type=t)
+
+
+def _side(value: ir.Value, side: int) -> ir.Value:
+    """One side of every pair of `value` ([pairs, 2, chunks, lanes]), in that shape (the same
+    for both places of a pair)."""
+    t = ir.RankedTensorType(value.type)
+    view = list(t.shape)
+    limit = list(view)
+    limit[1] = side + 1
+    value = stablehlo.slice(value, start_indices=[0, side, 0, 0], limit_indices=limit,
+                            strides=[1, 1, 1, 1])
+    return stablehlo.broadcast_in_dim(value, broadcast_dimensions=[0, 1, 2, 3], result_type=t)
+
+
+def _broadcast(scalar: ir.Value, t: ir.RankedTensorType) -> ir.Value:
+    return stablehlo.broadcast_in_dim(scalar, broadcast_dimensions=[], result_type=t)
+
+
+def _splat(t: ir.RankedTensorType, value: int) -> ir.Value:
+    return stablehlo.constant(ir.DenseElementsAttr.get_splat(
+        t, ir.IntegerAttr.get(t.element_type, value)))
+
+
+def _opaque_scalars(sort: ir.Operation, values: list[int]) -> list[ir.Value]:
+    """i32 scalars that IREE neither folds into the dispatches that read them nor evaluates
+    at compile time, made at the start of the function: one constant vector behind an
+    optimization_barrier (a constant behind a fusion barrier IREE still evaluated, and then
+    hoisted every step's index tensor into memory; a barrier per scalar cost a host wait
+    each), each element sliced out behind a fusion barrier (sliced in the dispatches that
+    read it, each offset would make a dispatch of its own)."""
+    function = sort.operation
+    while function is not None and function.name != "func.func":
+        function = function.parent
+    i32 = ir.IntegerType.get_signless(32)
+    with (ir.InsertionPoint(sort) if function is None
+          else ir.InsertionPoint.at_block_begin(function.regions[0].blocks[0])):
+        table = extras.optimization_barrier([stablehlo.constant(ir.DenseElementsAttr.get(
+            np.asarray(values, np.int32), type=ir.RankedTensorType.get([len(values)], i32)))])[0]
+        out = []
+        for i in range(len(values)):
+            one = stablehlo.slice(table, start_indices=[i], limit_indices=[i + 1], strides=[1])
+            out.append(extras.fusion_barrier(stablehlo.reshape(
+                one, result_type=ir.RankedTensorType.get([], i32))))
+        return out
 
 
 def _lookup(env: dict, value: ir.Value, shape) -> ir.Value:

@@ -124,9 +124,10 @@ def _evaluate(block: ir.Block, a, b) -> bool:
     raise _NotRecognised
 
 
-def recognise(sort: ir.Operation) -> tuple[str, bool] | None:
+def recognise(sort: ir.Operation, any_width: bool = False) -> tuple[str, bool] | None:
     """(order, descending) of a comparator that orders the first operand alone by one of
-    ORDERS (floats) or by value (integers), else None."""
+    ORDERS (floats) or by value (integers), else None; keys of at most 32 bits unless
+    `any_width`."""
     block = sort.regions[0].blocks[0]
     if any(len(list(arg.uses)) for arg in list(block.arguments)[2:]):
         return None
@@ -135,7 +136,7 @@ def recognise(sort: ir.Operation) -> tuple[str, bool] | None:
         if element.width > 32:
             return None
         probes, orders = FLOAT_PROBES, ORDERS
-    elif isinstance(element, ir.IntegerType) and element.width <= 32:
+    elif isinstance(element, ir.IntegerType) and (element.width <= 32 or any_width):
         probes, orders = _integer_probes(element), {"value": lambda x: x}
     else:
         return None

@@ -130,11 +130,12 @@ def plan(n: int, k: int, rows: int) -> Plan:
     return best
 
 
-# the time model that picks between them (fitted to chlo.top_k on the AVX-512 VM, 2026-11-27,
-# 1 to 64 rows of 600 to 16384): a network step about 5 us plus 1 ns an element (keys and
-# positions move), IREE's topk about 1 ns a comparison (0.9 to 1.4 measured)
-NETWORK_STEP_NS = 5_000
-NETWORK_ELEMENT_NS = 1.0
+# the time model that picks between them (IREE's topk fitted to chlo.top_k on the AVX-512 VM,
+# 2026-11-27, 1 to 64 rows of 600 to 16384: about 1 ns a comparison, 0.9 to 1.4 measured; the
+# network of static steps to argsorts of 1 to 256 rows of 1024 to 65536, 2026-11-28: about
+# 1.5 us a step plus 0.2 to 0.3 ns an element, keys and positions moving)
+NETWORK_STEP_NS = 1_500
+NETWORK_ELEMENT_NS = 0.25
 COMPARISON_NS = 1.0
 
 

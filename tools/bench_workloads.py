@@ -28,6 +28,10 @@ def _normal(*shape, dtype=np.float32, scale=1.0):
     return lambda rng: rng.standard_normal(shape).astype(dtype) * dtype(scale)
 
 
+def _full_range_i32(n):
+    return lambda rng: rng.integers(-2**31, 2**31, n, dtype=np.int64).astype(np.int32)
+
+
 def _inputs(*makers):
     return lambda rng: [m(rng) for m in makers]
 
@@ -135,6 +139,10 @@ def _workloads():
                  lambda x: np.sort(np.partition(x, -16, axis=1)[:, -16:], axis=1)[:, ::-1]),
         Workload("sort_64K", "sort", jnp.sort, _inputs(_normal(1 << 16)), np.sort, heavy=True),
         Workload("sort_1M", "sort", jnp.sort, _inputs(_normal(n)), np.sort, heavy=True),
+        Workload("sort_i32_64K", "sort", jnp.sort, _inputs(_full_range_i32(1 << 16)), np.sort,
+                 heavy=True),
+        Workload("sort_i32_1M", "sort", jnp.sort, _inputs(_full_range_i32(n)), np.sort,
+                 heavy=True),
     ]
 
 

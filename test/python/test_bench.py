@@ -29,5 +29,6 @@ def test_suite_covers_the_issue_workloads():
                      "reduce_sum_4096x4096", "attention_s512_d512_h8", "conv3x3_56x56x64",
                      "resblock_56x56x64", "softmax_4096x4096", "elementwise10_16M", "sort_16K",
                      "sort_64K", "sort_1M", "cumsum_1M", "scatter_add_1M", "gather_1M",
-                     "argmax_rows_4096x4096", "gelu_erf_16M", "lgamma_16M", "top_k_64x4096_k16"):
+                     "argmax_rows_4096x4096", "gelu_erf_16M", "lgamma_16M", "top_k_64x4096_k16",
+                     "sort_i32_64K", "sort_i32_1M"):
         assert required in names

@@ -95,9 +95,14 @@ func.func @top_k(%x: tensor<4x1000xf32>) -> (tensor<4x5xf32>, tensor<4x5xi32>) {
 """
 
 
-@pytest.fixture(scope="module")
-def exe(ctx):
+@pytest.fixture(scope="module", params=["loop", "static"])
+def exe(ctx, request):
+    """The module compiled with each form of the network: these sorts are short (a loop, by
+    default), and static-from=0 writes their steps in line (the form of long sorts)."""
     module = shlo.parse_module(MODULE, context=ctx)
+    if request.param == "static":
+        LowerSort(static_from=0).apply(module)
+        assert "stablehlo.sort" not in str(module) and "stablehlo.while" not in str(module)
     return shlo.compile(module, target="cpu")
 
 

@@ -2,6 +2,7 @@
 // RUN: shlo-opt '--pass-pipeline=builtin.module(shlo-lower-sort{min-size=8})' %s | filecheck %s --check-prefix=SMALL
 // RUN: shlo-opt '--pass-pipeline=builtin.module(shlo-lower-sort{unroll=1})' %s | filecheck %s --check-prefix=ONE
 // RUN: shlo-opt '--pass-pipeline=builtin.module(shlo-lower-sort{top-k=true})' %s | filecheck %s --check-prefix=TOPK
+// RUN: shlo-opt '--pass-pipeline=builtin.module(shlo-lower-sort{static-from=0})' %s | filecheck %s --check-prefix=STATIC
 
 // A stable sort of 1000 elements along dimension 1: rows flattened, padded to 1024, a while
 // loop over the 55 (block, half) steps of the network, 8 per iteration (7 iterations: one
@@ -26,6 +27,28 @@
 // ONE:           stablehlo.select
 // ONE-NOT:       stablehlo.gather{{.*}} -> tensor<2048xf32>
 // ONE:         stablehlo.slice {{.*}} [0:2, 0:1000]
+// With static-from=0 (the default: 16384 elements and more) the same sort's 55
+// steps of the network in line, each on static slices of a [pairs, 2, half / 64, 64] view;
+// positions break ties and mark padding. Bits 0-2 of a position are kept at storage bits 7-9
+// (and 7-9 at 0-2), so the first step (bit 0) pairs elements 128 apart; each stage's
+// direction bit is an opaque scalar (one constant vector behind an optimization_barrier);
+// the results move back to position order once, at the end.
+// STATIC-LABEL: func.func @stable_rows
+// STATIC-NOT:     stablehlo.sort
+// STATIC:         stablehlo.constant dense<[0, 256, 512, 8, 16, 32, 64, 1, 2, 4, 0]> : tensor<11xi32>
+// STATIC:         stablehlo.optimization_barrier
+// STATIC-COUNT-11: iree_tensor_ext.compute_barrier.start
+// STATIC:         stablehlo.pad {{.*}} high = [0, 24]
+// STATIC:         stablehlo.iota dim = 1 : tensor<2x1024xi32>
+// STATIC:         stablehlo.reshape {{.*}} : (tensor<2048xf32>) -> tensor<8x2x2x64xf32>
+// STATIC:         stablehlo.slice {{.*}} [0:8, 0:1, 0:2, 0:64]
+// STATIC:         stablehlo.compare  LT, {{.*}} TOTALORDER : (tensor<8x2x2x64xf32>
+// STATIC-COUNT-54: stablehlo.reshape {{.*}} : (tensor<2048xf32>) -> tensor<{{[0-9]+}}x2x{{[0-9]+}}x{{[0-9]+}}xf32>
+// STATIC-NOT:     stablehlo.reshape {{.*}} : (tensor<2048xf32>) -> tensor<{{[0-9]+}}x2x{{[0-9]+}}x{{[0-9]+}}xf32>
+// STATIC:         stablehlo.transpose {{.*}} dims = [0, 3, 2, 1] : (tensor<2x8x16x8xf32>)
+// STATIC:         stablehlo.slice {{.*}} [0:2, 0:1000]
+// STATIC-NOT:     stablehlo.while
+// STATIC:         return {{.*}} : tensor<2x1000xf32>
 func.func @stable_rows(%x: tensor<2x1000xf32>) -> tensor<2x1000xf32> {
   %0 = "stablehlo.sort"(%x) <{dimension = 1 : i64, is_stable = true}> ({
   ^bb0(%a: tensor<f32>, %b: tensor<f32>):
@@ -144,7 +167,7 @@ func.func @two_keys_dynamic(%x: tensor<?xi32>, %y: tensor<?xi32>) -> (tensor<?xi
 // TOPK:         %[[VALUES:.*]] = "stablehlo.gather"{{.*}} : (tensor<262144xf32>, tensor<64x16xi32>) -> tensor<64x16xf32>
 // TOPK-NEXT:    return %[[VALUES]], %[[POSITIONS]]
 // CHECK-LABEL: func.func @first_sixteen
-// CHECK:         stablehlo.while
+// CHECK:         tensor<256x2x8x64xf32>
 // CHECK-NOT:     iree_linalg_ext.topk
 func.func @first_sixteen(%x: tensor<64x4096xf32>) -> (tensor<64x16xf32>, tensor<64x16xi32>) {
   %iota = stablehlo.iota dim = 1 : tensor<64x4096xi32>
@@ -159,7 +182,10 @@ func.func @first_sixteen(%x: tensor<64x4096xf32>) -> (tensor<64x16xf32>, tensor<
   return %2, %3 : tensor<64x16xf32>, tensor<64x16xi32>
 }
 
-// A slice that does not start at 0, or a use that is not a slice, keeps the sort.
+// A slice that does not start at 0, or a use that is not a slice, keeps the sort. Stable, but
+// of one integer operand ordered by value (ties are equal values): no positions are carried.
+// CHECK-LABEL: func.func @not_leading
+// CHECK:         stablehlo.while({{.*}}) : tensor<i32>, tensor<4096xi32>
 // TOPK-LABEL: func.func @not_leading
 // TOPK:         stablehlo.while
 // TOPK-NOT:     iree_linalg_ext.topk
