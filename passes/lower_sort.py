@@ -18,14 +18,18 @@ with the keys. A sort whose length is not a power of two is padded; padding is t
 i32 index operand (index >= length), which also breaks ties by position when `is_stable` is
 set (a before b iff less(a, b), or neither is less and a came first), so a stable sort gives
 exactly the order of a stable sequential sort. A stable sort of one integer operand ordered by
-value is sorted as an unstable one: keys that tie are the same value.
+value is sorted as an unstable one: keys that tie are the same value (and its padding is the
+order's last value, so it needs no index operand).
 
 Unstable sorts shorter than `min-size` stay as they are (IREE is fast there); stable ones of
 any length take the network, because IREE's own sort is not stable (measured: ties of a
 12-element argsort come out of order). Sorts the network cannot express stay too: dynamic
-shapes, or a comparator with a non-elementwise op. A run-time sized sort of several operands
-(IREE 3.13 cannot compile it) or a stable one becomes one sort of packed (key, position)
-integers when its comparator orders the first operand by a known order (`sort_keys`).
+shapes, or a comparator with a non-elementwise op. When the comparator orders the first
+operand alone by a known order (`sort_keys`), a sort becomes one sort of packed (key,
+position) integers and gathers by the positions: before the network (one integer compare a
+step, no ties, one carried array; not for a plain float compare, which orders no NaN), and for a run-time sized sort of several operands (IREE
+3.13 cannot compile it) or a stable one, which stays IREE's. One integer operand ordered by
+value keeps its keys (narrower than packed ones).
 With `top-k` (the cpu target), a sort of which only the first k are used becomes IREE's
 top-k where a cost model says it is cheaper than the network (`sort_top_k`).
 """
@@ -70,13 +74,19 @@ class LowerSort(Pass):
                 continue
             min_size = 2 if _is_stable(sort) else self.min_size
             if why_not_lowered(sort, min_size) is None:
+                order = None if _tie_order(sort) else sort_keys.recognise(sort)
+                if order is not None and order[0] != "numbers":
+                    # the network sorts packed (key, position) integers, which compare in
+                    # one op and never tie, and the operands are gathered once at the end;
+                    # not for a plain float compare, which orders no NaN: its network keeps
+                    # each NaN where ties by position leave it, like the reference
+                    # interpreter, where packed keys would put them last
+                    sort = _pack_keys(sort, order)
                 lower(sort, self.unroll, self.static_from)
             elif _needs_packed_keys(sort):
                 order = sort_keys.recognise(sort)
                 if order is not None:
-                    with sort.location, ir.InsertionPoint(sort):
-                        results = sort_keys.packed_sort(sort, *order)
-                    _replace(sort, results)
+                    _pack_keys(sort, order)
 
 
 def _as_top_k(sort: ir.Operation) -> bool:
@@ -115,13 +125,23 @@ def _is_stable(sort: ir.Operation) -> bool:
     return "is_stable" in sort.attributes and ir.BoolAttr(sort.attributes["is_stable"]).value
 
 
-def _ties_are_equal(sort: ir.Operation) -> bool:
-    """Whether keys the comparator does not order are equal, so that stability changes
-    nothing: one integer operand ordered by value."""
-    return (len(sort.operands) == 1
-            and isinstance(ir.RankedTensorType(sort.operands[0].type).element_type
-                           .maybe_downcast(), ir.IntegerType)
-            and sort_keys.recognise(sort, any_width=True) is not None)
+def _pack_keys(sort: ir.Operation, order: tuple[str, bool]) -> ir.Operation:
+    """Replace `sort` by a sort of packed (key, position) integers and gathers of its operands
+    by the positions (`sort_keys.packed_sort`); the sort of packed keys."""
+    with sort.location, ir.InsertionPoint(sort):
+        results, sort_of_keys = sort_keys.packed_sort(sort, *order)
+    _replace(sort, results)
+    return sort_of_keys
+
+
+def _tie_order(sort: ir.Operation) -> tuple[str, bool] | None:
+    """The order of a sort whose keys the comparator does not order are equal, so that
+    stability changes nothing: one integer operand (8 bits or more) ordered by value."""
+    element = ir.RankedTensorType(sort.operands[0].type).element_type.maybe_downcast()
+    if (len(sort.operands) != 1 or not isinstance(element, ir.IntegerType)
+            or element.width < 8):
+        return None
+    return sort_keys.recognise(sort, any_width=True)
 
 
 def why_not_lowered(sort: ir.Operation, min_size: int) -> str | None:
@@ -173,7 +193,9 @@ class _Network:
         shape = list(self.types[0].shape)
         rank = len(shape)
         self.dimension = ir.IntegerAttr(sort.attributes["dimension"]).value % max(rank, 1)
-        self.stable = _is_stable(sort) and not _ties_are_equal(sort)
+        # keys that tie are equal: no stability to keep, and padding is the order's last value
+        self.tie_order = _tie_order(sort)
+        self.stable = _is_stable(sort) and self.tie_order is None
         self.length = shape[self.dimension] if rank else 1
         self.width = 1 << (self.length - 1).bit_length()
         self.rows = int(np.prod([d for i, d in enumerate(shape) if i != self.dimension],
@@ -184,7 +206,8 @@ class _Network:
         self.iotas = {i for i, v in enumerate(sort.operands)
                       if sort_keys.is_iota_along(v, self.dimension)}
         # positions: to tell padding apart, to break ties for a stable sort, to stand for iotas
-        self.with_positions = self.stable or self.width != self.length or bool(self.iotas)
+        self.with_positions = (self.stable or bool(self.iotas)
+                               or (self.width != self.length and self.tie_order is None))
 
     # ---- layout: operands <-> one flat [rows * width] vector --------------------------------
 
@@ -268,7 +291,8 @@ class _Network:
         value = stablehlo.reshape(value, result_type=ir.RankedTensorType.get(
             [self.rows, self.length], t.element_type))
         if self.width != self.length:
-            zero = stablehlo.constant(_zero(t.element_type))
+            zero = stablehlo.constant(_zero(t.element_type) if self.tie_order is None
+                                      else _last(t.element_type, descending=self.tie_order[1]))
             value = stablehlo.pad(value, zero, edge_padding_low=[0, 0],
                                   edge_padding_high=[0, self.width - self.length],
                                   interior_padding=[0, 0])
@@ -533,6 +557,17 @@ def _lookup(env: dict, value: ir.Value, shape) -> ir.Value:
 
 def _widened(t: ir.Type, shape) -> ir.RankedTensorType:
     return ir.RankedTensorType.get(list(shape), ir.RankedTensorType(t).element_type)
+
+
+def _last(element: ir.Type, descending: bool) -> ir.DenseElementsAttr:
+    """The integer value that an order by value puts last (padding that needs no position:
+    a real key equal to it is the same value)."""
+    integer = ir.IntegerType(element)
+    width = integer.width
+    low, high = (0, 2 ** width - 1) if integer.is_unsigned else (-2 ** (width - 1),
+                                                                  2 ** (width - 1) - 1)
+    return ir.DenseElementsAttr.get_splat(ir.RankedTensorType.get([], element),
+                                          ir.IntegerAttr.get(element, low if descending else high))
 
 
 def _zero(element: ir.Type) -> ir.DenseElementsAttr:

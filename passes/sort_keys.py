@@ -1,12 +1,12 @@
-"""Sorts IREE 3.13 cannot compile with run-time sizes, as one sort of packed integer keys.
+"""Sorts by a known order of their first operand, as one sort of packed integer keys.
 
-IREE sorts a run-time sized tensor of one operand, but not of several ('memref.alloca' op
-expected no unbounded stack allocations: jnp.argsort, lax.sort of (keys, values) under shape
-polymorphism), and its sort is not stable. When the comparator orders the first operand
-alone, by a known order, the sort becomes: an i64 per element, the key's order-preserving
-32-bit image in the high half and its position in the low half (so ties keep their order:
-the sort is stable), one IREE sort of those, and a gather of every operand by the positions
-in the low halves.
+When the comparator orders the first operand alone, by a known order, the sort becomes: an
+i64 per element, the key's order-preserving 32-bit image in the high half and its position in
+the low half (so ties keep their order: the sort is stable), one sort of those, and a gather
+of every operand by the positions in the low halves. shlo-lower-sort's network sorts such
+keys with one integer compare a step; and IREE sorts a run-time sized tensor of one operand,
+but not of several ('memref.alloca' op expected no unbounded stack allocations: jnp.argsort,
+lax.sort of (keys, values) under shape polymorphism), and its sort is not stable.
 
 The comparator is recognised by what it computes: evaluated on every pair of probe keys
 (signed zeros, infinities, NaNs of both signs, numbers), it must agree everywhere with
@@ -179,9 +179,11 @@ def key32(keys: ir.Value, order: str, descending: bool) -> ir.Value:
     return stablehlo.not_(key) if descending else key
 
 
-def packed_sort(sort: ir.Operation, order: str, descending: bool) -> list[ir.Value]:
+def packed_sort(sort: ir.Operation, order: str, descending: bool
+                ) -> tuple[list[ir.Value], ir.Operation]:
     """The sort's results: one sort of (key32 << 32 | position) along its dimension, then
-    every operand gathered by the positions (shapes of any kind: sizes are read at run time)."""
+    every operand gathered by the positions (shapes of any kind: sizes are read at run time);
+    and that sort of packed keys (ascending, no two equal)."""
     keys = sort.operands[0]
     t = ir.RankedTensorType(keys.type)
     rank = t.rank
@@ -190,7 +192,9 @@ def packed_sort(sort: ir.Operation, order: str, descending: bool) -> list[ir.Val
     i32 = ir.IntegerType.get_signless(32)
     wide = with_element(keys.type, i64)
     key = stablehlo.convert(key32(keys, order, descending), result_type=wide)
-    position = extras.dynamic_iota(extras.shape_of(keys), dimension, wide)
+    position = (stablehlo.iota(iota_dimension=dimension, result_type=wide)
+                if t.has_static_shape else extras.dynamic_iota(extras.shape_of(keys), dimension,
+                                                               wide))
     packed = stablehlo.or_(stablehlo.shift_left(key, const(32, key)), position)
     ordered = stablehlo.sort([packed], dimension=dimension, is_stable=False,
                              comparator=lambda a, b: stablehlo.compare(
@@ -198,7 +202,9 @@ def packed_sort(sort: ir.Operation, order: str, descending: bool) -> list[ir.Val
     ordered = ordered[0] if isinstance(ordered, (list, tuple)) else ordered
     indices = stablehlo.convert(stablehlo.and_(ordered, const(2 ** 32 - 1, ordered)),
                                 result_type=with_element(keys.type, i32))
-    return [take_along(operand, indices, dimension) for operand in sort.operands]
+    return ([Num(indices).to(element_of(operand)).value if is_iota_along(operand, dimension)
+             else take_along(operand, indices, dimension) for operand in sort.operands],
+            ordered.owner.operation)
 
 
 def is_iota_along(value: ir.Value, dimension: int) -> bool:

@@ -4,48 +4,49 @@
 // RUN: shlo-opt '--pass-pipeline=builtin.module(shlo-lower-sort{top-k=true})' %s | filecheck %s --check-prefix=TOPK
 // RUN: shlo-opt '--pass-pipeline=builtin.module(shlo-lower-sort{static-from=0})' %s | filecheck %s --check-prefix=STATIC
 
-// A stable sort of 1000 elements along dimension 1: rows flattened, padded to 1024, a while
-// loop over the 55 (block, half) steps of the network, 8 per iteration (7 iterations: one
-// step of half 0 pads the schedule); positions break ties and mark padding.
+// A stable sort of 1000 elements along dimension 1, its comparator a TOTALORDER less-than on
+// the keys alone: the keys' order-preserving i32 image and their positions packed into one
+// i64 (never two equal), rows flattened, padded to 1024 with the largest i64 (no position
+// needed), a while loop over the 55 (block, half) steps of the network, 8 per iteration (7
+// iterations: one step of half 0 pads the schedule); the operand is gathered by the positions.
 // CHECK-LABEL: func.func @stable_rows
 // CHECK-NOT:     stablehlo.sort
-// CHECK:         stablehlo.pad {{.*}} high = [0, 24]
-// CHECK:         stablehlo.iota dim = 1 : tensor<2x1024xi32>
+// CHECK:         stablehlo.shift_left {{.*}} : tensor<2x1000xi64>
+// CHECK:         stablehlo.pad {{.*}} high = [0, 24], {{.*}} -> tensor<2x1024xi64>
 // CHECK:         stablehlo.constant dense<[2, 4, 4, {{.*}}, 1024, 1]> : tensor<56xi32>
 // CHECK:         stablehlo.constant dense<[1, 2, 1, {{.*}}, 2, 1, 0]> : tensor<56xi32>
-// CHECK:         stablehlo.while
-// CHECK-COUNT-8:   stablehlo.gather{{.*}} -> tensor<2048xf32>
-// CHECK-NOT:       stablehlo.gather{{.*}} -> tensor<2048xf32>
+// CHECK:         stablehlo.while({{.*}}) : tensor<i32>, tensor<2048xi64>
+// CHECK-COUNT-8:   stablehlo.gather{{.*}} -> tensor<2048xi64>
+// CHECK-NOT:       stablehlo.gather{{.*}} -> tensor<2048xi64>
 // CHECK:           stablehlo.constant dense<8> : tensor<i32>
 // CHECK:         stablehlo.slice {{.*}} [0:2, 0:1000]
+// CHECK:         "stablehlo.gather"{{.*}} -> tensor<2x1000xf32>
 // CHECK:         return {{.*}} : tensor<2x1000xf32>
 // ONE-LABEL: func.func @stable_rows
 // ONE:         stablehlo.constant dense<[2, 4, 4, {{.*}}, 1024]> : tensor<55xi32>
 // ONE:         stablehlo.while
-// ONE:           stablehlo.gather{{.*}} -> tensor<2048xf32>
-// ONE:           stablehlo.compare  LT, {{.*}} TOTALORDER
+// ONE:           stablehlo.gather{{.*}} -> tensor<2048xi64>
+// ONE:           stablehlo.compare  LT, {{.*}} SIGNED
 // ONE:           stablehlo.select
-// ONE-NOT:       stablehlo.gather{{.*}} -> tensor<2048xf32>
+// ONE-NOT:       stablehlo.gather{{.*}} -> tensor<2048xi64>
 // ONE:         stablehlo.slice {{.*}} [0:2, 0:1000]
-// With static-from=0 (the default: 16384 elements and more) the same sort's 55
-// steps of the network in line, each on static slices of a [pairs, 2, half / 64, 64] view;
-// positions break ties and mark padding. Bits 0-2 of a position are kept at storage bits 7-9
-// (and 7-9 at 0-2), so the first step (bit 0) pairs elements 128 apart; each stage's
-// direction bit is an opaque scalar (one constant vector behind an optimization_barrier);
-// the results move back to position order once, at the end.
+// With static-from=0 (the default: 16384 elements and more) the same sort's 55 steps are in
+// line, each on static slices of a [pairs, 2, half / 64, 64] view. Bits 0-2 of a position
+// are kept at storage bits 7-9 (and 7-9 at 0-2), so the first step (bit 0) pairs elements 128
+// apart; each stage's direction bit is an opaque scalar (one constant vector behind an
+// optimization_barrier); the keys move back to position order once, at the end.
 // STATIC-LABEL: func.func @stable_rows
 // STATIC-NOT:     stablehlo.sort
 // STATIC:         stablehlo.constant dense<[0, 256, 512, 8, 16, 32, 64, 1, 2, 4, 0]> : tensor<11xi32>
 // STATIC:         stablehlo.optimization_barrier
 // STATIC-COUNT-11: iree_tensor_ext.compute_barrier.start
 // STATIC:         stablehlo.pad {{.*}} high = [0, 24]
-// STATIC:         stablehlo.iota dim = 1 : tensor<2x1024xi32>
-// STATIC:         stablehlo.reshape {{.*}} : (tensor<2048xf32>) -> tensor<8x2x2x64xf32>
+// STATIC:         stablehlo.reshape {{.*}} : (tensor<2048xi64>) -> tensor<8x2x2x64xi64>
 // STATIC:         stablehlo.slice {{.*}} [0:8, 0:1, 0:2, 0:64]
-// STATIC:         stablehlo.compare  LT, {{.*}} TOTALORDER : (tensor<8x2x2x64xf32>
-// STATIC-COUNT-54: stablehlo.reshape {{.*}} : (tensor<2048xf32>) -> tensor<{{[0-9]+}}x2x{{[0-9]+}}x{{[0-9]+}}xf32>
-// STATIC-NOT:     stablehlo.reshape {{.*}} : (tensor<2048xf32>) -> tensor<{{[0-9]+}}x2x{{[0-9]+}}x{{[0-9]+}}xf32>
-// STATIC:         stablehlo.transpose {{.*}} dims = [0, 3, 2, 1] : (tensor<2x8x16x8xf32>)
+// STATIC:         stablehlo.compare  LT, {{.*}} SIGNED : (tensor<8x2x2x64xi64>
+// STATIC-COUNT-54: stablehlo.reshape {{.*}} : (tensor<2048xi64>) -> tensor<{{[0-9]+}}x2x{{[0-9]+}}x{{[0-9]+}}xi64>
+// STATIC-NOT:     stablehlo.reshape {{.*}} : (tensor<2048xi64>) -> tensor<{{[0-9]+}}x2x{{[0-9]+}}x{{[0-9]+}}xi64>
+// STATIC:         stablehlo.transpose {{.*}} dims = [0, 3, 2, 1] : (tensor<2x8x16x8xi64>)
 // STATIC:         stablehlo.slice {{.*}} [0:2, 0:1000]
 // STATIC-NOT:     stablehlo.while
 // STATIC:         return {{.*}} : tensor<2x1000xf32>
@@ -167,7 +168,7 @@ func.func @two_keys_dynamic(%x: tensor<?xi32>, %y: tensor<?xi32>) -> (tensor<?xi
 // TOPK:         %[[VALUES:.*]] = "stablehlo.gather"{{.*}} : (tensor<262144xf32>, tensor<64x16xi32>) -> tensor<64x16xf32>
 // TOPK-NEXT:    return %[[VALUES]], %[[POSITIONS]]
 // CHECK-LABEL: func.func @first_sixteen
-// CHECK:         tensor<256x2x8x64xf32>
+// CHECK:         tensor<256x2x8x64xi64>
 // CHECK-NOT:     iree_linalg_ext.topk
 func.func @first_sixteen(%x: tensor<64x4096xf32>) -> (tensor<64x16xf32>, tensor<64x16xi32>) {
   %iota = stablehlo.iota dim = 1 : tensor<64x4096xi32>
@@ -200,10 +201,11 @@ func.func @not_leading(%x: tensor<4096xi32>) -> (tensor<2xi32>, tensor<4096xi32>
   return %1, %2 : tensor<2xi32>, tensor<4096xi32>
 }
 
-// An operand that is an iota along the dimension (jnp.argsort's) is the positions: the loop
-// carries the keys and the i32 positions only, and the i64 result is converted from them.
+// An operand that is an iota along the dimension (jnp.argsort's) is the positions: the steps
+// move the packed keys only, and the i64 result is converted from their positions.
 // CHECK-LABEL: func.func @argsort
-// CHECK:         stablehlo.while({{.*}}) : tensor<i32>, tensor<4096xf32>, tensor<4096xi32>
+// CHECK:         stablehlo.while({{.*}}) : tensor<i32>, tensor<4096xi64>
+// CHECK:         stablehlo.convert {{.*}} : (tensor<4096xi64>) -> tensor<4096xi32>
 // CHECK:         stablehlo.convert {{.*}} : (tensor<4096xi32>) -> tensor<4096xi64>
 // CHECK:         return {{.*}} : tensor<4096xi64>
 func.func @argsort(%x: tensor<4096xf32>) -> tensor<4096xi64> {
