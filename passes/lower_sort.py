@@ -27,9 +27,9 @@ any length take the network, because IREE's own sort is not stable (measured: ti
 shapes, or a comparator with a non-elementwise op. When the comparator orders the first
 operand alone by a known order (`sort_keys`), a sort becomes one sort of packed (key,
 position) integers and gathers by the positions: before the network (one integer compare a
-step, no ties, one carried array; not for a plain float compare, which orders no NaN), and for a run-time sized sort of several operands (IREE
-3.13 cannot compile it) or a stable one, which stays IREE's. One integer operand ordered by
-value keeps its keys (narrower than packed ones).
+step, no ties, one carried array; not for a plain float compare, which orders no NaN), and
+for a run-time sized sort of several operands (IREE 3.13 cannot compile it) or a stable one,
+which stays IREE's. One integer operand ordered by value keeps its keys (narrower).
 With `top-k` (the cpu target), a sort of which only the first k are used becomes IREE's
 top-k where a cost model says it is cheaper than the network (`sort_top_k`).
 """
@@ -361,9 +361,9 @@ class _Network:
                      block: ir.Value, half: ir.Value) -> list[ir.Value]:
         """Element i (flat `index`, `column` in its row) meets its partner i ^ half (rows are
         powers of two long, so flat positions work); blocks of `block` elements sort ascending
-        when column & block == 0, else descending. The element wanting the first place of the pair takes its partner iff the
-        partner goes first; the other takes it iff its own value goes first: both decide on
-        the same comparison, so they swap together."""
+        when column & block == 0, else descending. The element wanting the first place of
+        the pair takes its partner iff the partner goes first; the other takes it iff its own
+        value goes first: both decide on the same comparison, so they swap together."""
         shape = ir.RankedTensorType(index.type)
         half_v = stablehlo.broadcast_in_dim(half, broadcast_dimensions=[], result_type=shape)
         block_v = stablehlo.broadcast_in_dim(block, broadcast_dimensions=[], result_type=shape)
@@ -424,7 +424,8 @@ class _Network:
                                           attributes={"value": value})
             else:
                 new = ir.Operation.create(
-                    op.name, results=results, operands=[_lookup(env, v, shape) for v in op.operands],
+                    op.name, results=results,
+                    operands=[_lookup(env, v, shape) for v in op.operands],
                     attributes=attributes(op))
             for old, value in zip(op.results, new.results):
                 env[old] = value
@@ -463,7 +464,6 @@ def _gather(values: ir.Value, indices: ir.Value) -> ir.Value:
                             start_index_map=[0], index_vector_dim=1, slice_sizes=[1],
                             result_type=ir.RankedTensorType.get(
                                 [n], ir.RankedTensorType(values.type).element_type))
-
 
 
 @dataclasses.dataclass
@@ -505,8 +505,7 @@ def _side(value: ir.Value, side: int) -> ir.Value:
     """One side of every pair of `value` ([pairs, 2, chunks, lanes]), in that shape (the same
     for both places of a pair)."""
     t = ir.RankedTensorType(value.type)
-    view = list(t.shape)
-    limit = list(view)
+    limit = list(t.shape)
     limit[1] = side + 1
     value = stablehlo.slice(value, start_indices=[0, side, 0, 0], limit_indices=limit,
                             strides=[1, 1, 1, 1])
