@@ -219,3 +219,19 @@ def test_short_and_dynamic_sorts_stay_iree_sorts(ctx):
     assert str(module).count("stablehlo.sort") == 2
     LowerSort(min_size=2).apply(module)
     assert str(module).count("stablehlo.sort") == 1       # the dynamic one
+
+
+def test_a_long_sort_in_line_on_vulkan(ctx):
+    """16384 elements and more: the steps in line (opaque scalars behind barriers, the storage
+    bits moved back at the end) on the Vulkan target too, ties in order."""
+    from conftest import vulkan_or_skip
+    vulkan_or_skip()
+    n = 1 << 14
+    text = SHORT_STABLE.format(n=n)
+    module = shlo.parse_module(text, context=ctx)
+    LowerSort().apply(module)
+    assert "stablehlo.optimization_barrier" in str(module)      # the form of long sorts
+    exe = shlo.compile(module, target="vulkan")
+    x = np.random.default_rng(9).integers(0, 50, (3, n)).astype(np.float32)   # many ties
+    np.testing.assert_array_equal(np.asarray(exe.function(f"argsort_{n}")(x)),
+                                  np.argsort(x, axis=1, kind="stable"))
