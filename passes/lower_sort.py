@@ -267,12 +267,12 @@ class _Network:
         # blocks of 2**stage sort ascending where the element's bit `stage` is 0 (the last
         # stage: all of them); the bits are opaque run-time scalars, so that every step of one
         # half compiles to the same dispatch whatever its stage
-        self.zero, *blocks = _opaque_scalars(self.sort, [0] + [
+        zero, *blocks = _opaque_scalars(self.sort, [0] + [
             1 << layout.storage_bit(stage) if stage < bits else 0
             for stage in range(1, bits + 1)])
         for stage, block in enumerate(blocks, start=1):
             for bit in reversed(range(stage)):
-                values = self._static_step(values, 1 << layout.storage_bit(bit), block)
+                values = self._static_step(values, 1 << layout.storage_bit(bit), block, zero)
         values = [layout.restore(v, self.rows) for v in values]
         results = self._operands(values)
         return [self._unflatten(v, t) for v, t in zip(results, self.types)]
@@ -316,14 +316,16 @@ class _Network:
 
     # ---- one compare-exchange step -----------------------------------------------------------
 
-    def _static_step(self, values: list[ir.Value], half: int, block: ir.Value) -> list[ir.Value]:
+    def _static_step(self, values: list[ir.Value], half: int, block: ir.Value,
+                     zero: ir.Value) -> list[ir.Value]:
         """Every element meets the one `half` places away in its block of 2 * half, seen as
         [pairs, 2, half / lanes, lanes]: the lower one takes the pair's first where its
         block sorts ascending (its storage index & `block` is 0), else the pair's last.
         Static slices only: IREE reads both sides with vector loads (a gather of the partner
         took 4x as long), and splitting the half into rows of LANES keeps each of its tiles
         to a few long runs of memory. Every op is on the whole view (each pair's order is
-        computed for both of its elements), so that IREE makes one dispatch of the step."""
+        computed for both of its elements), so that IREE makes one dispatch of the step.
+        `zero` is an opaque 0, which tells the pair's sides apart without a constant mask."""
         size = self.rows * self.width
         lanes = min(LANES, half)
         view = [size // (2 * half), 2, half // lanes, lanes]
@@ -349,7 +351,7 @@ class _Network:
         lower_first, upper_first = self._less_both(lower, upper)
         swap = stablehlo.select(ascending, upper_first, lower_first)
         first_side = stablehlo.compare(stablehlo.iota(iota_dimension=1, result_type=view_type),
-                                       _broadcast(self.zero, view_type),
+                                       _broadcast(zero, view_type),
                                        comparison_direction="EQ")
         take_upper = stablehlo.compare(swap, first_side, comparison_direction="EQ")
         return [stablehlo.reshape(stablehlo.select(take_upper, high, low),

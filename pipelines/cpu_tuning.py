@@ -69,10 +69,10 @@ def _has_large_operand(op: ir.Operation) -> bool:
 SMALL_FREE_SIZE = 16
 
 
-def _thin_sides(op: ir.Operation) -> list[int]:
-    """The operands (0: lhs, 1: rhs) of a dot_general whose free (neither batch nor
-    contracting) dimensions are static and hold fewer than SMALL_FREE_SIZE elements."""
-    _, numbers = arguments(op)
+def _thin_sides(op: ir.Operation, numbers: dict) -> list[int]:
+    """The operands (0: lhs, 1: rhs) of a dot_general (`numbers`: its dimension numbers, as
+    `arguments` reads them) whose free (neither batch nor contracting) dimensions are static
+    and hold fewer than SMALL_FREE_SIZE elements."""
     thin = []
     for index, side in enumerate(("lhs", "rhs")):
         shape = ir.RankedTensorType(op.operands[index].type).shape
@@ -87,7 +87,7 @@ def _thin_sides(op: ir.Operation) -> list[int]:
 def _is_small_batched(op: ir.Operation) -> bool:
     """Whether a dot_general has batch dimensions and a thin side (`_thin_sides`)."""
     _, numbers = arguments(op)
-    return bool(numbers.get("lhs_batching_dimensions")) and bool(_thin_sides(op))
+    return bool(numbers.get("lhs_batching_dimensions")) and bool(_thin_sides(op, numbers))
 
 
 THIN_PRODUCT_BYTES = 1 << 20
@@ -140,7 +140,8 @@ def _only_thin_products(module_op: ir.Operation) -> bool:
 
     def visit(op):
         if op.name == "stablehlo.dot_general":
-            matrices.append([op.operands[1 - side] for side in _thin_sides(op)])
+            matrices.append([op.operands[1 - side]
+                             for side in _thin_sides(op, arguments(op)[1])])
         elif op.name == "stablehlo.reduce":
             matrix = _reduced_product_matrix(op)
             if matrix is not None:
