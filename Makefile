@@ -5,7 +5,7 @@ VENV ?= .venv
 BIN := $(VENV)/bin
 PIP := $(BIN)/python -m pip install --quiet --disable-pip-version-check
 
-.PHONY: demo test lit pytest install install-test clean
+.PHONY: demo test test-all lit pytest install install-test clean
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -28,6 +28,13 @@ test: install-test
 	@status=0; \
 	PATH="$(CURDIR)/$(BIN):$$PATH" $(BIN)/lit -sv test/lit || status=1; \
 	$(PYTEST) test/python || status=1; \
+	exit $$status
+
+# Everything `make test` runs, and the tests marked slow (size sweeps, whole programs at full size).
+test-all: install-test
+	@status=0; \
+	PATH="$(CURDIR)/$(BIN):$$PATH" $(BIN)/lit -sv test/lit || status=1; \
+	$(PYTEST) -m '' test/python || status=1; \
 	exit $$status
 
 lit: install-test
