@@ -80,7 +80,7 @@ def builder_stub(module, doc: str) -> str:
     """The stub of a namespace of OpDef builders (`shlo.dialect.stablehlo`, `.chlo`)."""
     lines = [HEADER, f'"""{doc}"""\n', "from typing import Any, Callable, Sequence\n",
              "from iree.compiler import ir\n", "from .opdef import OpDef\n",
-             "OPS: list[OpDef]\n", f"__all__: list[str]\n"]
+             "OPS: list[OpDef]\n", "__all__: list[str]\n"]
     for name in module.__all__:
         fn = getattr(module, name)
         params = _parameters(inspect.signature(fn), _op_annotation(fn.opdef))
@@ -104,7 +104,7 @@ def xla_stub() -> str:
             classes.setdefault(value.__module__ if inspect.isclass(value) or callable(value)
                                else None, []).append(name)
     lines = [HEADER, '"""shlo.xla: XLA\'s XlaBuilder client API, building StableHLO/CHLO modules."""\n',
-             "from typing import Any, Callable, Sequence\n"]
+             "from typing import Any, Callable\n"]
     values = []
     for module, names in sorted(classes.items(), key=lambda kv: str(kv[0])):
         if module is None or not module.startswith("shlo.dialect.xla."):

@@ -2,7 +2,7 @@
 
 """shlo.xla: XLA's XlaBuilder client API, building StableHLO/CHLO modules."""
 
-from typing import Any, Callable, Sequence
+from typing import Any, Callable
 
 from .builder import XlaBuilder as XlaBuilder, XlaComputation as XlaComputation, XlaOp as XlaOp
 from .errors import XlaError as XlaError
