@@ -25,4 +25,7 @@ def __getattr__(name):
     if name in _LAZY:
         import importlib
         return getattr(importlib.import_module(_LAZY[name]), name)
+    if name == "jax":           # shlo.jax.jit: the front door for jax users (core/jax.py)
+        import importlib
+        return importlib.import_module("shlo.jax")
     raise AttributeError(f"module 'shlo' has no attribute '{name}'")
