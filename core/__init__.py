@@ -25,6 +25,9 @@ def __getattr__(name):
     if name in _LAZY:
         import importlib
         return getattr(importlib.import_module(_LAZY[name]), name)
+    if name == "distributed":       # one process per MPI rank (mpi4py)
+        import importlib
+        return importlib.import_module("shlo.runtime.distributed")
     if name == "jax":           # shlo.jax.jit: the front door for jax users (core/jax.py)
         import importlib
         return importlib.import_module("shlo.jax")

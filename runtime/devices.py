@@ -23,6 +23,7 @@ import iree.runtime as rt
 import numpy as np
 
 from ..errors import DeviceError
+from .mpi_env import without_mpi_environment
 from .standalone_loader import context_binder, upload
 
 # Drivers whose device memory is host memory, and the alignment their compiled code assumes.
@@ -45,7 +46,8 @@ def device_config(driver: str):
         config = _configs.get(driver)
         if config is None:
             try:
-                config = rt.Config(device=rt.get_device(driver, cache=False))
+                with without_mpi_environment():     # (IREE would look for MPI channels)
+                    config = rt.Config(device=rt.get_device(driver, cache=False))
             except Exception as e:      # the driver is missing or has no usable device
                 cause = e.__cause__ or e    # iree.runtime keeps the driver's own reason there
                 raise DeviceError(f"cannot open IREE device '{driver}': {first_line(cause)}") \

@@ -163,6 +163,13 @@ class ProcessGrid:
                 del self._slots[number]
             return values
 
+    def exchange(self, index: int, number: int, name: str, primitive: int, groups: list,
+                 data: bytes) -> bytes:
+        """What process `index` receives from collective number `number` (runtime.distributed
+        has the same method over MPI)."""
+        values = self.rendezvous(index, number, (name, primitive), data)
+        return exchange_result(primitive, name, groups, values, index, self.partitions)
+
     def send(self, channel: int, data: bytes) -> None:
         with self._cond:
             self._channels[channel].append(data)
@@ -237,9 +244,8 @@ class HostProcess:
             group = next((g for g in groups if self.index in g), [])
             return self._upload(np.int32(len(group)).tobytes())
         number, self._collectives = self._collectives, self._collectives + 1
-        values = self.grid.rendezvous(self.index, number, (name, primitive), self._bytes(data))
-        return self._upload(exchange_result(primitive, name, groups, values, self.index,
-                                            partitions))
+        return self._upload(self.grid.exchange(self.index, number, name, primitive, groups,
+                                               self._bytes(data)))
 
     def _process_id(self, replicas, partitions):
         self._check_grid("stablehlo.replica_id", replicas, partitions)

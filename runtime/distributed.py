@@ -1,0 +1,306 @@
+"""Run a module for several processes with one process per MPI rank.
+
+    mpiexec -n 4 python step.py            # step.py, on every rank:
+        import shlo
+        d = shlo.distributed
+        exe = shlo.compile(text)            # mhlo.num_replicas = 2, mhlo.num_partitions = 2
+        y = d.run(exe, my_x, num_replicas=2, num_partitions=2)
+
+Rank r is process r of the spec (replica r // P, partition r % P); `run` calls this rank's
+function with this rank's inputs and returns its results. The program's collectives are calls
+of shlo's host runtime (shlo-host-collectives); here they move bytes with MPI instead of
+through the shared memory of `shlo.run_parallel`'s threads, and return the same bytes, so both
+engines give identical results (reductions fold in the program, in group order, either way).
+
+Every collective first exchanges a small signature with every rank (its number, op, how it
+moves data, byte count, groups), which finds ranks running different collectives, ranks that
+finished while others wait, and waits longer than `timeout` seconds (SHLO_MPI_TIMEOUT,
+default 600); then the group's communicator (split from the world once per group list, in the
+same order on every rank, and kept) moves the data. A rank that fails prints its error and
+aborts the job (MPI_Abort), so no rank hangs.
+"""
+from __future__ import annotations
+
+import collections
+import os
+import sys
+import time
+import weakref
+import zlib
+
+import numpy as np
+
+from .. import host_abi
+from ..errors import InvocationError
+from .devices import device_config
+from .host_module import HostError, HostProcess, describe_process, exchange_result
+
+_TAG_SIGNATURE, _TAG_END = 1, 2
+_END = -1                       # signature number of a rank that finished its function
+_SIGNATURE = 6                  # int64s: number, op, primitive, byte count, groups crc, 0
+
+
+def mpi():
+    """mpi4py's MPI module (a clear error where it is missing)."""
+    try:
+        from mpi4py import MPI
+    except ImportError as e:
+        raise InvocationError(f"shlo.distributed needs mpi4py and an MPI library (pip install "
+                              f"'shlo[mpi]', i.e. mpi4py and mpich): {e}") from None
+    return MPI
+
+
+def world():
+    """The world communicator (mpi4py's COMM_WORLD)."""
+    return mpi().COMM_WORLD
+
+
+def rank() -> int:
+    return world().Get_rank()
+
+
+def size() -> int:
+    return world().Get_size()
+
+
+def default_timeout() -> float:
+    return float(os.environ.get("SHLO_MPI_TIMEOUT", "600"))
+
+
+class _Communicators:
+    """The communicators shlo uses on one world: duplicates for signatures and point-to-point
+    data, and one per process-group list (created collectively, on first use)."""
+
+    def __init__(self, comm, wait):
+        self.world = comm
+        (self.control, first), (self.data, second) = comm.Idup(), comm.Idup()
+        wait({r: q for r, q in enumerate([first, second])}, "shlo.distributed's first run: "
+             "the ranks' communicators (MPI_Comm_idup)", name_ranks=False)
+        self.groups: dict = {}
+
+    def of(self, groups: list, me: int):
+        """This rank's communicator in `groups` (COMM_NULL when it is in none)."""
+        key = tuple(map(tuple, groups))
+        comm = self.groups.get(key)
+        if comm is None:
+            color = next((k for k, g in enumerate(groups) if me in g), mpi().UNDEFINED)
+            position = groups[color].index(me) if color != mpi().UNDEFINED else 0
+            comm = self.groups[key] = self.world.Split(color, position)
+        return comm
+
+
+_communicators: dict = {}
+
+
+def _communicators_of(comm, wait) -> _Communicators:
+    key = comm.py2f()
+    if key not in _communicators:
+        _communicators[key] = _Communicators(comm, wait)
+    return _communicators[key]
+
+
+class MpiGrid:
+    """The grid of one run as seen by one rank (the `ProcessGrid` interface HostProcess uses:
+    `exchange`, `send`, `recv`, queues), its data moved by MPI."""
+
+    def __init__(self, replicas: int, partitions: int, comm, infeed=None,
+                 timeout: float | None = None):
+        self.replicas, self.partitions = replicas, partitions
+        self.size = replicas * partitions
+        self.rank = comm.Get_rank()
+        self.timeout = default_timeout() if timeout is None else float(timeout)
+        self.comms = _communicators_of(comm, self._wait)
+        self.infeed = [[] for _ in range(self.size)]
+        self.infeed[self.rank] = collections.deque(infeed or [])
+        self.outfeed = [[] for _ in range(self.size)]
+        self.outfeed_configs = [[] for _ in range(self.size)]
+        self.collectives = 0
+        self.failure = None
+
+    def describe(self, index: int) -> str:
+        return describe_process(index, self.partitions).replace("process", "rank", 1)
+
+    # -- the signatures --------------------------------------------------------------------
+    def _signatures(self, mine: np.ndarray, what: str) -> np.ndarray:
+        """Every rank's signature row (this rank's is `mine`), within the timeout."""
+        comm, MPI = self.comms.control, mpi()
+        rows = np.zeros((self.size, _SIGNATURE), np.int64)
+        rows[self.rank] = mine
+        others = [r for r in range(self.size) if r != self.rank]
+        sends = [comm.Isend(mine, dest=r, tag=_TAG_SIGNATURE) for r in others]
+        pending = {r: comm.Irecv(rows[r], source=r, tag=_TAG_SIGNATURE) for r in others}
+        self._wait(pending, what)
+        MPI.Request.Waitall(sends)
+        return rows
+
+    def _wait(self, pending: dict, what: str, name_ranks: bool = True) -> None:
+        """Complete the requests of `pending` (rank -> request), or fail after the timeout
+        naming the ranks whose requests did not complete."""
+        deadline, pause = time.monotonic() + self.timeout, 1e-5
+        while pending:
+            pending = {r: q for r, q in pending.items() if not q.Test()}
+            if not pending:
+                return
+            if time.monotonic() > deadline:
+                late = f"rank(s) {', '.join(map(str, pending))}" if name_ranks else \
+                    "the other ranks"
+                raise HostError(f"{what}: {self.describe(self.rank)} waited {self.timeout:g} s "
+                                f"for {late}, which did not reach it (SHLO_MPI_TIMEOUT sets "
+                                f"the wait)")
+            time.sleep(pause)
+            pause = min(2 * pause, 2e-3)
+
+    def _agree(self, number: int, name: str, primitive: int, groups: list, nbytes: int):
+        what = f"{name} (collective #{number})"
+        crc = zlib.crc32(repr(groups).encode())
+        mine = np.array([number, host_abi.OPS.index(name), primitive, nbytes, crc, 0], np.int64)
+        rows = self._signatures(mine, what)
+        if (rows == mine).all():
+            return
+        finished = [r for r in range(self.size) if rows[r, 0] == _END]
+        if finished:
+            raise HostError(f"{what}: deadlock: {self.describe(self.rank)} waits, and rank(s) "
+                            f"{', '.join(map(str, finished))} finished their function")
+        kinds: dict = {}
+        for r, row in enumerate(rows):
+            kinds.setdefault(tuple(row), []).append(r)
+        parts = [f"rank(s) {', '.join(map(str, ranks))} run {host_abi.OPS[row[1]]} "
+                 f"(collective #{row[0]}, {row[3]} bytes, groups {row[4]:08x})"
+                 for row, ranks in kinds.items()]
+        raise HostError(f"{what}: {'; '.join(parts)}: every rank must run the same "
+                        f"collectives in one order")
+
+    def finished(self, index: int, error=None) -> None:
+        """This rank's function returned: tell every rank (a rank still waiting in a
+        collective then fails at once), and hear that every other one returned too."""
+        if error is not None:
+            return
+        mine = np.array([_END] + [0] * (_SIGNATURE - 1), np.int64)
+        rows = self._signatures(mine, "the end of the run")
+        late = [r for r in range(self.size) if rows[r, 0] != _END]
+        if late:
+            raise HostError(f"the end of the run: {self.describe(self.rank)} finished its "
+                            f"function while rank(s) {', '.join(map(str, late))} still run "
+                            f"collectives (collective #{rows[late[0], 0]}: "
+                            f"{host_abi.OPS[rows[late[0], 1]]})")
+
+    # -- the exchanges ---------------------------------------------------------------------
+    def exchange(self, index: int, number: int, name: str, primitive: int, groups: list,
+                 data: bytes) -> bytes:
+        """What this rank receives from collective number `number` (as the thread engine's
+        `ProcessGrid.exchange` computes it)."""
+        self._agree(number, name, primitive, groups, len(data))
+        me = self.rank
+        if primitive == host_abi.PERMUTE:
+            return self._permute(number, groups, data)
+        if primitive == host_abi.ROOT_ONLY:
+            return exchange_result(primitive, name, groups, [data] * self.size, me,
+                                   self.partitions)
+        comm = self.comms.of(groups, me)
+        group = next((g for g in groups if me in g), None)
+        if group is None:           # (the thread engine's zeros, or its error)
+            return exchange_result(primitive, name, groups, [data] * self.size, me,
+                                   self.partitions)
+        send = np.frombuffer(data, np.int8)
+        if primitive == host_abi.BROADCAST:
+            out = send.copy() if group[0] == me else np.empty_like(send)
+            comm.Bcast(out, root=0)
+            return out.tobytes()
+        if primitive == host_abi.ALL_TO_ALL:
+            out = np.empty_like(send)
+            comm.Alltoall(send, out)
+            return out.tobytes()
+        gathered = np.empty((len(group), len(data)), np.int8)      # GATHER, BROADCAST_FROM
+        comm.Allgather(send, gathered)
+        values = [b""] * self.size
+        for m, row in zip(group, gathered):
+            values[m] = row.tobytes()
+        return exchange_result(primitive, name, groups, values, me, self.partitions)
+
+    def _permute(self, number: int, pairs: list, data: bytes) -> bytes:
+        me, comm = self.rank, self.comms.data
+        target = next((t for s, t in pairs if s == me), None)
+        source = next((s for s, t in pairs if t == me), None)
+        tag = number % 32768
+        send = comm.Isend(np.frombuffer(data, np.int8), dest=target, tag=tag) \
+            if target is not None else None
+        out = np.zeros(len(data), np.int8)
+        if source is not None:
+            comm.Recv(out, source=source, tag=tag)
+        if send is not None:
+            send.Wait()
+        return out.tobytes()
+
+    def send(self, channel: int, data: bytes) -> None:
+        raise HostError(f"stablehlo.send on channel {channel}: under MPI a send must say which "
+                        f"rank receives it; run modules with send/recv on one machine with "
+                        f"shlo.run_parallel")
+
+    def recv(self, index: int, channel: int) -> bytes:
+        raise HostError(f"stablehlo.recv on channel {channel}: under MPI a recv must say which "
+                        f"rank sends to it; run modules with send/recv on one machine with "
+                        f"shlo.run_parallel")
+
+
+_last: list = [[], []]
+_bound: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()   # executable -> its parts
+
+
+def _function(executable, name: str, grid: MpiGrid):
+    """This rank's function `name` of `executable`, its host process bound to `grid`."""
+    config = device_config(executable.device)
+    parts = _bound.get(executable)
+    if parts is None or parts[0] is not config:
+        host = HostProcess(grid, grid.rank, config.device) if executable.calls_host else None
+        context = executable.new_context(config, host)
+        parts = _bound[executable] = (config, host, context, {})
+    config, host, context, functions = parts
+    if host is not None:
+        host.reset(grid)
+    if name not in functions:
+        functions[name] = executable.bind(name, config, context.vm_context, host)
+    return functions[name]
+
+
+def run(executable, *args, num_replicas: int | None = None, num_partitions: int = 1,
+        function: str | None = None, infeed=None, timeout: float | None = None, comm=None,
+        abort: bool = True):
+    """Run this rank's process of `executable` (see the module docstring) and return what its
+    function returned. `infeed`: this rank's infeed items. On a failure the error is printed
+    and, with `abort`, the whole job aborts (other ranks would wait for this one)."""
+    comm = comm if comm is not None else world()
+    ranks = comm.Get_size()
+    if num_replicas is None:
+        num_replicas = max(1, ranks // max(1, num_partitions))
+    me = comm.Get_rank()
+    try:
+        if num_replicas * num_partitions != ranks:
+            raise InvocationError(f"shlo.distributed: the module runs as {num_replicas} "
+                                  f"replica(s) x {num_partitions} partition(s) = "
+                                  f"{num_replicas * num_partitions} processes, but the job has "
+                                  f"{ranks} rank(s): start it with mpiexec -n "
+                                  f"{num_replicas * num_partitions}")
+        grid = MpiGrid(num_replicas, num_partitions, comm, infeed, timeout)
+        call = _function(executable, function or executable.entry, grid)
+        result = call.call(*args)
+        grid.finished(me)
+        _last[:] = [grid.outfeed[me], grid.outfeed_configs[me]]
+        return result
+    except Exception as e:
+        if not abort or ranks == 1:
+            raise
+        fail(e, comm)
+
+
+def last_outfeed() -> tuple[list, list]:
+    """(items, configs) this rank's last `run` sent to its outfeed."""
+    return _last[0], _last[1]
+
+
+def fail(error: Exception, comm=None) -> None:
+    """Print `error` as this rank's and abort every rank of the job."""
+    comm = comm if comm is not None else world()
+    print(f"shlo: rank {comm.Get_rank()} of {comm.Get_size()} failed: {error}", file=sys.stderr,
+          flush=True)
+    comm.Abort(1)
+    os._exit(1)                 # (MPI_Abort may return before the launcher ends the job)
