@@ -196,15 +196,23 @@ class JitFunction:
             raise TypeError(f"shlo.jax.jit: expected a function, got {type(fun).__name__}")
         self.fun, self.target, self.options = fun, target, options
         self.name = _function_name(fun)
+        from ..pipelines.targets import get_target
+        try:
+            self._target = get_target(target, options.get("flags", ()))
+        except Error as e:
+            raise self._renamed(e) from None
         try:
             self._signature = inspect.signature(fun)
         except (TypeError, ValueError):
             self._signature = None
         self._static_argnums, self._static_argnames = _static_args(
             self._signature, static_argnums, static_argnames)
+        # Donation is accepted and not passed on: shlo returns new arrays and never writes
+        # into its arguments (a module whose inputs carry jax's tf.aliasing_output computes
+        # wrong results under IREE 3.13: docs/jax.md).
+        self.donate_argnums, self.donate_argnames = donate_argnums, donate_argnames
         self._jitted = jax.jit(fun, static_argnums=static_argnums,
-                               static_argnames=static_argnames, donate_argnums=donate_argnums,
-                               donate_argnames=donate_argnames, keep_unused=True)
+                               static_argnames=static_argnames, keep_unused=True)
         self._cache: dict[tuple, Compiled] = {}
         self._lock = threading.Lock()
         functools.update_wrapper(self, fun, updated=())
@@ -288,7 +296,6 @@ class JitFunction:
         return text, lowered.out_tree
 
     def _compile(self, call: _Call, *, check_device: bool) -> Compiled:
-        from ..pipelines.targets import get_target
         from .compiler import compile as shlo_compile
         from .devices import driver_available
 
@@ -296,10 +303,7 @@ class JitFunction:
             compiled = self._cache.get(call.key)
             if compiled is not None:
                 return compiled
-            try:
-                target = get_target(self.target, self.options.get("flags", ()))
-            except Error as e:
-                raise self._renamed(e) from None
+            target = self._target
             if check_device:
                 ok, why = driver_available(target.driver)
                 if not ok:
