@@ -13,11 +13,16 @@ Values print as iree-run-module prints them: `2x2xf32=[1 2][3 4]`.
 Several processes (a module for replicas x partitions, see shlo.run_parallel):
     shlo-run m.mlir --num-replicas 2 --input=4xf32=1,2,3,4 --input=4xf32=5,6,7,8
 takes the inputs of process 0, then process 1, ...; prints each process's results and
-outfeed; outputs apply to process 0's results, then process 1's, ...
+outfeed; outputs apply to process 0's results, then process 1's, ... Under MPI, one process
+per rank (rank r is process r; rank 0 compiles an .mlir and sends the others the .vmfb):
+    mpiexec -n 2 shlo-run m.mlir --num-replicas 2 --input=4xf32=1,2,3,4 --input=4xf32=5,6,7,8
+takes the same arguments; each rank runs its process and prints (or writes) its own results.
 """
 from __future__ import annotations
 
 import argparse
+import contextlib
+import io
 import os
 import re
 import sys
@@ -192,19 +197,12 @@ def main(argv: list[str] | None = None) -> int:
         p.error("a .vmfb or .mlir module is required")
 
     import shlo
-    from shlo.runtime.compiler import isolate_by_default
 
     device = args.device.split("://")[0] if args.device else None
+    processes = args.num_replicas * args.num_partitions
+    comm = _mpi_world() if processes > 1 else None
     try:
-        if path.endswith(".vmfb"):
-            executable = shlo.load(path, device=device or "local-task")
-        else:
-            target = args.target or TARGET_FOR_DEVICE.get(device or "", "cpu")
-            executable = shlo.compile(shlo.read_module(path), target=target,
-                                      flags=args.iree_flag, demote_f64=args.demote_f64,
-                                      isolate=isolate_by_default(True))
-            if device:
-                executable.device = device
+        executable = _executable(path, args, device, comm)
         name = args.function or executable.entry
         function = executable.function(name)
         specs = [v.spec for v in function.signature.inputs]
@@ -212,42 +210,121 @@ def main(argv: list[str] | None = None) -> int:
         for text in args.input:
             spec = specs[len(inputs) % len(specs)] if specs else None
             inputs.extend(parse_input(text, spec))
-        processes = args.num_replicas * args.num_partitions
-        if processes == 1 and not executable.calls_host:
-            runs, outfeed = [function(*inputs)], None
+        per = len(specs)
+        per_process = [inputs[i * per:(i + 1) * per] for i in range(processes)] if per else \
+            [[]] * processes
+        if comm is not None:            # under mpiexec: this rank's process only
+            from shlo.runtime import distributed
+            me = comm.Get_rank()
+            run = distributed.run(executable, *per_process[me] if me < processes else [],
+                                  num_replicas=args.num_replicas,
+                                  num_partitions=args.num_partitions, function=name)
+            ranks, runs, outfeed = [me], [run], [distributed.last_outfeed()[0]]
+        elif processes == 1 and not executable.calls_host:
+            ranks, runs, outfeed = [0], [function(*inputs)], None
         else:
-            per = len(specs)
-            runs = shlo.run_parallel(executable, [inputs[i * per:(i + 1) * per]
-                                                  for i in range(processes)] if per else
-                                     [[]] * processes, num_replicas=args.num_replicas,
+            runs = shlo.run_parallel(executable, per_process, num_replicas=args.num_replicas,
                                      num_partitions=args.num_partitions,
                                      programs=[name] * processes)
-            outfeed = runs.outfeed
+            ranks, outfeed = list(range(processes)), runs.outfeed
         results = [r if isinstance(r, tuple) else (r,) for r in runs]
-        if len(args.output) > sum(map(len, results)):
+        if len(args.output) > len(results[0]) * processes:
             raise shlo.InvocationError(f"{len(args.output)} --output given for "
-                                       f"{sum(map(len, results))} results")
-        print(f"EXEC @{name}")
-        outputs = iter(args.output)
-        for process, arrays in enumerate(results):
-            if processes > 1:
-                print(f"process {process}:")
-            for i, array in enumerate(arrays):
-                spec = next(outputs, "-")
-                if spec == "-":
-                    print(f"result[{i}]: hal.buffer_view")
-                write_output(spec, array, args.output_max_element_count)
-            for k, item in enumerate(outfeed[process] if outfeed else []):
-                for array in item:
-                    print(f"outfeed[{k}]: hal.buffer_view")
-                    write_output("-", array, args.output_max_element_count)
+                                       f"{len(results[0]) * processes} results")
+        out = io.StringIO()
+        with contextlib.redirect_stdout(out):
+            _report(name, ranks, results, outfeed, args, processes)
+        _in_rank_order(comm, lambda: (sys.stdout.write(out.getvalue()), sys.stdout.flush()))
     except shlo.Error as e:
-        print(f"shlo-run: {e}", file=sys.stderr)
-        return 1
+        return _fail(f"{e}", comm)
     except OSError as e:
-        print(f"shlo-run: {e.filename or path}: {e.strerror}", file=sys.stderr)
-        return 1
+        return _fail(f"{e.filename or path}: {e.strerror}", comm)
     return 0
+
+
+def _report(name, ranks, results, outfeed, args, processes) -> None:
+    """Print (or write) the results and outfeed of `ranks` (processes, in order)."""
+    if ranks[0] == 0:
+        print(f"EXEC @{name}")
+    outputs = iter(args.output[ranks[0] * len(results[0]):])
+    for k, (process, arrays) in enumerate(zip(ranks, results)):
+        if processes > 1:
+            print(f"process {process}:")
+        for i, array in enumerate(arrays):
+            spec = next(outputs, "-")
+            if spec == "-":
+                print(f"result[{i}]: hal.buffer_view")
+            write_output(spec, array, args.output_max_element_count)
+        for j, item in enumerate(outfeed[k] if outfeed else []):
+            for array in item:
+                print(f"outfeed[{j}]: hal.buffer_view")
+                write_output("-", array, args.output_max_element_count)
+
+
+def _in_rank_order(comm, write) -> None:
+    """Call `write` on every rank, rank 0 first (each waits for the one before it)."""
+    if comm is not None and comm.Get_rank() > 0:
+        comm.recv(source=comm.Get_rank() - 1, tag=_TURN)
+    write()
+    if comm is not None and comm.Get_rank() + 1 < comm.Get_size():
+        comm.send(None, dest=comm.Get_rank() + 1, tag=_TURN)
+
+
+_TURN = 7301            # (the tag of the turn to print)
+
+
+def _mpi_world():
+    """The MPI world when mpiexec (or srun) started several ranks of shlo-run, else None."""
+    from shlo.runtime.mpi_env import launched_by_mpi
+    if not launched_by_mpi():
+        return None
+    from shlo.runtime import distributed
+    comm = distributed.world()
+    return comm if comm.Get_size() > 1 else None
+
+
+def _executable(path: str, args, device: str | None, comm):
+    """The module to run: a .vmfb loaded, or an .mlir compiled (under MPI by rank 0 alone,
+    its .vmfb sent to the others)."""
+    import shlo
+    from shlo.runtime.compiler import isolate_by_default
+
+    if path.endswith(".vmfb"):
+        return shlo.load(path, device=device or "local-task")
+    target = args.target or TARGET_FOR_DEVICE.get(device or "", "cpu")
+    built = None
+    if comm is None or comm.Get_rank() == 0:
+        try:
+            executable = shlo.compile(shlo.read_module(path), target=target,
+                                      flags=args.iree_flag, demote_f64=args.demote_f64,
+                                      isolate=isolate_by_default(True))
+            if device:
+                executable.device = device
+            if comm is None:
+                return executable
+            built = (executable.vmfb, executable.device, None)
+        except (shlo.Error, OSError) as e:
+            if comm is None:
+                raise
+            built = (None, None, (type(e), str(e) if isinstance(e, shlo.Error) else
+                                  f"{e.filename or path}: {e.strerror}"))
+    if comm is not None:
+        built = comm.bcast(built, root=0)
+    vmfb, on, error = built
+    if error is not None:           # rank 0 reports it; the others stop quietly
+        if comm.Get_rank() == 0:
+            print(f"shlo-run: {error[1]}", file=sys.stderr, flush=True)
+        sys.exit(1)
+    return shlo.Executable(vmfb, device=on, target=target)
+
+
+def _fail(message: str, comm) -> int:
+    if comm is None:
+        print(f"shlo-run: {message}", file=sys.stderr)
+        return 1
+    from shlo.runtime import distributed
+    distributed.fail(f"shlo-run: {message}", comm)      # (aborts every rank)
+    return 1
 
 
 if __name__ == "__main__":

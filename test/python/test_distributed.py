@@ -1,0 +1,217 @@
+"""shlo.distributed and shlo-run under mpiexec: one process per MPI rank, collectives on MPI.
+
+Every collective of test_host_collectives (each mode of the spec: cross_replica,
+cross_partition, cross_replica_and_partition, flattened_ids) runs on 4 ranks (2 replicas x 2
+partitions) for f32, i32, bf16, f8E4M3FN, i1, f64 and complex<f32>; each rank's result must
+equal, byte for byte, what the thread engine (shlo.run_parallel) returns for that process and
+the numpy oracle of test_host_collectives (groups written out by hand from the spec). Then
+shlo-run under `mpiexec -n 2`, and the faults: mismatched collectives, a failing rank, a world
+size that is not replicas x partitions, a rank that never arrives (timeout), a rank that
+finishes early. MPICH's mpiexec runs more ranks than cores without flags.
+"""
+import json
+import os
+import subprocess
+import sys
+
+import ml_dtypes
+import numpy as np
+import pytest
+
+import shlo
+
+import test_host_collectives as spec_cases
+from conftest import tool
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+MPIEXEC = tool("mpiexec")
+ELEMENTS = {"f32": np.float32, "i32": np.int32, "bf16": ml_dtypes.bfloat16,
+            "f8E4M3FN": ml_dtypes.float8_e4m3fn, "i1": np.bool_, "f64": np.float64,
+            "complex<f32>": np.complex64}
+
+pytestmark = pytest.mark.skipif(not os.path.exists(MPIEXEC) or
+                                subprocess.run([sys.executable, "-c", "import mpi4py"]
+                                               ).returncode != 0,
+                                reason="no mpiexec / mpi4py here (pip install 'shlo[mpi]')")
+
+
+def mpiexec(n: int, *command: str, timeout: float = 120) -> subprocess.CompletedProcess:
+    env = dict(os.environ, PYTHONPATH=HERE + os.pathsep + os.environ.get("PYTHONPATH", ""))
+    return subprocess.run([MPIEXEC, "-n", str(n), *command], capture_output=True, text=True,
+                          timeout=timeout, env=env)
+
+
+def worker(n: int, tmp_path, runs: list, **extra) -> subprocess.CompletedProcess:
+    path = tmp_path / f"spec{len(list(tmp_path.iterdir()))}.json"
+    path.write_text(json.dumps({"runs": runs, **extra}))
+    return mpiexec(n, sys.executable, os.path.join(HERE, "distributed_worker.py"), str(path))
+
+
+def save_inputs(path, per_rank: list) -> str:
+    """Each rank's arguments as distributed_worker reads them (bytes, dtype name, shape)."""
+    arrays = {}
+    for r, args in enumerate(per_rank):
+        for k, a in enumerate(args):
+            a = np.ascontiguousarray(a)
+            arrays.update({f"r{r}_{k}": np.frombuffer(a.tobytes(), np.uint8),
+                           f"d{r}_{k}": np.array(a.dtype.name), f"s{r}_{k}": np.array(a.shape)})
+    np.savez(path, **arrays)
+    return str(path)
+
+
+def rank_results(out: str, rank: int, like) -> list:
+    """Rank `rank`'s results, as arrays of the dtypes and shapes of `like`."""
+    data = np.load(f"{out}.{rank}.npz")
+    return [data[f"arr_{i}"].view(np.asarray(a).dtype).reshape(np.shape(a))
+            for i, a in enumerate(like)]
+
+
+@pytest.fixture(scope="module")
+def modules(ctx, tmp_path_factory):
+    """element -> (executable, .vmfb path): the 2 x 2 module of test_host_collectives."""
+    spec_cases.ELEMENTS.update(ELEMENTS)
+    folder = tmp_path_factory.mktemp("distributed")
+    out = {}
+    for element in ELEMENTS:
+        exe = shlo.compile(shlo.parse_module(spec_cases.module_text(element), context=ctx),
+                           target="cpu")
+        path = folder / f"{element.replace('<', '_').replace('>', '')}.vmfb"
+        path.write_bytes(exe.vmfb)
+        out[element] = exe, str(path)
+    return out
+
+
+def test_every_collective_and_mode_on_4_ranks(modules, tmp_path):
+    runs, checks = [], []
+    for element, (exe, vmfb) in modules.items():
+        xs = spec_cases.inputs(element)
+        inputs = save_inputs(tmp_path / f"in_{len(checks)}.npz", [(x,) for x in xs])
+        for name, (_, _, groups, combine) in spec_cases.CASES.items():
+            out = str(tmp_path / f"out_{len(runs)}")
+            runs.append({"vmfb": vmfb, "function": name, "replicas": 2, "partitions": 2,
+                         "inputs": inputs, "out": out})
+            threads = shlo.run_parallel(exe, [(x,) for x in xs], num_replicas=2,
+                                        num_partitions=2, programs=[name] * 4)
+            oracle = [spec_cases.expected(combine, groups, xs, me) for me in range(4)]
+            checks.append((f"{element} {name}", out, threads, oracle))
+        out = str(tmp_path / f"out_{len(runs)}")
+        runs.append({"vmfb": vmfb, "function": "ids", "replicas": 2, "partitions": 2,
+                     "out": out})
+        checks.append((f"{element} ids", out, None,
+                       [(np.uint32(r), np.uint32(p)) for r in (0, 1) for p in (0, 1)]))
+    done = worker(4, tmp_path, runs)
+    assert done.returncode == 0, done.stderr[-3000:]
+    for what, out, threads, oracle in checks:
+        for me in range(4):
+            like = oracle[me] if isinstance(oracle[me], tuple) else (oracle[me],)
+            got = rank_results(out, me, like)
+            for g, want in zip(got, like):
+                np.testing.assert_array_equal(g, want, err_msg=f"{what} rank {me} vs numpy")
+            if threads is not None:         # the thread engine's bytes, exactly
+                assert got[0].tobytes() == np.asarray(threads[me]).tobytes(), \
+                    f"{what} rank {me} vs run_parallel"
+
+
+ALL_REDUCE = """
+module attributes {mhlo.num_replicas = 2 : i32, mhlo.num_partitions = 1 : i32} {
+  func.func @main(%x: tensor<4xf32>) -> (tensor<4xf32>, tensor<ui32>) {
+    %0 = "stablehlo.all_reduce"(%x) ({
+    ^bb0(%a: tensor<f32>, %b: tensor<f32>):
+      %s = stablehlo.add %a, %b : tensor<f32>
+      stablehlo.return %s : tensor<f32>
+    }) {replica_groups = dense<[[0, 1]]> : tensor<1x2xi64>} : (tensor<4xf32>) -> tensor<4xf32>
+    %r = stablehlo.replica_id : tensor<ui32>
+    return %0, %r : tensor<4xf32>, tensor<ui32>
+  }
+  func.func @id() -> tensor<ui32> {
+    %r = stablehlo.replica_id : tensor<ui32>
+    return %r : tensor<ui32>
+  }
+}
+"""
+
+
+@pytest.fixture(scope="module")
+def pair(ctx, tmp_path_factory):
+    """The .vmfb of ALL_REDUCE (2 replicas)."""
+    path = tmp_path_factory.mktemp("pair") / "all_reduce.vmfb"
+    path.write_bytes(shlo.compile(shlo.parse_module(ALL_REDUCE, context=ctx), target="cpu").vmfb)
+    return str(path)
+
+
+def test_shlo_run_under_mpiexec_prints_what_the_threads_print(tmp_path):
+    module = tmp_path / "all_reduce.mlir"
+    module.write_text(ALL_REDUCE)
+    args = [str(module), "--num-replicas", "2", "--input=4xf32=1,2,3,4",
+            "--input=4xf32=5,6,7,8"]
+    threads = subprocess.run([tool("shlo-run"), *args, "--function", "main"], capture_output=True, text=True,
+                             timeout=120)
+    assert threads.returncode == 0, threads.stderr
+    ranks = mpiexec(2, tool("shlo-run"), *args, "--function", "main")
+    assert ranks.returncode == 0, ranks.stderr
+    assert ranks.stdout == threads.stdout           # (ranks print in order)
+    assert "4xf32=6 8 10 12" in ranks.stdout and "ui32=1" in ranks.stdout
+    files = [f"--output=@{tmp_path / f'{k}.npy'}" for k in ("s0", "id0", "s1", "id1")]
+    ranks = mpiexec(2, tool("shlo-run"), *args, *files, "--function", "main")
+    assert ranks.returncode == 0, ranks.stderr
+    assert np.load(tmp_path / "s1.npy").tolist() == [6, 8, 10, 12]
+    assert int(np.load(tmp_path / "id1.npy")) == 1
+
+
+def _one_line_failure(done, pattern: str) -> None:
+    import re
+    assert done.returncode != 0
+    lines = [line for line in done.stderr.splitlines() if line.startswith("shlo")]
+    assert lines and re.search(pattern, lines[0]), done.stderr[-3000:]
+
+
+def test_mismatched_collectives_name_the_ranks(modules, tmp_path):
+    vmfb = modules["f32"][1]
+    inputs = save_inputs(tmp_path / "in.npz", [(x,) for x in spec_cases.inputs("f32")])
+    names = ["all_reduce_cross_replica", "all_gather_flattened"] * 2
+    done = worker(4, tmp_path, [{"vmfb": vmfb, "functions": names, "replicas": 2,
+                                 "partitions": 2, "inputs": inputs,
+                                 "out": str(tmp_path / "o")}])
+    _one_line_failure(done, r"rank\(s\) 0, 2 run stablehlo.all_reduce \(collective #0, 32 "
+                            r"bytes.*rank\(s\) 1, 3 run stablehlo.all_gather.*every rank must "
+                            r"run the same collectives in one order")
+
+
+def test_a_failing_rank_ends_the_job_with_its_error(pair, tmp_path):
+    inputs = save_inputs(tmp_path / "in.npz", [(np.ones(4, np.float32),),
+                                               (np.ones(2, np.float32),)])   # rank 1: bad
+    done = worker(2, tmp_path, [{"vmfb": pair, "function": "main", "replicas": 2,
+                                 "partitions": 1, "inputs": inputs, "out": str(tmp_path / "o")}])
+    _one_line_failure(done, r"shlo: rank 1 of 2 failed: main: argument 0 expects 4xf32, got "
+                            r"2xf32")
+
+
+def test_world_size_must_be_replicas_times_partitions(tmp_path):
+    module = tmp_path / "all_reduce.mlir"
+    module.write_text(ALL_REDUCE)
+    done = mpiexec(3, tool("shlo-run"), str(module), "--num-replicas", "2",
+                   "--input=4xf32=1,2,3,4", "--input=4xf32=5,6,7,8")
+    _one_line_failure(done, r"the module runs as 2 replica\(s\) x 1 partition\(s\) = 2 "
+                            r"processes, but the job has 3 rank\(s\): start it with mpiexec -n 2")
+
+
+def test_a_rank_that_never_arrives_times_out(pair, tmp_path):
+    inputs = save_inputs(tmp_path / "in.npz", [(np.ones(4, np.float32),)] * 2)
+    runs = [{"vmfb": pair, "function": "id", "replicas": 2, "partitions": 1,
+             "out": str(tmp_path / "a")},
+            {"vmfb": pair, "function": "main", "replicas": 2, "partitions": 1,
+             "inputs": inputs, "out": str(tmp_path / "b")}]
+    done = worker(2, tmp_path, runs, sleep={"1": 6}, sleep_at=1, timeout=1)
+    _one_line_failure(done, r"shlo: rank 0 of 2 failed: stablehlo.all_reduce \(collective "
+                            r"#0\): rank 0 \(replica 0, partition 0\) waited 1 s for rank\(s\) "
+                            r"1, which did not reach it")
+
+
+def test_a_rank_that_finishes_early_is_a_deadlock(pair, tmp_path):
+    inputs = save_inputs(tmp_path / "in.npz", [(), (np.ones(4, np.float32),)])
+    done = worker(2, tmp_path, [{"vmfb": pair, "functions": ["id", "main"], "replicas": 2,
+                                 "partitions": 1, "inputs": inputs,
+                                 "out": str(tmp_path / "o")}])
+    _one_line_failure(done, r"deadlock: rank 1 \(replica 1, partition 0\) waits, and rank\(s\) "
+                            r"0 finished their function|rank 0 \(replica 0, partition 0\) "
+                            r"finished its function while rank\(s\) 1 still run collectives")
