@@ -1,0 +1,272 @@
+"""The fuzzing loop: run random programs on the targets and the oracles, compare, shrink each
+failure and write its reproducer."""
+from __future__ import annotations
+
+import dataclasses
+import json
+import os
+import re
+import sys
+import time
+
+import numpy as np
+
+from . import program as P
+from .compare import OutputMeta, compare, meta_of
+from .runner import Worker
+
+
+@dataclasses.dataclass
+class Finding:
+    kind: str           # "mismatch", "crash" (the child died or hung), "error" (an exception)
+    target: str
+    detail: str
+    program: P.Program
+
+    def signature(self) -> str:
+        """What a shrunk program must keep: the kind, the target, an error's gist."""
+        if self.kind != "error":
+            return f"{self.kind}:{self.target}"
+        gist = re.sub(r"tensor<[^>]*>|\d+|/\S+", "_", self.detail)
+        return f"error:{self.target}:{gist[:70]}"
+
+
+@dataclasses.dataclass
+class Checked:
+    findings: list
+    oracles: dict = dataclasses.field(default_factory=dict)
+    invalid: str = ""        # the program did not build (a fuzzer or builder bug)
+
+
+class Fuzzer:
+    """Checks programs on `targets` against the reference interpreter (when its cost, in
+    element operations, is under `reference_work`) and XLA."""
+
+    def __init__(self, targets, worker: Worker | None = None, max_elements: int = 1 << 22,
+                 reference_work: int = 1_500_000, oracles=("reference", "xla")):
+        self.targets = list(targets)
+        self.worker = worker or Worker()
+        self.max_elements = max_elements
+        self.reference_work = reference_work
+        self.use = set(oracles)
+
+    def close(self):
+        self.worker.close()
+
+    def texts(self, program: P.Program):
+        built = P.build(program, self.max_elements)
+        ref = P.build(program, self.max_elements, exchange=True)
+        return built, str(built.module), str(ref.module)
+
+    def oracles(self, program, built, text, ref_text) -> dict:
+        out = {}
+        if "reference" in self.use and built.work <= self.reference_work:
+            r = self.worker.call("reference", ref_text, P.exchange_inputs(program))
+            out["reference"] = P.exchange_outputs(program, built.vals, r.outputs) \
+                if r.status == "ok" else None
+        if "xla" in self.use:
+            r = self.worker.call("xla", text, list(program.inputs))
+            out["xla"] = r.outputs if r.status == "ok" else None
+        return out
+
+    def check(self, program: P.Program, targets=None, need_oracles: bool = True) -> Checked:
+        try:
+            built, text, ref_text = self.texts(program)
+        except Exception as e:      # noqa: BLE001 - reported as an invalid program
+            return Checked([], invalid=f"{type(e).__name__}: {str(e).splitlines()[0][:300]}")
+        metas = meta_of(program, built.vals)
+        findings, oracles = [], None
+        for target in targets or self.targets:
+            r = self.worker.call(target, text, list(program.inputs))
+            if r.status in ("crash", "timeout"):
+                findings.append(Finding("crash", target, f"{r.status}: {r.error}", program))
+                continue
+            if r.status == "error":
+                findings.append(Finding("error", target, r.error, program))
+                continue
+            if not need_oracles:
+                continue
+            if oracles is None:
+                oracles = self.oracles(program, built, text, ref_text)
+            why = compare(r.outputs, oracles, metas)
+            if why:
+                findings.append(Finding("mismatch", target, why, program))
+        return Checked(findings, oracles or {})
+
+    def reproduces(self, finding: Finding, program: P.Program) -> bool:
+        """Whether `program` fails as `finding` did."""
+        checked = self.check(program, [finding.target], need_oracles=finding.kind == "mismatch")
+        return any(f.signature() == finding.signature() for f in checked.findings)
+
+    def value_of(self, program: P.Program, vid: str):
+        """An oracle's value of `vid` in `program` (None when neither oracle gives one)."""
+        sub = P.prune(dataclasses.replace(program.copy(), outputs=[vid]))
+        try:
+            built, text, ref_text = self.texts(sub)
+        except Exception:           # noqa: BLE001
+            return None
+        r = self.worker.call("xla", text, list(sub.inputs))
+        if r.status == "ok":
+            return r.outputs[0]
+        r = self.worker.call("reference", ref_text, P.exchange_inputs(sub))
+        if r.status == "ok":
+            return P.exchange_outputs(sub, built.vals, r.outputs)[0]
+        return None
+
+
+# --- reproducers -------------------------------------------------------------------------------
+def write_reproducer(fuzzer: Fuzzer, finding: Finding, directory: str, note: str = "") -> str:
+    """A directory with the program (program.mlir: what the target compiles; reference.mlir:
+    the interpreter's form), its inputs (input_<i>.npy), meta.json and README.txt."""
+    os.makedirs(directory, exist_ok=True)
+    program = finding.program
+    built, text, ref_text = fuzzer.texts(program)
+    with open(os.path.join(directory, "program.mlir"), "w") as f:
+        f.write(text)
+    with open(os.path.join(directory, "reference.mlir"), "w") as f:
+        f.write(ref_text)
+    for i, a in enumerate(program.inputs):
+        np.save(os.path.join(directory, f"input_{i}.npy"), a)
+    meta = {"kind": finding.kind, "target": finding.target, "detail": finding.detail,
+            "program": program.to_json(), "describe": program.describe(), "note": note,
+            "outputs": [dataclasses.asdict(m) for m in meta_of(program, built.vals)],
+            "input_dtypes": [p.dtype for p in program.params],
+            "max_elements": fuzzer.max_elements}
+    with open(os.path.join(directory, "meta.json"), "w") as f:
+        json.dump(meta, f, indent=1)
+    device = {"cpu": "local-task", "vulkan": "vulkan"}.get(finding.target, finding.target)
+    inputs = " ".join(f"--input=@input_{i}.npy" for i in range(len(program.inputs)))
+    with open(os.path.join(directory, "README.txt"), "w") as f:
+        f.write(f"{finding.kind} on {finding.target}: {finding.detail}\n"
+                f"program: {program.describe()}\n{note}\n"
+                f"replay (compares with the oracles): shlo-fuzz --replay {directory}\n"
+                f"by hand: shlo-compile program.mlir --target {finding.target} -o p.vmfb && "
+                f"shlo-run p.vmfb --device {device} {inputs}\n")
+    return directory
+
+
+def load_reproducer(directory: str):
+    """(target text, reference text, inputs, output metas, meta dict) of a reproducer."""
+    with open(os.path.join(directory, "meta.json")) as f:
+        meta = json.load(f)
+    read = lambda name: open(os.path.join(directory, name)).read()  # noqa: E731
+    inputs = [np.load(os.path.join(directory, f"input_{i}.npy"))
+              for i in range(len(meta["input_dtypes"]))]
+    inputs = [a.astype(P.NUMPY[d]) if a.dtype.kind == "V" else a
+              for a, d in zip(inputs, meta["input_dtypes"])]
+    return (read("program.mlir"), read("reference.mlir"), inputs,
+            [OutputMeta(**m) for m in meta["outputs"]], meta)
+
+
+def replay(directory: str, target: str | None = None, worker: Worker | None = None) -> str | None:
+    """None when the reproducer in `directory` now passes on its target (or `target`), else
+    what still fails."""
+    text, ref_text, inputs, metas, meta = load_reproducer(directory)
+    target = target or meta["target"]
+    worker = worker or Worker()
+    try:
+        got = worker.call(target, text, inputs)
+        if got.status != "ok":
+            return f"{got.status}: {got.error}"
+        ex_inputs, types = [], meta["input_dtypes"]
+        for a, d in zip(inputs, types):
+            if d == "BF16":
+                ex_inputs.append(np.asarray(a, np.float32))
+            elif d == "C64":
+                ex_inputs += [np.ascontiguousarray(a.real), np.ascontiguousarray(a.imag)]
+            else:
+                ex_inputs.append(a)
+        oracles = {}
+        r = worker.call("reference", ref_text, ex_inputs)
+        if r.status == "ok":
+            outs, res = [], list(r.outputs)
+            for m in metas:
+                if m.dtype == "C64":
+                    re_, im = res.pop(0), res.pop(0)
+                    outs.append((re_ + 1j * im).astype(np.complex64))
+                else:
+                    outs.append(np.asarray(res.pop(0)).astype(P.NUMPY[m.dtype]))
+            oracles["reference"] = outs
+        r = worker.call("xla", text, inputs)
+        oracles["xla"] = r.outputs if r.status == "ok" else None
+        return compare(got.outputs, oracles, metas)
+    finally:
+        worker.close()
+
+
+# --- the loop ----------------------------------------------------------------------------------
+class Progress:
+    """A plain-text progress bar on stderr (a line per 5% when stderr is not a terminal)."""
+
+    def __init__(self, total: int, stream=sys.stderr):
+        self.total, self.stream, self.start = total, stream, time.monotonic()
+        self.tty = stream.isatty()
+        self.last = -1
+
+    def update(self, done: int, counts: dict) -> None:
+        step = max(1, self.total // 20)
+        if not self.tty and done != self.total and done // step == self.last:
+            return
+        self.last = done // step
+        width = 30
+        fill = width * done // max(self.total, 1)
+        spent = time.monotonic() - self.start
+        rate = spent / done if done else 0.0
+        line = (f"[{'#' * fill}{'.' * (width - fill)}] {done}/{self.total} "
+                f"{counts['mismatches']} mismatches {counts['crashes']} crashes "
+                f"{counts['errors']} errors {rate:.1f} s/program "
+                f"eta {rate * (self.total - done) / 60:.0f} min")
+        self.stream.write(("\r" + line) if self.tty else line + "\n")
+        self.stream.flush()
+
+    def say(self, message: str) -> None:
+        self.stream.write(("\r\033[K" if self.tty else "") + message + "\n")
+        self.stream.flush()
+
+    def finish(self) -> None:
+        if self.tty:
+            self.stream.write("\n")
+
+
+def run(count: int, seed: int, targets, out_dir: str | None = None,
+        max_elements: int = 1 << 22, max_nodes: int = 8, shrink_tests: int = 80,
+        worker: Worker | None = None, stream=sys.stderr, first: int = 0) -> dict:
+    """Fuzz `count` programs (numbered from `first`); returns the counts and the findings."""
+    from .shrink import shrink
+    fuzzer = Fuzzer(targets, worker, max_elements)
+    counts = dict(programs=0, mismatches=0, crashes=0, errors=0, invalid=0)
+    findings, seen = [], {}
+    progress = Progress(count, stream)
+    try:
+        for i in range(first, first + count):
+            program = P.random_program(f"{seed}:{i}", max_elements, max_nodes)
+            checked = fuzzer.check(program)
+            counts["programs"] += 1
+            if checked.invalid:
+                counts["invalid"] += 1
+                progress.say(f"program {seed}:{i} did not build: {checked.invalid}")
+            for f in checked.findings:
+                counts[{"mismatch": "mismatches", "crash": "crashes", "error": "errors"}[
+                    f.kind]] += 1
+                sig = f.signature()
+                seen[sig] = seen.get(sig, 0) + 1
+                small = f
+                if shrink_tests and (f.kind == "mismatch" or seen[sig] <= 2):
+                    small = shrink(fuzzer, f, max_tests=shrink_tests)
+                where = None
+                if out_dir:
+                    where = write_reproducer(
+                        fuzzer, small, os.path.join(out_dir, f"{f.kind}-{f.target}-{seed}-{i}"),
+                        note=f"found by shlo-fuzz --seed {seed} --first {i} --count 1; "
+                             f"before shrinking: {program.describe()}")
+                findings.append((f, small, where))
+                progress.say(f"{f.kind} on {f.target} (program {seed}:{i}): {small.detail}\n"
+                             f"  {small.program.describe()}" + (f"\n  -> {where}" if where else ""))
+            progress.update(i - first + 1, counts)
+    finally:
+        progress.finish()
+        fuzzer.close()
+    summary = (f"{counts['programs']} programs, {counts['mismatches']} mismatches, "
+               f"{counts['crashes']} crashes, {counts['errors']} errors, "
+               f"{counts['invalid']} invalid")
+    return dict(counts, findings=findings, summary=summary)

@@ -1,0 +1,914 @@
+"""Random StableHLO programs as data (a `Program`: parameters, op nodes, outputs) and their
+materialization as an `ir.Module` through shlo's XlaBuilder API.
+
+A node holds only its kind, its argument ids and a seed: every attribute (dimensions, window,
+constants, slice bounds) is derived at build time from the argument shapes and the seed, and
+secondary arguments are coerced (converted, flattened, sliced or padded, reshaped) to the
+shape the op needs. Any edit of a program (a node dropped, a shape halved) therefore builds
+to a valid program again, which is what the shrinker relies on.
+"""
+from __future__ import annotations
+
+import dataclasses
+import math
+import random
+
+import ml_dtypes
+import numpy as np
+
+from shlo import xla
+
+FLOATS = ("F32", "F16", "BF16", "F64")
+SIGNED = ("S8", "S16", "S32", "S64")
+UNSIGNED = ("U8", "U16", "U32")
+INTS = SIGNED + UNSIGNED
+DTYPES = FLOATS + INTS + ("PRED", "C64")
+NUMPY = {"F32": np.float32, "F16": np.float16, "BF16": ml_dtypes.bfloat16, "F64": np.float64,
+         "S8": np.int8, "S16": np.int16, "S32": np.int32, "S64": np.int64, "U8": np.uint8,
+         "U16": np.uint16, "U32": np.uint32, "PRED": np.bool_, "C64": np.complex64}
+# significand bits (with the implicit one) of each float type
+PRECISION = {"F32": 24, "F16": 11, "BF16": 8, "F64": 53, "C64": 24}
+
+
+def eps(dtype: str) -> float:
+    return 2.0 ** (1 - PRECISION.get(dtype, 53))
+
+
+@dataclasses.dataclass
+class Param:
+    id: str
+    shape: tuple
+    dtype: str
+
+
+@dataclasses.dataclass
+class Node:
+    id: str
+    kind: str
+    args: list
+    seed: int
+
+
+@dataclasses.dataclass
+class Program:
+    """Parameters (with their input arrays), nodes in order, and the ids returned."""
+    params: list
+    nodes: list
+    outputs: list
+    inputs: list            # numpy arrays, one per param
+
+    def copy(self) -> "Program":
+        return Program([dataclasses.replace(p) for p in self.params],
+                       [dataclasses.replace(n, args=list(n.args)) for n in self.nodes],
+                       list(self.outputs), list(self.inputs))
+
+    def describe(self) -> str:
+        ps = ", ".join(f"{p.id}:{p.dtype}{list(p.shape)}" for p in self.params)
+        ns = "; ".join(f"{n.id}={n.kind}({','.join(n.args)})" for n in self.nodes)
+        return f"({ps}) {ns} -> {','.join(self.outputs)}"
+
+    def to_json(self) -> dict:
+        return {"params": [dataclasses.asdict(p) for p in self.params],
+                "nodes": [dataclasses.asdict(n) for n in self.nodes], "outputs": self.outputs}
+
+
+@dataclasses.dataclass
+class Val:
+    """A value under construction: its XlaOp, shape, dtype, an estimate of its relative error
+    (0: exact in every correct implementation), whether it can suffer cancellation (its error
+    is relative to the array's magnitude, not the element's) and whether it is a discrete
+    value computed from an inexact one (a few elements may legitimately differ)."""
+    op: object
+    shape: tuple
+    dtype: str
+    err: float = 0.0
+    cancel: bool = False
+    fragile: bool = False
+
+
+def _size(shape) -> int:
+    return math.prod(shape)
+
+
+class Builder:
+    """Materializes one Program; `exchange=True` makes the interface interpreter-friendly
+    (BF16 and C64 parameters and results cross as F32)."""
+
+    def __init__(self, program: Program, max_elements: int, exchange: bool = False):
+        self.p, self.max_elements, self.exchange = program, max_elements, exchange
+        self.b = xla.XlaBuilder("fuzz")
+        self.vals: dict[str, Val] = {}
+        self.fallbacks: list[str] = []
+        self.work = 0       # element operations, roughly: the interpreter's cost
+
+    # --- helpers -------------------------------------------------------------------------------
+    def const(self, value, dtype: str, shape=(), builder=None) -> object:
+        """A scalar constant, broadcast to `shape`."""
+        a = np.asarray(value, dtype=np.float64 if dtype in FLOATS else None).astype(NUMPY[dtype])
+        op = xla.Constant(builder or self.b, a)
+        return xla.BroadcastInDim(op, list(shape), []) if shape else op
+
+    def convert(self, v: Val, dtype: str) -> Val:
+        """`v` as `dtype`: float -> integer conversions clamp and map NaN to 0 first (the
+        spec leaves out-of-range ones implementation-defined); complex goes through its real
+        part."""
+        if v.dtype == dtype:
+            return v
+        op, src = v.op, v.dtype
+        if src == "C64" and dtype != "C64":
+            op, src = xla.Real(op), "F32"
+        if src in FLOATS and dtype in INTS:
+            op = xla.Select(xla.Ne(op, op), self.const(0, src, v.shape), op)
+            lo, hi = _int_bounds(dtype)
+            op = xla.Clamp(self.const(_float_floor(lo, src, up=True), src), op,
+                           self.const(_float_floor(hi, src), src))
+        if src != dtype:
+            op = xla.ConvertElementType(op, dtype)
+        err = v.err + (eps(dtype) if dtype in FLOATS + ("C64",) else 0.0)
+        fragile = v.fragile or (dtype in INTS + ("PRED",) and v.err > 0)
+        return Val(op, v.shape, dtype, err, v.cancel and dtype in FLOATS + ("C64",), fragile)
+
+    def reshape(self, v: Val, shape) -> Val:
+        shape = tuple(shape)
+        if v.shape == shape:
+            return v
+        return dataclasses.replace(v, op=xla.Reshape(v.op, list(shape)), shape=shape)
+
+    def coerce(self, v: Val, shape, dtype: str) -> Val:
+        """`v` converted to `dtype` and its elements (flattened, cut or zero-padded) laid out
+        as `shape`."""
+        v = self.convert(v, dtype)
+        shape = tuple(shape)
+        if v.shape == shape:
+            return v
+        n, m = _size(v.shape), _size(shape)
+        flat = self.reshape(v, (n,))
+        if n > m:
+            flat = dataclasses.replace(flat, op=xla.Slice(flat.op, [0], [m], [1]), shape=(m,))
+        elif n < m:
+            flat = dataclasses.replace(flat, op=xla.Pad(flat.op, self.const(0, dtype),
+                                                        [(0, m - n, 0)]), shape=(m,))
+        return self.reshape(flat, shape)
+
+    def scalar_index(self, v: Val | None, rng: random.Random, bound: int) -> object:
+        """An S32 scalar from data (`v`'s first element, wrapped into [-1, bound]) or a
+        constant when no exact value is at hand."""
+        if v is None or v.fragile or v.err > 0 or _size(v.shape) == 0:
+            return self.const(rng.randint(-1, bound + 1), "S32")
+        s = self.coerce(v, (), "S32").op
+        return xla.Rem(s, self.const(bound + 2, "S32"))
+
+    def pick_exact(self, others: list, rng: random.Random) -> Val | None:
+        exact = [o for o in others if o.err == 0 and not o.fragile and _size(o.shape) > 0]
+        return rng.choice(exact) if exact else None
+
+    # --- building ------------------------------------------------------------------------------
+    def build(self):
+        """The module (an ir.Module) returning the program's outputs."""
+        number = 0
+        for prm in self.p.params:
+            if self.exchange and prm.dtype in ("BF16", "C64"):
+                shape = xla.Shape.array_shape("F32", list(prm.shape))
+                if prm.dtype == "BF16":
+                    op = xla.ConvertElementType(xla.Parameter(self.b, number, shape), "BF16")
+                    number += 1
+                else:
+                    re = xla.Parameter(self.b, number, shape)
+                    im = xla.Parameter(self.b, number + 1, shape)
+                    op, number = xla.Complex(re, im), number + 2
+            else:
+                op = xla.Parameter(self.b, number,
+                                   xla.Shape.array_shape(prm.dtype, list(prm.shape)))
+                number += 1
+            self.vals[prm.id] = Val(op, tuple(prm.shape), prm.dtype)
+        for node in self.p.nodes:
+            args = [self.vals[a] for a in node.args]
+            rng = random.Random(node.seed)
+            try:
+                out = OPS[node.kind](self, rng, args[0], args[1:])
+            except xla.XlaError as e:
+                self.fallbacks.append(f"{node.id}={node.kind}: {e}")
+                out = args[0]
+            self.vals[node.id] = out
+            self.work += 2 * _size(out.shape) + sum(_size(a.shape) for a in args)
+        results = []
+        for o in self.p.outputs:
+            v = self.vals[o]
+            if self.exchange and v.dtype == "BF16":
+                results.append(xla.ConvertElementType(v.op, "F32"))
+            elif self.exchange and v.dtype == "C64":
+                results += [xla.Real(v.op), xla.Imag(v.op)]
+            else:
+                results.append(v.op)
+        root = xla.Tuple(self.b, results) if len(results) > 1 else results[0]
+        return self.b.build(root).module
+
+
+@dataclasses.dataclass
+class Built:
+    module: object          # ir.Module
+    vals: dict              # id -> Val
+    fallbacks: list         # nodes built as their first argument (their op was rejected)
+    work: int               # element operations, roughly
+
+
+def build(program: Program, max_elements: int = 1 << 22, exchange: bool = False) -> Built:
+    bld = Builder(program, max_elements, exchange)
+    module = bld.build()
+    return Built(module, bld.vals, bld.fallbacks, bld.work)
+
+
+def exchange_inputs(program: Program) -> list:
+    """The inputs of `build(..., exchange=True)`'s module."""
+    out = []
+    for prm, a in zip(program.params, program.inputs):
+        if prm.dtype == "BF16":
+            out.append(np.asarray(a, np.float32))
+        elif prm.dtype == "C64":
+            out += [np.ascontiguousarray(a.real, np.float32),
+                    np.ascontiguousarray(a.imag, np.float32)]
+        else:
+            out.append(a)
+    return out
+
+
+def exchange_outputs(program: Program, vals: dict, results: list) -> list:
+    """The program's outputs from the exchange module's results."""
+    results, out = list(results), []
+    for o in program.outputs:
+        d = vals[o].dtype
+        if d == "BF16":
+            out.append(np.asarray(results.pop(0)).astype(ml_dtypes.bfloat16))
+        elif d == "C64":
+            re, im = results.pop(0), results.pop(0)
+            out.append((np.asarray(re) + 1j * np.asarray(im)).astype(np.complex64))
+        else:
+            out.append(np.asarray(results.pop(0)))
+    return out
+
+
+def _int_bounds(dtype: str) -> tuple[int, int]:
+    info = np.iinfo(NUMPY[dtype])
+    return int(info.min), int(info.max)
+
+
+def _float_floor(x: int, dtype: str, up: bool = False) -> float:
+    """The float of `dtype` nearest `x` toward zero (`up`: for a negative bound) within the
+    type's finite range."""
+    p = PRECISION[dtype]
+    a = abs(x)
+    if a == 0:
+        return 0.0
+    step = 2.0 ** max(a.bit_length() - p, 0)
+    v = math.floor(a / step) * step
+    v = min(v, float(ml_dtypes.finfo(NUMPY[dtype]).max))
+    return -v if x < 0 else v
+
+
+# --- op kinds ----------------------------------------------------------------------------------
+# Each takes (builder, rng, first argument, other arguments) and returns a Val.
+
+UNARY_FLOAT = {  # name -> (xla function, ULPs of error, exact?)
+    "Neg": 0, "Abs": 0, "Exp": 4, "Log": 4, "Sqrt": 1, "Rsqrt": 4, "Tanh": 4, "Sin": 4, "Cos": 4,
+    "Logistic": 4, "Floor": 0, "Ceil": 0, "RoundNearestEven": 0, "Round": 0, "Sign": 0,
+    "Cbrt": 4, "Expm1": 4, "Log1p": 4, "Tan": 8, "IsFinite": 0,
+}
+UNARY_COMPLEX = {"Neg": 0, "Exp": 8, "Abs": 4, "Sqrt": 8, "Log": 8, "Real": 0, "Imag": 0}
+UNARY_INT = ("Neg", "Abs", "Not", "PopulationCount", "Clz", "Sign")
+DISCONTINUOUS = {"Floor", "Ceil", "RoundNearestEven", "Round", "Sign", "IsFinite"}
+
+
+def _float_of(b: Builder, v: Val, rng, allow=FLOATS) -> Val:
+    return v if v.dtype in allow else b.convert(v, rng.choice(("F32", "F32", "F16", "BF16", "F64")))
+
+
+def unary(b: Builder, rng, a: Val, others) -> Val:
+    if a.dtype == "C64" and rng.random() < 0.8:
+        name = rng.choice(sorted(UNARY_COMPLEX))
+        op = xla.OPS[name](a.op)
+        dtype = "F32" if name in ("Abs", "Real", "Imag") else "C64"
+        ulps = UNARY_COMPLEX[name]
+        return Val(op, a.shape, dtype, a.err * 4 + ulps * eps("F32"), a.cancel or ulps > 0,
+                   a.fragile)
+    if a.dtype in INTS + ("PRED",) and rng.random() < 0.6:
+        name = "Not" if a.dtype == "PRED" else rng.choice(
+            UNARY_INT if a.dtype in SIGNED else ("Not", "PopulationCount", "Clz", "Neg"))
+        return dataclasses.replace(a, op=xla.OPS[name](a.op))
+    a = _float_of(b, a, rng)
+    name = rng.choice(sorted(UNARY_FLOAT))
+    ulps = UNARY_FLOAT[name]
+    op = xla.OPS[name](a.op)
+    if name == "IsFinite":
+        return Val(op, a.shape, "PRED", 0.0, False, a.fragile or a.err > 0)
+    if name in DISCONTINUOUS:
+        return Val(op, a.shape, a.dtype, a.err, a.cancel, a.fragile or a.err > 0)
+    return Val(op, a.shape, a.dtype, a.err * 4 + ulps * eps(a.dtype), a.cancel, a.fragile)
+
+
+BINARY_FLOAT = {"Add": 1, "Sub": 1, "Mul": 1, "Div": 2, "Rem": 0, "Max": 0, "Min": 0, "Pow": 8,
+                "Atan2": 4}
+BINARY_INT = ("Add", "Sub", "Mul", "Div", "Rem", "Max", "Min", "And", "Or", "Xor", "ShiftLeft",
+              "ShiftRightArithmetic", "ShiftRightLogical")
+BINARY_PRED = ("And", "Or", "Xor", "Max", "Min", "Add")
+BINARY_COMPLEX = {"Add": 1, "Sub": 1, "Mul": 2, "Div": 4}
+
+
+def binary(b: Builder, rng, a: Val, others) -> Val:
+    c = b.coerce(others[0], a.shape, a.dtype) if others else a
+    fragile = a.fragile or c.fragile
+    if a.dtype == "PRED":
+        return Val(xla.OPS[rng.choice(BINARY_PRED)](a.op, c.op), a.shape, "PRED", 0.0, False,
+                   fragile)
+    if a.dtype in INTS:
+        name = rng.choice(BINARY_INT)
+        rhs = c.op
+        if name in ("Div", "Rem"):      # no division by zero, no MIN / -1
+            bad = xla.Or(xla.Eq(rhs, b.const(0, a.dtype, a.shape)),
+                         xla.Eq(rhs, b.const(-1 if a.dtype in SIGNED else 0, a.dtype, a.shape)))
+            rhs = xla.Select(bad, b.const(7, a.dtype, a.shape), rhs)
+        elif name.startswith("Shift"):  # amounts within the width
+            bits = np.dtype(NUMPY[a.dtype]).itemsize * 8
+            rhs = xla.And(rhs, b.const(bits - 1, a.dtype, a.shape))
+        return Val(xla.OPS[name](a.op, rhs), a.shape, a.dtype, 0.0, False, fragile)
+    if a.dtype == "C64":
+        name = rng.choice(sorted(BINARY_COMPLEX))
+        return Val(xla.OPS[name](a.op, c.op), a.shape, "C64",
+                   2 * max(a.err, c.err) + BINARY_COMPLEX[name] * eps("F32"), True, fragile)
+    name = rng.choice(sorted(BINARY_FLOAT))
+    err = 2 * max(a.err, c.err) + BINARY_FLOAT[name] * eps(a.dtype)
+    cancel = a.cancel or c.cancel or (name in ("Add", "Sub") and err > 0) or name == "Rem"
+    if name == "Rem" and (a.err or c.err):
+        fragile = True
+    return Val(xla.OPS[name](a.op, c.op), a.shape, a.dtype, err, cancel, fragile)
+
+
+DIRECTIONS = ("EQ", "NE", "LT", "LE", "GT", "GE")
+
+
+def compare(b: Builder, rng, a: Val, others) -> Val:
+    c = b.coerce(others[0], a.shape, a.dtype) if others else a
+    if a.dtype == "C64":
+        direction, ctype = rng.choice(("EQ", "NE")), None
+    else:
+        direction = rng.choice(DIRECTIONS)
+        ctype = "TOTALORDER" if a.dtype in FLOATS and rng.random() < 0.3 else None
+    op = xla.Compare(a.op, c.op, direction, compare_type=ctype)
+    return Val(op, a.shape, "PRED", 0.0, False,
+               a.fragile or c.fragile or a.err > 0 or c.err > 0)
+
+
+def select(b: Builder, rng, a: Val, others) -> Val:
+    pred = a if a.dtype == "PRED" else compare(b, rng, a, others[:1])
+    src = others[0] if others else a
+    on_true = src if src.dtype != "PRED" or len(others) < 2 else others[1]
+    on_true = b.coerce(on_true, a.shape, on_true.dtype)
+    on_false = b.coerce(others[-1] if others else a, a.shape, on_true.dtype)
+    return Val(xla.Select(pred.op, on_true.op, on_false.op), a.shape, on_true.dtype,
+               max(on_true.err, on_false.err), on_true.cancel or on_false.cancel,
+               pred.fragile or on_true.fragile or on_false.fragile)
+
+
+def clamp(b: Builder, rng, a: Val, others) -> Val:
+    if a.dtype == "C64":
+        a = b.convert(a, "F32")
+    if others and rng.random() < 0.5:
+        lo = b.coerce(others[0], a.shape, a.dtype)
+        hi = b.coerce(others[-1], a.shape, a.dtype)
+    else:
+        x, y = sorted(rng.sample(range(-10, 11), 2)) if a.dtype != "PRED" else (0, 1)
+        if a.dtype in UNSIGNED:
+            x, y = abs(x), abs(y) + 3
+        lo = Val(b.const(x, a.dtype), (), a.dtype)
+        hi = Val(b.const(y, a.dtype), (), a.dtype)
+    return Val(xla.Clamp(lo.op, a.op, hi.op), a.shape, a.dtype, max(a.err, lo.err, hi.err),
+               a.cancel, a.fragile or lo.fragile or hi.fragile)
+
+
+def convert(b: Builder, rng, a: Val, others) -> Val:
+    return b.convert(a, rng.choice([d for d in DTYPES if d != a.dtype]))
+
+
+def complex_(b: Builder, rng, a: Val, others) -> Val:
+    if a.dtype == "C64":
+        return b.convert(a, "F32")
+    re = b.convert(a, "F32")
+    im = b.coerce(others[0], a.shape, "F32") if others else re
+    return Val(xla.Complex(re.op, im.op), a.shape, "C64", max(re.err, im.err),
+               re.cancel or im.cancel, re.fragile or im.fragile)
+
+
+def broadcast(b: Builder, rng, a: Val, others) -> Val:
+    out = [d if d != 1 or rng.random() < 0.5 else rng.randint(1, 5) for d in a.shape]
+    dims = list(range(len(out)))
+    for _ in range(rng.randint(0 if out else 1, 2)):
+        if len(out) >= 5:
+            break
+        at = rng.randint(0, len(out))
+        out.insert(at, rng.choice((1, 2, 3, 4, 7)))
+        dims = [d + 1 if d >= at else d for d in dims]
+    if _size(out) > b.max_elements:
+        return a
+    return dataclasses.replace(a, op=xla.BroadcastInDim(a.op, out, dims), shape=tuple(out))
+
+
+def _factor(n: int, rank: int, rng) -> list:
+    if n == 0:
+        dims = [rng.randint(0, 4) for _ in range(max(rank, 1))]
+        dims[rng.randrange(len(dims))] = 0
+        return dims
+    dims = [1] * rank
+    if rank == 0:
+        return dims if n == 1 else [n]
+    p, m = 2, n
+    while m > 1:
+        while m % p == 0:
+            dims[rng.randrange(rank)] *= p
+            m //= p
+        p += 1 if p == 2 else 2
+        if p * p > m and m > 1:
+            dims[rng.randrange(rank)] *= m
+            m = 1
+    return dims
+
+
+def reshape(b: Builder, rng, a: Val, others) -> Val:
+    return b.reshape(a, _factor(_size(a.shape), rng.randint(0, 4), rng))
+
+
+def transpose(b: Builder, rng, a: Val, others) -> Val:
+    perm = list(range(len(a.shape)))
+    rng.shuffle(perm)
+    return dataclasses.replace(a, op=xla.Transpose(a.op, perm),
+                               shape=tuple(a.shape[i] for i in perm))
+
+
+def slice_(b: Builder, rng, a: Val, others) -> Val:
+    start, limit, strides = [], [], []
+    for d in a.shape:
+        s = rng.randint(0, d)
+        start.append(s)
+        limit.append(rng.randint(s, d))
+        strides.append(rng.choice((1, 1, 2, 3)))
+    shape = tuple(-(-(hi - lo) // st) for lo, hi, st in zip(start, limit, strides))
+    return dataclasses.replace(a, op=xla.Slice(a.op, start, limit, strides), shape=shape)
+
+
+def pad(b: Builder, rng, a: Val, others) -> Val:
+    config, shape = [], []
+    for d in a.shape:
+        interior = rng.choice((0, 0, 0, 1, 2)) if d > 1 else 0
+        full = d + max(d - 1, 0) * interior
+        lo, hi = rng.randint(-min(full, 2), 2), rng.randint(-min(full, 2), 2)
+        if lo + hi + full < 0:
+            lo, hi = 0, 0
+        config.append((lo, hi, interior))
+        shape.append(lo + hi + full)
+    if _size(shape) > b.max_elements:
+        return a
+    if others and rng.random() < 0.5:
+        value = b.coerce(others[0], (), a.dtype)
+    else:
+        value = Val(b.const(rng.choice((0, 1, -1)) if a.dtype not in UNSIGNED else 1, a.dtype)
+                    if a.dtype != "C64" else xla.Constant(b.b, np.complex64(1 - 2j)), (), a.dtype)
+    return Val(xla.Pad(a.op, value.op, config), tuple(shape), a.dtype, max(a.err, value.err),
+               a.cancel, a.fragile or value.fragile)
+
+
+def concatenate(b: Builder, rng, a: Val, others) -> Val:
+    if not a.shape:
+        a = b.reshape(a, (1,))
+    dim = rng.randrange(len(a.shape))
+    parts = [a]
+    for o in (others or [a])[:2]:
+        shape = list(a.shape)
+        shape[dim] = rng.choice((0, 1, 2, 3, a.shape[dim]))
+        parts.append(b.coerce(o, shape, a.dtype))
+    out = list(a.shape)
+    out[dim] = sum(p.shape[dim] for p in parts)
+    if _size(out) > b.max_elements:
+        return a
+    return Val(xla.ConcatInDim(b.b, [p.op for p in parts], dim), tuple(out), a.dtype,
+               max(p.err for p in parts), any(p.cancel for p in parts),
+               any(p.fragile for p in parts))
+
+
+def reverse(b: Builder, rng, a: Val, others) -> Val:
+    dims = [i for i in range(len(a.shape)) if rng.random() < 0.5]
+    return dataclasses.replace(a, op=xla.Rev(a.op, dims))
+
+
+def iota(b: Builder, rng, a: Val, others) -> Val:
+    if not a.shape:
+        a = b.reshape(a, (1,))
+    dtype = a.dtype if a.dtype != "PRED" else "S32"
+    a = b.convert(a, dtype)
+    dim = rng.randrange(len(a.shape))
+    io = xla.Iota(b.b, xla.Shape.array_shape(dtype, list(a.shape)), dim)
+    return dataclasses.replace(a, op=xla.Add(a.op, io))
+
+
+def _identity(dtype: str, kind: str):
+    if kind == "Add":
+        return 0
+    if kind == "Mul":
+        return 1
+    if dtype in FLOATS:
+        return -np.inf if kind == "Max" else np.inf
+    lo, hi = (0, 1) if dtype == "PRED" else _int_bounds(dtype)
+    return lo if kind == "Max" else hi
+
+
+def _reducer(kind: str):
+    return lambda x, y: xla.OPS[kind](x, y)
+
+
+def reduce(b: Builder, rng, a: Val, others) -> Val:
+    if a.dtype == "C64":
+        a = b.convert(a, "F32") if rng.random() < 0.5 else a
+    rank = len(a.shape)
+    dims = sorted(rng.sample(range(rank), rng.randint(0, rank))) if rank else []
+    if rng.random() < 0.3 and a.dtype != "C64":
+        return _arg_reduce(b, rng, a, dims)
+    kinds = ["Add"] if a.dtype == "C64" else ["Add", "Max", "Min", "Mul"]
+    kind = rng.choice(kinds)
+    init = b.const(_identity(a.dtype, kind), a.dtype) if a.dtype != "C64" else \
+        xla.Constant(b.b, np.complex64(0))
+    op = xla.Reduce(a.op, init, _reducer(kind), dims)
+    shape = tuple(d for i, d in enumerate(a.shape) if i not in dims)
+    n = _size([a.shape[i] for i in dims])
+    inexact = a.dtype in FLOATS + ("C64",) and kind in ("Add", "Mul") and n > 1
+    err = a.err * 2 + (eps(a.dtype) * 2 * max(math.log2(max(n, 2)), 1) if inexact else 0)
+    if kind == "Mul" and inexact:
+        err = a.err * n + eps(a.dtype) * n
+    return Val(op, shape, a.dtype, err, a.cancel or (inexact and kind == "Add"), a.fragile)
+
+
+def _arg_reduce(b: Builder, rng, a: Val, dims) -> Val:
+    """A variadic (value, index) reduce: argmax or argmin with ties to the lower index, over
+    the total order (associative and commutative, so the result is defined)."""
+    want_max = rng.random() < 0.5
+    idx_dim = dims[0] if dims else 0
+    shape = list(a.shape)
+    index = xla.Iota(b.b, xla.Shape.array_shape("S32", shape), idx_dim) if shape else \
+        b.const(0, "S32")
+    total = "TOTALORDER" if a.dtype in FLOATS else None
+
+    def body(av, ai, bv, bi):
+        better = xla.Compare(av, bv, "GT" if want_max else "LT", compare_type=total)
+        same = xla.Compare(av, bv, "EQ", compare_type=total)
+        take_a = xla.Or(better, xla.And(same, xla.Lt(ai, bi)))
+        return [xla.Select(take_a, av, bv), xla.Select(take_a, ai, bi)]
+
+    if a.dtype in FLOATS:   # -NaN and NaN: below and above every value in the total order
+        init = b.const(np.nan, a.dtype)
+        init = xla.Neg(init) if want_max else init
+    else:
+        init = b.const(_identity(a.dtype, "Max" if want_max else "Min"), a.dtype)
+    out = xla.Reduce([a.op, index], [init, b.const(2**31 - 1, "S32")], body, dims)
+    shape = tuple(d for i, d in enumerate(a.shape) if i not in dims)
+    if rng.random() < 0.5:
+        return Val(xla.GetTupleElement(out, 0), shape, a.dtype, a.err, a.cancel, a.fragile)
+    return Val(xla.GetTupleElement(out, 1), shape, "S32", 0.0, False, a.fragile or a.err > 0)
+
+
+def reduce_window(b: Builder, rng, a: Val, others) -> Val:
+    if not a.shape:
+        return a
+    if a.dtype == "C64":
+        a = b.convert(a, "F32")
+    kind = rng.choice(("Add", "Max", "Min"))
+    window, strides, padding, base, wdil = [], [], [], [], []
+    for d in a.shape:
+        bd = rng.choice((1, 1, 1, 2)) if d > 1 else 1
+        full = (d - 1) * bd + 1 if d else 0
+        lo, hi = rng.choice((0, 0, 1, 2)), rng.choice((0, 0, 1))
+        wd = rng.choice((1, 1, 1, 2))
+        span = full + lo + hi
+        w = rng.randint(1, max(1, min(4, span)))
+        if (w - 1) * wd + 1 > span:
+            wd = 1
+        if w > span:
+            w, lo, hi = 1, 1, 0
+            span = full + 1
+        window.append(w)
+        strides.append(rng.choice((1, 1, 2)))
+        padding.append((lo, hi))
+        base.append(bd)
+        wdil.append(wd)
+    init = b.const(_identity(a.dtype, kind), a.dtype)
+    op = xla.ReduceWindowWithGeneralPadding(a.op, init, _reducer(kind), window, strides, base,
+                                            wdil, padding)
+    shape = tuple(xla.Shape.from_ir(op.value.type).dimensions())
+    n = _size(window)
+    b.work += _size(shape) * n
+    inexact = a.dtype in FLOATS and kind == "Add" and n > 1
+    return Val(op, shape, a.dtype, a.err * 2 + (eps(a.dtype) * 2 * n if inexact else 0),
+               a.cancel or inexact, a.fragile)
+
+
+def dot_general(b: Builder, rng, a: Val, others) -> Val:
+    if a.dtype == "PRED":
+        a = b.convert(a, "S32")
+    rank = len(a.shape)
+    dims = list(range(rank))
+    rng.shuffle(dims)
+    nb = rng.randint(0, min(1, rank))
+    nc = rng.randint(0, min(2, rank - nb))
+    batch, contract = dims[:nb], dims[nb:nb + nc]
+    free_rhs = [rng.choice((1, 2, 3, 5, 8)) for _ in range(rng.randint(0, 2))]
+    rhs_shape = [a.shape[i] for i in batch] + [a.shape[i] for i in contract] + free_rhs
+    rhs = b.coerce(others[0] if others else a, rhs_shape, a.dtype)
+    out = [a.shape[i] for i in batch] + [a.shape[i] for i in range(rank)
+                                         if i not in batch and i not in contract] + free_rhs
+    k = _size([a.shape[i] for i in contract])
+    if _size(out) > b.max_elements or _size(out) * k > 50 * b.max_elements:
+        return a
+    dn = xla.DotDimensionNumbers(lhs_contracting_dimensions=contract,
+                                 rhs_contracting_dimensions=list(range(nb, nb + nc)),
+                                 lhs_batch_dimensions=batch,
+                                 rhs_batch_dimensions=list(range(nb)))
+    op = xla.DotGeneral(a.op, rhs.op, dn)
+    b.work += _size(out) * k
+    inexact = a.dtype in FLOATS + ("C64",)
+    err = 2 * max(a.err, rhs.err) + (eps(a.dtype) * 4 * max(math.log2(max(k, 2)), 1)
+                                      if inexact else 0)
+    if a.dtype in ("F16", "BF16"):
+        err += eps(a.dtype) * 2
+    return Val(op, tuple(out), a.dtype, err, a.cancel or rhs.cancel or (inexact and k > 1),
+               a.fragile or rhs.fragile)
+
+
+def dynamic_slice(b: Builder, rng, a: Val, others) -> Val:
+    if not a.shape:
+        return a
+    src = b.pick_exact(others, rng)
+    sizes = [rng.randint(0, d) for d in a.shape]
+    idx = [b.scalar_index(src, rng, d) for d in a.shape]
+    return dataclasses.replace(a, op=xla.DynamicSlice(a.op, idx, sizes), shape=tuple(sizes))
+
+
+def dynamic_update_slice(b: Builder, rng, a: Val, others) -> Val:
+    if not a.shape:
+        return a
+    src = b.pick_exact(others, rng)
+    sizes = [rng.randint(0, d) for d in a.shape]
+    upd = b.coerce(others[0] if others else a, sizes, a.dtype)
+    idx = [b.scalar_index(src, rng, d) for d in a.shape]
+    return Val(xla.DynamicUpdateSlice(a.op, upd.op, idx), a.shape, a.dtype, max(a.err, upd.err),
+               a.cancel or upd.cancel, a.fragile or upd.fragile)
+
+
+def _indices(b: Builder, rng, others, count: int, bound: int, in_range: bool):
+    """[count, 1] S32 indices from data (or an iota when no exact value is at hand), wrapped
+    into [-1, bound] or, `in_range`, clamped into [0, bound - 1]."""
+    src = b.pick_exact(others, rng)
+    if src is None:
+        idx = xla.Iota(b.b, xla.Shape.array_shape("S32", [count, 1]), 0)
+        idx = xla.Rev(idx, [0]) if rng.random() < 0.5 else idx
+    else:
+        idx = b.coerce(src, (count, 1), "S32").op
+    idx = xla.Rem(idx, b.const(bound + 2, "S32", (count, 1)))
+    if in_range:
+        idx = xla.Clamp(b.const(0, "S32"), idx, b.const(bound - 1, "S32"))
+    return idx
+
+
+def gather(b: Builder, rng, a: Val, others) -> Val:
+    axes = [i for i, d in enumerate(a.shape) if d > 0]
+    if not axes:
+        return a
+    dim = rng.choice(axes)
+    count = rng.choice((0, 1, 2, 5, 16))
+    sizes = [1 if i == dim else rng.randint(0, d) for i, d in enumerate(a.shape)]
+    if _size(sizes) * count > b.max_elements:
+        return a
+    idx = _indices(b, rng, others, count, a.shape[dim], in_range=False)
+    rank = len(a.shape)
+    dn = xla.GatherDimensionNumbers(offset_dims=list(range(1, rank)), collapsed_slice_dims=[dim],
+                                    start_index_map=[dim], index_vector_dim=1)
+    op = xla.Gather(a.op, idx, dn, sizes)
+    shape = (count,) + tuple(s for i, s in enumerate(sizes) if i != dim)
+    return dataclasses.replace(a, op=op, shape=shape)
+
+
+def scatter(b: Builder, rng, a: Val, others) -> Val:
+    axes = [i for i, d in enumerate(a.shape) if d > 0]
+    if not axes or a.dtype == "C64":
+        return a
+    dim = rng.choice(axes)
+    count = rng.choice((0, 1, 3, 8))
+    idx = _indices(b, rng, others, count, a.shape[dim], in_range=True)
+    upd_shape = (count,) + tuple(d for i, d in enumerate(a.shape) if i != dim)
+    upd = b.coerce(others[-1] if others else a, upd_shape, a.dtype)
+    kind = "Or" if a.dtype == "PRED" else rng.choice(("Add", "Max", "Min"))
+    rank = len(a.shape)
+    dn = xla.ScatterDimensionNumbers(update_window_dims=list(range(1, rank)),
+                                     inserted_window_dims=[dim],
+                                     scatter_dims_to_operand_dims=[dim], index_vector_dim=1)
+    op = xla.Scatter(a.op, idx, upd.op, _reducer(kind), dn)
+    inexact = kind == "Add" and a.dtype in FLOATS
+    return Val(op, a.shape, a.dtype, 2 * max(a.err, upd.err) + (4 * eps(a.dtype) if inexact
+                                                                 else 0),
+               a.cancel or upd.cancel or inexact, a.fragile or upd.fragile)
+
+
+def sort(b: Builder, rng, a: Val, others) -> Val:
+    if not a.shape:
+        return a
+    if a.dtype == "C64":
+        a = b.convert(a, "F32")
+    dim = rng.randrange(len(a.shape))
+    b.work += _size(a.shape) * 4 * max(1, int(math.log2(max(a.shape[dim], 1)) + 1))
+    descending = rng.random() < 0.5
+    total = "TOTALORDER" if a.dtype in FLOATS else None
+    direction = "GT" if descending else "LT"
+    if rng.random() < 0.5:
+        op = xla.Sort([a.op], lambda x, y: xla.Compare(x, y, direction, compare_type=total),
+                      dim)
+        return dataclasses.replace(a, op=op)
+    index = xla.Iota(b.b, xla.Shape.array_shape("S32", list(a.shape)), dim)
+    out = xla.Sort([a.op, index], lambda x, y, i, j: xla.Compare(x, y, direction,
+                                                                compare_type=total),
+                   dim, is_stable=True)
+    return Val(xla.GetTupleElement(out, 1), a.shape, "S32", 0.0, False, a.fragile or a.err > 0)
+
+
+def _step(b: Builder, rng, x, dtype: str):
+    """A small shape-preserving function for loop bodies and branches (`x` may belong to a
+    region's builder)."""
+    choice = rng.randrange(4)
+    xb, shape = x.builder(), list(x.shape().dimensions())
+    if dtype == "PRED":
+        return xla.Not(x) if choice < 2 else x
+    if choice == 0:
+        return xla.Add(x, x)
+    if choice == 1:
+        one = b.const(1, dtype, builder=xb) if dtype != "C64" else \
+            xla.Constant(xb, np.complex64(1))
+        return xla.Sub(x, xla.BroadcastInDim(one, shape, []))
+    if choice == 2 and dtype in FLOATS:
+        return xla.Sin(x)
+    if choice == 2 and dtype in INTS:
+        return xla.Xor(x, b.const(5, dtype, shape, builder=xb))
+    return xla.Neg(x) if dtype not in UNSIGNED else xla.Not(x)
+
+
+def while_(b: Builder, rng, a: Val, others) -> Val:
+    src = b.pick_exact(others + [a], rng)
+    trip = rng.randint(0, 4)
+    limit = b.const(trip, "S32")
+    if src is not None and rng.random() < 0.5:
+        limit = xla.Clamp(b.const(0, "S32"), b.coerce(src, (), "S32").op, b.const(5, "S32"))
+    seed = rng.randrange(1 << 30)
+    dtype = a.dtype
+
+    def cond(state):
+        return xla.Lt(xla.GetTupleElement(state, 0), xla.GetTupleElement(state, 1))
+
+    def body(state):
+        i, n, x = (xla.GetTupleElement(state, k) for k in range(3))
+        return xla.Tuple(state.builder(), [xla.Add(i, xla.Constant(state.builder(), np.int32(1))),
+                                           n, _step(b, random.Random(seed), x, dtype)])
+
+    b.work += 5 * _size(a.shape)
+    out = xla.While(cond, body, xla.Tuple(b.b, [b.const(0, "S32"), limit, a.op]))
+    grow = 6 if dtype in FLOATS + ("C64",) else 0
+    return Val(xla.GetTupleElement(out, 2), a.shape, dtype, a.err * 8 + grow * eps(dtype),
+               a.cancel or grow > 0, a.fragile)
+
+
+def conditional(b: Builder, rng, a: Val, others) -> Val:
+    src = b.pick_exact(others + [a], rng)
+    seeds = [rng.randrange(1 << 30) for _ in range(3)]
+    dtype = a.dtype
+
+    def branch(seed):
+        return lambda x: _step(b, random.Random(seed), x, dtype)
+
+    if rng.random() < 0.5:
+        pred = b.coerce(src, (), "PRED").op if src is not None else \
+            b.const(rng.random() < 0.5, "PRED")
+        op = xla.Conditional(pred, a.op, branch(seeds[0]), a.op, branch(seeds[1]))
+    else:
+        index = b.scalar_index(src, rng, 3)
+        op = xla.Conditional(index, [branch(s) for s in seeds], [a.op] * 3)
+    grow = 4 if dtype in FLOATS + ("C64",) else 0
+    return Val(op, a.shape, dtype, a.err * 4 + grow * eps(dtype), a.cancel or grow > 0,
+               a.fragile)
+
+
+OPS = {"unary": unary, "binary": binary, "compare": compare, "select": select, "clamp": clamp,
+       "convert": convert, "complex": complex_, "broadcast": broadcast, "reshape": reshape,
+       "transpose": transpose, "slice": slice_, "pad": pad, "concatenate": concatenate,
+       "reverse": reverse, "iota": iota, "reduce": reduce, "reduce_window": reduce_window,
+       "dot_general": dot_general, "dynamic_slice": dynamic_slice,
+       "dynamic_update_slice": dynamic_update_slice, "gather": gather, "scatter": scatter,
+       "sort": sort, "while": while_, "conditional": conditional}
+ARITY = {"unary": 1, "reshape": 1, "transpose": 1, "slice": 1, "reverse": 1, "iota": 1,
+         "reduce": 1, "reduce_window": 1, "sort": 1, "broadcast": 1, "convert": 1,
+         "select": 3, "clamp": 3, "concatenate": 2, "dynamic_slice": 2, "while": 2,
+         "conditional": 2}
+WEIGHTS = {"unary": 6, "binary": 6, "compare": 2, "select": 3, "clamp": 1, "convert": 4,
+           "complex": 1, "broadcast": 3, "reshape": 3, "transpose": 3, "slice": 3, "pad": 2,
+           "concatenate": 2, "reverse": 2, "iota": 1, "reduce": 4, "reduce_window": 2,
+           "dot_general": 3, "dynamic_slice": 2, "dynamic_update_slice": 2, "gather": 2,
+           "scatter": 2, "sort": 2, "while": 2, "conditional": 2}
+
+
+# --- random programs ---------------------------------------------------------------------------
+DTYPE_WEIGHTS = {"F32": 10, "F16": 3, "BF16": 3, "F64": 3, "S8": 2, "S16": 1, "S32": 4, "S64": 2,
+                 "U8": 2, "U16": 1, "U32": 2, "PRED": 2, "C64": 2}
+LARGE_SHAPES = ((1 << 20,), (1024, 1024), (2048, 2048), (3, 1000003 // 3), (65536,), (65537,),
+                (16, 16384), (4096, 257))
+
+
+def random_shape(rng: random.Random, max_elements: int) -> tuple:
+    r = rng.random()
+    if r < 0.06:
+        shapes = [s for s in LARGE_SHAPES if _size(s) <= max_elements]
+        if shapes:
+            return rng.choice(shapes)
+    rank = rng.choice((0, 1, 1, 2, 2, 2, 3, 3, 4))
+    dims = []
+    for _ in range(rank):
+        q = rng.random()
+        dims.append(0 if q < 0.04 else 1 if q < 0.2 else rng.randint(2, 9) if q < 0.85
+                    else rng.choice((16, 17, 31, 64, 100, 128)))
+    while _size(dims) > min(max_elements, 1 << 16):
+        dims[dims.index(max(dims))] //= 2
+    return tuple(dims)
+
+
+def random_array(rng: np.random.Generator, shape, dtype: str) -> np.ndarray:
+    """Inputs of `dtype`: mostly moderate values, a few special ones (no subnormals: CPUs
+    flush them and the interpreter does not)."""
+    n = _size(shape)
+    if dtype == "PRED":
+        return rng.random(n).reshape(shape) < 0.5
+    if dtype in INTS:
+        lo, hi = _int_bounds(dtype)
+        if rng.random() < 0.25:
+            a = rng.integers(lo, hi, n, endpoint=True, dtype=np.int64 if dtype != "U32"
+                             else np.uint64)
+        else:
+            a = rng.integers(max(lo, -20), min(hi, 20), n, endpoint=True)
+        return a.astype(NUMPY[dtype]).reshape(shape)
+    scale = rng.choice((1.0, 1.0, 10.0, 1000.0))
+    a = rng.standard_normal(n) * scale
+    if dtype == "C64":
+        a = a + 1j * rng.standard_normal(n) * scale
+    if n and rng.random() < 0.3:
+        special = np.array([0.0, -0.0, np.inf, -np.inf, np.nan, 1.0, -1.0, 0.5, 65504.0, 1e30])
+        at = rng.random(n) < 0.03
+        a[at] = special[rng.integers(0, len(special), int(at.sum()))]
+    if rng.random() < 0.2 and n:    # repeated values (ties for sort, argmax, compare)
+        a = np.round(a)
+    real = np.float32 if dtype == "C64" else NUMPY[dtype]
+    with np.errstate(over="ignore"):
+        a = a.astype(NUMPY[dtype])
+    tiny = float(ml_dtypes.finfo(real).tiny)
+    if dtype == "C64":
+        re, im = a.real.copy(), a.imag.copy()
+        re[np.abs(re) < tiny] = 0
+        im[np.abs(im) < tiny] = 0
+        a = (re + 1j * im).astype(np.complex64)
+    else:
+        a[np.abs(a.astype(np.float64)) < tiny] = 0
+    return a.reshape(shape)
+
+
+def random_program(seed, max_elements: int = 1 << 22, max_nodes: int = 8) -> Program:
+    """A random program (deterministic in `seed`)."""
+    rng = random.Random(f"shlo-fuzz:{seed}")
+    nrng = np.random.default_rng(rng.randrange(1 << 63))
+    dtypes, weights = zip(*DTYPE_WEIGHTS.items())
+    params = []
+    for i in range(rng.choice((1, 1, 2, 2, 3))):
+        shape = random_shape(rng, max_elements) if i == 0 or rng.random() < 0.5 else \
+            params[0].shape
+        params.append(Param(f"p{i}", tuple(shape), rng.choices(dtypes, weights)[0]))
+    kinds, kweights = zip(*WEIGHTS.items())
+    nodes, ids = [], [p.id for p in params]
+    for i in range(rng.randint(1, max_nodes)):
+        kind = rng.choices(kinds, kweights)[0]
+        arity = ARITY.get(kind, 2)
+        first = ids[-1] if rng.random() < 0.6 else rng.choice(ids)
+        args = [first] + [rng.choice(ids) for _ in range(arity - 1)]
+        nodes.append(Node(f"n{i}", kind, args, rng.randrange(1 << 30)))
+        ids.append(f"n{i}")
+    used = {a for n in nodes for a in n.args}
+    outputs = [n.id for n in nodes if n.id not in used]
+    inputs = [random_array(nrng, p.shape, p.dtype) for p in params]
+    return Program(params, nodes, outputs, inputs)
+
+
+def prune(program: Program) -> Program:
+    """The program without nodes and parameters the outputs do not reach."""
+    live = set(program.outputs)
+    for n in reversed(program.nodes):
+        if n.id in live:
+            live.update(n.args)
+    keep = [i for i, p in enumerate(program.params) if p.id in live]
+    return Program([program.params[i] for i in keep],
+                   [n for n in program.nodes if n.id in live], list(program.outputs),
+                   [program.inputs[i] for i in keep])

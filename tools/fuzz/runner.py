@@ -1,0 +1,99 @@
+"""The parent's side of the worker process: send a request, wait (with a timeout) for the
+reply, and turn a dead or hung child into a crash result instead of dying with it."""
+from __future__ import annotations
+
+import dataclasses
+import os
+import pickle
+import select
+import signal
+import struct
+import subprocess
+import sys
+import tempfile
+import time
+
+
+@dataclasses.dataclass
+class Result:
+    status: str                 # "ok", "error" (a clean exception), "crash" (died), "timeout"
+    outputs: list | None = None
+    error: str = ""
+    seconds: float = 0.0
+
+
+class Worker:
+    """One `python -m shlo.tools.fuzz.worker` child, restarted after a crash or timeout."""
+
+    def __init__(self, timeout_s: float = 300.0, env: dict | None = None):
+        self.timeout_s = timeout_s
+        self.env = env
+        self.proc = None
+        self.log = None
+
+    def _start(self):
+        self.log = tempfile.TemporaryFile()
+        env = dict(os.environ, **(self.env or {}))
+        self.proc = subprocess.Popen([sys.executable, "-m", "shlo.tools.fuzz.worker"],
+                                     stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                                     stderr=self.log, env=env)
+
+    def _stderr_tail(self, n: int = 1500) -> str:
+        self.log.seek(0)
+        return self.log.read().decode(errors="replace")[-n:]
+
+    def call(self, kind: str, text: str, inputs: list, timeout_s: float | None = None) -> Result:
+        if self.proc is None or self.proc.poll() is not None:
+            self._start()
+        start = time.monotonic()
+        data = pickle.dumps({"kind": kind, "text": text, "inputs": inputs},
+                            protocol=pickle.HIGHEST_PROTOCOL)
+        try:
+            self.proc.stdin.write(struct.pack("<Q", len(data)) + data)
+            self.proc.stdin.flush()
+            reply = self._reply(start + (timeout_s or self.timeout_s))
+        except (BrokenPipeError, EOFError):
+            return self._died(start)
+        except TimeoutError:
+            self.close()
+            return Result("timeout", error=f"no reply within {timeout_s or self.timeout_s:.0f} s",
+                          seconds=time.monotonic() - start)
+        seconds = time.monotonic() - start
+        if reply["ok"]:
+            return Result("ok", outputs=reply["outputs"], seconds=seconds)
+        return Result("error", error=reply["error"], seconds=seconds)
+
+    def _reply(self, deadline: float) -> dict:
+        fd = self.proc.stdout.fileno()
+        head = self._read(fd, 8, deadline)
+        (n,) = struct.unpack("<Q", head)
+        return pickle.loads(self._read(fd, n, deadline))
+
+    @staticmethod
+    def _read(fd: int, n: int, deadline: float) -> bytes:
+        chunks, got = [], 0
+        while got < n:
+            left = deadline - time.monotonic()
+            if left <= 0 or not select.select([fd], [], [], left)[0]:
+                raise TimeoutError
+            chunk = os.read(fd, min(n - got, 1 << 22))
+            if not chunk:
+                raise EOFError
+            chunks.append(chunk)
+            got += len(chunk)
+        return b"".join(chunks)
+
+    def _died(self, start: float) -> Result:
+        code = self.proc.wait()
+        how = f"signal {signal.Signals(-code).name}" if code < 0 else f"exit status {code}"
+        tail = self._stderr_tail().strip().splitlines()
+        self.proc = None
+        return Result("crash", error=f"worker died ({how}): " + " | ".join(tail[-3:]),
+                      seconds=time.monotonic() - start)
+
+    def close(self) -> None:
+        if self.proc is not None:
+            if self.proc.poll() is None:
+                self.proc.kill()
+            self.proc.wait()
+            self.proc = None

@@ -1,0 +1,114 @@
+"""The fuzzer's child process: compiles and runs one program per request on a target (shlo
+for cpu/vulkan), the StableHLO reference interpreter or XLA. Requests and replies are
+pickled dicts, length-prefixed, on stdin and stdout; a compiler or runtime that dies takes
+only this process with it (`Worker` in the parent notices and starts a new one).
+
+Test targets: `fake-swap:<a>:<b>` runs the reference interpreter on the program with op
+`a` replaced by op `b` (a planted miscompilation); `fake-crash:<op>` aborts the process
+when the program contains `op`.
+"""
+from __future__ import annotations
+
+import os
+import pickle
+import struct
+import sys
+import traceback
+
+
+def _interpreter(text: str, inputs: list) -> list:
+    """The reference interpreter's results (CHLO legalized by jaxlib's own C++ pass)."""
+    import numpy as np
+    from jaxlib.mlir.passmanager import PassManager
+
+    from shlo.tools.conformance_reference import _jaxlib_context
+    jir, stablehlo, ctx = _jaxlib_context()
+    with ctx, jir.Location.unknown():
+        module = jir.Module.parse(text)
+        if "chlo." in text:
+            PassManager.parse("builtin.module(func.func(chlo-legalize-to-stablehlo))").run(
+                module.operation)
+        attrs = [jir.DenseElementsAttr.get(np.ascontiguousarray(a), shape=list(a.shape),
+                                           signless=a.dtype.kind != "u") for a in inputs]
+        return [np.array(r, copy=True) for r in stablehlo.eval_module(module, attrs)]
+
+
+_XLA = {}
+
+
+def _xla(text: str, inputs: list) -> list:
+    import jax
+    import numpy as np
+    from jax._src.lib import xla_client
+    from jax.extend import backend
+    if "backend" not in _XLA:
+        _XLA["backend"] = backend.get_backend("cpu")
+    be = _XLA["backend"]
+    exe = be.compile_and_load(text, be.devices()[:1], xla_client.CompileOptions())
+    outs = exe.execute([jax.device_put(a, be.devices()[0]) for a in inputs])
+    return [np.asarray(o) for o in outs]
+
+
+def _shlo(text: str, target: str, inputs: list) -> list:
+    import numpy as np
+
+    import shlo
+    from shlo.runtime.devices import release_device
+    exe = shlo.compile(text, target=target, cache=False)
+    try:
+        out = exe(*inputs)
+    finally:
+        if target == "vulkan":      # an open lavapipe device keeps two threads spinning
+            del exe
+            release_device("vulkan")
+    out = list(out) if isinstance(out, (list, tuple)) else [out]
+    return [np.asarray(o) for o in out]
+
+
+def handle(request: dict) -> list:
+    kind, text, inputs = request["kind"], request["text"], request["inputs"]
+    if kind == "reference":
+        return _interpreter(text, inputs)
+    if kind == "xla":
+        return _xla(text, inputs)
+    if kind.startswith("fake-swap:"):
+        _, a, b = kind.split(":")
+        return _interpreter(text.replace(f"stablehlo.{a} ", f"stablehlo.{b} "), inputs)
+    if kind.startswith("fake-crash:"):
+        if f"stablehlo.{kind.split(':')[1]} " in text:
+            os.abort()
+        return _interpreter(text, inputs)
+    return _shlo(text, kind, inputs)
+
+
+def _read(stream):
+    head = stream.read(8)
+    if len(head) < 8:
+        return None
+    (n,) = struct.unpack("<Q", head)
+    return pickle.loads(stream.read(n))
+
+
+def _write(stream, obj) -> None:
+    data = pickle.dumps(obj, protocol=pickle.HIGHEST_PROTOCOL)
+    stream.write(struct.pack("<Q", len(data)) + data)
+    stream.flush()
+
+
+def serve() -> None:
+    # replies go to a private copy of stdout; whatever the compiler prints goes to stderr
+    replies = os.fdopen(os.dup(1), "wb")
+    os.dup2(2, 1)
+    requests = sys.stdin.buffer
+    while (request := _read(requests)) is not None:
+        try:
+            reply = {"ok": True, "outputs": handle(request)}
+        except Exception as e:      # a clean failure: reported, the worker goes on
+            lines = [line for line in str(e).splitlines() if line.strip()]
+            reply = {"ok": False, "error": f"{type(e).__name__}: {lines[0] if lines else ''}",
+                     "traceback": traceback.format_exc()[-4000:]}
+        _write(replies, reply)
+
+
+if __name__ == "__main__":
+    serve()
