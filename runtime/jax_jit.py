@@ -224,9 +224,10 @@ class JitFunction:
             compiled = self._compile(call, check_device=True)
         return compiled._run(call)
 
-    def lower(self, *args, **kwargs) -> str:
-        """The StableHLO text jax lowers `f` to for these arguments."""
-        return self._lower(_Call(self, args, kwargs))[0]
+    def lower(self, *args, debug_info: bool = False, **kwargs) -> str:
+        """The StableHLO text jax lowers `f` to for these arguments (`debug_info`: with the
+        Python source locations, as shlo compiles it)."""
+        return self._lower(_Call(self, args, kwargs), debug_info)[0]
 
     def compile(self, *args, **kwargs) -> Compiled:
         """The compiled function for these arguments' signature (compiled now if new)."""
@@ -259,8 +260,9 @@ class JitFunction:
                 return params[position].name
         return f"args[{position}]"
 
-    def _lower(self, call: _Call):
-        """(StableHLO text, output pytree) for a call, or a one-line LoweringError."""
+    def _lower(self, call: _Call, debug_info: bool = True):
+        """(StableHLO text, output pytree) for a call, or a one-line LoweringError. With
+        `debug_info` the ops carry their Python source locations, which shlo's errors name."""
         for index, aval in enumerate(call.avals):
             if not isinstance(aval.dtype, np.dtype):
                 raise LoweringError(self._named(
@@ -280,7 +282,7 @@ class JitFunction:
                 f"jax lowered arguments of structure {lowered.in_tree}, expected "
                 f"{call.treedef}"))
         compile_args = getattr(getattr(lowered, "_lowering", None), "compile_args", {})
-        text = lowered.as_text()
+        text = lowered.as_text(debug_info=debug_info)
         ordered = compile_args.get("ordered_effects") or ("!stablehlo.token" in text
                                                           and "jax.token" in text)
         if ordered:

@@ -212,7 +212,9 @@ def test_error_wrong_structure_and_shape_for_compiled():
     w, x = {"w": np.ones((3, 2), np.float32)}, np.ones((4, 3), np.float32)
     compiled = jit(loss).compile(w, x)
     assert compiled(w, x) == 24.0 and isinstance(compiled.executable, shlo.Executable)
-    assert "stablehlo.dot_general" in compiled.text
+    assert "stablehlo.dot_general" in compiled.text and "test_jax_jit.py" in compiled.text
+    assert jit(loss).lower(w, x).startswith("module @jit_loss") and \
+        "test_jax_jit.py" not in jit(loss).lower(w, x)
     with pytest.raises(shlo.InvocationError, match=r"^shlo\.jax\.jit\(loss\): compiled for "
                                                    r"arguments of structure"):
         compiled({"w": w["w"], "b": w["w"]}, x)
@@ -255,7 +257,8 @@ def test_error_target_cannot_run_it():
     with pytest.raises(shlo.CompileError, match=r"^shlo\.jax\.jit\(<lambda>\): unknown target"):
         jit(lambda x: x, target="tpu")
     with jax.enable_x64(True):      # a GPU without f64 (checked before IREE runs)
-        with pytest.raises(shlo.CompileError, match=r"^shlo\.jax\.jit\(<lambda>\): .*"
+        with pytest.raises(shlo.CompileError, match=r"^shlo\.jax\.jit\(<lambda>\): \S*"
+                                                    r"test_jax_jit\.py:\d+:\d+: "    # the line
                                                     r"vulkan:mali-g715 has no f64 at all"):
             jit(lambda x: jnp.exp(x), target="vulkan:mali-g715").compile(np.ones(3))
 
