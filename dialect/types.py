@@ -428,6 +428,8 @@ def quant_params(et: ir.Type) -> QuantParams:
         storage_text, _, rng = storage_text.partition("<")
         lo, _, hi = rng.rstrip(">").partition(":")
         lo, hi = int(lo), int(hi)
+    if storage_text.startswith("u"):            # printed u8 for the unsigned ui8
+        storage_text = "ui" + storage_text[1:]
     storage = ir.Type.parse(storage_text, ctx)
     if lo is None:
         lo, hi = _storage_range(storage)

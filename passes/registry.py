@@ -30,6 +30,7 @@ PASSES: dict[str, tuple[str, str]] = {
     "shlo-accurate-math": ("shlo.passes.accurate_math", "AccurateMath"),
     "shlo-expand-linalg": ("shlo.passes.expand_linalg", "ExpandLinalg"),
     "shlo-widen-sub-byte": ("shlo.passes.widen_sub_byte", "WidenSubByte"),
+    "shlo-legalize-quantized": ("shlo.passes.legalize_quantized", "LegalizeQuantized"),
     "shlo-host-collectives": ("shlo.passes.host_collectives", "HostCollectives"),
     "shlo-single-process-collectives": ("shlo.passes.single_process_collectives",
                                         "SingleProcessCollectives"),

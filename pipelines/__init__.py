@@ -10,6 +10,7 @@ DEFAULT_PASSES = [
     "shlo-insert-shape-checks",
     "shlo-expand-custom-calls",
     "shlo-legalize-chlo",
+    "shlo-legalize-quantized",
     "shlo-legalize-shape",
     "shlo-expand-dynamic-ops",
     "shlo-expand-linalg",
