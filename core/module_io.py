@@ -18,7 +18,8 @@ from iree.compiler import ir
 from .context import default_context, home_session
 from .errors import Diagnostic, ParseError, diagnostics_text
 from .legacy_arrays import mentions_legacy_arrays, upgrade_arrays
-from .shardy import drop_shardy, generic_form, mentions_shardy
+from .shardy import (drop_shardy, generic_form, is_sharded_program, mentions_shardy,
+                     per_device_program)
 from .vhlo import is_vhlo, to_stablehlo_text
 
 
@@ -112,7 +113,8 @@ def _parse_with_shardy(source, ctx: ir.Context, source_name: str) -> ir.Module |
     ctx.allow_unregistered_dialects = True
     if not _is_bytecode(source):
         text = source if isinstance(source, str) else bytes(source).decode("utf-8", "replace")
-        source = generic_form(text)
+        source = per_device_program(text, source_name) if is_sharded_program(text) else \
+            generic_form(text)          # (a sharded program: one device's part of it)
     try:
         module = parse_source(source, ctx, source_name)
         if module is not None:

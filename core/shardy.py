@@ -13,6 +13,7 @@ rewritten into the generic form, which parses without the dialect. Any other `sd
 """
 from __future__ import annotations
 
+import json
 import re
 
 from iree.compiler import ir
@@ -76,3 +77,109 @@ def _without_shardy(dicts: ir.ArrayAttr) -> ir.ArrayAttr:
         out.append(ir.DictAttr.get({d[i].name: d[i].attr for i in range(len(d))
                                     if not d[i].name.startswith(SHARDY + ".")}))
     return ir.ArrayAttr.get(out)
+
+
+# ---- sharded programs: the per-device program, made by Shardy's passes in jaxlib --------------
+
+REFLECTION_KEY = "shlo.sharding"     # iree.reflection entry: a function's shardings as JSON
+_PARTITIONS = re.compile(r"mhlo\.num_partitions\s*=\s*(\d+)")
+_PROPAGATE = ("inline, sdy-propagation-pipeline, "
+              "sdy-export-pipeline{enable-insert-explicit-collectives=true}")
+_TO_LOCAL = "sdy-convert-global-to-local, sdy-drop-sharding-and-mesh"
+
+
+def is_sharded_program(text: str) -> bool:
+    """Whether `text` is a program for several partitions with Shardy meshes."""
+    match = _PARTITIONS.search(text)
+    return bool(match) and int(match.group(1)) > 1 and "sdy.mesh" in text
+
+
+def per_device_program(text: str, source_name: str = "-") -> str:
+    """The program one device runs (`mhlo.num_partitions` of them), from a sharded program:
+    private calls inlined, shardings propagated, explicit collectives inserted, shapes made
+    local (Shardy's passes, run in jaxlib's MLIR); each public function keeps its global
+    shardings as JSON in its iree.reflection (`shlo.sharding`, read by shlo.distributed)."""
+    try:
+        from jax._src.interpreters import mlir as jax_mlir
+        from jaxlib.mlir import ir as jir, passmanager
+        from jaxlib.mlir.dialects import sdy
+    except ImportError as e:
+        raise ParseError(f"{source_name}: a sharded program (Shardy meshes, mhlo.num_partitions "
+                         f"> 1) is split into per-device programs by Shardy's passes in jax's "
+                         f"jaxlib, which cannot be imported here: {e} (pip install jax jaxlib)"
+                         ) from None
+    with jax_mlir.make_ir_context() as ctx:
+        try:
+            module = jir.Module.parse(text)
+            passmanager.PassManager.parse(f"builtin.module({_PROPAGATE})").run(module.operation)
+            plans = {f.name.value: _plan(f, sdy, jir) for f in _public_functions(module)}
+            passmanager.PassManager.parse(f"builtin.module({_TO_LOCAL})").run(module.operation)
+        except jir.MLIRError as e:
+            raise ParseError(f"{source_name}: Shardy could not partition the program: "
+                             f"{' '.join(str(e).split())[:400]}") from None
+        for f in _public_functions(module):
+            entries = {}
+            if "iree.reflection" in f.attributes:
+                old = jir.DictAttr(f.attributes["iree.reflection"])
+                entries = {old[i].name: old[i].attr for i in range(len(old))}
+            entries[REFLECTION_KEY] = jir.StringAttr.get(json.dumps(plans[f.name.value]))
+            f.attributes["iree.reflection"] = jir.DictAttr.get(entries)
+        return str(module)
+
+
+def _public_functions(module) -> list:
+    return [op for op in module.body.operations if op.operation.name == "func.func" and (
+        "sym_visibility" not in op.attributes or
+        str(op.attributes["sym_visibility"]) == '"public"')]
+
+
+def _plan(func, sdy, jir) -> dict:
+    """{"mesh": [[axis, size]...], "device_ids": [...] or None, "args"/"results": one
+    {"shape", "dims": [[axis...] per dimension]} per value} of a propagated function."""
+    name = func.name.value
+    module = func.operation.parent
+    meshes = {}
+    for op in module.regions[0].blocks[0].operations:
+        if op.operation.name == "sdy.mesh":
+            meshes[op.attributes["sym_name"].value] = sdy.MeshAttr(op.attributes["mesh"])
+    ftype = jir.FunctionType(func.attributes["function_type"].value)
+    mesh_used = [None]
+
+    def value(t, attrs) -> dict:
+        shape = list(jir.RankedTensorType(t).shape)
+        if attrs is None or "sdy.sharding" not in attrs:
+            return {"shape": shape, "dims": [[] for _ in shape]}
+        sharding = sdy.TensorShardingAttr(attrs["sdy.sharding"])
+        if list(sharding.unreduced_axes):
+            raise ParseError(f"@{name}: a value with unreduced axes ({sharding}) cannot be "
+                             f"gathered")
+        ref = sharding.mesh_or_ref
+        mesh = meshes.get(str(ref).lstrip("@")) if str(ref).startswith("@") else \
+            sdy.MeshAttr(ref)
+        mesh_used[0] = mesh_used[0] or mesh
+        dims = []
+        for d in sharding.dimension_shardings:
+            axes = []
+            for axis in sdy.DimensionShardingAttr(d).axes:
+                axis = sdy.AxisRefAttr(axis)
+                if axis.sub_axis_info is not None:
+                    raise ParseError(f"@{name}: sub-axis shardings ({sharding}) are not "
+                                     f"supported by shlo.distributed.shard / gather")
+                axes.append(axis.name)
+            dims.append(axes)
+        return {"shape": shape, "dims": dims}
+
+    def attrs_of(entry: str, k: int):
+        if entry not in func.attributes:
+            return None
+        return jir.DictAttr(jir.ArrayAttr(func.attributes[entry])[k])
+
+    plan = {"args": [value(t, attrs_of("arg_attrs", k)) for k, t in enumerate(ftype.inputs)],
+            "results": [value(t, attrs_of("res_attrs", k))
+                        for k, t in enumerate(ftype.results)]}
+    mesh = mesh_used[0] or next(iter(meshes.values()), None)
+    plan["mesh"] = [] if mesh is None else [
+        [sdy.MeshAxisAttr(a).name, sdy.MeshAxisAttr(a).size] for a in mesh.axes]
+    plan["device_ids"] = None if mesh is None or not list(mesh.device_ids) else \
+        list(mesh.device_ids)
+    return plan

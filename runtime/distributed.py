@@ -304,3 +304,79 @@ def fail(error: Exception, comm=None) -> None:
           flush=True)
     comm.Abort(1)
     os._exit(1)                 # (MPI_Abort may return before the launcher ends the job)
+
+
+# ---- sharded programs --------------------------------------------------------------------------
+
+def sharding(executable, function: str | None = None) -> dict:
+    """The global shardings of a function compiled from a sharded program (core/shardy: mesh,
+    device_ids, per argument and result its global shape and mesh axes per dimension)."""
+    import json
+
+    from ..shardy import REFLECTION_KEY
+    name = function or executable.entry
+    exports = executable._load()[3]
+    reflection = exports[name].reflection if name in exports else {}
+    if REFLECTION_KEY not in reflection:
+        raise InvocationError(f"{name}: not compiled from a sharded program (no Shardy mesh "
+                              f"and mhlo.num_partitions > 1), so it has no shardings")
+    return json.loads(reflection[REFLECTION_KEY])
+
+
+def _blocks(plan: dict, value: dict, process: int, what: str) -> tuple:
+    """The slices of `value` (a plan entry) that `process` holds."""
+    sizes = dict((a, s) for a, s in plan["mesh"])
+    ids = plan["device_ids"] or list(range(int(np.prod(list(sizes.values()) or [1]))))
+    coords = dict(zip(sizes, np.unravel_index(ids.index(process), list(sizes.values()))
+                      if sizes else []))
+    out = []
+    for dim, (n, axes) in enumerate(zip(value["shape"], value["dims"])):
+        count, index = 1, 0
+        for a in axes:
+            count, index = count * sizes[a], index * sizes[a] + int(coords[a])
+        if n % count:
+            raise InvocationError(f"{what}: dimension {dim} of size {n} is split over "
+                                  f"{count} devices ({', '.join(axes)}), which does not "
+                                  f"divide it")
+        out.append(slice(index * (n // count), (index + 1) * (n // count)))
+    return tuple(out)
+
+
+def shard(executable, *args, function: str | None = None) -> list[tuple]:
+    """Each process's arguments (process p: the blocks device p holds) of global `args`."""
+    plan = sharding(executable, function)
+    if len(args) != len(plan["args"]):
+        raise InvocationError(f"shard: the function takes {len(plan['args'])} arguments, got "
+                              f"{len(args)}")
+    processes = len(plan["device_ids"] or []) or int(np.prod([s for _, s in plan["mesh"]]))
+    out = []
+    for p in range(processes):
+        blocks = []
+        for k, (x, value) in enumerate(zip(args, plan["args"])):
+            x = np.asarray(x)
+            if list(x.shape) != value["shape"]:
+                raise InvocationError(f"shard: argument {k} has shape {x.shape}, the sharded "
+                                      f"program's is {tuple(value['shape'])}")
+            blocks.append(np.ascontiguousarray(x[_blocks(plan, value, p, f'argument {k}')]))
+        out.append(tuple(blocks))
+    return out
+
+
+def gather(executable, per_process: list, function: str | None = None):
+    """The global results from each process's results (as `shard` splits arguments)."""
+    plan = sharding(executable, function)
+    per_process = [r if isinstance(r, tuple) else (r,) for r in per_process]
+    out = []
+    for k, value in enumerate(plan["results"]):
+        first = np.asarray(per_process[0][k])
+        whole = np.zeros(value["shape"], first.dtype)
+        for p, results in enumerate(per_process):
+            whole[_blocks(plan, value, p, f"result {k}")] = results[k]
+        out.append(whole)
+    return out[0] if len(out) == 1 else tuple(out)
+
+
+def gather_to_all(executable, mine, comm=None, function: str | None = None):
+    """`gather` under MPI: every rank's results (`mine` here) collected on every rank."""
+    comm = comm if comm is not None else world()
+    return gather(executable, comm.allgather(mine), function)
