@@ -215,3 +215,38 @@ def test_a_rank_that_finishes_early_is_a_deadlock(pair, tmp_path):
     _one_line_failure(done, r"deadlock: rank 1 \(replica 1, partition 0\) waits, and rank\(s\) "
                             r"0 finished their function|rank 0 \(replica 0, partition 0\) "
                             r"finished its function while rank\(s\) 1 still run collectives")
+
+
+@pytest.fixture(scope="module")
+def jax_programs(tmp_path_factory):
+    folder = tmp_path_factory.mktemp("jax")
+    done = subprocess.run([sys.executable, os.path.join(HERE, "distributed_jax_programs.py"),
+                           str(folder)], capture_output=True, text=True, timeout=300)
+    assert done.returncode == 0, done.stderr[-3000:]
+    return folder
+
+
+@pytest.mark.parametrize("name, arguments, results", [("matmul", 2, 1), ("mlp", 5, 4)])
+def test_sharded_jax_program_on_4_ranks_matches_xla(jax_programs, tmp_path, name, arguments,
+                                                    results):
+    d = shlo.distributed
+    reference = np.load(jax_programs / "reference.npz")
+    exe = shlo.compile((jax_programs / f"{name}.mlir").read_text(), target="cpu")
+    vmfb = tmp_path / "program.vmfb"
+    vmfb.write_bytes(exe.vmfb)
+    parts = d.shard(exe, *[reference[f"{name}_in{k}"] for k in range(arguments)])
+    threads = shlo.run_parallel(exe, parts, num_replicas=1, num_partitions=4)
+    inputs = save_inputs(tmp_path / "in.npz", parts)
+    done = worker(4, tmp_path, [{"vmfb": str(vmfb), "function": "main", "replicas": 1,
+                                 "partitions": 4, "inputs": inputs, "out": str(tmp_path / "o")}])
+    assert done.returncode == 0, done.stderr[-3000:]
+    ranks = []
+    for p in range(4):
+        like = threads[p] if isinstance(threads[p], tuple) else (threads[p],)
+        ranks.append(tuple(rank_results(str(tmp_path / "o"), p, like)))
+        assert [a.tobytes() for a in ranks[p]] == [np.asarray(a).tobytes() for a in like]
+    for got in (d.gather(exe, ranks), d.gather(exe, list(threads))):
+        got = got if isinstance(got, tuple) else (got,)
+        for k in range(results):
+            np.testing.assert_allclose(got[k], reference[f"{name}_out{k}"], rtol=2e-5,
+                                       atol=2e-6, err_msg=f"{name} result {k}")

@@ -1,0 +1,42 @@
+"""Sharded jax programs for test_distributed, lowered and run by XLA on 4 host devices:
+`python distributed_jax_programs.py OUT` writes OUT/matmul.mlir (both operands sharded on a
+2x2 mesh), OUT/mlp.mlir (a data-parallel MLP step, batch over 4 devices) and
+OUT/reference.npz (their inputs <name>_in<k> and XLA's results <name>_out<k>). Run in a
+process of its own: the host device count must be set before jax starts.
+"""
+import os, sys
+os.environ["XLA_FLAGS"] = "--xla_force_host_platform_device_count=4"
+import jax, jax.numpy as jnp, numpy as np
+from jax.sharding import Mesh, NamedSharding, PartitionSpec as P
+out = sys.argv[1]
+devices = np.array(jax.devices())
+rng = np.random.default_rng(0)
+mesh = Mesh(devices.reshape(2, 2), ("x", "y"))
+S = lambda m, *spec: NamedSharding(m, P(*spec))
+# 1: a matmul with both operands sharded (contracting dim over y), result over x
+a = rng.standard_normal((64, 128)).astype(np.float32)
+b = rng.standard_normal((128, 32)).astype(np.float32)
+f = jax.jit(lambda a, b: jnp.tanh(a @ b), in_shardings=(S(mesh, "x", "y"), S(mesh, "y", None)),
+            out_shardings=S(mesh, "x", None))
+open(f"{out}/matmul.mlir", "w").write(f.lower(a, b).as_text())
+ref = {"matmul_in0": a, "matmul_in1": b, "matmul_out0": np.asarray(f(a, b))}
+# 2: a data-parallel MLP step (SGD): batch over 4 devices, parameters replicated
+line = Mesh(devices, ("data",))
+params = [rng.standard_normal((16, 32)).astype(np.float32) * 0.3,
+          np.zeros(32, np.float32), rng.standard_normal((32, 4)).astype(np.float32) * 0.3]
+x = rng.standard_normal((64, 16)).astype(np.float32)
+y = rng.standard_normal((64, 4)).astype(np.float32)
+def loss(params, x, y):
+    w1, b1, w2 = params
+    return jnp.mean((jnp.tanh(x @ w1 + b1) @ w2 - y) ** 2)
+def step(params, x, y):
+    value, grads = jax.value_and_grad(loss)(params, x, y)
+    return [p - 0.1 * g for p, g in zip(params, grads)], value
+rep = S(line)
+g = jax.jit(step, in_shardings=([rep] * 3, S(line, "data"), S(line, "data")),
+            out_shardings=([rep] * 3, rep))
+open(f"{out}/mlp.mlir", "w").write(g.lower(params, x, y).as_text())
+new, value = g(params, x, y)
+ref.update({f"mlp_in{k}": v for k, v in enumerate(params + [x, y])})
+ref.update({f"mlp_out{k}": np.asarray(v) for k, v in enumerate(list(new) + [value])})
+np.savez(f"{out}/reference.npz", **ref)
