@@ -235,6 +235,11 @@ def test_sharded_jax_program_on_4_ranks_matches_xla(jax_programs, tmp_path, name
     vmfb = tmp_path / "program.vmfb"
     vmfb.write_bytes(exe.vmfb)
     parts = d.shard(exe, *[reference[f"{name}_in{k}"] for k in range(arguments)])
+    if name == "matmul":        # device 1 is mesh position (x=0, y=1): a's block [0, 1], b's [1]
+        a, b = reference["matmul_in0"], reference["matmul_in1"]
+        np.testing.assert_array_equal(parts[1][0], a[:32, 64:])
+        np.testing.assert_array_equal(parts[1][1], b[64:])
+        np.testing.assert_array_equal(parts[2][0], a[32:, :64])
     threads = shlo.run_parallel(exe, parts, num_replicas=1, num_partitions=4)
     inputs = save_inputs(tmp_path / "in.npz", parts)
     done = worker(4, tmp_path, [{"vmfb": str(vmfb), "function": "main", "replicas": 1,
