@@ -103,6 +103,11 @@ class _Call:
         self.leaves, self.treedef = jax.tree_util.tree_flatten(self.dynamic)
         avals = []
         for index, leaf in enumerate(self.leaves):
+            if isinstance(leaf, owner._tracer):
+                raise InvocationError(owner._named(
+                    f"argument {self.leaf_name(index)!r} is a jax tracer: a shlo.jax.jit "
+                    "function runs outside jax's transformations (jit, grad, vmap); "
+                    "transform the Python function, then shlo.jax.jit it"))
             try:
                 avals.append(jax.typeof(leaf))
             except (TypeError, OverflowError, ValueError) as e:
@@ -142,8 +147,13 @@ class _Call:
         """The leaves as numpy arrays of the lowered dtypes (jax's canonical ones: f32 for
         a float64 leaf when jax_enable_x64 is off)."""
         out = []
-        for leaf, aval in zip(self.leaves, self.avals):
-            array = np.asarray(leaf)
+        for index, (leaf, aval) in enumerate(zip(self.leaves, self.avals)):
+            try:
+                array = np.asarray(leaf)
+            except Exception as e:
+                raise InvocationError(self.owner._named(
+                    f"argument {self.leaf_name(index)!r} cannot be read on the host: "
+                    f"{_first_line(e)}")) from None
             out.append(array if array.dtype == aval.dtype else array.astype(aval.dtype))
         return out
 
@@ -175,8 +185,9 @@ class Compiled:
         return "compiled for other static arguments (or jax_enable_x64)"
 
     def _run(self, call: _Call):
+        arrays = call.arrays()
         try:
-            results = self.executable(*call.arrays())
+            results = self.executable(*arrays)
         except Error as e:
             raise self._owner._renamed(e) from None
         if self.out_tree.num_leaves == 1:
@@ -192,6 +203,7 @@ class JitFunction:
     def __init__(self, fun, target="cpu", *, static_argnums=None, static_argnames=None,
                  donate_argnums=None, donate_argnames=None, **options):
         jax = self._jax = _jax()
+        self._tracer = jax.core.Tracer
         if not callable(fun):
             raise TypeError(f"shlo.jax.jit: expected a function, got {type(fun).__name__}")
         self.fun, self.target, self.options = fun, target, options

@@ -199,6 +199,15 @@ def test_error_argument_not_an_array():
         jit(lambda *a: a)(1, [2 ** 40])
 
 
+def test_error_inside_a_jax_transformation():
+    g = jit(lambda x: jnp.sum(x * x))
+    for transform in (jax.grad, jax.jit, jax.vmap):
+        with pytest.raises(shlo.InvocationError, match=r"^shlo\.jax\.jit\(<lambda>\): argument "
+                                                       r"'x' is a jax tracer"):
+            transform(g)(np.ones(3, np.float32))
+    assert g.cache_size() == 0
+
+
 def test_error_unhashable_static_argument():
     f = jit(lambda x, dims: x.sum(dims), static_argnums=1)
     with pytest.raises(shlo.InvocationError,
@@ -269,4 +278,9 @@ def test_error_missing_driver():
         pytest.skip("a CUDA device is here")
     with pytest.raises(shlo.DeviceError, match=r"^shlo\.jax\.jit\(<lambda>\): target 'cuda\S*' "
                                                r"runs on the 'cuda' driver, which is not usable"):
-        jit(lambda x: x + 1, target="cuda")(np.ones(3, np.float32))
+        jit(lambda x: x + 1, target="cuda")(np.ones(3, np.float32))      # before compiling
+    compiled = jit(jnp.tanh, target="cuda").compile(np.ones(3, np.float32))   # compile only
+    assert compiled.executable.target.startswith("cuda")
+    with pytest.raises(shlo.DeviceError, match=r"^shlo\.jax\.jit\(tanh\): cannot open IREE "
+                                               r"device 'cuda'"):
+        compiled(np.ones(3, np.float32))
