@@ -82,6 +82,16 @@ def _function_name(fun) -> str:
     return getattr(fun, "__name__", None) or type(fun).__name__
 
 
+# (numpy dtype, jax_enable_x64) -> the dtype jax computes it in (float64 -> float32 without x64)
+_CANONICAL: dict[tuple, object] = {}
+
+
+def _spec_text(spec: tuple) -> str:
+    """`float32[4,3]`, `~float32[]` when weakly typed (jax's notation)."""
+    shape, dtype, weak = spec
+    return f"{'~' if weak else ''}{getattr(dtype, 'name', dtype)}[{','.join(map(str, shape))}]"
+
+
 def _first_line(e: BaseException) -> str:
     text = str(e).strip()
     return f"{type(e).__name__}: {text.splitlines()[0]}" if text else type(e).__name__
@@ -101,25 +111,35 @@ class _Call:
         self.dynamic = (tuple(args[i] for i in self.positions),
                         {k: v for k, v in kwargs.items() if k not in owner._static_argnames})
         self.leaves, self.treedef = jax.tree_util.tree_flatten(self.dynamic)
-        avals = []
-        for index, leaf in enumerate(self.leaves):
-            if isinstance(leaf, owner._tracer):
-                raise InvocationError(owner._named(
-                    f"argument {self.leaf_name(index)!r} is a jax tracer: a shlo.jax.jit "
-                    "function runs outside jax's transformations (jit, grad, vmap); "
-                    "transform the Python function, then shlo.jax.jit it"))
-            try:
-                avals.append(jax.typeof(leaf))
-            except (TypeError, OverflowError, ValueError) as e:
-                raise InvocationError(owner._named(
-                    f"argument {self.leaf_name(index)!r} is not an array jax accepts: "
-                    f"{_first_line(e)}")) from None
-        self.avals = tuple(avals)
-        self.key = (self.treedef, self.avals, statics, bool(jax.config.jax_enable_x64))
+        x64 = bool(jax.config.jax_enable_x64)
+        self.specs = tuple(self._spec(index, leaf, x64) for index, leaf in enumerate(self.leaves))
+        self.key = (self.treedef, self.specs, statics, x64)
         try:
             hash(self.key)
         except TypeError:
             raise InvocationError(owner._named(self._unhashable(statics))) from None
+
+    def _spec(self, index: int, leaf, x64: bool) -> tuple:
+        """(shape, dtype, weak type) of a leaf as jax.typeof gives them; a numpy array's
+        from its shape and dtype (4x faster: its dtype's canonical form is cached)."""
+        if type(leaf) is np.ndarray:
+            dtype = _CANONICAL.get((leaf.dtype, x64))
+            if dtype is not None:
+                return leaf.shape, dtype, False
+        elif isinstance(leaf, self.owner._tracer):
+            raise InvocationError(self.owner._named(
+                f"argument {self.leaf_name(index)!r} is a jax tracer: a shlo.jax.jit "
+                "function runs outside jax's transformations (jit, grad, vmap); "
+                "transform the Python function, then shlo.jax.jit it"))
+        try:
+            aval = self.owner._jax.typeof(leaf)
+        except (TypeError, OverflowError, ValueError) as e:
+            raise InvocationError(self.owner._named(
+                f"argument {self.leaf_name(index)!r} is not an array jax accepts: "
+                f"{_first_line(e)}")) from None
+        if type(leaf) is np.ndarray:
+            _CANONICAL[leaf.dtype, x64] = aval.dtype
+        return aval.shape, aval.dtype, aval.weak_type
 
     def _unhashable(self, statics) -> str:
         for name, kind, value in statics:
@@ -147,14 +167,14 @@ class _Call:
         """The leaves as numpy arrays of the lowered dtypes (jax's canonical ones: f32 for
         a float64 leaf when jax_enable_x64 is off)."""
         out = []
-        for index, (leaf, aval) in enumerate(zip(self.leaves, self.avals)):
+        for index, (leaf, (_, dtype, _)) in enumerate(zip(self.leaves, self.specs)):
             try:
                 array = np.asarray(leaf)
             except Exception as e:
                 raise InvocationError(self.owner._named(
                     f"argument {self.leaf_name(index)!r} cannot be read on the host: "
                     f"{_first_line(e)}")) from None
-            out.append(array if array.dtype == aval.dtype else array.astype(aval.dtype))
+            out.append(array if array.dtype == dtype else array.astype(dtype))
         return out
 
 
@@ -165,7 +185,7 @@ class Compiled:
 
     def __init__(self, owner: "JitFunction", call: _Call, text: str, executable, out_tree):
         self._owner, self._key = owner, call.key
-        self._treedef, self._avals = call.treedef, call.avals
+        self._treedef, self._specs = call.treedef, call.specs
         self.text, self.executable, self.out_tree = text, executable, out_tree
 
     def __call__(self, *args, **kwargs):
@@ -178,10 +198,10 @@ class Compiled:
         if call.treedef != self._treedef:
             return (f"compiled for arguments of structure {self._treedef}, "
                     f"got {call.treedef}")
-        for index, (want, got) in enumerate(zip(self._avals, call.avals)):
+        for index, (want, got) in enumerate(zip(self._specs, call.specs)):
             if want != got:
-                return (f"argument {call.leaf_name(index)!r} is {got.str_short()}, "
-                        f"compiled for {want.str_short()}")
+                return (f"argument {call.leaf_name(index)!r} is {_spec_text(got)}, "
+                        f"compiled for {_spec_text(want)}")
         return "compiled for other static arguments (or jax_enable_x64)"
 
     def _run(self, call: _Call):
@@ -275,10 +295,10 @@ class JitFunction:
     def _lower(self, call: _Call, debug_info: bool = True):
         """(StableHLO text, output pytree) for a call, or a one-line LoweringError. With
         `debug_info` the ops carry their Python source locations, which shlo's errors name."""
-        for index, aval in enumerate(call.avals):
-            if not isinstance(aval.dtype, np.dtype):
+        for index, (_, dtype, _) in enumerate(call.specs):
+            if not isinstance(dtype, np.dtype):
                 raise LoweringError(self._named(
-                    f"argument {call.leaf_name(index)!r} has dtype {aval.dtype}, which has no "
+                    f"argument {call.leaf_name(index)!r} has dtype {dtype}, which has no "
                     "numpy form (for a PRNG key use jax.random.key_data(key), or "
                     "jax.random.PRNGKey)"))
         try:
@@ -286,9 +306,9 @@ class JitFunction:
         except Error:
             raise
         except Exception as e:
-            avals = ", ".join(a.str_short() for a in call.avals)
+            specs = ", ".join(map(_spec_text, call.specs))
             raise LoweringError(self._named(
-                f"jax could not lower it for arguments ({avals}): {_first_line(e)}")) from e
+                f"jax could not lower it for arguments ({specs}): {_first_line(e)}")) from e
         if lowered.in_tree != call.treedef:     # keep_unused=True: one module input per leaf
             raise LoweringError(self._named(
                 f"jax lowered arguments of structure {lowered.in_tree}, expected "
