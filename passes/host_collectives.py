@@ -14,7 +14,9 @@ exchange data through IREE. shlo runs such a module as one VM context per proces
 - all_reduce, reduce_scatter, collective_reduce: the host gathers the group's operands (for
   reduce_scatter, each process's own block of them), the program folds them in group order
   with the op's own computation (stablehlo.map), collective_reduce keeps it on the group's
-  first process (zeros elsewhere).
+  first process (zeros elsewhere). An all_reduce operand of SPLIT_BYTES or more is folded a
+  block per process (all_to_all), and the folded blocks gathered: the same fold, in the same
+  order, for a process's operand bytes moved twice instead of once per group member.
 - replica_id, partition_id: asked of the host.
 - send / recv (any module): a FIFO per channel handle; infeed / outfeed: the process's host
   queues. Their tokens become fresh `after_all` tokens: the calls keep program order.
@@ -34,7 +36,7 @@ from ..dialect import stablehlo
 from ..dialect.rebuild import arguments
 from ..errors import PassError
 from .base import Pass, nested_ops, set_reflection
-from .chlo_expr import bit_width, scope
+from .chlo_expr import Num, bit_width, scope
 
 BYTES = "tensor<?xi8>"
 GROUPS = "tensor<?x?xi64>"
@@ -284,14 +286,43 @@ def _all_gather(op, host):
             for x in op.operands]
 
 
+SPLIT_BYTES = 1 << 16       # all_reduce operands of this many bytes or more: _reduce_in_blocks
+
+
 def _all_reduce(op, host):
     site, computation = _Site(op, host), arguments(op)[1]["computation"]
     count = None
     if (site.groups == -1).any():            # ragged groups: fold only the caller's group
         x = op.operands[0]
         count = site.exchange(host_abi.GROUP_SIZE, x, _tensor([], "i32"))
+    elif site.size > 1:
+        return [_reduce_in_blocks(site, x, computation)
+                if _byte_count(ir.RankedTensorType(x.type), op) >= SPLIT_BYTES else
+                _fold(site.exchange(host_abi.GATHER, x, _stacked(x.type, site.size)),
+                      computation) for x in op.operands]
     return [_fold(site.exchange(host_abi.GATHER, x, _stacked(x.type, site.size)), computation,
                   count) for x in op.operands]
+
+
+def _reduce_in_blocks(site: _Site, x: ir.Value, computation) -> ir.Value:
+    """all_reduce of a large operand: its elements cut into one block per group member; each
+    member folds its block of every member's operand (in group order, as the gathered fold
+    does: the same results), then the folded blocks are gathered. A process moves twice its
+    operand's bytes instead of the group size times them."""
+    t = ir.RankedTensorType(x.type)
+    n, size = int(np.prod(t.shape)), site.size
+    m = -(-n // size)
+    flat = stablehlo.reshape(x, result_type=_tensor([n], t.element_type))
+    if m * size != n:               # (padding: its folded lanes are dropped at the end)
+        pad = stablehlo.slice(flat, start_indices=[0], limit_indices=[m * size - n])
+        flat = stablehlo.concatenate([flat, Num(pad).like(0).value], dimension=0)
+    blocks = stablehlo.reshape(flat, result_type=_tensor([size, m], t.element_type))
+    folded = _fold(site.exchange(host_abi.ALL_TO_ALL, blocks, blocks.type), computation)
+    whole = site.exchange(host_abi.GATHER, folded, _stacked(folded.type, size))
+    flat = stablehlo.reshape(whole, result_type=_tensor([size * m], t.element_type))
+    if m * size != n:
+        flat = stablehlo.slice(flat, start_indices=[0], limit_indices=[n])
+    return stablehlo.reshape(flat, result_type=t)
 
 
 def _collective_reduce(op, host):

@@ -90,6 +90,7 @@ class _Communicators:
 
 
 _communicators: dict = {}
+traffic = [0]           # bytes this rank sent to others (each copy counted), a counter
 
 
 def _communicators_of(comm, wait) -> _Communicators:
@@ -202,6 +203,9 @@ class MpiGrid:
             return exchange_result(primitive, name, groups, [data] * self.size, me,
                                    self.partitions)
         send = np.frombuffer(data, np.int8)
+        n = len(group)
+        traffic[0] += len(data) * {host_abi.BROADCAST: (n - 1) * (group[0] == me),
+                                   host_abi.ALL_TO_ALL: (n - 1) / n}.get(primitive, n - 1)
         if primitive == host_abi.BROADCAST:
             out = send.copy() if group[0] == me else np.empty_like(send)
             comm.Bcast(out, root=0)
@@ -222,6 +226,7 @@ class MpiGrid:
         target = next((t for s, t in pairs if s == me), None)
         source = next((s for s, t in pairs if t == me), None)
         tag = number % 32768
+        traffic[0] += len(data) if target is not None else 0
         send = comm.Isend(np.frombuffer(data, np.int8), dest=target, tag=tag) \
             if target is not None else None
         out = np.zeros(len(data), np.int8)
