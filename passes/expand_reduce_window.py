@@ -55,7 +55,7 @@ def _sums_parts(op: ir.Operation) -> bool:
         list(ops[0].operands) == list(block.arguments)
 
 
-def _window_attributes(kw: dict, rank: int) -> tuple[list, list, list, list, list]:
+def window_attributes(kw: dict, rank: int) -> tuple[list, list, list, list, list]:
     """Window dimensions, strides, base and window dilations and padding, defaults filled."""
     padding = kw.get("padding")
     return (list(kw["window_dimensions"]), list(kw.get("window_strides") or [1] * rank),
@@ -78,7 +78,7 @@ def _reduce_window(op: ir.Operation):
     complex_padding = any(is_complex(element_of(x)) for x in inputs)
     shape = shape_of(inputs[0])
     rank = len(shape)
-    window, strides, base, dilation, padding = _window_attributes(kw, rank)
+    window, strides, base, dilation, padding = window_attributes(kw, rank)
     counts = [num_windows(*args) for args in zip(shape, window, strides, base, dilation,
                                                   [p[0] for p in padding],
                                                   [p[1] for p in padding])]
@@ -122,7 +122,7 @@ def _dynamic_window(op: ir.Operation, inputs, inits, kw):
     x = inputs[0]
     shape = ir.RankedTensorType(x.type).shape
     rank = len(shape)
-    window, strides, base, dilation, padding = _window_attributes(kw, rank)
+    window, strides, base, dilation, padding = window_attributes(kw, rank)
     dynamic = [d for d in range(rank) if shape[d] == DYN]
     if (len(inputs) != 1 or combine is None or math.prod(window) > MAX_WINDOW_POSITIONS
             or any(base[d] != 1 for d in dynamic)):

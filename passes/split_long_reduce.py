@@ -14,6 +14,11 @@ in each part and once more at the end, so it must be the reducer's identity, exc
 maximum, minimum, and and or, which do not change when a value takes part twice. A float sum
 is regrouped like this anyway when it is vectorized, and the spec leaves the order of a
 reduce to the implementation. Static shapes, integer and float elements only.
+
+`max-length=N` (the Vulkan target, with `threads=false`) bounds instead every reduction's
+length: no result of a reduce, a cumulative reduce_window or a dot_general reads more than N
+elements in one op (passes/long_reductions.py; lavapipe ends a shader's loops after 65535
+iterations, docs/iree_gaps.md).
 """
 from __future__ import annotations
 
@@ -26,7 +31,8 @@ from ..dialect import stablehlo
 from .base import binary_body
 from .chlo_expr import element_of, is_float
 from .cumulative_window import is_identity
-from .op_rules import CANONICAL, RulesPass
+from .long_reductions import bounded_contraction, bounded_reduce, bounded_window
+from .op_rules import CANONICAL, RulesPass, apply_rules
 
 PARTS = (64, 32, 16, 8)         # the first of these that divides a reduced dimension
 MIN_PART = 4096                 # elements each part reduces, at least
@@ -80,7 +86,21 @@ def _reduce(op: ir.Operation):
 @dataclasses.dataclass
 class SplitLongReduce(RulesPass):
     """Split a reduce of many elements into few results into two reduces (IREE then uses all
-    its threads for the first)."""
+    its threads for the first); with max-length, split every reduction longer than that."""
 
     NAME = "shlo-split-long-reduce"
     RULES = {"stablehlo.reduce": _reduce}
+    threads: bool = True        # split reduces into few results in PARTS parts (CPU)
+    max_length: int = 0         # > 0: no result of a reduction reads more elements than this
+
+    def run(self, op: ir.Operation) -> None:
+        limit, threads = self.max_length, self.threads
+
+        def reduce(found: ir.Operation):
+            return ((bounded_reduce(found, limit) if limit else None)
+                    or (_reduce(found) if threads else None))
+        rules = {"stablehlo.reduce": reduce}
+        if limit:
+            rules["stablehlo.reduce_window"] = lambda found: bounded_window(found, limit)
+            rules["stablehlo.dot_general"] = lambda found: bounded_contraction(found, limit)
+        apply_rules(op, rules, self.NAME)
