@@ -113,7 +113,8 @@ def test_donated_arguments_stay_valid():
     def step(w, g):
         return w - 0.5 * g, w
 
-    w, g = np.ones(1024, np.float32), np.full(1024, 2.0, np.float32)
+    from shlo.runtime.devices import aligned     # an array IREE could be handed in place
+    w, g = aligned(np.ones(1024, np.float32)), np.full(1024, 2.0, np.float32)
     new, old = jit(step, donate_argnums=0)(w, g)
     np.testing.assert_array_equal(new, np.zeros(1024, np.float32))
     np.testing.assert_array_equal(old, np.ones(1024, np.float32))
