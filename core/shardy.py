@@ -22,7 +22,7 @@ from .errors import ParseError
 
 SHARDY = "sdy"
 
-_MESH = re.compile(r"^(\s*)sdy\.mesh @[\w.$-]+ = <.*>(\s+loc\(.*\))?\s*$", re.M)
+_MESH = re.compile(r"^(\s*)sdy\.mesh @[\w.$-]+ = <.*>(\s+\{.*\})?(\s+loc\(.*\))?\s*$", re.M)
 _FORWARDED = re.compile(r"^(\s*%[\w#.$-]+ = )sdy\.(sharding_constraint|reshard) (%[\w#.$-]+) "
                         r"<.*> : (.+?)(\s+loc\(.*\))?\s*$", re.M)
 

@@ -316,3 +316,15 @@ def test_sharded_jax_program_on_4_ranks_matches_xla(jax_programs, tmp_path, name
         for k in range(results):
             np.testing.assert_allclose(got[k], reference[f"{name}_out{k}"], rtol=2e-5,
                                        atol=2e-6, err_msg=f"{name} result {k}")
+
+
+def test_vulkan_ranks_print_what_cpu_ranks_print(tmp_path):
+    from conftest import vulkan_or_skip
+    vulkan_or_skip()
+    module = tmp_path / "all_reduce.mlir"
+    module.write_text(ALL_REDUCE)
+    args = [str(module), "--num-replicas", "2", "--function", "main",
+            "--input=4xf32=1,2,3,4", "--input=4xf32=5,6,7,8"]
+    cpu, vulkan = (mpiexec(2, tool("shlo-run"), *args, "--target", t) for t in ("cpu", "vulkan"))
+    assert vulkan.returncode == 0, vulkan.stderr[-3000:]
+    assert vulkan.stdout == cpu.stdout and "4xf32=6 8 10 12" in vulkan.stdout
