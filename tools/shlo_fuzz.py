@@ -26,6 +26,8 @@ def main(argv=None) -> int:
     ap.add_argument("--max-nodes", type=int, default=8, help="most ops (nodes) per program")
     ap.add_argument("--shrink-tests", type=int, default=80,
                     help="most candidate programs tried per failure (0: no shrinking)")
+    ap.add_argument("--shrink-seconds", type=float, default=600.0,
+                    help="time allowed for shrinking one failure")
     ap.add_argument("--timeout", type=float, default=300.0,
                     help="seconds one compile-and-run may take before it counts as a crash")
     ap.add_argument("--replay", metavar="DIR", help="rerun a reproducer and compare")
@@ -42,7 +44,7 @@ def main(argv=None) -> int:
     targets = [t for t in args.target.split(",") if t]
     result = fuzz.run(args.count, args.seed, targets, args.out, args.max_elements,
                       args.max_nodes, args.shrink_tests, Worker(args.timeout),
-                      first=args.first)
+                      first=args.first, shrink_seconds=args.shrink_seconds)
     print(result["summary"])
     return 1 if result["mismatches"] or result["crashes"] or result["errors"] else 0
 

@@ -25,6 +25,8 @@ class Finding:
 
     def signature(self) -> str:
         """What a shrunk program must keep: the kind, the target, an error's gist."""
+        if self.kind == "crash":
+            return f"crash:{self.target}:{'timeout' if 'timeout' in self.detail else 'died'}"
         if self.kind != "error":
             return f"{self.kind}:{self.target}"
         gist = re.sub(r"tensor<[^>]*>|\d+|/\S+", "_", self.detail)
@@ -49,6 +51,7 @@ class Fuzzer:
         self.max_elements = max_elements
         self.reference_work = reference_work
         self.use = set(oracles)
+        self.target_timeout_s = None    # a shorter limit while shrinking a timeout
 
     def close(self):
         self.worker.close()
@@ -77,7 +80,7 @@ class Fuzzer:
         metas = meta_of(program, built.vals)
         findings, oracles = [], None
         for target in targets or self.targets:
-            r = self.worker.call(target, text, list(program.inputs))
+            r = self.worker.call(target, text, list(program.inputs), self.target_timeout_s)
             if r.status in ("crash", "timeout"):
                 findings.append(Finding("crash", target, f"{r.status}: {r.error}", program))
                 continue
@@ -230,7 +233,8 @@ class Progress:
 
 def run(count: int, seed: int, targets, out_dir: str | None = None,
         max_elements: int = 1 << 22, max_nodes: int = 8, shrink_tests: int = 80,
-        worker: Worker | None = None, stream=sys.stderr, first: int = 0) -> dict:
+        worker: Worker | None = None, stream=sys.stderr, first: int = 0,
+        shrink_seconds: float = 600.0) -> dict:
     """Fuzz `count` programs (numbered from `first`); returns the counts and the findings."""
     from .shrink import shrink
     fuzzer = Fuzzer(targets, worker, max_elements)
@@ -252,7 +256,9 @@ def run(count: int, seed: int, targets, out_dir: str | None = None,
                 seen[sig] = seen.get(sig, 0) + 1
                 small = f
                 if shrink_tests and (f.kind == "mismatch" or seen[sig] <= 2):
-                    small = shrink(fuzzer, f, max_tests=shrink_tests)
+                    small = shrink(fuzzer, f, max_tests=shrink_tests,
+                                   max_seconds=shrink_seconds,
+                                   timeout_s=min(60.0, fuzzer.worker.timeout_s))
                 where = None
                 if out_dir:
                     where = write_reproducer(

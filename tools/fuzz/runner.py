@@ -97,3 +97,24 @@ class Worker:
                 self.proc.kill()
             self.proc.wait()
             self.proc = None
+
+
+class InProcess:
+    """A Worker's interface in this process (for tests and replays of clean failures: a
+    crash ends the caller; no timeout)."""
+
+    timeout_s = float("inf")
+
+    def call(self, kind: str, text: str, inputs: list, timeout_s: float | None = None) -> Result:
+        from .worker import handle
+        start = time.monotonic()
+        try:
+            return Result("ok", outputs=handle({"kind": kind, "text": text, "inputs": inputs}),
+                          seconds=time.monotonic() - start)
+        except Exception as e:      # noqa: BLE001 - reported like the child's errors
+            lines = [line for line in str(e).splitlines() if line.strip()]
+            return Result("error", error=f"{type(e).__name__}: {lines[0] if lines else ''}",
+                          seconds=time.monotonic() - start)
+
+    def close(self) -> None:
+        pass

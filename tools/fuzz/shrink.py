@@ -4,6 +4,7 @@ node seeds; keep every change after which the program still fails the same way."
 from __future__ import annotations
 
 import dataclasses
+import time
 
 import numpy as np
 
@@ -76,9 +77,22 @@ def _seed_candidates(prog: P.Program):
             yield p
 
 
-def shrink(fuzzer, finding, max_tests: int = 80):
-    """A smaller program failing as `finding` does (the finding itself when none is found)."""
+def shrink(fuzzer, finding, max_tests: int = 80, max_seconds: float = 600.0,
+           timeout_s: float = 60.0):
+    """A smaller program failing as `finding` does (the finding itself when none is found),
+    trying at most `max_tests` candidates in about `max_seconds`; a timeout is shrunk with
+    `timeout_s` per candidate."""
     best = P.prune(finding.program.copy())
+    deadline = time.monotonic() + max_seconds
+    if "timeout" in finding.detail:
+        fuzzer.target_timeout_s = timeout_s
+    try:
+        return _shrink(fuzzer, finding, best, max_tests, deadline)
+    finally:
+        fuzzer.target_timeout_s = None
+
+
+def _shrink(fuzzer, finding, best, max_tests, deadline):
     tests = 0
 
     def fails(candidate: P.Program) -> bool:
@@ -88,7 +102,7 @@ def shrink(fuzzer, finding, max_tests: int = 80):
 
     def first_accepted(candidates) -> P.Program | None:
         for c in candidates:
-            if tests >= max_tests:
+            if tests >= max_tests or time.monotonic() > deadline:
                 return None
             if c.describe() != best.describe() or _inputs_differ(c, best):
                 if fails(c):
@@ -98,7 +112,7 @@ def shrink(fuzzer, finding, max_tests: int = 80):
     if best.describe() != finding.program.describe() and not fails(best):
         best = finding.program
     changed = True
-    while changed and tests < max_tests:
+    while changed and tests < max_tests and time.monotonic() < deadline:
         changed = False
         for stage in (_outputs_stage, _bypass_stage, _cut_stage, _shape_candidates,
                       _input_candidates, _seed_candidates):

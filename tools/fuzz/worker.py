@@ -5,7 +5,7 @@ only this process with it (`Worker` in the parent notices and starts a new one).
 
 Test targets: `fake-swap:<a>:<b>` runs the reference interpreter on the program with op
 `a` replaced by op `b` (a planted miscompilation); `fake-crash:<op>` aborts the process
-when the program contains `op`.
+when the program contains `op` (`any`: always).
 """
 from __future__ import annotations
 
@@ -45,8 +45,9 @@ def _xla(text: str, inputs: list) -> list:
         _XLA["backend"] = backend.get_backend("cpu")
     be = _XLA["backend"]
     exe = be.compile_and_load(text, be.devices()[:1], xla_client.CompileOptions())
-    outs = exe.execute([jax.device_put(a, be.devices()[0]) for a in inputs])
-    return [np.asarray(o) for o in outs]
+    with jax.enable_x64(True):      # 64-bit inputs stay 64-bit (only here: a test process's
+        args = [jax.device_put(a, be.devices()[0]) for a in inputs]   # jax keeps its mode)
+        return [np.asarray(o) for o in exe.execute(args)]
 
 
 def _shlo(text: str, target: str, inputs: list) -> list:
@@ -75,7 +76,8 @@ def handle(request: dict) -> list:
         _, a, b = kind.split(":")
         return _interpreter(text.replace(f"stablehlo.{a} ", f"stablehlo.{b} "), inputs)
     if kind.startswith("fake-crash:"):
-        if f"stablehlo.{kind.split(':')[1]} " in text:
+        op = kind.split(":")[1]
+        if op == "any" or f"stablehlo.{op} " in text:
             os.abort()
         return _interpreter(text, inputs)
     return _shlo(text, kind, inputs)

@@ -1,0 +1,107 @@
+"""shlo-fuzz: programs are valid and deterministic per seed, the loop runs on cpu and vulkan
+against the reference interpreter and XLA, a planted miscompilation is found and shrunk to a
+minimal program, a crash of the child process is reported, not fatal."""
+import io
+
+import numpy as np
+from conftest import vulkan_or_skip
+from shlo.tools.fuzz import fuzz
+from shlo.tools.fuzz import program as P
+from shlo.tools.fuzz.compare import OutputMeta, compare
+from shlo.tools.fuzz.runner import InProcess, Worker
+from shlo.tools.fuzz.shrink import shrink
+
+
+def _same(a: P.Program, b: P.Program) -> bool:
+    return a.describe() == b.describe() and all(
+        x.dtype == y.dtype and np.array_equal(x, y, equal_nan=True)
+        for x, y in zip(a.inputs, b.inputs))
+
+
+def test_programs_are_valid_and_deterministic_per_seed():
+    kinds = set()
+    for i in range(60):
+        a, b = P.random_program(f"7:{i}"), P.random_program(f"7:{i}")
+        assert _same(a, b)
+        built = P.build(a)
+        assert str(built.module) == str(P.build(b).module)
+        assert built.fallbacks == []
+        P.build(a, exchange=True)       # the interpreter's form builds too
+        kinds |= {n.kind for n in a.nodes}
+    assert kinds == set(P.OPS)
+    assert not _same(P.random_program("7:0"), P.random_program("8:0"))
+
+
+def test_compare_rules():
+    f32 = OutputMeta("F32", 0.0, False, False)
+    one = {"reference": [np.array([1.0, np.nan], np.float32)]}
+    assert compare([np.array([1.0, np.nan], np.float32)], one, [f32]) is None
+    assert "1 of 2" in compare([np.array([1.0, 2.0], np.float32)], one, [f32])
+    # exact values: one ULP off is a mismatch; with an error estimate it is not
+    off = np.nextafter(np.float32(1), np.float32(2))
+    assert compare([np.array([off, np.nan], np.float32)], one, [f32])
+    assert compare([np.array([off, np.nan], np.float32)], one,
+                   [OutputMeta("F32", 1e-7, False, False)]) is None
+    # close to either oracle; subnormals count as zero
+    both = {"reference": [np.array([1e-40], np.float32)], "xla": [np.array([0.0], np.float32)]}
+    assert compare([np.array([0.0], np.float32)], both, [f32]) is None
+    ints = {"reference": [np.arange(300, dtype=np.int32)]}
+    got = np.arange(300, dtype=np.int32)
+    got[5] += 1
+    assert compare([got], ints, [OutputMeta("S32", 0.0, False, False)])
+    assert compare([got], ints, [OutputMeta("S32", 0.0, False, True)]) is None
+
+
+def test_fuzz_runs_on_cpu():
+    out = io.StringIO()
+    result = fuzz.run(12, 3, ["cpu"], max_elements=4096, max_nodes=5, stream=out)
+    assert result["programs"] == 12
+    assert result["summary"].startswith("12 programs, 0 mismatches, 0 crashes")
+    assert "12/12" in out.getvalue()
+
+
+def test_fuzz_runs_on_vulkan():
+    vulkan_or_skip()
+    result = fuzz.run(6, 3, ["vulkan"], max_elements=4096, max_nodes=5, stream=io.StringIO())
+    assert result["summary"].startswith("6 programs, 0 mismatches, 0 crashes")
+
+
+def _planted_failure(fuzzer, op: str, min_nodes: int):
+    """The first failure `fuzzer` finds in random programs with `op` among at least
+    `min_nodes` nodes."""
+    for i in range(200):
+        p = P.random_program(f"planted:{i}", max_elements=4096, max_nodes=8)
+        text = str(P.build(p, 4096).module)
+        # (the fake target runs the interpreter, which takes no complex or bf16 arrays)
+        if len(p.nodes) < min_nodes or f"stablehlo.{op} " not in text or "complex" in text \
+                or "bf16" in text:
+            continue
+        found = fuzzer.check(p).findings
+        if found:
+            return found[0]
+    raise AssertionError(f"no failing program with {op}")
+
+
+def test_shrinker_reduces_a_planted_miscompilation(tmp_path):
+    """A fake target computes `maximum` as `minimum` (the reference interpreter on the
+    swapped program): the fuzzer reports a mismatch and shrinks it to that one op."""
+    fuzzer = fuzz.Fuzzer(["fake-swap:maximum:minimum"], InProcess(), max_elements=4096)
+    found = _planted_failure(fuzzer, "maximum", 4)
+    assert found.kind == "mismatch"
+    small = shrink(fuzzer, found, max_tests=150)
+    assert fuzzer.reproduces(found, small.program)
+    text = str(P.build(small.program, 4096).module)
+    assert "stablehlo.maximum" in text
+    assert len(small.program.nodes) == 1 < len(found.program.nodes)
+    assert sum(a.size for a in small.program.inputs) <= sum(a.size for a in found.program.inputs)
+    where = fuzz.write_reproducer(fuzzer, small, str(tmp_path / "repro"))
+    assert fuzz.replay(where, worker=InProcess())
+    assert fuzz.replay(where, "fake-swap:maximum:maximum", InProcess()) is None
+
+
+def test_a_crashing_child_is_reported_not_fatal():
+    out = io.StringIO()
+    result = fuzz.run(2, 0, ["fake-crash:any"], shrink_tests=0, stream=out,
+                      worker=Worker(timeout_s=120))
+    assert result["programs"] == 2 and result["crashes"] == 2
+    assert all("SIGABRT" in f.detail for f, _, _ in result["findings"])
