@@ -606,3 +606,38 @@ def test_the_command_line_reports_bad_arguments_in_one_line(capsys, tmp_path):
     os.mkdir(empty)
     assert main([str(empty)]) == 0
     assert capsys.readouterr().out.splitlines()[-1] == "0 passed, 0 failed, 0 skipped"
+
+
+def test_complex_almost_eq_forms_run(tmp_path):
+    """check.expect_almost_eq[_const] on complex tensors in the forms test files write them
+    (lists, splats, hex blobs, NaN/inf bit patterns, a tolerance attribute, a literal over
+    two lines, the older check.almost_eq): each passes, and a wrong part fails."""
+    blob = "0x" + np.array([1 + 2j, 3 - 4j], np.complex64).tobytes().hex().upper()
+    path = tmp_path / "complex.mlir"
+    forms = [
+        "dense<[(1.0, 2.0), (3.0, -4.0)]> : tensor<2xcomplex<f32>>",
+        f'dense<"{blob}"> : tensor<2xcomplex<f32>>',
+        "dense<[(1.0, 2.0),\n      (3.0, -4.0)]> : tensor<2xcomplex<f32>>",
+        "dense<[(1.0, 2.0), (3.0, -4.05)]> : tensor<2xcomplex<f32>> {tolerance = 0.1 : f64}",
+        "dense<[(1.0, 2.0), (3.0, -4.05)]> : tensor<2xcomplex<f32>>",
+    ]
+    chunks = [textwrap.dedent(f"""\
+        func.func @form{i}() {{
+          %0 = stablehlo.constant dense<[(1.0, 2.0), (3.0, -4.0)]> : tensor<2xcomplex<f32>>
+          check.expect_almost_eq_const %0, {form}
+          func.return
+        }}""") for i, form in enumerate(forms)]
+    chunks.append(textwrap.dedent("""\
+        func.func @special() {
+          %0 = stablehlo.constant dense<(0x7FF0000000000000, 0x7FF8000000000000)> : tensor<2xcomplex<f64>>
+          %1 = stablehlo.constant dense<(0x7FF0000000000000, 0x7FF8000000000000)> : tensor<2xcomplex<f64>>
+          check.expect_almost_eq %0, %1, tolerance = 0.1 : tensor<2xcomplex<f64>>
+          check.almost_eq %0, dense<(0x7FF0000000000000, 0x7FF8000000000000)> : tensor<2xcomplex<f64>>
+          func.return
+        }"""))
+    path.write_text("\n\n// -----\n\n".join(chunks) + "\n")
+    events = []
+    FileRun(str(path), "complex.mlir", "reference", events.append).run()
+    outcomes = {e["function"]: e["status"] for e in events if e["event"] == "outcome"}
+    assert outcomes == {"form0": "passed", "form1": "passed", "form2": "passed",
+                        "form3": "passed", "form4": "failed", "special": "passed"}
