@@ -328,3 +328,15 @@ def test_vulkan_ranks_print_what_cpu_ranks_print(tmp_path):
     cpu, vulkan = (mpiexec(2, tool("shlo-run"), *args, "--target", t) for t in ("cpu", "vulkan"))
     assert vulkan.returncode == 0, vulkan.stderr[-3000:]
     assert vulkan.stdout == cpu.stdout and "4xf32=6 8 10 12" in vulkan.stdout
+
+
+def test_send_without_a_receiver_is_an_error_on_mpi(ctx, tmp_path):
+    vmfb = tmp_path / "io.vmfb"
+    vmfb.write_bytes(shlo.compile(shlo.parse_module(spec_cases.IO, context=ctx),
+                                  target="cpu").vmfb)
+    x = np.arange(6).reshape(2, 3)
+    done = worker(2, tmp_path, [{"vmfb": str(vmfb), "functions": ["send", "recv"],
+                                 "replicas": 2, "partitions": 1, "out": str(tmp_path / "o"),
+                                 "inputs": save_inputs(tmp_path / "in.npz", [(x,), (x,)])}])
+    _one_line_failure(done, r"stablehlo.(send|recv) on channel 5: under MPI a (send|recv) must "
+                            r"say which rank")
