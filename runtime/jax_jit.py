@@ -233,18 +233,21 @@ class JitFunction:
             self._target = get_target(target, options.get("flags", ()))
         except Error as e:
             raise self._renamed(e) from None
+        # Donation is accepted and not passed on: shlo returns new arrays and never writes
+        # into its arguments (a module whose inputs carry jax's tf.aliasing_output computes
+        # wrong results under IREE 3.13: docs/iree_gaps.md).
+        self.donate_argnums, self.donate_argnames = donate_argnums, donate_argnames
+        try:
+            self._jitted = jax.jit(fun, static_argnums=static_argnums,
+                                   static_argnames=static_argnames, keep_unused=True)
+        except (TypeError, ValueError) as e:
+            raise InvocationError(self._named(_first_line(e))) from e
         try:
             self._signature = inspect.signature(fun)
         except (TypeError, ValueError):
             self._signature = None
         self._static_argnums, self._static_argnames = _static_args(
             self._signature, static_argnums, static_argnames)
-        # Donation is accepted and not passed on: shlo returns new arrays and never writes
-        # into its arguments (a module whose inputs carry jax's tf.aliasing_output computes
-        # wrong results under IREE 3.13: docs/jax.md).
-        self.donate_argnums, self.donate_argnames = donate_argnums, donate_argnames
-        self._jitted = jax.jit(fun, static_argnums=static_argnums,
-                               static_argnames=static_argnames, keep_unused=True)
         self._cache: dict[tuple, Compiled] = {}
         self._lock = threading.Lock()
         functools.update_wrapper(self, fun, updated=())

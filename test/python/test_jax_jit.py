@@ -209,6 +209,12 @@ def test_error_inside_a_jax_transformation():
     assert g.cache_size() == 0
 
 
+def test_error_static_argument_not_in_signature():
+    with pytest.raises(shlo.InvocationError, match=r"^shlo\.jax\.jit\(loss\): ValueError: "
+                                                   r".*static_argnums=\(5,\)"):
+        jit(loss, static_argnums=5)
+
+
 def test_error_unhashable_static_argument():
     f = jit(lambda x, dims: x.sum(dims), static_argnums=1)
     with pytest.raises(shlo.InvocationError,
