@@ -52,6 +52,8 @@ PASSES: dict[str, tuple[str, str]] = {
     "shlo-split-arg-reduce": ("shlo.passes.split_arg_reduce", "SplitArgReduce"),
     "shlo-split-long-reduce": ("shlo.passes.split_long_reduce", "SplitLongReduce"),
     "shlo-guard-square-sums": ("shlo.passes.guard_square_sums", "GuardSquareSums"),
+    "shlo-fence-crossed-reductions": ("shlo.passes.fence_crossed_reductions",
+                                      "FenceCrossedReductions"),
     "shlo-defer-softmax-division": ("shlo.passes.defer_softmax_division",
                                     "DeferSoftmaxDivision"),
     "shlo-fold-dynamic-self-ops": ("shlo.passes.fold_dynamic_self_ops", "FoldDynamicSelfOps"),

@@ -122,10 +122,12 @@ KINDS: dict[str, TargetKind] = {k.name: k for k in (
                # elements on, where IREE's own two-operand reduce is right. Attention's
                # softmax divided after its second matmul. top_k as IREE's topk. A long
                # reduce into few results in parts, one per thread and more; sums of squares
-               # kept from IREE's scalar contraction code
+               # kept from IREE's scalar contraction code; reductions read along two
+               # dimensions fenced (IREE fused them wrongly)
                pass_options=(("shlo-lower-sort", "top-k=true"),),
                passes=("shlo-split-arg-reduce", "shlo-defer-softmax-division",
-                       "shlo-guard-square-sums", "shlo-split-long-reduce")),
+                       "shlo-guard-square-sums", "shlo-split-long-reduce",
+                       "shlo-fence-crossed-reductions")),
     TargetKind("vulkan", "vulkan", ("--iree-hal-target-device=vulkan",),
                "--iree-vulkan-target", "llvmpipe", VULKAN_TARGETS, F64_ARITHMETIC,
                "SPIR-V for Vulkan; llvmpipe matches Mesa's software driver",
