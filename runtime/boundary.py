@@ -6,7 +6,9 @@ has no packed nibbles either. So sub-byte integers travel widened to bytes:
 each public function gets a `stablehlo.convert` after its entry and before its
 returns, and nothing inside changes. The 8-bit floats that IREE's runtime has no
 element type for (f8E4M3, f8E3M4, f8E4M3B11FNUZ) travel as their bytes, through
-a `stablehlo.bitcast_convert`. When the boundary the user sees differs
+a `stablehlo.bitcast_convert`. Buffer donation hints (jax's `tf.aliasing_output`,
+`jax.buffer_donor`) are dropped: shlo returns new arrays, and IREE's aliasing of a donated
+argument miscomputed results and overwrote the caller's array (docs/iree_gaps.md). When the boundary the user sees differs
 from the one IREE compiles (widened types, or f64 demoted on request), the
 user's function type is recorded in `iree.reflection` as `shlo.signature`; the
 runtime reads it back from the .vmfb to validate and convert values.
@@ -46,7 +48,24 @@ def prepare_boundary(module_op: ir.Operation, *, demote_f64: bool = False) -> No
 UNSUPPORTED = {"f4E2M1FN": "IREE's runtime has no 4-bit float element type"}
 
 
+# Argument attributes that ask IREE to reuse an argument's buffer for a result.
+DONATION_ATTRS = ("tf.aliasing_output", "jax.buffer_donor")
+
+
+def _drop_donation(func: ir.Operation) -> None:
+    """Remove the donation hints (DONATION_ATTRS) from `func`'s argument attributes."""
+    if "arg_attrs" not in func.attributes:
+        return
+    dicts = [ir.DictAttr(a) for a in ir.ArrayAttr(func.attributes["arg_attrs"])]
+    if not any(name in d for d in dicts for name in DONATION_ATTRS):
+        return
+    kept = [ir.DictAttr.get({n.name: n.attr for n in d if n.name not in DONATION_ATTRS})
+            for d in dicts]
+    func.attributes["arg_attrs"] = ir.ArrayAttr.get(kept)
+
+
 def _prepare_function(func: ir.Operation, *, demote_f64: bool = False) -> None:
+    _drop_donation(func)
     function_type = ir.FunctionType(ir.TypeAttr(func.attributes["function_type"]).value)
     inputs, results = list(function_type.inputs), list(function_type.results)
     for kind, types in (("argument", inputs), ("result", results)):

@@ -342,3 +342,25 @@ def test_a_released_vulkan_device_closes_and_reopens():
     gc.collect()
     assert reopened() is None
     np.testing.assert_array_equal(result, x * x)
+
+
+def test_donated_argument_is_neither_aliased_nor_overwritten():
+    """jax's donation hints are dropped: IREE's aliasing returned a + b for the donated `a`
+    and wrote it into the caller's (64-byte aligned) array."""
+    text = """
+    func.func public @main(%a: tensor<1024xf32> {tf.aliasing_output = 0 : i32},
+                           %b: tensor<1024xf32> {jax.buffer_donor = true})
+        -> (tensor<1024xf32>, tensor<1024xf32>) {
+      %0 = stablehlo.add %a, %b : tensor<1024xf32>
+      return %0, %a : tensor<1024xf32>, tensor<1024xf32>
+    }"""
+    buf = np.empty(1024 + 16, np.float32)
+    off = (-buf.ctypes.data % 64) // 4
+    a = buf[off:off + 1024]
+    a[:] = np.arange(1024)
+    b = np.full(1024, 0.5, np.float32)
+    before = a.copy()
+    total, same = shlo.compile(text, target="cpu")(a, b)
+    np.testing.assert_array_equal(total, before + b)
+    np.testing.assert_array_equal(same, before)
+    np.testing.assert_array_equal(a, before)
