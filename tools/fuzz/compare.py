@@ -81,7 +81,8 @@ def _compare_one(g: np.ndarray, want: dict, meta: OutputMeta) -> str | None:
         spread = 0.0
         if len(wp) == 2:
             a, b = wp.values()
-            spread = np.where(np.isfinite(a) & np.isfinite(b), np.abs(a - b), 0.0)
+            with np.errstate(invalid="ignore", over="ignore"):
+                spread = np.where(np.isfinite(a) & np.isfinite(b), np.abs(a - b), 0.0)
         ok = np.zeros(g.shape, bool)
         for w in wp.values():
             finite = np.isfinite(w)
