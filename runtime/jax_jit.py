@@ -225,7 +225,8 @@ class JitFunction:
         jax = self._jax = _jax()
         self._tracer = jax.core.Tracer
         if not callable(fun):
-            raise TypeError(f"shlo.jax.jit: expected a function, got {type(fun).__name__}")
+            raise InvocationError(f"shlo.jax.jit: expected a function, got "
+                                  f"{type(fun).__name__}")
         self.fun, self.target, self.options = fun, target, options
         self.name = _function_name(fun)
         from ..pipelines.targets import get_target
@@ -258,6 +259,10 @@ class JitFunction:
         if compiled is None:
             compiled = self._compile(call, check_device=True)
         return compiled._run(call)
+
+    def __get__(self, instance, owner=None):
+        """As a method, the instance is the first argument (as with jax.jit)."""
+        return self if instance is None else functools.partial(self, instance)
 
     def lower(self, *args, debug_info: bool = False, **kwargs) -> str:
         """The StableHLO text jax lowers `f` to for these arguments (`debug_info`: with the

@@ -109,6 +109,28 @@ def test_static_arguments_and_keywords():
     assert traces[-1] == (4, "sum")
 
 
+class Scaler:
+    def __init__(self, k):
+        self.k = k
+
+    def __hash__(self):
+        return hash(self.k)
+
+    def __eq__(self, other):
+        return isinstance(other, Scaler) and other.k == self.k
+
+    @jit(static_argnums=0)
+    def scale(self, x):
+        return x * self.k
+
+
+def test_method_with_static_self():
+    x = np.arange(3, dtype=np.float32)
+    np.testing.assert_array_equal(Scaler(3.0).scale(x), x * 3)
+    np.testing.assert_array_equal(Scaler(2.0).scale(x), x * 2)
+    assert Scaler.scale.cache_size() == 2
+
+
 def test_donated_arguments_stay_valid():
     def step(w, g):
         return w - 0.5 * g, w
