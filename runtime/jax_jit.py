@@ -235,8 +235,7 @@ class JitFunction:
         except Error as e:
             raise self._renamed(e) from None
         # Donation is accepted and not passed on: shlo returns new arrays and never writes
-        # into its arguments (a module whose inputs carry jax's tf.aliasing_output computes
-        # wrong results under IREE 3.13: docs/iree_gaps.md).
+        # into its arguments (docs/jax.md).
         self.donate_argnums, self.donate_argnames = donate_argnums, donate_argnames
         try:
             self._jitted = jax.jit(fun, static_argnums=static_argnums,
