@@ -52,6 +52,8 @@ PASSES: dict[str, tuple[str, str]] = {
     "shlo-split-arg-reduce": ("shlo.passes.split_arg_reduce", "SplitArgReduce"),
     "shlo-split-long-reduce": ("shlo.passes.split_long_reduce", "SplitLongReduce"),
     "shlo-guard-square-sums": ("shlo.passes.guard_square_sums", "GuardSquareSums"),
+    "shlo-swap-transposed-dots": ("shlo.passes.swap_transposed_dots", "SwapTransposedDots"),
+    "shlo-fence-transposed-dots": ("shlo.passes.fence_transposed_dots", "FenceTransposedDots"),
     "shlo-fence-crossed-reductions": ("shlo.passes.fence_crossed_reductions",
                                       "FenceCrossedReductions"),
     "shlo-defer-softmax-division": ("shlo.passes.defer_softmax_division",

@@ -2,6 +2,7 @@
 
     shlo-bench                      # the suite (heavy workloads only with --only)
     shlo-bench --only matmul_1024,softmax_4096x4096 --rounds 7 --json bench.json
+    shlo-bench --suite models       # whole jax programs (tools/bench_models.py)
 
 Each workload is one JAX function: JAX lowers it to StableHLO text, shlo
 compiles the text through its default pipeline for the target, XLA runs the
@@ -163,7 +164,15 @@ def main(argv=None) -> int:
     p.add_argument("--iree-flag", action="append", default=[], help="extra IREE flag")
     p.add_argument("--json", help="write one JSON object per workload here")
     p.add_argument("--list", action="store_true", help="list the workloads and exit")
+    p.add_argument("--suite", choices=("ops", "models"), default="ops",
+                   help="ops: single-op workloads; models: whole jax programs (bench_models)")
+    p.add_argument("--no-vulkan", action="store_true",
+                   help="models: skip the vulkan compile-time column")
+    p.add_argument("--small", action="store_true", help="models: the small sizes (the test's)")
     args = p.parse_args(argv)
+    if args.suite == "models":
+        from .bench_models import main as models_main
+        return models_main(args)
 
     from .bench_workloads import workloads
 

@@ -1,0 +1,44 @@
+"""shlo-bench's models tier (tools/bench_models.py): every whole jax program compiles for the
+cpu target with shlo's defaults and agrees with XLA, at the small sizes (the heavy programs,
+whose compiles take 20 s and more, are marked slow); and the table prints."""
+import io
+
+import pytest
+
+from shlo.tools import bench_models
+
+MODELS = {m.name: m for m in bench_models.models()}
+
+
+def _case(name):
+    m = MODELS[name]
+    return pytest.param(name, marks=pytest.mark.slow) if m.slow else name
+
+
+@pytest.mark.parametrize("name", [_case(n) for n in MODELS])
+def test_model_agrees_with_xla(name):
+    import shlo
+    p = bench_models.prepare(MODELS[name], small=True)
+    executable = shlo.compile(p.text, target="cpu")
+    assert bench_models.disagreement(MODELS[name], executable(*p.args), p.xla_call()) is None
+
+
+def test_disagreement_names_the_result():
+    import numpy as np
+    m = MODELS["nbody"]
+    want = [np.zeros((4, 3), np.float32), np.arange(3, dtype=np.int32)]
+    assert bench_models.disagreement(m, [w.copy() for w in want], want) is None
+    worse = [want[0] + 1, want[1]]
+    assert "result 0" in bench_models.disagreement(m, worse, want)
+    assert "1 of 3 integers" in bench_models.disagreement(m, [want[0], want[1] * [1, 1, 2]], want)
+
+
+def test_table_prints_ratios_and_errors():
+    rows = [{"name": "a", "shlo_ms": 2.0, "xla_ms": 1.0, "ratio_xla": 2.0, "shlo_spread": 0.1,
+             "xla_spread": 0.05, "shlo_compile_ms": 3000.0, "xla_compile_ms": 1000.0,
+             "compile_ratio": 3.0, "vulkan_compile_ms": 4000.0},
+            {"name": "b", "error": "boom", "vulkan_error": "no"}]
+    out = io.StringIO()
+    bench_models.print_table(rows, out)
+    text = out.getvalue()
+    assert "ERROR: boom" in text and "vulkan b: no" in text and "geomean shlo/XLA over 1" in text
