@@ -10,10 +10,11 @@ same function. Inputs are 64-byte aligned (`shlo.runtime.devices.aligned`), so
 on CPU shlo reads them in place, as XLA reads its device_put arrays; numpy uses
 the same arrays. On a GPU target shlo's calls take numpy arrays and return numpy
 arrays, so XLA's do too (host -> device -> host, timed on both sides), and XLA's
-f32 products are asked for full f32 precision (its GPU default is TF32). Rounds
-interleave the contenders; the time of a contender is the median over rounds of
-each round's median. Results must agree before any time counts. Prints a table
-and the geometric mean of shlo/XLA.
+f32 products are asked for full f32 precision (its GPU default is TF32). With
+--resident both sides run on data already on the device, queued asynchronously and
+waited for once per batch (tools/gpu_bench.py). Rounds interleave the contenders;
+the time of a contender is the median over rounds of each round's median. Results
+must agree before any time counts. Prints a table and the geometric mean of shlo/XLA.
 """
 from __future__ import annotations
 
@@ -89,8 +90,13 @@ def time_interleaved(contenders: dict, rounds: int, budget: float) -> dict:
             for name, v in medians.items()}
 
 
-def run_workload(w, target: str, rounds: int, flags: list[str], budget: float) -> dict:
+def run_workload(w, target: str, rounds: int, flags: list[str], budget: float,
+                 resident: bool = False) -> dict:
     import shlo
+
+    if resident:
+        from .gpu_bench import resident_row
+        return resident_row(w, target, rounds, flags, budget)
 
     args, text, xla_call, xla_ms = prepare(w, target)
     row = {"name": w.name, "group": w.group, "target": target, "xla_compile_ms": xla_ms}
@@ -164,6 +170,8 @@ def main(argv=None) -> int:
     p.add_argument("--iree-flag", action="append", default=[], help="extra IREE flag")
     p.add_argument("--json", help="write one JSON object per workload here")
     p.add_argument("--list", action="store_true", help="list the workloads and exit")
+    p.add_argument("--resident", action="store_true",
+                   help="inputs and results stay on the device; calls queued, one wait a batch")
     p.add_argument("--suite", choices=("ops", "models"), default="ops",
                    help="ops: single-op workloads; models: whole jax programs (bench_models)")
     p.add_argument("--no-vulkan", action="store_true",
@@ -189,7 +197,8 @@ def main(argv=None) -> int:
     for i, w in enumerate(suite):
         if tty:
             print(f"\r[{i + 1}/{len(suite)}] {w.name:<30}", end="", file=sys.stderr, flush=True)
-        rows.append(run_workload(w, args.target, args.rounds, args.iree_flag, args.budget))
+        rows.append(run_workload(w, args.target, args.rounds, args.iree_flag, args.budget,
+                                 args.resident))
     if tty:
         print("\r" + " " * 50 + "\r", end="", file=sys.stderr)
     if args.json:

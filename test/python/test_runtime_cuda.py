@@ -222,3 +222,74 @@ def test_cuda_compiles_at_o2_and_retries_at_o0(ctx):
     text = jax.jit(lambda a: jnp.linalg.qr(a)[1]).trace(a).lower(
         lowering_platforms=("cuda",)).as_text()
     shlo.compile(shlo.parse_module(text, context=ctx), target="cuda:sm_90a", cache=False)
+
+
+# ---- sm_90a code, read from the PTX (compile only), and the device-resident bench mode
+
+KERNELS = """
+func.func @main(%a: tensor<256x512xf32>, %b: tensor<512x256xf32>, %h: tensor<256x512xf16>,
+                %g: tensor<512x256xf16>) -> (tensor<256x256xf32>, tensor<256x256xf32>) {
+  %0 = stablehlo.dot_general %a, %b, contracting_dims = [1] x [0]
+       : (tensor<256x512xf32>, tensor<512x256xf32>) -> tensor<256x256xf32>
+  %1 = stablehlo.dot_general %h, %g, contracting_dims = [1] x [0]
+       : (tensor<256x512xf16>, tensor<512x256xf16>) -> tensor<256x256xf32>
+  return %0, %1 : tensor<256x256xf32>, tensor<256x256xf32>
+}
+"""
+
+
+def test_sm90a_target_description():
+    """What shlo tells IREE about Hopper: PTX 8.0, 227 KiB of shared memory a workgroup,
+    warps of 32, 1024 threads, and no f32 (TF32) tensor-core intrinsic, so f32 stays f32."""
+    from shlo.pipelines.targets import cuda_device_targets
+    text = cuda_device_targets("sm_90a")
+    assert 'arch = "sm_90a"' in text and 'features = "+ptx80"' in text
+    assert "max_workgroup_memory_bytes = 232448" in text
+    assert "subgroup_size_choices = [32]" in text and "max_thread_count_per_workgroup = 1024" in text
+    assert "NV_MMA_SYNC_F32_16x8x16_F16" in text and "TF32" not in text
+
+
+def test_sm90a_kernels(ctx):
+    """f16 products run on tensor cores (mma.sync, through shared memory); f32 products are
+    f32 FMAs (IREE 3.13 has no TF32 intrinsic: exact f32, as XLA at 'highest' precision)."""
+    from shlo.tools.gpu_bench import inspect
+    found = inspect(shlo.parse_module(KERNELS, context=ctx), "cuda:sm_90a")
+    assert found.error is None and found.ptx_header == ".version 8.0 / .target sm_90a"
+    assert found.dispatches == 2
+    by_type = {("f16" if "f16" in k.name else "f32"): k for k in found.kernels}
+    assert by_type["f16"].counts.get("mma", 0) > 0 and by_type["f16"].counts.get("ld.shared")
+    assert not by_type["f32"].tensor_cores and by_type["f32"].counts.get("fma.f32", 0) > 0
+
+
+RESIDENT = """
+func.func @main(%a: tensor<64x32xf32>, %b: tensor<32x48xf32>, %c: tensor<64x48xbf16>)
+    -> (tensor<64x48xf32>, tensor<64x48xbf16>) {
+  %0 = stablehlo.dot_general %a, %b, contracting_dims = [1] x [0]
+       : (tensor<64x32xf32>, tensor<32x48xf32>) -> tensor<64x48xf32>
+  %1 = stablehlo.add %c, %c : tensor<64x48xbf16>
+  return %0, %1 : tensor<64x48xf32>, tensor<64x48xbf16>
+}
+"""
+
+
+@pytest.mark.parametrize("target", ["cpu", "cuda:sm_80"])
+def test_resident_calls(ctx, target):
+    """shlo-bench --resident: inputs uploaded once, calls queued through fences, results
+    left on the device, one wait at the end (runs on the CPU too)."""
+    from shlo.runtime.devices import aligned
+    from shlo.tools.gpu_bench import ASYNC_FLAG, ResidentCall
+    if target.startswith("cuda"):
+        run_or_skip("sm_80")
+    rng = np.random.default_rng(3)
+    a = aligned(rng.standard_normal((64, 32)).astype(np.float32))
+    b = aligned(rng.standard_normal((32, 48)).astype(np.float32))
+    c = aligned(rng.standard_normal((64, 48)).astype(ml_dtypes.bfloat16))
+    module = shlo.parse_module(RESIDENT, context=ctx)
+    calls = ResidentCall(shlo.compile(module, target=target, flags=[ASYNC_FLAG]), [a, b, c])
+    calls.launch(5)
+    calls.wait()
+    product, doubled = calls.results()
+    np.testing.assert_allclose(product, a.astype(np.float64) @ b, rtol=1e-5, atol=1e-5)
+    np.testing.assert_array_equal(doubled, (c.astype(np.float32) * 2).astype(ml_dtypes.bfloat16))
+    with pytest.raises(ValueError, match="not compiled with"):
+        ResidentCall(shlo.compile(module, target=target), [a, b, c])
