@@ -150,28 +150,46 @@ def _expand(op: ir.Operation):
 
 @dataclasses.dataclass
 class ExpandCustomCalls(Pass):
-    """Replace stablehlo.custom_call ops by their registered Python decompositions."""
+    """Replace stablehlo.custom_call ops by their registered Python decompositions.
+
+    `lapack=host` (the cpu target's): jax's LAPACK calls of static shapes become calls of
+    LAPACK in shlo's runtime (shlo.passes.lapack_host_calls); `lapack=stablehlo` (the
+    default): their StableHLO decompositions, for modules that must run without shlo."""
 
     NAME = "shlo-expand-custom-calls"
+    lapack: str = "stablehlo"
 
     def run(self, op: ir.Operation) -> None:
+        if self.lapack not in ("stablehlo", "host"):
+            raise PassError(f"{self.NAME}: lapack={self.lapack}: expected 'stablehlo' or "
+                            f"'host'")
         failed = []
 
         def rule(call: ir.Operation):
             if failed:      # a decomposition failed after building ops: stop rewriting
                 return None
             try:
+                if self.lapack == "host":
+                    values = lapack_host_calls.emit(call, _data_operands(call))
+                    if values is not None:
+                        return values
                 return _expand(call)
             except Exception:
                 failed.append(call)
                 raise
         apply_rules(op, {"stablehlo.custom_call": rule}, self.NAME)
+        if self.lapack == "host":
+            module = op
+            while module.name != "builtin.module" and module.parent is not None:
+                module = module.parent
+            lapack_host_calls.declare(module)
 
 
 from . import (lapack_calls, lapack_gees, lapack_geev, lapack_gehrd, lapack_geqp3,  # noqa: E402,F401
                lapack_gesdd, lapack_gtsv, lapack_syevd, lapack_sytrd,  # LAPACK
                gpu_solver_calls, tpu_solver_calls)  # GPU and TPU solvers (on the LAPACK ones)
 from . import approx_top_k  # noqa: E402,F401  (built-in: jax's ApproxTopK)
+from . import lapack_host_calls  # noqa: E402  (lapack=host)
 from . import sharding_calls  # noqa: E402,F401  (built-in: sharding and placement annotations)
 from . import threefry_calls  # noqa: E402,F401  (built-in: jax's Threefry on CUDA and ROCm)
 from . import gpu_svd_calls  # noqa: E402,F401  (built-in: jax's SVD on CUDA and ROCm)

@@ -124,7 +124,8 @@ KINDS: dict[str, TargetKind] = {k.name: k for k in (
                # reduce into few results in parts, one per thread and more; sums of squares
                # kept from IREE's scalar contraction code; reductions read along two
                # dimensions fenced (IREE fused them wrongly)
-               pass_options=(("shlo-lower-sort", "top-k=true"),),
+               pass_options=(("shlo-lower-sort", "top-k=true"),
+                             ("shlo-expand-custom-calls", "lapack=host")),
                passes=("shlo-split-arg-reduce", "shlo-defer-softmax-division",
                        "shlo-guard-square-sums", "shlo-split-long-reduce",
                        "shlo-fence-crossed-reductions", "shlo-swap-transposed-dots",

@@ -16,10 +16,12 @@ import numpy as np
 from ..errors import DeviceError, InvocationError
 from . import standalone_loader
 from ..host_abi import REFLECTION_KEY
+from ..lapack_abi import REFLECTION_KEY as LAPACK_KEY
 from .abi import Signature, read_only_inputs, validate
 from .devices import (StagingCopies, device_config, forget_device, importable, is_current,
                       thread_binder, to_device)
 from .host_module import HostProcess, ProcessGrid, create_host_module
+from .lapack_host import create_lapack_module, take_error as take_lapack_error
 from .shape_errors import shape_check_error
 
 
@@ -77,7 +79,8 @@ class Function(standalone_loader.Function):
         try:
             self._invoker(arg_list, ret_list)
         except (RuntimeError, ValueError) as e:
-            host_error = self.host.take_error() if self.host is not None else None
+            host_error = (self.host.take_error() if self.host is not None else None) or \
+                take_lapack_error()
             if host_error is not None:
                 raise host_error from None
             message = (str(e).strip().splitlines() or [type(e).__name__])[0]
@@ -141,6 +144,9 @@ class Executable:
         modules = [self._vm_module]
         if host is not None:
             modules.insert(0, create_host_module(host))
+        if any(LAPACK_KEY in f.reflection for f in
+               standalone_loader.exported_functions(self._vm_module).values()):
+            modules.insert(0, create_lapack_module(config.device))     # LAPACK on the host
         return rt.SystemContext(vm_modules=modules, config=config)
 
     def bind(self, name: str, config, vm_context, host: HostProcess | None,

@@ -10,9 +10,9 @@ import pytest
 import scipy.linalg.lapack
 
 import shlo
+from shlo.runtime.lapack_host import linalg_as_stablehlo
 
 TARGETS = ["cpu:haswell", "cpu"]
-LINALG_AS_STABLEHLO = ()
 
 
 def crossed(x, y):
@@ -53,7 +53,7 @@ def test_tridiagonal_decomposition_on_avx2_and_host(ctx, target, dtype, lower, s
     with jax.enable_x64(dtype == np.float64):
         text = fn.lower(a).as_text()
     got = [np.asarray(r) for r in shlo.compile(shlo.parse_module(text, context=ctx),
-                                                target=target, flags=LINALG_AS_STABLEHLO)(a)]
+                                                target=linalg_as_stablehlo(target))(a)]
     lapack = getattr(scipy.linalg.lapack, "dsytrd" if dtype == np.float64 else "ssytrd")
     tol = 1e-12 if dtype == np.float64 else 2e-5
     for k, member in enumerate(a.reshape((-1,) + shape[-2:])):

@@ -11,6 +11,15 @@ import scipy.linalg.lapack
 
 import shlo
 from conftest import cases_on, vulkan_or_skip
+from shlo.runtime.lapack_host import linalg_as_stablehlo
+
+# These tests check the StableHLO decompositions (Vulkan's and CUDA's, and the cpu's with
+# lapack=stablehlo); test_lapack_host_calls checks the cpu default, LAPACK on the host.
+CPU = linalg_as_stablehlo("cpu")
+
+
+def _on(target: str):
+    return CPU if target == "cpu" else target
 
 RNG = np.random.default_rng(0)
 
@@ -74,7 +83,7 @@ def test_jax_linalg_lowered_for_the_cpu(ctx, target, name):
     fn, args = CASES[name]
     text = jax.jit(fn).lower(*args).as_text()
     assert "lapack_" in text and "sdy." in text           # what this test is about
-    got = np.asarray(shlo.compile(shlo.parse_module(text, context=ctx), target=target)(*args))
+    got = np.asarray(shlo.compile(shlo.parse_module(text, context=ctx), target=_on(target))(*args))
     np.testing.assert_allclose(got, np.asarray(jax.jit(fn)(*args)), rtol=1e-4, atol=1e-4)
 
 
@@ -123,7 +132,7 @@ def test_jax_eigh_lowered_for_the_cpu(ctx, target, name):
     with jax.enable_x64(a.dtype in (np.float64, np.complex128)):
         text, want = fn.lower(a).as_text(), np.asarray(fn(a)[0])
     assert "syevd" in text or "heevd" in text
-    w, v = shlo.compile(shlo.parse_module(text, context=ctx), target=target)(a)
+    w, v = shlo.compile(shlo.parse_module(text, context=ctx), target=_on(target))(a)
     tol = 1e-5 if a.dtype in (np.float32, np.complex64) else 1e-12
     scale = np.max(np.abs(a))
     assert w.dtype == want.dtype and v.dtype == a.dtype
@@ -140,7 +149,7 @@ def test_jax_eigh_lowered_for_the_cpu(ctx, target, name):
 
 def test_eigvalsh_computes_values_only(ctx):
     fn = jax.jit(jnp.linalg.eigvalsh)
-    got = shlo.compile(shlo.parse_module(fn.lower(SPD).as_text(), context=ctx), target="cpu")(SPD)
+    got = shlo.compile(shlo.parse_module(fn.lower(SPD).as_text(), context=ctx), target=CPU)(SPD)
     np.testing.assert_allclose(got, np.asarray(fn(SPD)), rtol=1e-5)
 
 
@@ -191,7 +200,7 @@ def test_jax_svd_lowered_for_the_cpu(ctx, target, name):
     with jax.enable_x64(a.dtype in (np.float64, np.complex128)):
         text, want_s = fn.lower(a).as_text(), np.asarray(fn(a)[1])
     assert "gesdd" in text
-    u, s, vt = shlo.compile(shlo.parse_module(text, context=ctx), target=target)(a)
+    u, s, vt = shlo.compile(shlo.parse_module(text, context=ctx), target=_on(target))(a)
     _check_svd(a, full, np.asarray(u), np.asarray(s), np.asarray(vt), want_s)
 
 
@@ -204,7 +213,7 @@ def test_jax_svd_qr_algorithm(ctx, name):
     with jax.enable_x64(a.dtype in (np.float64, np.complex128)):
         text, want_s = fn.lower(a).as_text(), np.asarray(fn(a)[1])
     assert "gesvd_ffi" in text
-    u, s, vt = shlo.compile(shlo.parse_module(text, context=ctx), target="cpu")(a)
+    u, s, vt = shlo.compile(shlo.parse_module(text, context=ctx), target=CPU)(a)
     _check_svd(a, full, np.asarray(u), np.asarray(s), np.asarray(vt), want_s)
 
 
@@ -219,7 +228,7 @@ def test_pivoted_qr_lowered_for_the_cpu(ctx, dtype, shape):
         text = fn.lower(a).as_text()
     assert "geqp3" in text
     q, r, p = (np.asarray(x) for x in shlo.compile(shlo.parse_module(text, context=ctx),
-                                                    target="cpu")(a))
+                                                    target=CPU)(a))
     tol = 1e-13 if np.finfo(dtype).bits == 64 else 2e-6
     for k in np.ndindex(shape[:-2]):
         want_q, want_r, want_p = scipy.linalg.qr(a[k], pivoting=True, mode="economic")
@@ -245,7 +254,7 @@ def test_pivoted_qr_keeps_fixed_columns_first(ctx):
     a = _matrices(np.float64, (5, 5), 47)
     jpvt = np.array([0, 0, 1, 0, 1], np.int32)
     qr, got_p, _ = (np.asarray(x) for x in shlo.compile(shlo.parse_module(GEQP3, context=ctx),
-                                                         target="cpu")(a, jpvt))
+                                                         target=CPU)(a, jpvt))
     order = list(range(5))
     count = 0
     for j in range(5):                                     # LAPACK's swaps
@@ -269,7 +278,7 @@ def test_functions_built_on_svd_match_xla(ctx, what):
                   "norm2": lambda x: jnp.linalg.norm(x, ord=2)}[what])
     a = np.concatenate([_R, _R.sum(1, keepdims=True)], 1).astype(np.float32)   # rank 2
     text = fn.lower(a).as_text()
-    got = shlo.compile(shlo.parse_module(text, context=ctx), target="cpu")(a)
+    got = shlo.compile(shlo.parse_module(text, context=ctx), target=CPU)(a)
     np.testing.assert_allclose(got, np.asarray(fn(a)), rtol=1e-4, atol=1e-5)
 
 
@@ -298,7 +307,7 @@ def test_tridiagonal_solve_lowered_for_the_cpu(ctx, dtype, shape, rhs):
     with jax.enable_x64(dtype == np.float64):
         text = fn.lower(dl, d, du, b).as_text()
     assert "gtsv" in text
-    got = shlo.compile(shlo.parse_module(text, context=ctx), target="cpu")(dl, d, du, b)
+    got = shlo.compile(shlo.parse_module(text, context=ctx), target=CPU)(dl, d, du, b)
     want = np.linalg.solve(_tridiagonal(dl, d, du), b)
     tol = 1e-12 if dtype == np.float64 else 2e-5
     np.testing.assert_allclose(got, want, rtol=tol, atol=tol * np.abs(want).max())
@@ -309,7 +318,7 @@ def test_singular_tridiagonal_solve_gives_nans_as_jax(ctx):
     dl, d, du = (np.array(v, np.float32) for v in ([0, 1, 1], [0, 0, 0], [0, 0, 0]))
     b = np.ones((3, 1), np.float32)
     text = jax.jit(tridiagonal_solve).lower(dl, d, du, b).as_text()
-    got = shlo.compile(shlo.parse_module(text, context=ctx), target="cpu")(dl, d, du, b)
+    got = shlo.compile(shlo.parse_module(text, context=ctx), target=CPU)(dl, d, du, b)
     assert np.isnan(got).all()
 
 
@@ -329,7 +338,7 @@ def test_hessenberg_lowered_for_the_cpu(ctx, dtype, shape):
     with jax.enable_x64(np.finfo(dtype).bits == 64):
         text = fn.lower(a).as_text()
     assert "gehrd" in text
-    h, q = shlo.compile(shlo.parse_module(text, context=ctx), target="cpu")(a)
+    h, q = shlo.compile(shlo.parse_module(text, context=ctx), target=CPU)(a)
     tol = 1e-12 if np.finfo(dtype).bits == 64 else 2e-5
     flat = a.reshape((-1,) + shape[-2:])
     for k, (hk, qk) in enumerate(zip(np.asarray(h).reshape(flat.shape),
@@ -368,7 +377,7 @@ def test_eig_lowered_for_the_cpu(ctx, dtype, shape):
         text = fn.lower(a).as_text()
     assert "geev" in text
     w, left, right = (np.asarray(x) for x in shlo.compile(
-        shlo.parse_module(text, context=ctx), target="cpu")(a))
+        shlo.parse_module(text, context=ctx), target=CPU)(a))
     tol = 1e-10 if np.finfo(dtype).bits == 64 else 2e-4
     want_w, want_v = np.linalg.eig(a.astype(np.complex128))
     scale = np.abs(a).max()
@@ -405,7 +414,7 @@ def test_eigvals_of_a_defective_and_a_diagonal_matrix(ctx):
     fn = jax.jit(jnp.linalg.eigvals)
     with jax.enable_x64(True):
         text = fn.lower(a).as_text()
-    w = np.asarray(shlo.compile(shlo.parse_module(text, context=ctx), target="cpu")(a))
+    w = np.asarray(shlo.compile(shlo.parse_module(text, context=ctx), target=CPU)(a))
     np.testing.assert_allclose(w[0], 2, atol=1e-4)          # a defective eigenvalue: eps^(1/3)
     np.testing.assert_allclose(np.sort(w[1].real), [-1, 0.5, 3], atol=1e-14)
     np.testing.assert_allclose(w[1].imag, 0, atol=1e-14)
@@ -421,7 +430,7 @@ def test_complex_schur_lowered_for_the_cpu(ctx, dtype, shape):
         text = fn.lower(a).as_text()
     assert "gees" in text
     t, z = (np.asarray(x) for x in shlo.compile(shlo.parse_module(text, context=ctx),
-                                                 target="cpu")(a))
+                                                 target=CPU)(a))
     tol = 1e-10 if np.finfo(dtype).bits == 64 else 2e-4
     n = shape[-1]
     np.testing.assert_array_equal(t[..., np.tril_indices(n, -1)[0], np.tril_indices(n, -1)[1]], 0)
@@ -460,7 +469,7 @@ def test_real_schur_lowered_for_the_cpu(ctx, target, dtype, shape):
         text = jax.jit(jax.scipy.linalg.schur).lower(a).as_text()
     assert "gees" in text
     t, z = (np.asarray(x) for x in shlo.compile(shlo.parse_module(text, context=ctx),
-                                                 target=target)(a))
+                                                 target=_on(target))(a))
     tol = 1e-12 if np.finfo(dtype).bits == 64 else 2e-5
     _real_schur_checks(a, t, z, 10 * tol)
     n = shape[-1]
@@ -491,7 +500,7 @@ def test_real_schur_of_hard_matrices(ctx):
     with jax.enable_x64(True):
         text = jax.jit(jax.scipy.linalg.schur).lower(a).as_text()
     t, z = (np.asarray(x) for x in shlo.compile(shlo.parse_module(text, context=ctx),
-                                                 target="cpu")(a))
+                                                 target=CPU)(a))
     _real_schur_checks(a, t, z, 1e-12)
     for k, m in enumerate(t):
         w = np.diagonal(m).astype(complex)
@@ -519,7 +528,7 @@ def test_real_gees_eigenvalues_sdim_and_info(ctx):
     a block with + first, as dlanv2), sdim and info 0; a sorted form is a clear error."""
     a = _matrices(np.float64, (2, 5, 5), 29)
     t, z, wr, wi, sdim, info = (np.asarray(x) for x in shlo.compile(
-        shlo.parse_module(GEES.replace("SORT", str(ord("N"))), context=ctx), target="cpu")(a))
+        shlo.parse_module(GEES.replace("SORT", str(ord("N"))), context=ctx), target=CPU)(a))
     _real_schur_checks(a, t, z, 1e-12)
     np.testing.assert_array_equal(wr, np.diagonal(t, axis1=-2, axis2=-1))
     np.testing.assert_array_equal(sdim, 0)
@@ -532,7 +541,7 @@ def test_real_gees_eigenvalues_sdim_and_info(ctx):
     assert _closest(np.linalg.eigvals(a), w).max() <= 1e-12 * np.abs(a).max()
     with pytest.raises(shlo.Error, match="lapack_dgees_ffi: sorted Schur forms are not"):
         shlo.compile(shlo.parse_module(GEES.replace("SORT", str(ord("S"))), context=ctx),
-                     target="cpu", cache=False)
+                     target=CPU, cache=False)
 
 
 @pytest.mark.parametrize("dtype", ["f32", "f64", "c64", "c128"])
@@ -544,7 +553,7 @@ def test_jax_stored_schur_modules(ctx, dtype):
                                  "cpu_schur_lapack_gees").data_2024_11_29[dtype]
     a = np.asarray(stored["inputs"][0])
     t, z = (np.asarray(x) for x in shlo.compile(
-        shlo.parse_module(stored["mlir_module_text"], context=ctx), target="cpu")(a))
+        shlo.parse_module(stored["mlir_module_text"], context=ctx), target=CPU)(a))
     want_t, want_z = (np.asarray(x) for x in stored["expected_outputs"])
     tol = 1e-12 if dtype in ("f64", "c128") else 1e-5
     phases = np.sum(np.conj(want_z[:, :2]) * z[:, :2], axis=0)
@@ -576,7 +585,7 @@ def test_tridiagonal_lowered_for_the_cpu(ctx, dtype, lower, shape):
         text = fn.lower(x).as_text()
     assert "trd_ffi" in text
     got = [np.asarray(r) for r in shlo.compile(shlo.parse_module(text, context=ctx),
-                                                target="cpu")(x)]
+                                                target=CPU)(x)]
     members = [(x, got)] if x.ndim == 2 else [(x[k], [g[k] for g in got])
                                                for k in range(len(x))]
     for xk, gk in members:
@@ -591,7 +600,7 @@ def test_jax_stored_tridiagonal_modules(ctx, dtype):
     stored = pytest.importorskip("jax._src.internal_test_util.export_back_compat_test_data."
                                  "cpu_tridiagonal_lapack_sytrd_hetrd").data_2024_12_01[dtype]
     got = shlo.compile(shlo.parse_module(stored["mlir_module_text"], context=ctx),
-                       target="cpu")(*[np.asarray(x) for x in stored["inputs"]])
+                       target=CPU)(*[np.asarray(x) for x in stored["inputs"]])
     tol = 1e-12 if dtype in ("f64", "c128") else 2e-5
     for g, w in zip(got, stored["expected_outputs"]):
         np.testing.assert_allclose(np.asarray(g), np.asarray(w), atol=tol * 10)
@@ -603,7 +612,7 @@ def test_sqrtm_through_the_complex_schur_form(ctx):
     a = _matrices(np.float32, (5, 5), 17)
     a = a @ a.T + np.eye(5, dtype=np.float32)
     text = jax.jit(jax.scipy.linalg.sqrtm).lower(a).as_text()
-    got = shlo.compile(shlo.parse_module(text, context=ctx), target="cpu")(a)
+    got = shlo.compile(shlo.parse_module(text, context=ctx), target=CPU)(a)
     np.testing.assert_allclose(got, scipy.linalg.sqrtm(a.astype(np.float64)), atol=2e-5)
 
 
@@ -620,7 +629,7 @@ def test_lu_and_det_of_larger_matrices_match_scipy(ctx, n, target):
     fn = jax.jit(lambda a: (*jax.scipy.linalg.lu_factor(a), jnp.linalg.det(a),
                             jnp.linalg.qr(a)[1], *jnp.linalg.svd(a)))
     lu, piv, det, r, u, s, vt = shlo.compile(
-        shlo.parse_module(fn.lower(a).as_text(), context=ctx), target=target)(a)
+        shlo.parse_module(fn.lower(a).as_text(), context=ctx), target=_on(target))(a)
     want_lu, want_piv = scipy.linalg.lu_factor(a.astype(np.float64))
     np.testing.assert_array_equal(piv, want_piv)
     np.testing.assert_allclose(lu, want_lu, rtol=1e-3, atol=1e-3)
