@@ -53,6 +53,8 @@ PASSES: dict[str, tuple[str, str]] = {
     "shlo-split-long-reduce": ("shlo.passes.split_long_reduce", "SplitLongReduce"),
     "shlo-guard-square-sums": ("shlo.passes.guard_square_sums", "GuardSquareSums"),
     "shlo-swap-transposed-dots": ("shlo.passes.swap_transposed_dots", "SwapTransposedDots"),
+    "shlo-expand-constant-powers": ("shlo.passes.expand_constant_powers",
+                                    "ExpandConstantPowers"),
     "shlo-fence-transposed-dots": ("shlo.passes.fence_transposed_dots", "FenceTransposedDots"),
     "shlo-fence-crossed-reductions": ("shlo.passes.fence_crossed_reductions",
                                       "FenceCrossedReductions"),

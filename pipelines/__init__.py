@@ -15,6 +15,7 @@ DEFAULT_PASSES = [
     "shlo-expand-dynamic-ops",
     "shlo-expand-linalg",
     "shlo-expand-f64-math",
+    "shlo-expand-constant-powers",
     "shlo-accurate-math",
     "shlo-widen-sub-byte",
     "shlo-host-collectives",

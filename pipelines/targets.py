@@ -199,7 +199,8 @@ class Target:
     def pass_options(self) -> tuple[tuple[str, str], ...]:
         """Options this target sets on shlo's passes: its kind's, and pow and remainder below
         f64 kept out of f64 where the target has none."""
-        no_f64 = ((("shlo-accurate-math", "f64=false"), ("shlo-legalize-vulkan-ops", "f64=false"))
+        no_f64 = ((("shlo-accurate-math", "f64=false"), ("shlo-legalize-vulkan-ops", "f64=false"),
+                   ("shlo-expand-constant-powers", "f64=false"))
                   if self.f64 == F64_NONE else ())
         return self.kind.pass_options + no_f64
 
