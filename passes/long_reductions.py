@@ -25,7 +25,9 @@ from ..dialect.types import element_dtype
 from ..errors import PassError
 from .base import binary_body
 from .chlo_expr import element_of, is_float
+from .chlo_stablehlo_extras import fusion_barrier
 from .cumulative_window import IDENTITIES, is_identity
+from .op_rules import CANONICAL
 
 
 def _results(values) -> list[ir.Value]:
@@ -236,3 +238,104 @@ def bounded_contraction(op: ir.Operation, limit: int):
     parts = stablehlo.dot_general(lhs, rhs, **kw)
     return [stablehlo.reduce([parts], [_zero(result.element_type)], dimensions=[len(lb)],
                              body=lambda x, y: stablehlo.add(x, y))]
+
+
+# ---- scatter --------------------------------------------------------------------------------
+
+def _scatter(inputs, indices, updates, kw) -> list[ir.Value]:
+    out = _results(stablehlo.scatter(inputs, indices, updates, **kw))
+    out[0].owner.attributes[CANONICAL] = ir.UnitAttr.get()
+    return out
+
+
+def bounded_scatter(op: ir.Operation, limit: int):
+    """A scatter (in shlo-canonicalize-scatter's form: indices [N, k], updates [N, window of
+    the operand's last dimensions]) of more than `limit` update elements: scatters of at most
+    `limit` one after another (the updates in their order), a window longer than `limit` cut
+    along the operand into pieces scattered apart and concatenated."""
+    if CANONICAL not in op.attributes:
+        return None
+    (inputs, indices, updates), kw = arguments(op)
+    shape = list(ir.RankedTensorType(updates[0].type).shape)
+    if (not all(ir.RankedTensorType(v.type).has_static_shape for v in [*inputs, indices])
+            or kw.get("input_batching_dims") or math.prod(shape) <= limit):
+        return None
+    n, window = shape[0], shape[1:]
+    if math.prod(window) <= limit:
+        step = max(1, limit // math.prod(window))
+        out = list(inputs)
+        for s in range(0, n, step):
+            e = min(n, s + step)
+            out = _scatter(out, _slice(indices, 0, s, e), [_slice(u, 0, s, e) for u in updates],
+                           kw)
+        return out
+    j, inner = len(window), 1       # cut window dimension j - 1, the later ones fit
+    while inner * window[j - 1] <= limit:
+        j, inner = j - 1, inner * window[j - 1]
+    cut, step = j - 1, max(1, limit // inner)
+    at = ir.RankedTensorType(indices.type).shape[1] + cut      # that dimension in the operand
+    size = ir.RankedTensorType(inputs[0].type).shape[at]
+    pieces = []
+    for s in range(0, window[cut], step):
+        e = min(window[cut], s + step)
+        end = size if e == window[cut] else e
+        # (a slice fused into the scatter's dispatch went to workgroup memory: 6x16384 f32
+        # exceeded lavapipe's 32 KiB)
+        pieces.append(_scatter([fusion_barrier(_slice(x, at, s, end)) for x in inputs], indices,
+                               [_slice(u, cut + 1, s, e) for u in updates], kw))
+    return [stablehlo.concatenate(list(p), dimension=at) for p in zip(*pieces)]
+
+
+# ---- convolution ----------------------------------------------------------------------------
+
+def bounded_convolution(op: ir.Operation, limit: int):
+    """A convolution summing more than `limit` products per result: the sum of convolutions
+    over slices of the input features (kernels within `limit`) or of its longest kernel
+    dimension (the input's padding and dilation there made explicit first)."""
+    (lhs, rhs), kw = arguments(op)
+    lt, rt = (ir.RankedTensorType(v.type) for v in (lhs, rhs))
+    spatial = list(kw["kernel_spatial_dimensions"])
+    window = math.prod(rt.shape[d] for d in spatial)
+    features = rt.shape[kw["kernel_input_feature_dimension"]]
+    if (not (lt.has_static_shape and rt.has_static_shape) or window * features <= limit
+            or 0 in ir.RankedTensorType(op.results[0].type).shape):
+        return None
+    grouped = kw["feature_group_count"] != 1 or kw["batch_group_count"] != 1
+    if any(kw.get("window_reversal") or ()) or (window <= limit and grouped):
+        raise PassError(f"convolution: {window * features} products per result (kernel "
+                        f"{list(rt.shape)}) are more than {limit}, which this target computes "
+                        f"wrongly, and a reversed or grouped kernel is not split")
+    kw["result_type"] = op.results[0].type
+    pieces = []
+    if window <= limit:                 # slices of the input features
+        step = max(1, limit // window)
+        at_x, at_k = kw["input_feature_dimension"], kw["kernel_input_feature_dimension"]
+        for s in range(0, features, step):
+            e = min(features, s + step)
+            pieces.append(stablehlo.convolution(_slice(lhs, at_x, s, e), _slice(rhs, at_k, s, e),
+                                                **kw))
+    else:                               # slices of the longest kernel dimension
+        i = max(range(len(spatial)), key=lambda k: rt.shape[spatial[k]])
+        at_x, at_k = kw["input_spatial_dimensions"][i], spatial[i]
+        size = rt.shape[at_k]
+        step = max(1, limit // (window // size * features))
+        padding = [list(map(int, p)) for p in kw["padding"]]
+        dilation = list(kw["lhs_dilation"] or [1] * len(spatial))
+        low, high, interior = ([0] * lt.rank for _ in range(3))
+        low[at_x], high[at_x] = padding[i]
+        interior[at_x] = dilation[i] - 1
+        x = stablehlo.pad(lhs, _zero(lt.element_type), edge_padding_low=low,
+                          edge_padding_high=high, interior_padding=interior)
+        padding[i], dilation[i] = [0, 0], 1
+        kw.update(padding=padding, lhs_dilation=dilation)
+        stride = kw["window_strides"][i] if kw.get("window_strides") else 1
+        rd = kw["rhs_dilation"][i] if kw.get("rhs_dilation") else 1
+        out = ir.RankedTensorType(op.results[0].type).shape[kw["output_spatial_dimensions"][i]]
+        for s in range(0, size, step):
+            e = min(size, s + step)
+            piece = _slice(x, at_x, s * rd, s * rd + (out - 1) * stride + (e - s - 1) * rd + 1)
+            pieces.append(stablehlo.convolution(piece, _slice(rhs, at_k, s, e), **kw))
+    total = pieces[0]
+    for p in pieces[1:]:
+        total = stablehlo.add(total, p)
+    return [total]

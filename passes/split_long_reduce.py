@@ -31,7 +31,8 @@ from ..dialect import stablehlo
 from .base import binary_body
 from .chlo_expr import element_of, is_float
 from .cumulative_window import is_identity
-from .long_reductions import bounded_contraction, bounded_reduce, bounded_window
+from .long_reductions import (bounded_contraction, bounded_convolution, bounded_reduce,
+                              bounded_scatter, bounded_window)
 from .op_rules import CANONICAL, RulesPass, apply_rules
 
 PARTS = (64, 32, 16, 8)         # the first of these that divides a reduced dimension
@@ -103,4 +104,6 @@ class SplitLongReduce(RulesPass):
         if limit:
             rules["stablehlo.reduce_window"] = lambda found: bounded_window(found, limit)
             rules["stablehlo.dot_general"] = lambda found: bounded_contraction(found, limit)
+            rules["stablehlo.scatter"] = lambda found: bounded_scatter(found, limit)
+            rules["stablehlo.convolution"] = lambda found: bounded_convolution(found, limit)
         apply_rules(op, rules, self.NAME)
