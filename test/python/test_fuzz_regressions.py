@@ -1,0 +1,37 @@
+"""Bugs found by shlo-fuzz, one test each: the reproducer under test/fuzz_regressions/<name>
+is replayed on its target and compared with the reference interpreter and XLA
+(`shlo-fuzz --replay`). Each is a strict xfail until its owner fixes it (docs/fuzzing.md,
+Findings)."""
+import os
+
+import pytest
+
+from shlo.tools.fuzz import fuzz
+from shlo.tools.fuzz.runner import InProcess, Worker
+
+HERE = os.path.join(os.path.dirname(__file__), "..", "fuzz_regressions")
+
+
+def replay(name: str, target: str | None = None, worker=None):
+    return fuzz.replay(os.path.join(HERE, name), target, worker or InProcess())
+
+
+@pytest.mark.xfail(strict=True, reason="IREE 3.13 llvm-cpu: a gather from a slice with a "
+                   "stride in the gathered dimension fails to compile (LLVM Translation failed "
+                   "for builtin.unrealized_conversion_cast), also without shlo's passes")
+def test_gather_of_strided_slice_cpu():
+    assert replay("gather_of_strided_slice_cpu") is None
+
+
+def test_gather_of_strided_slice_vulkan():
+    from conftest import vulkan_or_skip
+    vulkan_or_skip()
+    assert replay("gather_of_strided_slice_cpu", "vulkan") is None
+
+
+@pytest.mark.slow
+@pytest.mark.xfail(strict=True, reason="IREE 3.13 llvm-cpu: iree-compile runs for minutes on "
+                   "a dot_general of i64[8,2,128] by an i64 scalar sliced from convert(f32[2,2])")
+def test_dot_scalar_of_converted_slice_cpu_hang():
+    assert replay("dot_scalar_of_converted_slice_cpu_hang",
+                  worker=Worker(timeout_s=120)) is None
