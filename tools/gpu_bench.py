@@ -2,13 +2,14 @@
 
     python -m shlo.tools.gpu_bench inspect [--only mlp_256x1024x3,...] [--config NAME]
     python -m shlo.tools.gpu_bench configs [--only ...]      # every configuration, side by side
+    python -m shlo.tools.gpu_bench time --config top-k --only top_k_64x4096_k16   # on a GPU
     shlo-bench --target cuda:sm_90a --resident               # timing with device-resident data
 
 `inspect` compiles each shlo-bench workload for a GPU target (no GPU needed) and reads what
 IREE made of it: dispatches per call, each kernel's codegen pipeline and workgroup size, and in
 its PTX the tensor-core instructions (mma.sync, wmma, wgmma, ldmatrix), shared-memory traffic,
-vector loads and f32 FMAs. `configs` does that under each flag configuration of
-`shlo.pipelines.gpu_tuning.CONFIGS`.
+vector loads and f32 FMAs. `configs` does that under each configuration of
+`shlo.pipelines.gpu_tuning.CONFIGS`; `time` checks and times one on device-resident data.
 
 The resident mode (`ResidentCall`, `resident_row`) times both compilers on data already on the
 device: shlo's module is compiled with IREE's asynchronous ABI (`--iree-execution-model=
@@ -106,9 +107,11 @@ def _batch(single_call_seconds: float) -> int:
     return max(1, min(1000, int(BATCH_SECONDS / max(single_call_seconds, 1e-6))))
 
 
-def resident_row(w, target: str, rounds: int, flags: list[str], budget: float) -> dict:
+def resident_row(w, target: str, rounds: int, flags: list[str], budget: float,
+                 pipeline: str | None = None) -> dict:
     """shlo-bench's row for workload `w` timed on device-resident data (see the module doc):
-    the per-call times are a batch's time over its number of calls."""
+    the per-call times are a batch's time over its number of calls. `pipeline`: shlo's
+    pipeline text (None: the default)."""
     import jax
     import shlo
 
@@ -124,7 +127,8 @@ def resident_row(w, target: str, rounds: int, flags: list[str], budget: float) -
            "mode": "resident"}
     start = time.perf_counter()
     try:
-        executable = shlo.compile(text, target=target, flags=[*flags, ASYNC_FLAG], cache=False)
+        executable = shlo.compile(text, target=target, flags=[*flags, ASYNC_FLAG], cache=False,
+                                  **({"pipeline": pipeline} if pipeline else {}))
     except shlo.Error as e:
         row["error"] = str(e).splitlines()[0][:300]
         return row
@@ -238,8 +242,10 @@ def _read_kernels(folder: str) -> tuple[list[Kernel], str]:
     return list(kernels.values()), header
 
 
-def inspect(text: str, target: str = "cuda:sm_90a", flags=()) -> Inspection:
-    """Compile `text` for `target` with `flags` and read its dispatches and kernels."""
+def inspect(text, target: str = "cuda:sm_90a", flags=(), pipeline: str | None = None
+            ) -> Inspection:
+    """Compile `text` (or a module) for `target` with `flags` (and shlo's `pipeline` text, None:
+    the default) and read its dispatches and kernels."""
     import shlo
 
     with tempfile.TemporaryDirectory(prefix="shlo-gpu-") as folder:
@@ -248,7 +254,8 @@ def inspect(text: str, target: str = "cuda:sm_90a", flags=()) -> Inspection:
             shlo.compile(text, target=target, cache=False, flags=[
                 *flags, f"--iree-hal-dump-executable-files-to={folder}",
                 f"--iree-scheduling-dump-statistics-file={stats}",
-                "--iree-scheduling-dump-statistics-format=pretty"])
+                "--iree-scheduling-dump-statistics-format=pretty"],
+                **({"pipeline": pipeline} if pipeline else {}))
         except shlo.Error as e:
             return Inspection(0, [], "", str(e).splitlines()[0][:200])
         dispatches = re.search(r"Dispatches: (\d+)", pathlib.Path(stats).read_text())
@@ -289,34 +296,49 @@ def inspection_markdown(rows: list[tuple[str, str, Inspection]]) -> str:
 
 
 def main(argv=None) -> int:
-    from ..pipelines.gpu_tuning import CONFIGS
+    from ..pipelines.gpu_tuning import CONFIGS, config_pipeline
+    from ..pipelines.targets import get_target
     from .bench_workloads import workloads
-    from .shlo_bench import select
+    from .shlo_bench import _print_table, select
 
     p = argparse.ArgumentParser(prog="gpu_bench", description=__doc__.splitlines()[0])
-    p.add_argument("command", choices=("inspect", "configs"))
+    p.add_argument("command", choices=("inspect", "configs", "time"))
     p.add_argument("--only", help="comma-separated workload names (heavy ones included)")
     p.add_argument("--target", default="cuda:sm_90a")
     p.add_argument("--config", default="default", choices=sorted(CONFIGS),
-                   help="inspect: the flag configuration (pipelines/gpu_tuning.py)")
-    p.add_argument("-o", "--output", help="also write the markdown table here")
+                   help="inspect, time: the configuration (pipelines/gpu_tuning.py)")
+    p.add_argument("--rounds", type=int, default=3, help="time: interleaved rounds")
+    p.add_argument("--budget", type=float, default=0.1, help="time: seconds per contender")
+    p.add_argument("-o", "--output", help="also write the table here")
     args = p.parse_args(argv)
     suite = select(workloads(), args.only, "gpu_bench")
     if suite is None:
         return 2
+    target = get_target(args.target)
     configs = list(CONFIGS) if args.command == "configs" else [args.config]
     rows = []
     for w in suite:
-        text = _lower(w)
+        text = _lower(w) if args.command != "time" else None
         for config in configs:
             print(f"{w.name} {config}", file=sys.stderr, flush=True)
-            rows.append((w.name, config, inspect(text, args.target, CONFIGS[config])))
-    table = inspection_markdown(rows)
+            flags, pipeline = CONFIGS[config][0], config_pipeline(target, config)
+            if args.command == "time":
+                rows.append(resident_row(w, args.target, args.rounds, list(flags), args.budget,
+                                         pipeline) | {"config": config})
+            else:
+                rows.append((w.name, config, inspect(text, args.target, flags, pipeline)))
+    if args.command == "time":
+        import io
+        out = io.StringIO()
+        _print_table(rows, out)
+        table = f"configuration {args.config}\n" + out.getvalue()
+    else:
+        table = inspection_markdown(rows)
     print(table)
     if args.output:
         with open(args.output, "w") as f:
             f.write(table + "\n")
-    return 0
+    return 1 if args.command == "time" and any("error" in r for r in rows) else 0
 
 
 if __name__ == "__main__":

@@ -293,3 +293,21 @@ def test_resident_calls(ctx, target):
     np.testing.assert_array_equal(doubled, (c.astype(np.float32) * 2).astype(ml_dtypes.bfloat16))
     with pytest.raises(ValueError, match="not compiled with"):
         ResidentCall(shlo.compile(module, target=target), [a, b, c])
+
+
+def test_sm90a_configurations():
+    """The configurations tools/gpu_check.sh times compile for sm_90a: `top-k` makes jax's
+    top_k IREE's topk (82 dispatches of shlo's sorting network become 17 for 64x4096)."""
+    import jax
+    from jax import lax
+    from shlo.pipelines.gpu_tuning import CONFIGS, TIMED, config_pipeline
+    from shlo.pipelines.targets import get_target
+    from shlo.tools.gpu_bench import inspect
+    x = np.zeros((8, 1024), np.float32)
+    text = jax.jit(lambda x: lax.top_k(x, 4)[0]).lower(x).as_text()
+    target = get_target("cuda:sm_90a")
+    default = inspect(text, "cuda:sm_90a")
+    assert default.error is None and config_pipeline(target, "default") is None
+    for name in TIMED:
+        found = inspect(text, "cuda:sm_90a", CONFIGS[name][0], config_pipeline(target, name))
+        assert found.error is None and found.dispatches < default.dispatches, (name, found)
