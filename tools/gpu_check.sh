@@ -49,10 +49,15 @@ run() {
     mkdir -p "$OUT"
     : > "$OUT/steps.md"
     if [ "${SETUP:-1}" = 1 ]; then
-        $PY -m venv --system-site-packages /tmp/gpu-venv || return 1
+        # a venv of its own (shlo-run beside its python, as the tests expect) that also sees
+        # the machine's packages (jax with CUDA), which may live in a venv themselves
+        local parent site
+        parent=$($PY -c 'import sysconfig; print(sysconfig.get_paths()["purelib"])')
+        $PY -m venv /tmp/gpu-venv || return 1
         PY=/tmp/gpu-venv/bin/python
-        tar -C "$($PY -c 'import sysconfig; print(sysconfig.get_paths()["purelib"])')" \
-            -xJf .gpu/iree-cp312.tar.xz || return 1
+        site=$($PY -c 'import sysconfig; print(sysconfig.get_paths()["purelib"])')
+        echo "$parent" > "$site/machine-packages.pth"
+        tar -C "$site" -xJf .gpu/iree-cp312.tar.xz || return 1
         step install 120 $PY -m pip install -q --no-deps --no-index --no-build-isolation . \
             || { cat "$OUT/install.log"; return 1; }
     fi
