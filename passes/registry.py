@@ -56,6 +56,8 @@ PASSES: dict[str, tuple[str, str]] = {
     "shlo-expand-constant-powers": ("shlo.passes.expand_constant_powers",
                                     "ExpandConstantPowers"),
     "shlo-fence-transposed-dots": ("shlo.passes.fence_transposed_dots", "FenceTransposedDots"),
+    "shlo-bound-dispatch-operands": ("shlo.passes.bound_dispatch_operands",
+                                     "BoundDispatchOperands"),
     "shlo-fence-crossed-reductions": ("shlo.passes.fence_crossed_reductions",
                                       "FenceCrossedReductions"),
     "shlo-defer-softmax-division": ("shlo.passes.defer_softmax_division",

@@ -45,6 +45,7 @@ DEFAULT_PASSES = [
     "shlo-legalize-reducer-rounding",
     "shlo-round-narrow-arithmetic",
     "shlo-barrier-loop-captures",
+    "shlo-bound-dispatch-operands",
     "canonicalize",
     "cse",
     "shlo-fold-dynamic-self-ops",

@@ -140,16 +140,21 @@ KINDS: dict[str, TargetKind] = {k.name: k for k in (
                 ("shlo-split-long-reduce", "threads=false"),
                 ("shlo-split-long-reduce", "max-length=16384")),
                ("shlo-legalize-vulkan-ops", "shlo-split-long-reduce")),
+    # CUDA and HIP bind at most 16 buffers to a dispatch (IREE_HAL_CUDA/HIP_MAX_DISPATCH_BINDING_COUNT)
     # O2: at IREE's default (O0) jax's LU of 64 or 128 rows came back all zeros on an H200
     # (both: IREE's LLVMGPU backends cannot truncate to f4E2M1FN, so it is computed in f32)
     TargetKind("cuda", "cuda", ("--iree-hal-target-device=cuda", "--iree-opt-level=O2"),
                "--iree-cuda-target", "sm_80", CUDA_TARGETS, F64_FULL,
                "PTX for NVIDIA GPUs: sm_60 .. sm_89 from IREE, sm_90/sm_90a (Hopper) from shlo",
-               pass_options=(("shlo-widen-f6", "f4=true"),), passes=("shlo-legalize-gpu-ops",)),
+               pass_options=(("shlo-widen-f6", "f4=true"),
+                             ("shlo-bound-dispatch-operands", "max-bindings=16")),
+               passes=("shlo-legalize-gpu-ops",)),
     TargetKind("hip", "hip", ("--iree-hal-target-device=hip",),
                "--iree-rocm-target", "gfx942", HIP_TARGETS, F64_FULL,
                "AMDGPU code objects for ROCm/HIP (compile only without an AMD GPU)",
-               pass_options=(("shlo-widen-f6", "f4=true"),), passes=("shlo-legalize-gpu-ops",)),
+               pass_options=(("shlo-widen-f6", "f4=true"),
+                             ("shlo-bound-dispatch-operands", "max-bindings=16")),
+               passes=("shlo-legalize-gpu-ops",)),
     TargetKind("vmvx", "local-sync",
                ("--iree-hal-target-device=local", "--iree-hal-local-target-device-backends=vmvx"),
                "", "", frozenset(), F64_FULL, "IREE's portable VM-based reference backend"),

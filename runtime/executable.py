@@ -10,6 +10,7 @@ saving.
 from __future__ import annotations
 
 import os
+import re
 
 import numpy as np
 
@@ -23,6 +24,28 @@ from .devices import (StagingCopies, device_config, forget_device, importable, i
 from .host_module import HostProcess, ProcessGrid, create_host_module
 from .lapack_host import create_lapack_module, take_error as take_lapack_error
 from .shape_errors import shape_check_error
+
+
+# How IREE's runtimes report a dispatch with more buffers than they bind: the HAL module,
+# the local (CPU) executable loader, Vulkan, CUDA/HIP.
+_BINDING_OVERFLOW = re.compile(
+    r"binding count (\d+) > (\d+)|dispatch requiring (\d+) bindings exceeds limit of (\d+)"
+    r"|declares (\d+) storage buffers, exceeding device limit (\d+)"
+    r"|binding(?:_flags)? count (\d+) exceeds maximum of (\d+)")
+
+
+def binding_overflow(message: str, function: str, device: str) -> str | None:
+    """A one-line error for IREE's failure to bind a dispatch of too many buffers (None for
+    other failures)."""
+    match = _BINDING_OVERFLOW.search(message)
+    if match is None:
+        return None
+    count, limit = [g for g in match.groups() if g is not None]
+    return (f"{function}: a dispatch (one fused kernel) of this module binds {count} buffers, "
+            f"more than the {limit} that device '{device}' binds; compile it with shlo's default "
+            f"pipeline, whose shlo-bound-dispatch-operands pass splits such kernels (its "
+            f"max-bindings option, {limit} for this device), or pass the arrays that one op reads "
+            f"stacked into fewer arrays")
 
 
 class Function(standalone_loader.Function):
@@ -78,11 +101,14 @@ class Function(standalone_loader.Function):
         ret_list = self._list(len(self.signature.outputs))
         try:
             self._invoker(arg_list, ret_list)
-        except (RuntimeError, ValueError) as e:
+        except (RuntimeError, ValueError, IndexError) as e:
             host_error = (self.host.take_error() if self.host is not None else None) or \
                 take_lapack_error()
             if host_error is not None:
                 raise host_error from None
+            overflow = binding_overflow(str(e), self.signature.name, self.driver)
+            if overflow is not None:
+                raise DeviceError(overflow) from None
             message = (str(e).strip().splitlines() or [type(e).__name__])[0]
             shape_error = shape_check_error(self.signature, message, arg_list)
             if shape_error is not None:
@@ -131,8 +157,11 @@ class Executable:
                 self._host = HostProcess(ProcessGrid(), 0, config.device) \
                     if self._calls_host else None
                 context = self.new_context(config, self._host)
-            except (RuntimeError, ValueError) as e:
-                raise DeviceError(self._load_failure(e)) from None
+            except (RuntimeError, ValueError, IndexError) as e:
+                names = ", ".join(standalone_loader.exported_functions(self._vm_module)) \
+                    if getattr(self, "_vm_module", None) is not None else "module"
+                raise DeviceError(binding_overflow(str(e), names, self.device)
+                                  or self._load_failure(e)) from None
             self._loaded = (self.device, config, context.vm_context, exports)
             self._functions, self._entry = {}, None
         return self._loaded
