@@ -30,8 +30,8 @@ from . import chlo_trig, f32_math, f64_math
 from .base import Pass
 from .chlo_expr import Num, element_of, is_complex, is_float
 from .chlo_sincos import sin_cos
-from .complex_math import (c_cos, c_exp, c_expm1, c_log, c_log1p, c_logistic, c_power, c_rsqrt,
-                           c_sin, c_sqrt, c_tanh)
+from .complex_math import (c_abs, c_cos, c_exp, c_expm1, c_log, c_log1p, c_logistic, c_power,
+                           c_rsqrt, c_sign, c_sin, c_sqrt, c_tanh)
 from .op_rules import apply_rules
 
 C64 = "complex<f32>"
@@ -57,6 +57,8 @@ EXPANSIONS = {
     "stablehlo.sqrt": (None, c_sqrt),
     "stablehlo.rsqrt": (None, c_rsqrt),
     "stablehlo.power": (None, c_power),
+    "stablehlo.abs": (None, c_abs),
+    "stablehlo.sign": (None, c_sign),
 }
 # with f64=true (targets that compute f64 arithmetic): pow below f64 goes through f64 (IREE
 # computes exp(y log x) in f32: 64 ULP off for large results, 128 in bf16)

@@ -1,7 +1,8 @@
 """The exact CHLO ops: conj, square, is_inf, is_pos_inf, is_neg_inf, next_after and mulhi.
 
 * square of a complex number gives an exact 0 real part when |re| == |im| (XLA's rule), and
-  its imaginary part as (2 re) im, which does not underflow early;
+  its imaginary part as (2 re) im for |re| <= 1, which does not underflow early, and as
+  re (2 im) above, which does not overflow early;
 * is_inf and friends are constant false on float types without infinities (f8E4M3FN, the
   FNUZ types, f8E8M0FNU, f6, f4), where comparing with an inf constant is meaningless;
 * next_after steps the bit pattern (as XLA does) for every float type with an integer of its
@@ -36,8 +37,11 @@ def _square(m):
         return [(x * x).value]
     re, im = real(x), imag(x)
     exact_zero = is_finite(re) & abs(re).eq(abs(im))
-    # (re + re) * im, not 2 * (re * im): the product stays normal when the result is
-    return [complex_(select(exact_zero, 0.0, (re - im) * (re + im)), (re + re) * im).value]
+    # (re + re) * im while |re| <= 1 (the product stays normal when the result is), and
+    # re * (im + im) above (re + re overflows for |re| > max / 2; im + im only overflows
+    # where the result does; no constant factor, which Mesa's compiler moves onto re)
+    twice = select(abs(re) > 1.0, re * (im + im), (re + re) * im)
+    return [complex_(select(exact_zero, 0.0, (re - im) * (re + im)), twice).value]
 
 
 # --- is_inf --------------------------------------------------------------------------------------

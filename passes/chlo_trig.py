@@ -23,8 +23,32 @@ import math
 import numpy as np
 
 from .chlo_expr import (Num, complex_, exp, expm1, float_info, float_rule, horner, hypot, imag,
-                        log, log1p, maximum, minimum, real, select, sign, sqrt)
+                        is_finite, is_nan, log, log1p, maximum, minimum, real, select, sign,
+                        sqrt)
+from . import f32_math
 from .chlo_sincos import sin_cos
+
+
+# --- sign bits, special values -------------------------------------------------------------------
+
+def signbit(x: Num) -> Num:
+    """Whether x's sign bit is set: true for -0, for negative values the target flushes to -0
+    and for NaNs with the sign bit (a compare with 0 says false for -0)."""
+    bits = "i64" if x.is_f64 else "i32"
+    return x.bitcast(bits) < 0
+
+
+def copysign(magnitude: Num, sign_of: Num) -> Num:
+    """|magnitude| with the sign bit of `sign_of`."""
+    bits = "i64" if magnitude.is_f64 else "i32"
+    top = -(1 << (63 if magnitude.is_f64 else 31))
+    m, s = magnitude.bitcast(bits), sign_of.bitcast(bits)
+    return ((m & ~top) | (s & top)).bitcast(magnitude.element)
+
+
+def is_inf(x: Num) -> Num:
+    return abs(x).eq(float("inf"))
+
 
 
 # --- atan2 -------------------------------------------------------------------------------------
@@ -75,35 +99,115 @@ def _exp_parts(a: Num):
     return finite, e, (h * 0.5) * h
 
 
+# sinh(x) / x = sum x^2k / (2k + 1)! for |x| < 1: 7 terms reach f32's precision
+_SINH_SERIES = [1 / math.factorial(2 * k + 1) for k in range(6, -1, -1)]
+_F32_EXP_DROP = 9.0         # past this e^-x / e^x < 2^-25: cosh and sinh are e^x / 2
+
+
+def _sinh_cosh_f32(x: Num) -> tuple[Num, Num]:
+    """f32 sinh and cosh within 2 ULP: the series of sinh below |x| = 1, (e +- 1/e) / 2 with
+    f32_math's exp (within 1 ULP; IREE's is 4 ULP off near overflow) up to 9, and e^|x| / 2
+    as one scaled exp beyond (no exp(|x| + log(1/2)), whose rounded argument costs |x| ULP,
+    nor exp(|x| / 2)^2)."""
+    a = abs(x)
+    e = f32_math.exp(minimum(a, _F32_EXP_DROP))
+    far = f32_math.exp(a, halvings=1)
+    inv = 1.0 / e
+    sh = select(a < _F32_EXP_DROP, (e - inv) * 0.5, far)
+    sh = select(a < 1.0, a * horner(a * a, _SINH_SERIES), sh)
+    ch = select(a < _F32_EXP_DROP, (e + inv) * 0.5, far)
+    return copysign(sh, x), ch
+
+
 def sinh(x: Num) -> Num:
+    if not x.is_f64:
+        return _sinh_cosh_f32(x)[0]
     a = abs(x)
     finite, e, big = _exp_parts(a)
-    u = expm1(x)
+    u = expm1(a)
     small = (u + u / (u + 1.0)) * 0.5                 # |x| < 1: no cancellation
     moderate = (e - 1.0 / e) * 0.5
-    magnitude = select(finite, moderate, big)
-    signed = select(x < 0.0, -magnitude, magnitude)
-    return select(a < 1.0, small, signed)
+    magnitude = select(a < 1.0, small, select(finite, moderate, big))
+    return copysign(magnitude, x)
 
 
 def cosh(x: Num) -> Num:
+    if not x.is_f64:
+        return _sinh_cosh_f32(x)[1]
     a = abs(x)
     finite, e, big = _exp_parts(a)
     return select(finite, (e + 1.0 / e) * 0.5, big)
 
 
-def _complex_sinh(z: Num) -> Num:
-    a, b = real(z), imag(z)
-    sin_b, cos_b = sin_cos(b)
-    im = select(b.eq(0.0), b, cosh(a) * sin_b)
-    return complex_(sinh(a) * cos_b, im)
+def _hyperbolic_times(x: Num, c: Num, s: Num) -> tuple[Num, Num]:
+    """(sinh(x) c, cosh(x) s), finite where sinh(x) and cosh(x) alone overflow but the
+    products do not: as (e^(|x|/2) c/2) e^(|x|/2) there."""
+    a = abs(x)
+    big = a > math.log(float_info(x.element).max)
+    h = exp(select(big, a, a.like(0.0)) * 0.5)
+    sh_c = ((h * c) * 0.5) * h              # (h * c first: c * 0.5 may be flushed to 0)
+    sh_c = select(big, select(signbit(x), -sh_c, sh_c), sinh(x) * c)
+    return sh_c, select(big, ((h * s) * 0.5) * h, cosh(x) * s)
 
 
-def _complex_cosh(z: Num) -> Num:
-    a, b = real(z), imag(z)
-    sin_b, cos_b = sin_cos(b)
-    im = select(b.eq(0.0), b * select(a < 0.0, a.like(-1.0), 1.0), sinh(a) * sin_b)
-    return complex_(cosh(a) * cos_b, im)
+def complex_sinh(z: Num) -> Num:
+    """sinh(x) cos y + i cosh(x) sin y, with C99 Annex G's values at zeros, infinities and
+    NaNs (a real argument keeps a zero imaginary part)."""
+    x, y = real(z), imag(z)
+    s, c = sin_cos(y)
+    re, im = _hyperbolic_times(x, c, s)
+    re = select((is_inf(x) | x.eq(0.0)) & ~is_finite(y), x, re)
+    return complex_(re, select(y.eq(0.0), y, im))
+
+
+def complex_cosh(z: Num) -> Num:
+    """cosh(x) cos y + i sinh(x) sin y, with C99 Annex G's special values."""
+    x, y = real(z), imag(z)
+    s, c = sin_cos(y)
+    im, re = _hyperbolic_times(x, s, c)
+    re = select(is_inf(x) & ~is_finite(y), x.like(float("inf")), re)
+    im = select(x.eq(0.0) & ~is_finite(y), x, im)
+    return complex_(re, select(y.eq(0.0), select(signbit(x), -y, y), im))
+
+
+def complex_tanh(z: Num) -> Num:
+    """tanh(x + iy) = (sinh x cosh x + i sin y cos y) / (cos^2 y + sinh^2 x), Kahan's form: its
+    denominator is cosh 2x + cos 2y halved without the cancellation near a pole (cos 2y near
+    -1, x small: tanh(0.055 + 4.717i) was 8e-6 off in f32); for large |x| the real part is
+    sign(x) and the imaginary part 4 sin y cos y e^(-2|x|) (the quotient would be inf/inf).
+    C99 Annex G's special values: tanh(+-inf + iy) = +-1 +- i0 for any y, NaN + iNaN for a
+    finite x != 0 and y inf or NaN, +-0 + iNaN for x = +-0."""
+    x, y = real(z), imag(z)
+    s, c = sin_cos(y)
+    sh = sinh(x)
+    d = c * c + sh * sh
+    large = abs(x) > (math.log(float_info(x.element).max) - 2.0) * 0.5
+    re = select(large, copysign(x.like(1.0), x), sh * cosh(x) / d)
+    im = select(large, 4.0 * s * c * exp(-2.0 * abs(x)), s * c / d)
+    y_bad = ~is_finite(y)
+    re = select(x.eq(0.0), x, select(y_bad & is_finite(x), y.like(float("nan")), re))
+    im = select(is_inf(x) & y_bad, x.like(0.0), im)
+    return complex_(re, select(y.eq(0.0), y, im))
+
+
+def _times_minus_i(w: Num) -> Num:
+    """-i w."""
+    return complex_(imag(w), -real(w))
+
+
+def _times_i(z: Num) -> Num:
+    """i z."""
+    return complex_(-imag(z), real(z))
+
+
+def complex_sin(z: Num) -> Num:
+    """sin(z) = -i sinh(iz)."""
+    return _times_minus_i(complex_sinh(_times_i(z)))
+
+
+def complex_tan(z: Num) -> Num:
+    """tan(z) = -i tanh(iz)."""
+    return _times_minus_i(complex_tanh(_times_i(z)))
 
 
 # --- tan, atan, atanh ----------------------------------------------------------------------------
@@ -122,35 +226,46 @@ def _inverse_epsilon(x: Num) -> float:
     return 2.0 ** 53 if x.is_f64 else 16777218.0
 
 
-def atanh_parts(x: Num, y: Num):
-    """Real and imaginary parts of atanh(x + iy) (functional_algorithms' algorithm)."""
-    ax, ay = abs(x), abs(y)
-    inv_eps = _inverse_epsilon(x)
+def _atanh_quadrant(ax: Num, ay: Num) -> tuple[Num, Num]:
+    """atanh(ax + i ay) for ax, ay >= 0 (functional_algorithms' algorithm), with the special
+    values of C99 Annex G. Next to the singularity at 1, where (1 - ax)^2 + ay^2 underflows,
+    the real part is log(4 ax) / 4 - log(hypot(1 - ax, ay)) / 2."""
+    info = float_info(ax.element)
+    inv_eps = _inverse_epsilon(ax)
     m = inv_eps * inv_eps
     safe = (ax < m) & (ay < m)
     one_minus_ax = 1.0 - ax
-    y2 = y * y
+    y2 = ay * ay
     real_safe = ax / (one_minus_ax * one_minus_ax + y2)
-    inf = float("inf")
-    any_inf = x.eq(inf) | x.eq(-inf) | y.eq(inf) | y.eq(-inf)
-    far = select(any_inf, 0.0, (1.0 / (ax / y + y / ax)) / y)
+    far = select(is_inf(ax) | is_inf(ay), ax.like(0.0), (1.0 / (ax / ay + ay / ax)) / ay)
     real_unsafe = select(ay * inv_eps < ax, 1.0 / ax, far)
-    term = select(safe, real_safe, real_unsafe)
-    sign_x = select(x >= 0.0, x.like(1.0), -1.0)
-    re = sign_x * log1p(term * 4.0) * 0.25
-    im_safe = atan2(y + y, one_minus_ax * (1.0 + ax) - y2)
-    im_unsafe = select(y >= 0.0, y.like(math.pi), -math.pi)
-    return re, select(safe, im_safe, im_unsafe) * 0.5
+    re = log1p(select(safe, real_safe, real_unsafe) * 4.0) * 0.25
+    gap = hypot(abs(one_minus_ax), ay)
+    near_one = gap < math.sqrt(info.tiny) * 2.0 ** 12
+    re = select(near_one, log(4.0 * ax) * 0.25 - log(gap) * 0.5, re)
+    im = select(safe, atan2(ay + ay, one_minus_ax * (1.0 + ax) - y2), ay.like(math.pi)) * 0.5
+    nan, inf = float("nan"), float("inf")
+    any_inf = is_inf(ax) | is_inf(ay)
+    re = select(any_inf, ax.like(0.0), select(ax.eq(0.0) & is_nan(ay), ax, re))
+    im = select(is_nan(ay) | (is_nan(ax) & ay.ne(inf)), ay.like(nan), im)
+    return re, select(any_inf & ~is_nan(ay), ay.like(math.pi / 2), im)
+
+
+def _odd_quadrant(kernel, x: Num, y: Num) -> Num:
+    """kernel(|x|, |y|) with the signs of x and y put back (f(-z) = -f(z), f(conj z) = conj
+    f(z)): sign bits, so that -0 and negative values the target flushes to -0 count as
+    negative, as the branch cuts of C99 Annex G have it."""
+    re, im = kernel(abs(x), abs(y))
+    return complex_(copysign(re, x), copysign(im, y))
 
 
 def _complex_atanh(z: Num) -> Num:
-    return complex_(*atanh_parts(real(z), imag(z)))
+    return _odd_quadrant(_atanh_quadrant, real(z), imag(z))
 
 
 def _complex_atan(z: Num) -> Num:
     """atan(z) = -i atanh(iz)."""
-    re, im = atanh_parts(-imag(z), real(z))
-    return complex_(im, -re)
+    return _times_minus_i(_complex_atanh(_times_i(z)))
 
 
 # --- asin, acos, asinh, acosh --------------------------------------------------------------------
@@ -183,7 +298,10 @@ def asin_acos_kernel(x: Num, y: Num):
     am1 = select(y_tiny, -(xp1 * xm1 / ap1),
                  select(ax >= 1.0, d + spxm1 * 0.5,
                         select(a <= 1.5, d + half_yy / smxm1, a - 1.0)))
-    sq = sqrt(am1 * ap1)
+    # am1 * ap1, with am1's term s + xm1 halved after the product where ax >= 1: for
+    # ax = 1 and a tiny y, (s + xm1) / 2 = y / 2 can be subnormal, which the target flushes
+    am1_ap1 = select(~y_tiny & (ax >= 1.0), d * ap1 + (spxm1 * ap1) * 0.5, am1 * ap1)
+    sq = sqrt(am1_ap1)
     q_small = select(y_tiny, ay / sq, log1p(am1 + sq))
     q = select(mx >= select(y_large, safe_max_opt, x.like(safe_max)), q_big, q_small)
     return p, q
@@ -194,35 +312,58 @@ def _kernel_op(z: Num) -> Num:
     return complex_(p, q)
 
 
-def _signed(q: Num, negative: Num) -> Num:
-    return select(negative, -q, q)
+def _asinh_quadrant(ax: Num, ay: Num) -> tuple[Num, Num]:
+    """asinh(ax + i ay) for ax, ay >= 0 (-i asin(iz) by the kernel), with the special values
+    of C99 Annex G."""
+    p, q = asin_acos_kernel(ay, ax)
+    re, im = q, atan2(ay, p)
+    nan = float("nan")
+    any_inf = is_inf(ax) | is_inf(ay)
+    re = select(any_inf, ax.like(float("inf")), select(is_nan(ax) | is_nan(ay), nan, re))
+    im = select(is_inf(ay) & is_inf(ax), ay.like(math.pi / 4),
+                select(is_inf(ay), math.pi / 2, select(is_inf(ax), ax.like(0.0), im)))
+    im = select(is_nan(ay) | (is_nan(ax) & ay.ne(0.0)), ay.like(nan), im)
+    return re, select(is_nan(ax) & ay.eq(0.0), ay, im)
 
 
-def _complex_asin(z: Num) -> Num:
-    x, y = real(z), imag(z)
-    p, q = asin_acos_kernel(x, y)
-    return complex_(atan2(x, p), _signed(q, y < 0.0))
-
-
-def _complex_acos(z: Num) -> Num:
-    x, y = real(z), imag(z)
-    p, q = asin_acos_kernel(x, y)
-    return complex_(atan2(p, x), _signed(q, ~(y < 0.0)))
+def _acosh_upper(x: Num, ay: Num) -> tuple[Num, Num]:
+    """acosh(x + i ay) for ay >= 0 (i acos(z) by the kernel), with the special values of C99
+    Annex G."""
+    p, q = asin_acos_kernel(x, ay)
+    re, im = q, atan2(p, x)
+    nan, inf = float("nan"), float("inf")
+    any_inf = is_inf(x) | is_inf(ay)
+    re = select(any_inf, x.like(inf), select(is_nan(x) | is_nan(ay), nan, re))
+    at_x_inf = select(x > 0.0, x.like(0.0), math.pi)                   # x = +-inf, y finite
+    at_y_inf = select(is_inf(x), select(x > 0.0, x.like(math.pi / 4), 3 * math.pi / 4),
+                      math.pi / 2)
+    im = select(is_inf(ay), at_y_inf, select(is_inf(x), at_x_inf, im))
+    im = select(is_nan(ay), select(x.eq(0.0), x.like(math.pi / 2), nan), im)
+    return re, select(is_nan(x), x, im)
 
 
 def _complex_asinh(z: Num) -> Num:
-    """asinh(z) = -i asin(iz)."""
-    x, y = real(z), imag(z)
-    p, q = asin_acos_kernel(y, x)
-    return complex_(_signed(q, x < 0.0), atan2(y, p))
+    return _odd_quadrant(_asinh_quadrant, real(z), imag(z))
+
+
+def _complex_asin(z: Num) -> Num:
+    """asin(z) = -i asinh(iz)."""
+    return _times_minus_i(_complex_asinh(_times_i(z)))
 
 
 def _complex_acosh(z: Num) -> Num:
-    """acosh(z) = i acos(z) for im(z) >= 0, -i acos(z) below."""
+    """acosh(conj z) = conj acosh(z): the upper half plane's, signed by y's sign bit."""
     x, y = real(z), imag(z)
-    p, q = asin_acos_kernel(x, y)
-    angle = atan2(p, x)
-    return complex_(q, _signed(angle, y < 0.0))
+    re, im = _acosh_upper(x, abs(y))
+    return complex_(re, copysign(im, y))
+
+
+def _complex_acos(z: Num) -> Num:
+    """acos(z) = -i acosh(z) for y's sign bit clear, i acosh(z) for it set: with
+    acosh(x + i|y|) = r + it, acos(z) = t - i copysign(r, y)."""
+    x, y = real(z), imag(z)
+    re, im = _acosh_upper(x, abs(y))
+    return complex_(im, -copysign(re, y))
 
 
 def asin_real(x: Num) -> Num:
@@ -255,24 +396,9 @@ def tan_real(x: Num) -> Num:
     return s / c
 
 
-def complex_tan(z: Num) -> Num:
-    """tan(x + iy) = (sin x cos x + i sinh y cosh y) / (cos^2 x + sinh^2 y), Kahan's form: its
-    denominator is cos 2x + cosh 2y halved without the cancellation near a pole (cos 2x near -1,
-    y small: tanh(0.055 + 4.717i) was 8e-6 off in f32); for large |y| the real part is
-    4 sin x cos x e^(-2|y|) and the imaginary part sign(y) (the quotient would be inf/inf)."""
-    x, y = real(z), imag(z)
-    s, c = sin_cos(x)
-    sh = sinh(y)
-    d = c * c + sh * sh
-    large = abs(y) > (math.log(float_info(x.element).max) - 2.0) * 0.5
-    re = select(large, 4.0 * s * c * exp(-2.0 * abs(y)), s * c / d)
-    im = select(large, select(y < 0.0, y.like(-1.0), 1.0), sh * cosh(y) / d)
-    return complex_(re, im)
-
-
 RULES = {
-    "chlo.sinh": float_rule(sinh, _complex_sinh, name="sinh"),
-    "chlo.cosh": float_rule(cosh, _complex_cosh, name="cosh"),
+    "chlo.sinh": float_rule(sinh, complex_sinh, name="sinh"),
+    "chlo.cosh": float_rule(cosh, complex_cosh, name="cosh"),
     "chlo.tan": float_rule(tan_real, complex_tan, name="tan"),
     "chlo.atan": float_rule(_atan, _complex_atan, name="atan"),
     "chlo.atanh": float_rule(atanh_real, _complex_atanh, name="atanh"),

@@ -19,8 +19,8 @@ from iree.compiler import ir
 from . import chlo_trig, f64_math
 from .chlo_expr import Num, element_of
 from .chlo_sincos import sin_cos
-from .complex_math import (c_atan2, c_cbrt, c_cos, c_exp, c_expm1, c_log, c_log1p, c_logistic,
-                           c_power, c_rsqrt, c_sin, c_sqrt, c_tanh)
+from .complex_math import (c_abs, c_atan2, c_cbrt, c_cos, c_exp, c_expm1, c_log, c_log1p,
+                           c_logistic, c_power, c_rsqrt, c_sign, c_sin, c_sqrt, c_tanh)
 from .op_rules import RulesPass
 
 F64, C128 = "f64", "complex<f64>"
@@ -44,6 +44,8 @@ EXPANSIONS = {
     "stablehlo.remainder": (f64_math.fmod, None),
     "stablehlo.sqrt": (None, c_sqrt),
     "stablehlo.rsqrt": (None, c_rsqrt),
+    "stablehlo.abs": (None, c_abs),
+    "stablehlo.sign": (None, c_sign),
 }
 
 

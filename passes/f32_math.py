@@ -30,15 +30,18 @@ def _pow2(k: Num) -> Num:
     return shift_left(k + 127, 23).bitcast("f32")
 
 
-def exp(x: Num) -> Num:
+def exp(x: Num, halvings: int = 0) -> Num:
+    """e^x / 2^halvings (halvings >= 0: finite a little past where e^x overflows)."""
     k = round_even(x * (1 / math.log(2)))
     r = (x - k * LN2_HI) - k * LN2_LO
     p = horner(r, EXP_TAYLOR)
     ki = select(is_nan(k), k.like(0.0), k).to("i32")
-    ki = select(ki > 128, ki.like(128), select(ki < -151, -151, ki))
+    ki = select(ki > 128 + halvings, ki.like(128 + halvings), select(ki < -151, -151, ki))
+    ki = ki - halvings
     half = Num(stablehlo.shift_right_arithmetic(ki.value, ki.like(1).value))
     out = (p * _pow2(half)) * _pow2(ki - half)
-    out = select(x > EXP_MAX, x.like(math.inf), select(x < EXP_MIN, x.like(0.0), out))
+    top = EXP_MAX + halvings * math.log(2)
+    out = select(x > top, x.like(math.inf), select(x < EXP_MIN, x.like(0.0), out))
     return select(is_nan(x), x, out)
 
 
