@@ -42,6 +42,9 @@ def test_compare_rules():
     assert compare([np.array([off, np.nan], np.float32)], one, [f32])
     assert compare([np.array([off, np.nan], np.float32)], one,
                    [OutputMeta("F32", 1e-7, False, False)]) is None
+    # an infinity is never close to a finite value, whatever the tolerance
+    inf = {"reference": [np.array([np.inf], np.float32)]}
+    assert compare([np.array([3e38], np.float32)], inf, [OutputMeta("F32", 0.1, True, False)])
     # close to either oracle; subnormals count as zero
     both = {"reference": [np.array([1e-40], np.float32)], "xla": [np.array([0.0], np.float32)]}
     assert compare([np.array([0.0], np.float32)], both, [f32]) is None
