@@ -53,6 +53,7 @@ PASSES: dict[str, tuple[str, str]] = {
     "shlo-split-long-reduce": ("shlo.passes.split_long_reduce", "SplitLongReduce"),
     "shlo-guard-square-sums": ("shlo.passes.guard_square_sums", "GuardSquareSums"),
     "shlo-swap-transposed-dots": ("shlo.passes.swap_transposed_dots", "SwapTransposedDots"),
+    "shlo-unroll-scan-loops": ("shlo.passes.unroll_scan_loops", "UnrollScanLoops"),
     "shlo-expand-constant-powers": ("shlo.passes.expand_constant_powers",
                                     "ExpandConstantPowers"),
     "shlo-fence-transposed-dots": ("shlo.passes.fence_transposed_dots", "FenceTransposedDots"),

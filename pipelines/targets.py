@@ -129,7 +129,7 @@ KINDS: dict[str, TargetKind] = {k.name: k for k in (
                passes=("shlo-split-arg-reduce", "shlo-defer-softmax-division",
                        "shlo-guard-square-sums", "shlo-split-long-reduce",
                        "shlo-fence-crossed-reductions", "shlo-swap-transposed-dots",
-                       "shlo-fence-transposed-dots")),
+                       "shlo-fence-transposed-dots", "shlo-unroll-scan-loops")),
     TargetKind("vulkan", "vulkan", ("--iree-hal-target-device=vulkan",),
                "--iree-vulkan-target", "llvmpipe", VULKAN_TARGETS, F64_ARITHMETIC,
                "SPIR-V for Vulkan; llvmpipe matches Mesa's software driver",
