@@ -135,10 +135,10 @@ KINDS: dict[str, TargetKind] = {k.name: k for k in (
                "SPIR-V for Vulkan; llvmpipe matches Mesa's software driver",
                # Mesa: exp 44 ULP off, log1p = log(1 + x) (docs/iree_gaps.md); top_k as
                # IREE's topk: 43 ms against the network's 1254 ms on lavapipe. lavapipe ends
-               # a shader's loops after 65535 iterations: no reduction longer than 16384
+               # a workgroup's loops after 65535 iterations: no reduction longer than 4096
                (("shlo-accurate-math", "exp-log=true"), ("shlo-lower-sort", "top-k=true"),
                 ("shlo-split-long-reduce", "threads=false"),
-                ("shlo-split-long-reduce", "max-length=16384")),
+                ("shlo-split-long-reduce", "max-length=4096")),
                ("shlo-legalize-vulkan-ops", "shlo-split-long-reduce")),
     # CUDA and HIP bind at most 16 buffers to a dispatch (IREE_HAL_CUDA/HIP_MAX_DISPATCH_BINDING_COUNT)
     # O2: at IREE's default (O0) jax's LU of 64 or 128 rows came back all zeros on an H200
