@@ -43,8 +43,8 @@ def _inputs(dtype, shape):
     return spd, a, _matrices(dtype, shape[:-1] + (3,), 1)
 
 
-@pytest.mark.parametrize("dtype", DTYPES)
-@pytest.mark.parametrize("shape", [(2, 64, 64), (256, 256)])
+@pytest.mark.parametrize("dtype, shape", [(d, (2, 64, 64)) for d in DTYPES] + [
+    (np.float32, (256, 256)), (np.complex128, (256, 256))])
 def test_every_routine_against_xla(dtype, shape):
     args = _inputs(dtype, shape)
     wide = np.finfo(dtype).bits == 64
