@@ -8,9 +8,13 @@ IREE builds on them (exp, expm1, sin, cos, tan, tanh) inherits their errors, and
 log1p, sqrt and rsqrt are 36-686 ULP off. f16, bf16 and the f8 types compute these in f32
 and inherit the same errors.
 
+IREE's f32 cbrt is up to 10 ULP off (NaN for inf); complex abs and sign overflow past
+sqrt(max) (|z|^2 computed directly).
+
 This pass rewrites those ops, for every float type below f64 and for complex<f32>, into
 shlo's kernels: sin/cos with exact argument reduction (`chlo_sincos`), tan and atan2 from
-`chlo_trig`, complex functions from `complex_math`. Narrower floats compute in f32 and
+`chlo_trig`, cbrt from `f32_math`, complex functions (with C99 Annex G's values at zeros,
+infinities and NaNs) from `complex_math`. Narrower floats compute in f32 and
 round once. f64 and complex<f64> are shlo-expand-f64-math's. With `exp-log=true`, which
 targets whose own f32 exp and log1p are wrong set (`TargetKind.pass_options`: Vulkan), f32
 exp, expm1, log1p and logistic become `f32_math`'s kernels too. pow below f64 is computed
@@ -57,6 +61,7 @@ EXPANSIONS = {
     "stablehlo.sqrt": (None, c_sqrt),
     "stablehlo.rsqrt": (None, c_rsqrt),
     "stablehlo.power": (None, c_power),
+    "stablehlo.cbrt": (f32_math.cbrt, None),
     "stablehlo.abs": (None, c_abs),
     "stablehlo.sign": (None, c_sign),
 }

@@ -1,4 +1,4 @@
-"""f32 exp, expm1, log1p and logistic from arithmetic, for targets whose own are wrong.
+"""f32 exp, expm1, log1p, logistic and cbrt from arithmetic, for targets whose own are wrong.
 
 Mesa's SPIR-V compiler (Vulkan on lavapipe) computes exp through exp2(x log2 e), 44 ULP off
 at |x| ~ 65-88, and log1p as log(1 + x), which is all rounding error for |x| < 1e-7
@@ -10,13 +10,17 @@ exact), e^r by its Taylor series on |r| <= ln2/2, 2^k applied in two halves thro
 bits. expm1: its Taylor series for |x| < 1 (no cancellation), exp(x) - 1 beyond. log1p:
 2 atanh(s), s = x / (2 + x), by the series of atanh for |x| < 0.4, log(1 + x) beyond.
 None of them relies on an error-free transformation that Mesa's optimiser could fold.
+exp also serves f32 sinh and cosh on every target (chlo_trig; IREE's CPU exp is 4 ULP off
+near overflow), with a power-of-two scale that keeps e^x / 2 finite past e^x's overflow.
+cbrt (IREE's own f32 cbrt is up to 10 ULP off, NaN for inf) runs on every target below f64.
 """
 from __future__ import annotations
 
 import math
 
 from ..dialect import stablehlo
-from .chlo_expr import Num, horner, is_nan, log, round_even, select, shift_left
+from .chlo_expr import (Num, exp as _target_exp, horner, is_finite, is_nan, log, round_even,
+                        select, shift_left)
 
 LN2_HI, LN2_LO = 0.693145751953125, 1.428606765330187045e-06     # ln2_hi: 16 significant bits
 EXP_MAX, EXP_MIN = 88.72283935546875, -103.97208404541016         # e^x overflows / is below 2^-150
@@ -61,3 +65,14 @@ def log1p(x: Num) -> Num:
 
 def logistic(x: Num) -> Num:
     return 1.0 / (exp(-x) + 1.0)
+
+
+def cbrt(x: Num) -> Num:
+    """The real cube root: e^(log|x| / 3) from the target's exp and log, then one Newton step
+    y - (y - |x| / y^2) / 3, which leaves the square of their relative error (IREE's own f32
+    cbrt is up to 10 ULP off and gives NaN for inf). x itself for 0, inf and NaN."""
+    a = abs(x)
+    y = _target_exp(log(select((a > 0.0) & is_finite(a), a, a.like(1.0))) * (1.0 / 3.0))
+    y = y - (y - a / (y * y)) * (1.0 / 3.0)
+    y = select(x < 0.0, -y, y)
+    return select(x.eq(0.0) | ~is_finite(x), x, y)

@@ -1,5 +1,5 @@
 """shlo-accurate-math against mpmath, in ULP: f32 sin/cos/tan over the whole f32 range
-(Payne-Hanek past 2^12), atan2, every f16 and bf16 value, the complex<f32> functions and
+(Payne-Hanek past 2^12), cbrt (IREE's own was 10 ULP off, NaN for inf), atan2, every f16 and bf16 value, the complex<f32> functions and
 (Vulkan's exp-log=true) f32 exp/expm1/log1p/logistic, pow through f64, on IREE's CPU
 backend and a subset on Vulkan; fast_math=True leaves the pass out.
 
@@ -42,8 +42,16 @@ def _log1p(x):
     return math.nan if x < -1 else -math.inf if x == -1 else float(MP.log1p(x))
 
 
+def _cbrt(x):
+    """The real cube root (mpmath's cbrt of a negative number is complex)."""
+    if math.isnan(x) or x == 0 or math.isinf(x):
+        return x
+    return math.copysign(float(MP.cbrt(MP.mpf(abs(x)))), x)
+
+
 # op -> (oracle on Python floats, max ULP)
-REAL = {"sine": (_trig(MP.sin), 2), "cosine": (_trig(MP.cos), 2), "tan": (_trig(MP.tan), 4)}
+REAL = {"sine": (_trig(MP.sin), 2), "cosine": (_trig(MP.cos), 2), "tan": (_trig(MP.tan), 4),
+        "cbrt": (_cbrt, 1)}
 # shlo-accurate-math{exp-log=true} (the Vulkan target's): op -> (oracle, max ULP); the CPU
 # keeps IREE's own, which are within IREE_CPU_BOUND (4 ULP just below exp's overflow)
 EXP_LOG = {"exponential": (_real(MP.exp), 1), "exponential_minus_one": (_real(MP.expm1), 1),
@@ -161,8 +169,9 @@ def test_exp_log_kernels_on_cpu(ctx):
 
 # Vulkan: the real kernels (Payne-Hanek's 64-bit integers and table gather included), the
 # exp-log ones (Mesa's own exp is 44 ULP off, its log1p 7.7e6), and complex ones.
-VULKAN = ("sine-f32", "cosine-f32", "tan-f32", "atan2-f32", "sine-f16", "exponential-f32",
-          "exponential_minus_one-f32", "log_plus_one-f32", "logistic-f32", "power-f32",
+VULKAN = ("sine-f32", "cosine-f32", "tan-f32", "cbrt-f32", "atan2-f32", "sine-f16",
+          "exponential-f32", "exponential_minus_one-f32", "log_plus_one-f32", "logistic-f32",
+          "power-f32",
           "log-complex<f32>", "sqrt-complex<f32>", "exponential-complex<f32>")
 
 
