@@ -294,3 +294,38 @@ func.func @invariant34(%a0: tensor<16xf32>, %a1: tensor<16xf32>, %a2: tensor<16x
   }
   return %r#0, %r#1, %r#2, %r#3, %r#4, %r#5, %r#6, %r#7, %r#8, %r#9, %r#10, %r#11, %r#12, %r#13, %r#14, %r#15, %r#16, %r#17, %r#18, %r#19, %r#20, %r#21, %r#22, %r#23, %r#24, %r#25, %r#26, %r#27, %r#28, %r#29, %r#30, %r#31, %r#32, %r#33 : tensor<16xf32>, tensor<16xf32>, tensor<16xf32>, tensor<16xf32>, tensor<16xf32>, tensor<16xf32>, tensor<16xf32>, tensor<16xf32>, tensor<16xf32>, tensor<16xf32>, tensor<16xf32>, tensor<16xf32>, tensor<16xf32>, tensor<16xf32>, tensor<16xf32>, tensor<16xf32>, tensor<16xf32>, tensor<16xf32>, tensor<16xf32>, tensor<16xf32>, tensor<16xf32>, tensor<16xf32>, tensor<16xf32>, tensor<16xf32>, tensor<16xf32>, tensor<16xf32>, tensor<16xf32>, tensor<16xf32>, tensor<16xf32>, tensor<16xf32>, tensor<16xf32>, tensor<16xf32>, tensor<16xf32>, tensor<16xf32>
 }
+
+// A scatter of 20 operands and 20 updates into 20 returned results: split into scatters of 10
+// (20 inputs, the indices, 10 results and a spare binding: 32), each with the indices.
+// CHECK-LABEL: func.func @scatter20
+// CHECK:         %{{.*}}:10 = "stablehlo.scatter"(%arg0, %arg1, %arg2, %arg3, %arg4, %arg5, %arg6, %arg7, %arg8, %arg9, %arg20, %arg21,
+// CHECK:         %{{.*}}:10 = "stablehlo.scatter"(%arg10, %arg11, %arg12, %arg13, %arg14, %arg15, %arg16, %arg17, %arg18, %arg19, %arg20, %arg31,
+// CHECK-NOT:     stablehlo.scatter
+// CHECK:         return
+func.func @scatter20(%a0: tensor<64xf32>, %a1: tensor<64xf32>, %a2: tensor<64xf32>, %a3: tensor<64xf32>, %a4: tensor<64xf32>, %a5: tensor<64xf32>, %a6: tensor<64xf32>, %a7: tensor<64xf32>, %a8: tensor<64xf32>, %a9: tensor<64xf32>, %a10: tensor<64xf32>, %a11: tensor<64xf32>, %a12: tensor<64xf32>, %a13: tensor<64xf32>, %a14: tensor<64xf32>, %a15: tensor<64xf32>, %a16: tensor<64xf32>, %a17: tensor<64xf32>, %a18: tensor<64xf32>, %a19: tensor<64xf32>, %idx: tensor<8x1xi32>, %u0: tensor<8xf32>, %u1: tensor<8xf32>, %u2: tensor<8xf32>, %u3: tensor<8xf32>, %u4: tensor<8xf32>, %u5: tensor<8xf32>, %u6: tensor<8xf32>, %u7: tensor<8xf32>, %u8: tensor<8xf32>, %u9: tensor<8xf32>, %u10: tensor<8xf32>, %u11: tensor<8xf32>, %u12: tensor<8xf32>, %u13: tensor<8xf32>, %u14: tensor<8xf32>, %u15: tensor<8xf32>, %u16: tensor<8xf32>, %u17: tensor<8xf32>, %u18: tensor<8xf32>, %u19: tensor<8xf32>) -> (tensor<64xf32>, tensor<64xf32>, tensor<64xf32>, tensor<64xf32>, tensor<64xf32>, tensor<64xf32>, tensor<64xf32>, tensor<64xf32>, tensor<64xf32>, tensor<64xf32>, tensor<64xf32>, tensor<64xf32>, tensor<64xf32>, tensor<64xf32>, tensor<64xf32>, tensor<64xf32>, tensor<64xf32>, tensor<64xf32>, tensor<64xf32>, tensor<64xf32>) {
+  %r:20 = "stablehlo.scatter"(%a0, %a1, %a2, %a3, %a4, %a5, %a6, %a7, %a8, %a9, %a10, %a11, %a12, %a13, %a14, %a15, %a16, %a17, %a18, %a19, %idx, %u0, %u1, %u2, %u3, %u4, %u5, %u6, %u7, %u8, %u9, %u10, %u11, %u12, %u13, %u14, %u15, %u16, %u17, %u18, %u19) ({
+  ^bb0(%x0: tensor<f32>, %x1: tensor<f32>, %x2: tensor<f32>, %x3: tensor<f32>, %x4: tensor<f32>, %x5: tensor<f32>, %x6: tensor<f32>, %x7: tensor<f32>, %x8: tensor<f32>, %x9: tensor<f32>, %x10: tensor<f32>, %x11: tensor<f32>, %x12: tensor<f32>, %x13: tensor<f32>, %x14: tensor<f32>, %x15: tensor<f32>, %x16: tensor<f32>, %x17: tensor<f32>, %x18: tensor<f32>, %x19: tensor<f32>, %y0: tensor<f32>, %y1: tensor<f32>, %y2: tensor<f32>, %y3: tensor<f32>, %y4: tensor<f32>, %y5: tensor<f32>, %y6: tensor<f32>, %y7: tensor<f32>, %y8: tensor<f32>, %y9: tensor<f32>, %y10: tensor<f32>, %y11: tensor<f32>, %y12: tensor<f32>, %y13: tensor<f32>, %y14: tensor<f32>, %y15: tensor<f32>, %y16: tensor<f32>, %y17: tensor<f32>, %y18: tensor<f32>, %y19: tensor<f32>):
+    %o0 = stablehlo.add %x0, %y0 : tensor<f32>
+    %o1 = stablehlo.add %x1, %y1 : tensor<f32>
+    %o2 = stablehlo.add %x2, %y2 : tensor<f32>
+    %o3 = stablehlo.add %x3, %y3 : tensor<f32>
+    %o4 = stablehlo.add %x4, %y4 : tensor<f32>
+    %o5 = stablehlo.add %x5, %y5 : tensor<f32>
+    %o6 = stablehlo.add %x6, %y6 : tensor<f32>
+    %o7 = stablehlo.add %x7, %y7 : tensor<f32>
+    %o8 = stablehlo.add %x8, %y8 : tensor<f32>
+    %o9 = stablehlo.add %x9, %y9 : tensor<f32>
+    %o10 = stablehlo.add %x10, %y10 : tensor<f32>
+    %o11 = stablehlo.add %x11, %y11 : tensor<f32>
+    %o12 = stablehlo.add %x12, %y12 : tensor<f32>
+    %o13 = stablehlo.add %x13, %y13 : tensor<f32>
+    %o14 = stablehlo.add %x14, %y14 : tensor<f32>
+    %o15 = stablehlo.add %x15, %y15 : tensor<f32>
+    %o16 = stablehlo.add %x16, %y16 : tensor<f32>
+    %o17 = stablehlo.add %x17, %y17 : tensor<f32>
+    %o18 = stablehlo.add %x18, %y18 : tensor<f32>
+    %o19 = stablehlo.add %x19, %y19 : tensor<f32>
+    stablehlo.return %o0, %o1, %o2, %o3, %o4, %o5, %o6, %o7, %o8, %o9, %o10, %o11, %o12, %o13, %o14, %o15, %o16, %o17, %o18, %o19 : tensor<f32>, tensor<f32>, tensor<f32>, tensor<f32>, tensor<f32>, tensor<f32>, tensor<f32>, tensor<f32>, tensor<f32>, tensor<f32>, tensor<f32>, tensor<f32>, tensor<f32>, tensor<f32>, tensor<f32>, tensor<f32>, tensor<f32>, tensor<f32>, tensor<f32>, tensor<f32>
+  }) {scatter_dimension_numbers = #stablehlo.scatter<inserted_window_dims = [0], scatter_dims_to_operand_dims = [0], index_vector_dim = 1>, indices_are_sorted = false, unique_indices = false} : (tensor<64xf32>, tensor<64xf32>, tensor<64xf32>, tensor<64xf32>, tensor<64xf32>, tensor<64xf32>, tensor<64xf32>, tensor<64xf32>, tensor<64xf32>, tensor<64xf32>, tensor<64xf32>, tensor<64xf32>, tensor<64xf32>, tensor<64xf32>, tensor<64xf32>, tensor<64xf32>, tensor<64xf32>, tensor<64xf32>, tensor<64xf32>, tensor<64xf32>, tensor<8x1xi32>, tensor<8xf32>, tensor<8xf32>, tensor<8xf32>, tensor<8xf32>, tensor<8xf32>, tensor<8xf32>, tensor<8xf32>, tensor<8xf32>, tensor<8xf32>, tensor<8xf32>, tensor<8xf32>, tensor<8xf32>, tensor<8xf32>, tensor<8xf32>, tensor<8xf32>, tensor<8xf32>, tensor<8xf32>, tensor<8xf32>, tensor<8xf32>, tensor<8xf32>) -> (tensor<64xf32>, tensor<64xf32>, tensor<64xf32>, tensor<64xf32>, tensor<64xf32>, tensor<64xf32>, tensor<64xf32>, tensor<64xf32>, tensor<64xf32>, tensor<64xf32>, tensor<64xf32>, tensor<64xf32>, tensor<64xf32>, tensor<64xf32>, tensor<64xf32>, tensor<64xf32>, tensor<64xf32>, tensor<64xf32>, tensor<64xf32>, tensor<64xf32>)
+  return %r#0, %r#1, %r#2, %r#3, %r#4, %r#5, %r#6, %r#7, %r#8, %r#9, %r#10, %r#11, %r#12, %r#13, %r#14, %r#15, %r#16, %r#17, %r#18, %r#19 : tensor<64xf32>, tensor<64xf32>, tensor<64xf32>, tensor<64xf32>, tensor<64xf32>, tensor<64xf32>, tensor<64xf32>, tensor<64xf32>, tensor<64xf32>, tensor<64xf32>, tensor<64xf32>, tensor<64xf32>, tensor<64xf32>, tensor<64xf32>, tensor<64xf32>, tensor<64xf32>, tensor<64xf32>, tensor<64xf32>, tensor<64xf32>, tensor<64xf32>
+}
