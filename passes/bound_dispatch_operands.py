@@ -27,18 +27,19 @@ from .elementwise_ops import ELEMENTWISE_OPS
 
 # Ops that IREE fuses with their operands' producers and their consumers.
 _FUSED = ELEMENTWISE_OPS | {f"stablehlo.{name}" for name in (
-    "broadcast_in_dim broadcast reshape transpose slice dynamic_slice pad reverse gather iota "
-    "map").split()}
+    "broadcast_in_dim", "broadcast", "reshape", "transpose", "slice", "dynamic_slice", "pad",
+    "reverse", "gather", "iota", "map")}
 # Ops that fuse their producers and consumers, but no second op of this kind.
 _ROOTS = frozenset(f"stablehlo.{name}" for name in (
-    "reduce reduce_window dot_general dot convolution scatter select_and_scatter fft").split())
+    "reduce", "reduce_window", "dot_general", "dot", "convolution", "scatter",
+    "select_and_scatter", "fft"))
 # Ops with regions whose blocks hold tensors computed by dispatches.
 _CONTROL_FLOW = frozenset({"stablehlo.while", "stablehlo.if", "stablehlo.case"})
 # Variadic ops that can be split into ops of fewer operands ("lanes": an operand and an
 # initial value or update per result).
 _SPLIT = frozenset({"stablehlo.reduce", "stablehlo.reduce_window", "stablehlo.scatter"})
 _TRANSIENT = "transient"        # the one binding of every value computed in the program
-_SPARE = 2                      # the group's own result, and the extra binding Vulkan takes
+_SPARE = 1                      # Vulkan's buffer of constants (a splat it did not inline)
 
 
 @dataclasses.dataclass(frozen=True)
@@ -51,9 +52,9 @@ class _Group:
 
     @property
     def bindings(self) -> int:
-        return len(self.reads | self.root) + len(self.writes) + _SPARE
+        return len(self.reads | self.root) + max(len(self.writes), 1) + _SPARE
 
-    def __or__(self, other: "_Group") -> "_Group":
+    def __or__(self, other: _Group) -> _Group:
         return _Group(self.reads | other.reads, self.writes | other.writes,
                       max(self.root, other.root, key=len))
 
@@ -110,12 +111,13 @@ class BoundDispatchOperands(Pass):
             group = _Group(group.reads, group.writes | outputs, group.root)
             if group.bindings <= self.max_bindings:
                 break
-            candidates = [v for v in op.operands if v in groups and groups[v] != _COMPUTED
-                          and groups[v].bindings > _SPARE]
+            # operands whose fence takes buffers off the group
+            candidates = [v for v in op.operands if v in groups and not
+                          (groups[v].reads | groups[v].root | groups[v].writes) <= _COMPUTED.reads]
             if not candidates:
-                if op.name in _SPLIT and self._split(op, groups, returned):
-                    return
-                return              # cannot be cut: the runtime reports it (Executable)
+                if op.name in _SPLIT:
+                    self._split(op, groups, returned)
+                return              # else left to the runtime's error (runtime/executable.py)
             self._fence(max(candidates, key=lambda v: groups[v].bindings), groups)
         if op.name in _ROOTS:
             group = _Group(_COMPUTED.reads, root=group.reads | group.root | group.writes)
@@ -130,12 +132,12 @@ class BoundDispatchOperands(Pass):
             user.operands[index] = fenced
         groups[fenced] = _COMPUTED
 
-    def _split(self, op: ir.Operation, groups: dict, returned: set) -> bool:
-        """Split a variadic op into ops of fewer lanes, each fitting the bound; False where
-        its results depend on each other's operands."""
+    def _split(self, op: ir.Operation, groups: dict, returned: set) -> None:
+        """Split a variadic op into ops of fewer lanes, each fitting the bound, where each of
+        its results depends only on its own operands."""
         n = len(op.results)
         if n < 2 or not _independent_lanes(op, n):
-            return False
+            return
         operands = list(op.operands)
         shared = operands[n:len(operands) - n] if op.name == "stablehlo.scatter" else []
         firsts, seconds = operands[:n], operands[len(operands) - n:]
@@ -153,7 +155,7 @@ class BoundDispatchOperands(Pass):
             group = group | lane
         chunks.append(chunk)
         if len(chunks) == 1:
-            return False
+            return
         body = op.regions[0].blocks[0]
         new_ops = []
         with ir.InsertionPoint(op), op.location:
@@ -166,12 +168,12 @@ class BoundDispatchOperands(Pass):
                 for i, r in zip(chunk, new.results):
                     op.results[i].replace_all_uses_with(r)
                     if op.results[i] in returned:
+                        returned.discard(op.results[i])
                         returned.add(r)
                 new_ops.append(new)
         op.erase()
         for new in new_ops:
             self._bound(new, groups, returned)
-        return True
 
 
 def _updated_in_loop(block: ir.Block) -> list[ir.Value]:
@@ -213,7 +215,9 @@ def _clone_lanes(body: ir.Block, region: ir.Region, chunk: list[int], n: int) ->
     with ir.InsertionPoint(block):
         for inner in body.operations:
             if inner.name == "stablehlo.return":
-                ir.Operation.create(inner.name, operands=[env[inner.operands[i]] for i in chunk])
+                ir.Operation.create(inner.name,
+                                    operands=[env.get(inner.operands[i], inner.operands[i])
+                                              for i in chunk])
                 return
             if any(v in others for v in inner.operands):
                 others.update(inner.results)
