@@ -20,7 +20,7 @@ from ..errors import PassError
 from . import chlo_stablehlo_extras as extras
 from .chlo_expr import Num
 from .chlo_structure import inline_block, leading
-from .custom_call import register_custom_call
+from .custom_call_registry import register_custom_call
 from .refine_rules import called_function
 
 

@@ -26,8 +26,17 @@ from iree.compiler import ir
 
 from ..errors import PassError
 from . import chlo_structure, cumulative_window
+from . import lapack_host_calls
 from .base import Pass
+from .custom_call_registry import (CPU_FLAGS_ATTR, call_target, cpu_flags, decomposition,
+                                   register_custom_call, registered_custom_calls,
+                                   request_cpu_flags, static_shapes_only,
+                                   unregister_custom_call)
 from .op_rules import apply_rules
+
+# The registry's API, kept importable from here.
+__all__ = ["ExpandCustomCalls", "register_custom_call", "unregister_custom_call",
+           "registered_custom_calls", "CPU_FLAGS_ATTR"]
 
 # Targets IREE compiles itself: left alone.
 IREE_TARGETS = frozenset({"shape_assertion"})
@@ -44,57 +53,6 @@ DYNAMIC_DECOMPOSITIONS: dict[str, Callable] = {
 DYNAMIC_EXCEPTIONS = {"stablehlo.dynamic_reduce_window": " (at any size it decomposes only "
                       "cumulative windows: add, multiply, max, min, and, or along one "
                       "dimension)"}
-_REGISTRY: dict[str, Callable] = {}
-_STATIC_ONLY: set[str] = set()        # targets whose decomposition needs static shapes
-_CPU_FLAGS: dict[str, tuple[str, ...]] = {}     # target -> IREE cpu flags its expansion needs
-# The module attribute (an array of strings) where expansions leave the IREE cpu flags they
-# need; shlo.pipelines.cpu_tuning adds them to the module's compile.
-CPU_FLAGS_ATTR = "shlo.cpu_flags"
-
-
-def register_custom_call(target: str, decomposition: Callable, *,
-                         static_shapes_only: bool = False,
-                         cpu_flags: tuple[str, ...] = ()) -> None:
-    """Map `stablehlo.custom_call @target` to `decomposition(op, *operands)` (replaces any
-    earlier registration of that target). With `static_shapes_only`, a call with run-time
-    sizes is a one-line error that says to compile for concrete shapes instead. `cpu_flags`:
-    IREE flags a module holding the expansion compiles with for the cpu target (left on the
-    module as CPU_FLAGS_ATTR)."""
-    if not isinstance(target, str) or not target:
-        raise ValueError("register_custom_call: the target must be a non-empty string")
-    if not callable(decomposition):
-        raise ValueError(f"register_custom_call: the decomposition for '{target}' is not "
-                         f"callable")
-    _REGISTRY[target] = decomposition
-    (_STATIC_ONLY.add if static_shapes_only else _STATIC_ONLY.discard)(target)
-    _CPU_FLAGS[target] = tuple(cpu_flags)
-
-
-def unregister_custom_call(target: str) -> None:
-    _REGISTRY.pop(target, None)
-    _STATIC_ONLY.discard(target)
-    _CPU_FLAGS.pop(target, None)
-
-
-def _request_cpu_flags(op: ir.Operation, flags: tuple[str, ...]) -> None:
-    """Add `flags` to CPU_FLAGS_ATTR of the module around `op`."""
-    module = op
-    while module.name != "builtin.module" and module.parent is not None:
-        module = module.parent
-    have = ([ir.StringAttr(a).value for a in ir.ArrayAttr(module.attributes[CPU_FLAGS_ATTR])]
-            if CPU_FLAGS_ATTR in module.attributes else [])
-    module.attributes[CPU_FLAGS_ATTR] = ir.ArrayAttr.get(
-        [ir.StringAttr.get(f) for f in have + [f for f in flags if f not in have]])
-
-
-def registered_custom_calls() -> list[str]:
-    return sorted(_REGISTRY)
-
-
-def _target(op: ir.Operation) -> str:
-    return ir.StringAttr(op.attributes["call_target_name"]).value
-
-
 def _data_operands(op: ir.Operation) -> list[ir.Value]:
     """The call's operands less those `indices_of_shape_operands` names: jax passes the
     results' shapes as extra operands under shape polymorphism (lapack_spotrf_ffi of a
@@ -108,10 +66,10 @@ def _data_operands(op: ir.Operation) -> list[ir.Value]:
 
 
 def _expand(op: ir.Operation):
-    target = _target(op)
+    target = call_target(op)
     if target in IREE_TARGETS:
         return None
-    fn = _REGISTRY.get(target)
+    fn = decomposition(target)
     if fn is None and target in DYNAMIC_TARGETS:
         values = DYNAMIC_DECOMPOSITIONS.get(target, lambda op: None)(op)
         if values is not None:
@@ -127,7 +85,7 @@ def _expand(op: ir.Operation):
                         f"register one with shlo.passes.custom_call.register_custom_call "
                         f"(registered: {known})", at=op)
     operands = _data_operands(op)
-    dynamic = [str(v.type) for v in (*operands, *op.results) if target in _STATIC_ONLY
+    dynamic = [str(v.type) for v in (*operands, *op.results) if static_shapes_only(target)
                and isinstance(v.type.maybe_downcast(), ir.RankedTensorType)
                and not ir.RankedTensorType(v.type).has_static_shape]
     if dynamic:
@@ -136,8 +94,8 @@ def _expand(op: ir.Operation):
                         f"for concrete shapes (shlo.compile(..., specialize=True), or "
                         f"--shlo-refine-arguments)", at=op)
     out = fn(op, *operands)
-    if _CPU_FLAGS.get(target):
-        _request_cpu_flags(op, _CPU_FLAGS[target])
+    if cpu_flags(target):
+        request_cpu_flags(op, cpu_flags(target))
     values = list(out) if isinstance(out, (list, tuple)) else [out]
     values = [v.result if isinstance(v, (ir.Operation, ir.OpView)) else v for v in values]
     got, want = [v.type for v in values], [r.type for r in op.results]
@@ -184,14 +142,3 @@ class ExpandCustomCalls(Pass):
                 module = module.parent
             lapack_host_calls.declare(module)
 
-
-from . import (lapack_calls, lapack_gees, lapack_geev, lapack_gehrd, lapack_geqp3,  # noqa: E402,F401
-               lapack_gesdd, lapack_gtsv, lapack_syevd, lapack_sytrd,  # LAPACK
-               gpu_solver_calls, tpu_solver_calls)  # GPU and TPU solvers (on the LAPACK ones)
-from . import approx_top_k  # noqa: E402,F401  (built-in: jax's ApproxTopK)
-from . import lapack_host_calls  # noqa: E402  (lapack=host)
-from . import sharding_calls  # noqa: E402,F401  (built-in: sharding and placement annotations)
-from . import threefry_calls  # noqa: E402,F401  (built-in: jax's Threefry on CUDA and ROCm)
-from . import gpu_svd_calls  # noqa: E402,F401  (built-in: jax's SVD on CUDA and ROCm)
-from . import lapack_legacy_calls  # noqa: E402,F401  (built-in: jaxlib's LAPACK calls before FFI)
-from . import ducc_fft_calls  # noqa: E402,F401  (built-in: jax's CPU FFT call of 2023)

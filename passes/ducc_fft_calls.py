@@ -19,7 +19,7 @@ from iree.compiler import ir
 from ..dialect import stablehlo
 from ..errors import PassError
 from .chlo_expr import Num
-from .custom_call import register_custom_call
+from .custom_call_registry import register_custom_call
 
 _C2C, _C2R, _R2C = 0, 1, 2
 

@@ -38,7 +38,7 @@ from ..dialect import stablehlo
 from ..errors import PassError
 from . import chlo_stablehlo_extras as extras
 from .chlo_expr import Num, select, sum_over
-from .custom_call import _CPU_FLAGS, register_custom_call
+from .custom_call_registry import cpu_flags, register_custom_call
 from .lapack_calls import _full, _scalar, _spread, geqrf, getrf, orgqr, potrf
 from .lapack_gtsv import gtsv
 from .lapack_syevd import syevd
@@ -159,7 +159,7 @@ def register_like(targets: tuple[str, ...], fn, lapack_target: str) -> None:
     """Register `fn` for `targets` with the cpu flags of the LAPACK call it reuses."""
     for target in targets:
         register_custom_call(target, fn, static_shapes_only=True,
-                             cpu_flags=_CPU_FLAGS.get(lapack_target, ()))
+                             cpu_flags=cpu_flags(lapack_target))
 
 
 register_like(("cusolver_potrf_ffi", "hipsolver_potrf_ffi"), gpu_potrf, "lapack_spotrf_ffi")

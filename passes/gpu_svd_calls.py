@@ -19,7 +19,7 @@ from iree.compiler import ir
 
 from ..dialect import stablehlo
 from .chlo_expr import Num
-from .custom_call import _target, register_custom_call
+from .custom_call_registry import call_target, register_custom_call
 from .lapack_gesdd import fit, svd
 from .lapack_syevd import _adjoint
 
@@ -33,7 +33,7 @@ def _transposed(op: ir.Operation) -> bool:
 
 def svd_call(op: ir.Operation, a: ir.Value):
     s, u, vt = svd(Num(a))
-    returns_v = _target(op).endswith(("gesvdj_ffi", "gesvdp_ffi"))
+    returns_v = call_target(op).endswith(("gesvdj_ffi", "gesvdp_ffi"))
     second = _adjoint(vt, a.type.rank - 2) if returns_v else vt
     first_type, second_type = (ir.RankedTensorType(r.type) for r in op.results[2:4])
     if _transposed(op):

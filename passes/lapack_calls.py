@@ -44,7 +44,7 @@ from . import chlo_stablehlo_extras as extras
 from .chlo_expr import (Num, any_over, complex_, conj, element_of, imag, is_complex,
                         is_finite, max_over, min_over, real, select, sqrt, sum_over,
                         with_element)
-from .custom_call import register_custom_call
+from .custom_call_registry import register_custom_call
 
 _PREFIXES = "sdcz"
 

@@ -1,12 +1,12 @@
 """The decomposition of `lapack_?gees_ffi` (`jax.scipy.linalg.schur`, `jax.lax.linalg.schur`)
 on the CPU: A = Z T Z^H with Z orthogonal (unitary) and T the Schur form.
 
-A complex matrix takes the complex Schur form of shlo.passes.lapack_geev (T upper
+A complex matrix takes the complex Schur form of shlo.passes.schur_qr (T upper
 triangular). A real matrix takes the real Schur form, as LAPACK's dgees does through dlahqr:
 T is upper quasi-triangular, each complex conjugate pair of eigenvalues a 2x2 block
 [[a, b], [c, a]] with b c < 0 on its diagonal.
 
-1. Hessenberg form and its Q (shlo.passes.lapack_gehrd, lapack_geev's orghr);
+1. Hessenberg form and its Q (shlo.passes.lapack_gehrd, schur_qr's orghr);
 2. dlahqr's double-shift (Francis) QR iteration on the whole matrix: each sweep first sets to
    zero every subdiagonal entry with |h[i, i-1]| <= eps (|h[i-1, i-1]| + |h[i, i]|), takes the
    bottom unreduced block [lo, hi] of three or more rows (smaller ones have converged), two
@@ -33,11 +33,11 @@ from ..errors import PassError
 from . import chlo_stablehlo_extras as extras
 from .chlo_expr import (Num, any_over, complex_, conj, float_info, hypot, is_complex, max_over,
                         maximum, minimum, real, select, sqrt, sum_over)
-from .custom_call import _target, register_custom_call
+from .custom_call_registry import call_target, register_custom_call
 from .lapack_calls import _chars, _full, _scalar, reflector
-from .lapack_geev import _fenced, _Matrices, _orghr, chase_range, complex_schur, qr_iteration
 from .lapack_gehrd import hessenberg
 from .lapack_syevd import _diagonal
+from .schur_qr import _fenced, _Matrices, _orghr, chase_range, complex_schur, qr_iteration
 
 
 def _sign(x: Num) -> Num:
@@ -364,7 +364,7 @@ def eigenvalues(t: Num) -> tuple[Num, Num]:
 def gees(op: ir.Operation, a: ir.Value):
     a = Num(a)
     if _chars(op).get("sort", "N") != "N":
-        raise PassError(f"stablehlo.custom_call @{_target(op)}: sorted Schur forms are not "
+        raise PassError(f"stablehlo.custom_call @{call_target(op)}: sorted Schur forms are not "
                         f"supported (jax does not emit them)", at=op)
     batch = a.type.rank - 2
     if is_complex(a.element):

@@ -21,7 +21,7 @@ from ..dialect import stablehlo
 from ..errors import PassError
 from . import chlo_stablehlo_extras as extras
 from .chlo_expr import Num, conj, real, select, sum_over
-from .custom_call import _target, register_custom_call
+from .custom_call_registry import call_target, register_custom_call
 from .lapack_calls import _column, _full, _positions, _scalar, _spread, reflector
 
 
@@ -43,7 +43,7 @@ def gehrd(op: ir.Operation, a: ir.Value):
     n = a.type.shape[-1]
     ilo, ihi = _int_attr(op, "low", 1), _int_attr(op, "high", n)
     if not 1 <= ilo <= max(1, ihi) <= n and not (n == 0 and ilo == 1 and ihi == 0):
-        raise PassError(f"stablehlo.custom_call @{_target(op)}: low = {ilo} and high = {ihi} "
+        raise PassError(f"stablehlo.custom_call @{call_target(op)}: low = {ilo} and high = {ihi} "
                         f"must satisfy 1 <= low <= high <= n = {n}", at=op)
     tau_type, info_type = (ir.RankedTensorType(r.type) for r in op.results[1:3])
     h, taus = hessenberg(a, ilo, ihi, tau_type)

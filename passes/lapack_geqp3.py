@@ -18,7 +18,7 @@ from iree.compiler import ir
 from ..dialect import stablehlo
 from . import chlo_stablehlo_extras as extras
 from .chlo_expr import Num, conj, max_over, min_over, real, select, sum_over
-from .custom_call import register_custom_call
+from .custom_call_registry import register_custom_call
 from .lapack_calls import HouseholderStep, _full, _positions, _scalar, _spread
 
 

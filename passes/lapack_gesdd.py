@@ -28,7 +28,7 @@ from iree.compiler import ir
 from ..dialect import stablehlo
 from .chlo_expr import (Num, any_over, conj, float_info, is_complex, real, real_element, select,
                         sqrt)
-from .custom_call import register_custom_call
+from .custom_call_registry import register_custom_call
 from .lapack_calls import _full, _positions, _scalar, householder_qr, q_from_reflectors
 from .lapack_syevd import (Tournament, _adjoint, _broadcast, _diagonal, _identity, _matmul,
                            _slice, polar, sort_columns)

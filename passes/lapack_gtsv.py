@@ -19,7 +19,7 @@ from iree.compiler import ir
 from ..dialect import stablehlo
 from . import chlo_stablehlo_extras as extras
 from .chlo_expr import Num, select, sum_over, with_element
-from .custom_call import register_custom_call
+from .custom_call_registry import register_custom_call
 from .lapack_calls import _full, _magnitude, _scalar
 
 

@@ -25,7 +25,7 @@ from iree.compiler import ir
 from ..dialect import stablehlo
 from ..errors import PassError
 from .chlo_expr import Num
-from .custom_call import _target
+from .custom_call_registry import call_target
 from .gpu_solver_calls import LapackView, register_like
 from .lapack_calls import geqrf, getrf, orgqr, potrf, trsm
 from .lapack_gees import gees
@@ -43,7 +43,7 @@ def _flags(op: ir.Operation, count: int) -> list[int]:
     for i in range(count):
         known = evaluate(op.operands[i])
         if known is None:
-            raise PassError(f"stablehlo.custom_call @{_target(op)}: operand {i} (a size or flag "
+            raise PassError(f"stablehlo.custom_call @{call_target(op)}: operand {i} (a size or flag "
                             f"of jaxlib's old LAPACK convention) is not a compile-time constant",
                             at=op)
         values.append(int(known.reshape(-1)[0]))
@@ -79,7 +79,7 @@ def legacy_trsm(op: ir.Operation, *operands):
     left_side, lower, trans_a, unit_diagonal = _flags(op, 4)
     alpha, a, b = operands[7:]
     if trans_a not in (0, 1, 2):
-        raise PassError(f"stablehlo.custom_call @{_target(op)}: trans_a is {trans_a}; jaxlib "
+        raise PassError(f"stablehlo.custom_call @{call_target(op)}: trans_a is {trans_a}; jaxlib "
                         f"passes 0 (N), 1 (T) or 2 (C)", at=op)
     known = evaluate(alpha)
     if known is None or float(abs(known.reshape(-1)[0] - 1)) != 0:     # X = alpha op(A)^-1 B
@@ -129,7 +129,7 @@ def legacy_geev(op: ir.Operation, *operands):
 def legacy_gees(op: ir.Operation, *operands):
     _, _, jobvs, sort = _flags(op, 4)
     if chr(sort) != "N":
-        raise PassError(f"stablehlo.custom_call @{_target(op)}: sorted Schur forms are not "
+        raise PassError(f"stablehlo.custom_call @{call_target(op)}: sorted Schur forms are not "
                         f"supported (jax does not emit them)", at=op)
     types = _result_types(op)
     t, z, *w, sdim, info = gees(LapackView({"mode": chr(jobvs)}, types), operands[4])

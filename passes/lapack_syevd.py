@@ -29,7 +29,7 @@ from ..dialect import stablehlo
 from . import chlo_stablehlo_extras as extras
 from .chlo_expr import (Num, any_over, complex_, conj, float_info, hypot, imag, is_complex,
                         real, real_element, select, sqrt, sum_over)
-from .custom_call import register_custom_call
+from .custom_call_registry import register_custom_call
 from .lapack_calls import _chars, _full, _positions, _scalar
 
 MAX_SWEEPS = 40

@@ -21,8 +21,7 @@ from iree.compiler import ir
 from ..dialect import stablehlo
 from . import chlo_stablehlo_extras as extras
 from .chlo_expr import Num, complex_, conj, is_complex, real, select, sum_over
-from ..pipelines.cpu_tuning import NO_AGGRESSIVE_FUSION
-from .custom_call import register_custom_call
+from .custom_call_registry import register_custom_call
 from .lapack_calls import _chars, _column, _full, _positions, _scalar, _spread, reflector
 from .lapack_geev import _fenced
 from .lapack_gehrd import _transposed
@@ -129,4 +128,4 @@ def sytrd(op: ir.Operation, a: ir.Value):
 
 for _name in ("ssytrd", "dsytrd", "chetrd", "zhetrd"):
     register_custom_call(f"lapack_{_name}_ffi", sytrd, static_shapes_only=True,
-                         cpu_flags=NO_AGGRESSIVE_FUSION)
+                         cpu_flags=("--iree-dispatch-creation-enable-aggressive-fusion=false",))

@@ -18,7 +18,7 @@ from __future__ import annotations
 from iree.compiler import ir
 
 from ..errors import PassError
-from .custom_call import _target, register_custom_call
+from .custom_call_registry import call_target, register_custom_call
 
 # target -> what it annotates
 ANNOTATIONS = {
@@ -45,7 +45,7 @@ def identity(op: ir.Operation, *operands: ir.Value) -> list[ir.Value]:
             v.type != r.type for v, r in zip(operands, op.results)):
         got = ", ".join(str(v.type) for v in operands)
         want = ", ".join(str(r.type) for r in op.results)
-        raise PassError(f"stablehlo.custom_call @{_target(op)} ({ANNOTATIONS[_target(op)]}) "
+        raise PassError(f"stablehlo.custom_call @{call_target(op)} ({ANNOTATIONS[call_target(op)]}) "
                         f"turns {got} into {want}: the program is written per device for "
                         f"several devices, and shlo compiles single-device programs (export "
                         f"it for one device)", at=op)

@@ -14,7 +14,7 @@ from __future__ import annotations
 from iree.compiler import ir
 
 from .chlo_expr import Num, shift_left, shift_right_logical
-from .custom_call import register_custom_call
+from .custom_call_registry import register_custom_call
 
 ROTATIONS = ((13, 15, 26, 6), (17, 29, 16, 24))
 PARITY = 0x1BD11BDA
