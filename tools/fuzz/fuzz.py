@@ -171,25 +171,10 @@ def replay(directory: str, target: str | None = None, worker: Worker | None = No
         got = worker.call(target, text, inputs)
         if got.status != "ok":
             return f"{got.status}: {got.error}"
-        ex_inputs, types = [], meta["input_dtypes"]
-        for a, d in zip(inputs, types):
-            if d == "BF16":
-                ex_inputs.append(np.asarray(a, np.float32))
-            elif d == "C64":
-                ex_inputs += [np.ascontiguousarray(a.real), np.ascontiguousarray(a.imag)]
-            else:
-                ex_inputs.append(a)
         oracles = {}
-        r = worker.call("reference", ref_text, ex_inputs)
+        r = worker.call("reference", ref_text, P.exchange_arrays(meta["input_dtypes"], inputs))
         if r.status == "ok":
-            outs, res = [], list(r.outputs)
-            for m in metas:
-                if m.dtype == "C64":
-                    re_, im = res.pop(0), res.pop(0)
-                    outs.append((re_ + 1j * im).astype(np.complex64))
-                else:
-                    outs.append(np.asarray(res.pop(0)).astype(P.NUMPY[m.dtype]))
-            oracles["reference"] = outs
+            oracles["reference"] = P.unexchange_arrays([m.dtype for m in metas], r.outputs)
         r = worker.call("xla", text, inputs)
         oracles["xla"] = r.outputs if r.status == "ok" else None
         return compare(got.outputs, oracles, metas)

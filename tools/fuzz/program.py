@@ -220,11 +220,21 @@ def build(program: Program, max_elements: int = 1 << 22, exchange: bool = False)
 
 def exchange_inputs(program: Program) -> list:
     """The inputs of `build(..., exchange=True)`'s module."""
+    return exchange_arrays([p.dtype for p in program.params], program.inputs)
+
+
+def exchange_outputs(program: Program, vals: dict, results: list) -> list:
+    """The program's outputs from the exchange module's results."""
+    return unexchange_arrays([vals[o].dtype for o in program.outputs], results)
+
+
+def exchange_arrays(dtypes, arrays) -> list:
+    """Arrays of `dtypes` as the exchange module takes them: BF16 as F32, C64 as two F32."""
     out = []
-    for prm, a in zip(program.params, program.inputs):
-        if prm.dtype == "BF16":
+    for d, a in zip(dtypes, arrays):
+        if d == "BF16":
             out.append(np.asarray(a, np.float32))
-        elif prm.dtype == "C64":
+        elif d == "C64":
             out += [np.ascontiguousarray(a.real, np.float32),
                     np.ascontiguousarray(a.imag, np.float32)]
         else:
@@ -232,18 +242,15 @@ def exchange_inputs(program: Program) -> list:
     return out
 
 
-def exchange_outputs(program: Program, vals: dict, results: list) -> list:
-    """The program's outputs from the exchange module's results."""
+def unexchange_arrays(dtypes, results) -> list:
+    """Arrays of `dtypes` from an exchange module's results."""
     results, out = list(results), []
-    for o in program.outputs:
-        d = vals[o].dtype
-        if d == "BF16":
-            out.append(np.asarray(results.pop(0)).astype(ml_dtypes.bfloat16))
-        elif d == "C64":
+    for d in dtypes:
+        if d == "C64":
             re, im = results.pop(0), results.pop(0)
             out.append((np.asarray(re) + 1j * np.asarray(im)).astype(np.complex64))
         else:
-            out.append(np.asarray(results.pop(0)))
+            out.append(np.asarray(results.pop(0)).astype(NUMPY[d]))
     return out
 
 
