@@ -1,0 +1,41 @@
+"""shlo-fence-small-reductions on CPU against numpy: batch-norm's backward shape (column sums
+of a [16384, 32] gradient read back by the 524288-element input gradient) gives numpy's values;
+the sums go behind a fence, small reduces and reduces only small ops read do not."""
+import numpy as np
+
+import shlo
+
+MODULE = """
+func.func @main(%g: tensor<16384x32xf32>, %x: tensor<16384x32xf32>, %s: tensor<32xf32>)
+    -> (tensor<16384x32xf32>, tensor<32xf32>, tensor<4xf32>) {
+  %z = stablehlo.constant dense<0.0> : tensor<f32>
+  %sum = stablehlo.reduce(%g init: %z) applies stablehlo.add across dimensions = [0] : (tensor<16384x32xf32>, tensor<f32>) -> tensor<32xf32>
+  %b = stablehlo.broadcast_in_dim %sum, dims = [1] : (tensor<32xf32>) -> tensor<16384x32xf32>
+  %p = stablehlo.multiply %x, %b : tensor<16384x32xf32>
+  %dx = stablehlo.subtract %g, %p : tensor<16384x32xf32>
+  %sq = stablehlo.multiply %x, %x : tensor<16384x32xf32>
+  %ss = stablehlo.reduce(%sq init: %z) applies stablehlo.add across dimensions = [0] : (tensor<16384x32xf32>, tensor<f32>) -> tensor<32xf32>
+  %out = stablehlo.multiply %ss, %s : tensor<32xf32>
+  %few = stablehlo.slice %s [0:4] : (tensor<32xf32>) -> tensor<4xf32>
+  %r = stablehlo.reduce(%few init: %z) applies stablehlo.add across dimensions = [0] : (tensor<4xf32>, tensor<f32>) -> tensor<f32>
+  %rb = stablehlo.broadcast_in_dim %r, dims = [] : (tensor<f32>) -> tensor<4xf32>
+  return %dx, %out, %rb : tensor<16384x32xf32>, tensor<32xf32>, tensor<4xf32>
+}"""
+
+
+def test_matches_numpy():
+    rng = np.random.default_rng(6)
+    g, x = (rng.standard_normal((16384, 32)).astype(np.float32) for _ in range(2))
+    s = rng.standard_normal(32).astype(np.float32)
+    dx, out, rb = shlo.compile(MODULE, target="cpu")(g, x, s)
+    g64, x64 = g.astype(np.float64), x.astype(np.float64)
+    np.testing.assert_allclose(dx, g64 - x64 * g64.sum(0), rtol=1e-4, atol=1e-3)
+    np.testing.assert_allclose(out, (x64 * x64).sum(0) * s, rtol=1e-4)
+    np.testing.assert_allclose(rb, np.full(4, s[:4].astype(np.float64).sum()), rtol=1e-5)
+
+
+def test_fences_only_the_large_consumers_reduce(ctx):
+    from shlo.passes.pipeline import run_pipeline
+    module = shlo.parse_module(MODULE, context=ctx)
+    run_pipeline(module.operation, "builtin.module(shlo-fence-small-reductions)")
+    assert str(module).count("compute_barrier") == 1
