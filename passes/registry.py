@@ -81,6 +81,8 @@ PASSES: dict[str, tuple[str, str]] = {
     "shlo-legalize-gpu-ops": ("shlo.passes.legalize_gpu_ops", "LegalizeGpuOps"),
     "shlo-barrier-loop-captures": ("shlo.passes.barrier_loop_captures", "BarrierLoopCaptures"),
     "shlo-barrier-loop-results": ("shlo.passes.barrier_loop_results", "BarrierLoopResults"),
+    "shlo-read-condition-values": ("shlo.passes.read_condition_values",
+                                   "ReadConditionValues"),
     "shlo-split-complex-constants": ("shlo.passes.split_complex_constants",
                                      "SplitComplexConstants"),
     "shlo-legalize-vhlo": ("shlo.passes.legalize_vhlo", "LegalizeVhlo"),

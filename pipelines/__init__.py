@@ -41,6 +41,7 @@ DEFAULT_PASSES = [
     "shlo-canonicalize-scatter",
     "shlo-canonicalize-gather",
     "shlo-expand-invariant-loop-updates",
+    "shlo-read-condition-values",
     "shlo-expand-complex-pad",
     "shlo-legalize-reducer-rounding",
     "shlo-round-narrow-arithmetic",
