@@ -1,7 +1,8 @@
 """shlo-accurate-math against mpmath, in ULP: f32 sin/cos/tan over the whole f32 range
-(Payne-Hanek past 2^12), cbrt (IREE's own was 10 ULP off, NaN for inf), atan2, every f16 and bf16 value, the complex<f32> functions and
-(Vulkan's exp-log=true) f32 exp/expm1/log1p/logistic, pow through f64, on IREE's CPU
-backend and a subset on Vulkan; fast_math=True leaves the pass out.
+(Payne-Hanek past 2^12), cbrt (IREE's own was 10 ULP off, NaN for inf), atan2, every f16
+and bf16 value, the complex<f32> functions and (Vulkan's exp-log=true) f32
+exp/expm1/log1p/logistic, pow through f64, on IREE's CPU backend and a subset on Vulkan;
+fast_math=True leaves the pass out.
 
 Subnormal inputs and exact results are left out (IREE flushes them to zero), and complex
 points with a part below 1e-15 (whose squares would be subnormal inside the kernels).
