@@ -13,7 +13,8 @@ f16, bf16 and the 8/6/4-bit floats compute in f32 and round; f64 computes in f64
 """
 from __future__ import annotations
 
-from .chlo_expr import Num, exp, float_rule, horner, log, log1p, round_even, select, sqrt
+from .chlo_expr import Num, exp, float_rule, horner, log, round_even, select, sqrt
+from .log1p_expm1 import log1p
 
 # --- f32 -----------------------------------------------------------------------------------------
 # erf(x) = x * T(x^2) for |x| <= 1 (Cephes erff).

@@ -4,7 +4,7 @@
 (`a * b + 1.0` is a multiply, a constant and an add); a plain number becomes a splat constant of
 the other operand's type (broadcast to the runtime shape when that shape is dynamic); `<`, `<=`,
 `>`, `>=` and the methods `eq`/`ne` give i1 tensors, combined with `&`, `|`, `~`. The functions
-below (`exp`, `log1p`, `atan2`, `select`, `horner`, ...) complete the vocabulary.
+below (`exp`, `atan2`, `select`, `horner`, ...) complete the vocabulary.
 
 Constants are shared inside one `scope()` (one rule application), so a formula that names
 `1.0` ten times emits one constant.
@@ -246,26 +246,6 @@ sign = _unary(stablehlo.sign)
 real = _unary(stablehlo.real)
 imag = _unary(stablehlo.imag)
 is_finite = _unary(stablehlo.is_finite)
-
-
-def log1p(x) -> Num:
-    """log(1 + x). f64 takes fdlibm's algorithm in f64 arithmetic (shlo.passes.f64_math, <= 1
-    ULP): IREE's CPU code computes the f64 op as log(1 + x), 0 for |x| < 1e-16 (measured)."""
-    x = Num(x)
-    if not x.is_f64 or is_complex(x.element):
-        return Num(stablehlo.log_plus_one(x.value))
-    from . import f64_math             # (it builds on this module)
-    return f64_math.log1p(x)
-
-
-def expm1(x) -> Num:
-    """exp(x) - 1. f64 takes fdlibm's algorithm (shlo.passes.f64_math), for the same reason
-    as log1p."""
-    x = Num(x)
-    if not x.is_f64 or is_complex(x.element):
-        return Num(stablehlo.exponential_minus_one(x.value))
-    from . import f64_math
-    return f64_math.expm1(x)
 
 
 def _binary(builder) -> Callable[[Num, object], Num]:

@@ -18,9 +18,10 @@ import math
 
 import numpy as np
 
-from .chlo_expr import (Num, chebyshev, complex_, exp, expm1, float_info, float_rule, floor,
-                        horner, hypot, imag, is_finite, log, log1p, power, real, select,
-                        sign, spread, sqrt, sum_over)
+from .chlo_expr import (Num, chebyshev, complex_, exp, float_info, float_rule, floor, horner,
+                        hypot, imag, is_finite, log, power, real, select, sign, spread, sqrt,
+                        sum_over)
+from .log1p_expm1 import expm1, log1p
 from .chlo_sincos import cos_pi, sin_cos, sin_pi
 
 LANCZOS_G = 7.0

@@ -22,9 +22,9 @@ import math
 
 import numpy as np
 
-from .chlo_expr import (Num, complex_, exp, expm1, float_info, float_rule, horner, hypot, imag,
-                        is_finite, is_nan, log, log1p, maximum, minimum, real, select, sign,
-                        sqrt)
+from .chlo_expr import (Num, complex_, exp, float_info, float_rule, horner, hypot, imag, is_finite,
+                        is_nan, log, maximum, minimum, real, select, sign, sqrt)
+from .log1p_expm1 import expm1, log1p
 from . import f32_math
 from .chlo_sincos import sin_cos
 
