@@ -39,6 +39,7 @@ _CONTROL_FLOW = frozenset({"stablehlo.while", "stablehlo.if", "stablehlo.case"})
 # initial value or update per result).
 _SPLIT = frozenset({"stablehlo.reduce", "stablehlo.reduce_window", "stablehlo.scatter"})
 _TRANSIENT = "transient"        # the one binding of every value computed in the program
+_CONSTANTS = "constants"        # the one binding of the module's constants
 _SPARE = 1                      # Vulkan's buffer of constants (a splat it did not inline)
 
 
@@ -91,9 +92,11 @@ class BoundDispatchOperands(Pass):
                 for region in op.regions:
                     for inner in region.blocks:
                         self._block(inner)
-            elif op.name == "stablehlo.constant" or op.name == "stablehlo.iota":
-                if op.name == "stablehlo.iota" or _is_splat_constant(op):
-                    groups[op.results[0]] = _Group()
+            elif op.name == "stablehlo.iota":
+                groups[op.results[0]] = _Group()
+            elif op.name == "stablehlo.constant":       # a splat is inlined
+                groups[op.results[0]] = _Group(
+                    frozenset() if _is_splat_constant(op) else frozenset({_CONSTANTS}))
             elif op.name in _FUSED or op.name in _ROOTS:
                 self._bound(op, groups, returned)
 
@@ -103,24 +106,29 @@ class BoundDispatchOperands(Pass):
 
     def _bound(self, op: ir.Operation, groups: dict, returned: set) -> None:
         """Record the group of `op`'s results, fencing operands until it fits the bound."""
+        root = op.name in _ROOTS
         while True:
             group = _Group()
             for v in op.operands:
-                group = group | self._group(v, groups)
+                operand = self._group(v, groups)
+                if root:        # a reduction in the operand's group is a dispatch of its own
+                    operand = _Group(operand.reads, operand.writes)
+                group = group | operand
             outputs = frozenset(r for r in op.results if r in returned)
             group = _Group(group.reads, group.writes | outputs, group.root)
             if group.bindings <= self.max_bindings:
                 break
-            # operands whose fence takes buffers off the group
-            candidates = [v for v in op.operands if v in groups and not
-                          (groups[v].reads | groups[v].root | groups[v].writes) <= _COMPUTED.reads]
+            # the operands whose fence takes buffers off the group, and how many
+            takes = {v: len(groups[v].reads | groups[v].writes | (set() if root else groups[v].root)
+                            - {_TRANSIENT, _CONSTANTS}) for v in op.operands if v in groups}
+            candidates = [v for v, n in takes.items() if n]
             if not candidates:
                 if op.name in _SPLIT:
                     self._split(op, groups, returned)
                 return              # else left to the runtime's error (runtime/executable.py)
-            self._fence(max(candidates, key=lambda v: groups[v].bindings), groups)
-        if op.name in _ROOTS:
-            group = _Group(_COMPUTED.reads, root=group.reads | group.root | group.writes)
+            self._fence(max(candidates, key=takes.get), groups)
+        if root:
+            group = _Group(_COMPUTED.reads, root=group.reads | group.writes)
         for r in op.results:
             groups[r] = group
 
