@@ -4,13 +4,14 @@ runtime binds (`max-bindings`, 32; 16 on CUDA and HIP).
 IREE 3.13 fuses an elementwise tree (and the reduce, dot, gather or scatter it feeds) into one
 dispatch however many distinct buffers it reads; a dispatch of more than 32 bindings fails when
 the module is loaded or called (docs/iree_gaps.md). Values computed in the program share one
-binding (IREE packs them into one transient allocation); each function argument, each value
-returned, each value of an op that is no dispatch (loop results, concatenations) and each
-non-splat constant is a binding of its own. The pass estimates, per value, the buffers of the
+binding (IREE packs them into one transient allocation), and so do values a loop replaces
+each iteration, and the module's constants; each function argument, each value returned, each
+value a loop passes on unchanged and each value of an op that is no dispatch (loop results,
+concatenations) is a binding of its own. The pass estimates, per value, the buffers of the
 fusion group that computes it, counting through the whole elementwise tree and one reduction
 (an upper bound of what IREE fuses), and where a group would exceed the bound it fences the
-operand whose group is largest (`chlo_stablehlo_extras.fence`: that operand is computed in
-dispatches of its own and read back as one buffer). A variadic reduce, reduce_window or scatter
+operand that brings the most buffers (`chlo_stablehlo_extras.fence`: that operand is computed
+in dispatches of its own and read back as one buffer). A variadic reduce, reduce_window or scatter
 whose own operands exceed the bound is split into several of the same op, where each result
 depends only on its own operands. Groups within the bound are left unchanged.
 """
