@@ -339,3 +339,53 @@ def bounded_convolution(op: ir.Operation, limit: int):
     for p in pieces[1:]:
         total = stablehlo.add(total, p)
     return [total]
+
+
+# ---- run-time sized reductions --------------------------------------------------------------
+
+def _product(sizes: list[ir.Value]) -> ir.Value:
+    out = stablehlo.constant(np.array(1, np.int64))
+    for s in sizes:
+        out = stablehlo.multiply(out, s)
+    return out
+
+
+def _length(op: ir.Operation) -> ir.Value | None:
+    """The elements one result of `op` reads, as tensor<i64> (run-time sizes included)."""
+    from .expand_reduce_window import window_attributes
+    from .shape_checks import dimension_size as size
+    operands = list(op.operands)
+    if op.name == "stablehlo.reduce":
+        dims = ir.DenseI64ArrayAttr(op.attributes["dimensions"])
+        return _product([size(operands[0], int(d)) for d in dims])
+    if op.name == "stablehlo.reduce_window":
+        (inputs, _), kw = arguments(op)
+        window = window_attributes(kw, ir.RankedTensorType(inputs[0].type).rank)[0]
+        return stablehlo.constant(np.array(math.prod(window), np.int64))
+    if op.name == "stablehlo.dot_general":
+        _, kw = arguments(op)
+        return _product([size(operands[0], int(d)) for d in kw["lhs_contracting_dimensions"]])
+    if op.name == "stablehlo.scatter":
+        updates = operands[len(op.results) + 1]
+        return _product([size(updates, d)
+                         for d in range(ir.RankedTensorType(updates.type).rank)])
+    if op.name == "stablehlo.convolution":
+        _, kw = arguments(op)
+        kernel = operands[1]
+        dims = list(kw["kernel_spatial_dimensions"]) + [kw["kernel_input_feature_dimension"]]
+        return _product([size(kernel, int(d)) for d in dims])
+    return None
+
+
+def check_length(op: ir.Operation, limit: int) -> None:
+    """Before an op with run-time sized operands that the rules above cannot split: a run-time
+    check that one result reads at most `limit` elements (a clean error, not a wrong answer)."""
+    from .shape_checks import assert_true, describe
+    length = _length(op)
+    if length is None:
+        return
+    bound = stablehlo.constant(np.array(limit, np.int64))
+    assert_true(stablehlo.compare(length, bound, comparison_direction="LE"),
+                f"{describe(op)} reads more than {limit} elements per result, which this "
+                f"target computes wrongly, and run-time sized reductions are not split "
+                f"(compile with specialize=True to split them per argument shape)", op)

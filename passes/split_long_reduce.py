@@ -31,8 +31,10 @@ from ..dialect import stablehlo
 from .base import binary_body
 from .chlo_expr import element_of, is_float
 from .cumulative_window import is_identity
+from .base import nested_ops
+from .insert_shape_checks import _dynamic
 from .long_reductions import (bounded_contraction, bounded_convolution, bounded_reduce,
-                              bounded_scatter, bounded_window)
+                              bounded_scatter, bounded_window, check_length)
 from .op_rules import CANONICAL, RulesPass, apply_rules
 
 PARTS = (64, 32, 16, 8)         # the first of these that divides a reduced dimension
@@ -107,3 +109,8 @@ class SplitLongReduce(RulesPass):
             rules["stablehlo.scatter"] = lambda found: bounded_scatter(found, limit)
             rules["stablehlo.convolution"] = lambda found: bounded_convolution(found, limit)
         apply_rules(op, rules, self.NAME)
+        if limit:
+            with op.context:
+                for found in [o for o in nested_ops(op) if o.name in rules and _dynamic(o)]:
+                    with ir.InsertionPoint(found), found.location:
+                        check_length(found, limit)

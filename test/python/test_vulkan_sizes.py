@@ -297,3 +297,23 @@ def _sweep(n):
 @pytest.mark.parametrize("n", SWEEP_SIZES)
 def test_the_sweep(target, n):
     _run(target, _sweep(n))
+
+
+def test_run_time_sized_reductions_fail_cleanly_past_the_bound():
+    """A sum and a dot over a run-time length: right at 1000, a clean error (not lavapipe's
+    wrong answer, seen from 2^18) at 100000, and right at 100000 when specialized."""
+    vulkan_or_skip()
+    from jax import export
+    n, = export.symbolic_shape("n")
+    spec = jax.ShapeDtypeStruct((n,), jnp.float32)
+    text = export.export(jax.jit(lambda x: (jnp.sum(x), jnp.dot(x, x))))(spec).mlir_module()
+    rng = np.random.default_rng(11)
+    small, big = _signs(rng, (1000,)), _signs(rng, (100_000,))
+    got = shlo.compile(text, target="vulkan")(small)
+    assert [float(g) for g in got] == [small.sum(), small @ small]
+    with pytest.raises(shlo.InvocationError,
+                       match=r"stablehlo\.(reduce|dot_general) at .* reads more than 4096 "
+                             r"elements per result.*specialize=True"):
+        shlo.compile(text, target="vulkan")(big)
+    got = shlo.compile(text, target="vulkan", specialize=True)(big)
+    assert [float(g) for g in got] == [big.sum(), big @ big]
