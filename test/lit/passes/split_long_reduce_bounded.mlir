@@ -83,3 +83,16 @@ func.func @short(%x: tensor<100x16xf32>) -> tensor<100xf32> {
   %0 = stablehlo.reduce(%x init: %z) applies stablehlo.add across dimensions = [1] : (tensor<100x16xf32>, tensor<f32>) -> tensor<100xf32>
   return %0 : tensor<100xf32>
 }
+
+// A run-time sized sum is not split: a run-time check that it reads at most 16 per result.
+// CHECK-LABEL: func.func @dynamic_sum
+// CHECK:         stablehlo.get_dimension_size %arg0
+// CHECK:         %[[OK:.*]] = stablehlo.compare LE
+// CHECK:         %[[FLAG:.*]] = tensor.extract %[[OK]]
+// CHECK:         cf.assert %[[FLAG]], "shape check failed: stablehlo.reduce {{.*}}reads more than 16 elements per result
+// CHECK:         stablehlo.reduce(%arg0
+func.func @dynamic_sum(%x: tensor<?xf32>) -> tensor<f32> {
+  %z = stablehlo.constant dense<0.0> : tensor<f32>
+  %r = stablehlo.reduce(%x init: %z) applies stablehlo.add across dimensions = [0] : (tensor<?xf32>, tensor<f32>) -> tensor<f32>
+  return %r : tensor<f32>
+}
