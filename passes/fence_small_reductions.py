@@ -8,7 +8,8 @@ shlo-bench's cnn_train the batch-norm backward's column sum of a 16384x32 gradie
 with the 524288-element input gradient it feeds, took 11 ms of a 59 ms step. Fenced, the
 consumer is an elementwise dispatch over all workers. Only reduces outside loops and
 conditionals, with static shapes, at most MAX_RESULTS results from at least MIN_INPUT
-elements, read by an op of at least MIN_INPUT elements, are fenced
+elements, read by an op of at least MIN_INPUT elements (directly or through small ops such as
+a reshape or the division by the count), are fenced
 (`chlo_stablehlo_extras.fusion_barrier`).
 """
 from __future__ import annotations
@@ -30,15 +31,26 @@ def _size(value: ir.Value) -> int:
     return math.prod(t.shape) if t.has_static_shape else -1
 
 
+def _read_by_a_large_op(value: ir.Value, depth: int = 4) -> bool:
+    """Whether an op of at least MIN_INPUT elements reads `value`, directly or through small
+    ops (a reshape, a division by the count) up to `depth` deep."""
+    for use in value.uses:
+        for result in use.owner.results:
+            size = _size(result)
+            if size >= MIN_INPUT:
+                return True
+            if 0 <= size <= MAX_RESULTS and depth > 1 and _read_by_a_large_op(result, depth - 1):
+                return True
+    return False
+
+
 def _fenced(op: ir.Operation) -> bool:
     """Whether a reduce reads many elements into few results that a large op reads."""
     if op.parent.name != "func.func" or len(op.results) != 1:
         return False
-    result = op.results[0]
-    size = _size(result)
+    size = _size(op.results[0])
     return (0 <= size <= MAX_RESULTS and _size(op.operands[0]) >= MIN_INPUT
-            and any(any(_size(r) >= MIN_INPUT for r in use.owner.results)
-                    for use in result.uses))
+            and _read_by_a_large_op(op.results[0]))
 
 
 @dataclasses.dataclass

@@ -54,6 +54,8 @@ PASSES: dict[str, tuple[str, str]] = {
     "shlo-guard-square-sums": ("shlo.passes.guard_square_sums", "GuardSquareSums"),
     "shlo-swap-transposed-dots": ("shlo.passes.swap_transposed_dots", "SwapTransposedDots"),
     "shlo-unroll-scan-loops": ("shlo.passes.unroll_scan_loops", "UnrollScanLoops"),
+    "shlo-widen-narrow-convolutions": ("shlo.passes.widen_narrow_matmuls",
+                                       "WidenNarrowConvolutions"),
     "shlo-fence-small-reductions": ("shlo.passes.fence_small_reductions",
                                     "FenceSmallReductions"),
     "shlo-hwio-convolution-kernels": ("shlo.passes.hwio_convolution_kernels",

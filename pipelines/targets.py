@@ -131,7 +131,7 @@ KINDS: dict[str, TargetKind] = {k.name: k for k in (
                        "shlo-fence-crossed-reductions", "shlo-swap-transposed-dots",
                        "shlo-fence-transposed-dots", "shlo-unroll-scan-loops",
                        "shlo-few-output-convolutions", "shlo-hwio-convolution-kernels",
-                       "shlo-fence-small-reductions")),
+                       "shlo-fence-small-reductions", "shlo-widen-narrow-convolutions")),
     TargetKind("vulkan", "vulkan", ("--iree-hal-target-device=vulkan",),
                "--iree-vulkan-target", "llvmpipe", VULKAN_TARGETS, F64_ARITHMETIC,
                "SPIR-V for Vulkan; llvmpipe matches Mesa's software driver",

@@ -17,9 +17,8 @@ def _case(name):
 
 @pytest.mark.parametrize("name", [_case(n) for n in MODELS])
 def test_model_agrees_with_xla(name):
-    import shlo
     p = bench_models.prepare(MODELS[name], small=True)
-    executable = shlo.compile(p.text, target="cpu")
+    executable = p.shlo_compile("cpu")
     assert bench_models.disagreement(MODELS[name], executable(*p.args), p.xla_call()) is None
 
 

@@ -10,7 +10,8 @@ func.func @main(%g: tensor<16384x32xf32>, %x: tensor<16384x32xf32>, %s: tensor<3
     -> (tensor<16384x32xf32>, tensor<32xf32>, tensor<4xf32>) {
   %z = stablehlo.constant dense<0.0> : tensor<f32>
   %sum = stablehlo.reduce(%g init: %z) applies stablehlo.add across dimensions = [0] : (tensor<16384x32xf32>, tensor<f32>) -> tensor<32xf32>
-  %b = stablehlo.broadcast_in_dim %sum, dims = [1] : (tensor<32xf32>) -> tensor<16384x32xf32>
+  %sum1 = stablehlo.reshape %sum : (tensor<32xf32>) -> tensor<1x32xf32>
+  %b = stablehlo.broadcast_in_dim %sum1, dims = [0, 1] : (tensor<1x32xf32>) -> tensor<16384x32xf32>
   %p = stablehlo.multiply %x, %b : tensor<16384x32xf32>
   %dx = stablehlo.subtract %g, %p : tensor<16384x32xf32>
   %sq = stablehlo.multiply %x, %x : tensor<16384x32xf32>
