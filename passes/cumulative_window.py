@@ -24,7 +24,7 @@ from iree.compiler import ir
 from ..dialect import stablehlo
 from ..dialect.types import constant_values
 from . import chlo_stablehlo_extras as extras
-from .chlo_expr import Num, element_of, is_narrow_float
+from .chlo_expr import Num, element_of, is_float, is_narrow_float
 from .expand_dynamic_ops import size_origins
 from .refine_rules import called_function
 
@@ -139,8 +139,10 @@ def _body_op(op: ir.Operation) -> str | None:
 
 def is_identity(init: ir.Value, combine: str) -> bool:
     """Whether `init` is a constant equal to the identity of `combine` (an op name)."""
-    while isinstance(init, ir.OpResult) and init.owner.name in ("stablehlo.broadcast_in_dim",
-                                                               "stablehlo.reshape"):
+    while isinstance(init, ir.OpResult) and (
+            init.owner.name in ("stablehlo.broadcast_in_dim", "stablehlo.reshape")
+            or init.owner.name == "stablehlo.convert" and is_float(element_of(init))
+            and is_float(element_of(init.owner.operands[0]))):   # (0, 1, ±inf stay so)
         init = init.owner.operands[0]
     if not (isinstance(init, ir.OpResult) and init.owner.name == "stablehlo.constant"):
         return False

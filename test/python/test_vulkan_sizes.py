@@ -317,3 +317,29 @@ def test_run_time_sized_reductions_fail_cleanly_past_the_bound():
         shlo.compile(text, target="vulkan")(big)
     got = shlo.compile(text, target="vulkan", specialize=True)(big)
     assert [float(g) for g in got] == [big.sum(), big @ big]
+
+
+@pytest.mark.parametrize("target", ["cpu", "vulkan"])
+def test_bf16_cumsum_is_the_exact_sum_rounded_once(target):
+    """A bf16 jnp.cumsum accumulates in f32 and rounds each result once (shlo-accumulate-in-f32):
+    each element is a bf16 neighbour of the exact prefix sum (up to 4096: the exact sum rounded
+    to nearest), also past the Vulkan split. (The
+    reference interpreter rounds each of its sequential steps to bf16 and stalls at 256 for
+    these inputs; docs/iree_gaps.md, "bf16 cumulative sums".)"""
+    import ml_dtypes
+    if target == "vulkan":
+        vulkan_or_skip()
+    rng = np.random.default_rng(12)
+    xs = [rng.random(n, dtype=np.float32).astype(ml_dtypes.bfloat16).astype(np.float32)
+          for n in (64, 1000, 4096, 70_000)]
+
+    def f(*vs):
+        return [jnp.cumsum(v.astype(jnp.bfloat16)).astype(jnp.float32) for v in vs]
+    exe = shlo.compile(jax.jit(f).lower(*xs).as_text(), target=target)
+    for x, got in zip(xs, exe(*xs)):
+        exact = np.cumsum(x.astype(np.float64))
+        ulp = np.exp2(np.floor(np.log2(exact)) - 7)         # bf16's spacing at each sum
+        assert np.all(np.abs(np.asarray(got, np.float64) - exact) < ulp), f"n={x.size}"
+        if x.size <= 4096:      # (the f32 sums are exact enough to round as the exact ones)
+            np.testing.assert_array_equal(
+                got, exact.astype(ml_dtypes.bfloat16).astype(np.float32), err_msg=f"n={x.size}")
