@@ -18,7 +18,7 @@ reduce to the implementation. Static shapes, integer and float elements only.
 `max-length=N` (the Vulkan target, with `threads=false`) bounds instead every reduction's
 length: no result of a reduce, a cumulative reduce_window or a dot_general reads more than N
 elements in one op (passes/long_reductions.py; lavapipe ends a shader's loops after 65535
-iterations, docs/iree_gaps.md).
+iterations, docs/iree_gaps.md); one with run-time sizes gets a run-time check of that bound.
 """
 from __future__ import annotations
 
