@@ -82,6 +82,21 @@ def defined_by(value: ir.Value, name: str) -> ir.Operation | None:
     return None
 
 
+def is_splat_constant(op: ir.Operation) -> bool:
+    """Whether `op` is a stablehlo.constant of one repeated value (complex ones included, read
+    from the op's text: the bindings cannot wrap complex elements)."""
+    if op.name != "stablehlo.constant":
+        return False
+    if isinstance(ir.RankedTensorType(op.results[0].type).element_type.maybe_downcast(),
+                  ir.ComplexType):
+        text = str(op)
+        return not text[text.index("dense<") + len("dense<"):].startswith(("[", '"0x'))
+    try:
+        return ir.DenseElementsAttr(op.attributes["value"]).is_splat
+    except (TypeError, ValueError):         # dense_resource<...>
+        return False
+
+
 def binary_body(op: ir.Operation) -> ir.Operation | None:
     """The one op of `op`'s body (a reduce's, a window's) that combines the body's two
     arguments and returns the result, or None."""

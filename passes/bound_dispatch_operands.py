@@ -22,7 +22,7 @@ import dataclasses
 from iree.compiler import ir
 
 from . import chlo_stablehlo_extras as extras
-from .base import Pass, nested_ops
+from .base import Pass, is_splat_constant, nested_ops
 from .chlo_expr import attributes
 from .elementwise_ops import ELEMENTWISE_OPS
 
@@ -64,11 +64,6 @@ class _Group:
 _COMPUTED = _Group(frozenset({_TRANSIENT}))
 
 
-def _is_splat_constant(op: ir.Operation) -> bool:
-    return op.name == "stablehlo.constant" and ir.DenseElementsAttr(
-        op.attributes["value"]).is_splat
-
-
 @dataclasses.dataclass
 class BoundDispatchOperands(Pass):
     """Fence fusion groups that would read and write more buffers than a dispatch binds."""
@@ -97,7 +92,7 @@ class BoundDispatchOperands(Pass):
                 groups[op.results[0]] = _Group()
             elif op.name == "stablehlo.constant":       # a splat is inlined
                 groups[op.results[0]] = _Group(
-                    frozenset() if _is_splat_constant(op) else frozenset({_CONSTANTS}))
+                    frozenset() if is_splat_constant(op) else frozenset({_CONSTANTS}))
             elif op.name in _FUSED or op.name in _ROOTS:
                 self._bound(op, groups, returned)
 

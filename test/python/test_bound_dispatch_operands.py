@@ -213,3 +213,19 @@ def test_reduce_of_coupled_results_is_one_line():
     with pytest.raises(shlo.DeviceError) as error:
         exe(*ARRAYS[:20])
     _one_line_overflow(error, 40, 32, function="main")
+
+
+def test_complex_constants_are_counted():
+    """Complex constants (splat and not), which the bindings cannot wrap, pass through the
+    pass: it failed with "Can't cast unknown element type" on every complex program."""
+    text = """
+    func.func public @main(%x: tensor<3xcomplex<f64>>) -> tensor<3xcomplex<f64>> {
+      %c = stablehlo.constant dense<[(1.0, 2.0), (3.0, -1.0), (0.5, 0.25)]> : tensor<3xcomplex<f64>>
+      %s = stablehlo.constant dense<(2.0, 0.0)> : tensor<3xcomplex<f64>>
+      %0 = stablehlo.multiply %x, %c : tensor<3xcomplex<f64>>
+      %1 = stablehlo.add %0, %s : tensor<3xcomplex<f64>>
+      return %1 : tensor<3xcomplex<f64>>
+    }"""
+    x = np.array([1 + 1j, -2 + 0.5j, 3j])
+    want = x * np.array([1 + 2j, 3 - 1j, 0.5 + 0.25j]) + 2
+    np.testing.assert_allclose(shlo.compile(text, target="cpu")(x), want, rtol=1e-15)
