@@ -108,7 +108,7 @@ def per_device_program(text: str, source_name: str = "-") -> str:
                          f"> 1) is split into per-device programs by Shardy's passes in jax's "
                          f"jaxlib, which cannot be imported here: {e} (pip install jax jaxlib)"
                          ) from None
-    with jax_mlir.make_ir_context() as ctx:
+    with jax_mlir.make_ir_context():
         try:
             module = jir.Module.parse(text)
             passmanager.PassManager.parse(f"builtin.module({_PROPAGATE})").run(module.operation)

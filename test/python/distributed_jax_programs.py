@@ -4,9 +4,12 @@
 OUT/reference.npz (their inputs <name>_in<k> and XLA's results <name>_out<k>). Run in a
 process of its own: the host device count must be set before jax starts.
 """
-import os, sys
+import os
+import sys
 os.environ["XLA_FLAGS"] = "--xla_force_host_platform_device_count=4"
-import jax, jax.numpy as jnp, numpy as np
+import jax
+import jax.numpy as jnp
+import numpy as np
 from jax.sharding import Mesh, NamedSharding, PartitionSpec as P
 out = sys.argv[1]
 devices = np.array(jax.devices())

@@ -61,7 +61,7 @@ def test_every_routine_against_xla(dtype, shape):
         scale = max(1.0, float(np.abs(w).max()))
         np.testing.assert_allclose(g, w, atol=2e3 * eps * scale, err_msg=f"result {k}")
     # and against scipy's own: the factor, the solve, the eigenvalues, the singular values
-    c, x, w, s = got[0], got[1], got[6], got[9]
+    c, _, w, s = got[0], got[1], got[6], got[9]
     spd, a, b = (m.reshape((-1,) + m.shape[-2:]) for m in args)
     for i in range(len(spd)):
         tol = 1e3 * eps * shape[-1]

@@ -1,7 +1,6 @@
 """shlo-legalize-chlo on the exact and structural CHLO ops, run on IREE's CPU backend against
 numpy / Python-integer oracles: top_k, ragged_dot (three modes), scan, constant(_like), mulhi
 (every width), next_after, is_inf*, conj, square. One compiled module for the whole file."""
-import ml_dtypes
 import numpy as np
 import pytest
 

@@ -4,7 +4,6 @@ GetTupleElement, OptimizationBarrier) on CPU and Vulkan, sub-computations given 
 XlaComputations and as Python callables.
 """
 import numpy as np
-import pytest
 
 from shlo import xla
 from xla_suite import Case, Suite, build_error, numeric_test, rng, scalar_shape

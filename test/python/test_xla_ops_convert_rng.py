@@ -5,7 +5,6 @@ on CPU and Vulkan. Random results are checked statistically (range, mean, spread
 """
 import ml_dtypes
 import numpy as np
-import pytest
 
 from shlo import xla
 from xla_suite import Case, Suite, numeric_test, rng

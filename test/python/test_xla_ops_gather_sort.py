@@ -5,7 +5,6 @@ Vulkan. The gather/scatter oracles follow the seed's formal index mapping litera
 import itertools
 
 import numpy as np
-import pytest
 
 from shlo import xla
 from xla_suite import Case, Suite, binary_computation, build_error, numeric_test, rng

@@ -4,7 +4,6 @@ Cholesky, TriangularSolve and the BatchNorm ops on CPU and Vulkan. Oracles: nump
 jax.lax.conv_general_dilated (XLA itself) for the convolutions.
 """
 import numpy as np
-import pytest
 
 from shlo import xla
 from xla_suite import Case, Suite, build_error, numeric_test, rng
