@@ -79,11 +79,9 @@ def test_convert_i32_f32_bf16_cpu():
     assert replay("convert_i32_f32_bf16_vulkan", "cpu") is None
 
 
-@pytest.mark.xfail(strict=True, reason="shlo-bound-dispatch-operands (ecd1e7a): a reduce of "
-                   "complex<f32> (its complex init constant) is an internal error on every "
-                   "target: jnp.sum of complex64 no longer compiles")
 @pytest.mark.parametrize("target", ["cpu", "vulkan"])
 def test_complex_sum(target):
+    """shlo-bound-dispatch-operands failed on complex constants from 4336582 to 25f3f66."""
     if target == "vulkan":
         from conftest import vulkan_or_skip
         vulkan_or_skip()
