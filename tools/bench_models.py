@@ -466,10 +466,11 @@ def models() -> list[Model]:
         Model("transformer_decode", "loop", transformer_decode, rtol=1e-3, atol=1e-3),
         Model("bert_encoder", "forward", bert_encoder, rtol=1e-3, atol=1e-3),
         Model("cnn_train", "train", cnn_train, rtol=1e-3, atol=1e-4, slow=True),
-        # bf16 weight gradients of the first layer (scale 0.03) differ from the f32 program's
-        # by 0.0036 in XLA and 0.0046 in shlo: the program's own rounding, not a bug
+        # bf16 weight gradients differ from the f32 program's by as much in XLA as in shlo:
+        # 0.0036 vs 0.0046 (scale 0.03) at full size, up to 0.022 vs 0.018 (scale 0.06) at
+        # the test's small size: the program's own rounding
         Model("cnn_train_bf16", "train", functools.partial(cnn_train, dtype=bf16),
-              rtol=5e-2, atol=1e-2, slow=True),
+              rtol=5e-2, atol=3e-2, slow=True),
         Model("lstm_scan", "scan", lstm_scan, rtol=1e-3, atol=1e-5),
         Model("unet_block", "forward", unet_block, rtol=1e-3, atol=1e-3, slow=True),
         Model("moe_layer", "forward", moe_layer, rtol=1e-3, atol=1e-4),
