@@ -65,9 +65,8 @@ class FenceSmallReductions(Pass):
                 continue
             result = reduce.results[0]
             users = [use.owner for use in result.uses]
-            with ir.InsertionPoint(reduce), reduce.location:
+            with ir.InsertionPoint.after(reduce), reduce.location:
                 barrier = extras.fusion_barrier(result)
-            barrier.owner.move_after(reduce)
             for user in users:
                 for i, operand in enumerate(user.operands):
                     if operand == result:

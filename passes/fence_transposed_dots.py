@@ -79,9 +79,8 @@ class FenceTransposedDots(Pass):
             users = [use.owner for use in result.uses]
             if transposed and _static(result) and any(
                     u.name in ELEMENTWISE_OPS for u in users):
-                with ir.InsertionPoint(dot), dot.location:
+                with ir.InsertionPoint.after(dot), dot.location:
                     barrier = extras.fusion_barrier(result)
-                barrier.owner.move_after(dot)
                 for user in users:
                     for i, operand in enumerate(user.operands):
                         if operand == result:

@@ -40,3 +40,18 @@ def test_fences_only_the_large_consumers_reduce(ctx):
     module = shlo.parse_module(MODULE, context=ctx)
     run_pipeline(module.operation, "builtin.module(shlo-fence-small-reductions)")
     assert str(module).count("compute_barrier") == 1
+
+
+def test_unsigned_sums_are_fenced_in_order():
+    """A fence of an unsigned result is bitcasts around the barrier, all after the reduce."""
+    module = """
+func.func @main(%x: tensor<16384x32xui32>) -> tensor<16384x32xui32> {
+  %z = stablehlo.constant dense<0> : tensor<ui32>
+  %s = stablehlo.reduce(%x init: %z) applies stablehlo.add across dimensions = [0] : (tensor<16384x32xui32>, tensor<ui32>) -> tensor<32xui32>
+  %b = stablehlo.broadcast_in_dim %s, dims = [1] : (tensor<32xui32>) -> tensor<16384x32xui32>
+  %d = stablehlo.subtract %x, %b : tensor<16384x32xui32>
+  return %d : tensor<16384x32xui32>
+}"""
+    x = np.random.default_rng(8).integers(0, 1000, (16384, 32)).astype(np.uint32)
+    got = shlo.compile(module, target="cpu")(x)
+    np.testing.assert_array_equal(got, x - x.sum(0, dtype=np.uint32))

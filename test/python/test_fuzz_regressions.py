@@ -88,9 +88,6 @@ def test_complex_sum(target):
     assert replay("complex_sum", target) is None
 
 
-@pytest.mark.xfail(strict=True, reason="shlo-fence-transposed-dots (cpu target): a batched "
-                   "dot_general of ui16 leaves a bitcast_convert before its operand's "
-                   "definition ('operand #0 does not dominate this use')")
 def test_dot_batch_unsigned_fence_transposed_dots_cpu():
     assert replay("dot_batch_unsigned_fence_transposed_dots_cpu") is None
 
