@@ -36,7 +36,7 @@ class Worker:
         env = dict(os.environ, **(self.env or {}))
         self.proc = subprocess.Popen([sys.executable, "-m", "shlo.tools.fuzz.worker"],
                                      stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-                                     stderr=self.log, env=env)
+                                     stderr=self.log, env=env, start_new_session=True)
 
     def _stderr_tail(self, n: int = 1500) -> str:
         self.log.seek(0)
@@ -93,8 +93,11 @@ class Worker:
 
     def close(self) -> None:
         if self.proc is not None:
-            if self.proc.poll() is None:
-                self.proc.kill()
+            if self.proc.poll() is None:     # the child and what it started (iree-compile)
+                try:
+                    os.killpg(self.proc.pid, signal.SIGKILL)
+                except ProcessLookupError:
+                    pass
             self.proc.wait()
             self.proc = None
 
