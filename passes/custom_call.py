@@ -65,6 +65,24 @@ def _data_operands(op: ir.Operation) -> list[ir.Value]:
     return [v for i, v in enumerate(operands) if i not in shape_operands]
 
 
+def _from_constants(values: list[ir.Value], budget: int = 256) -> bool:
+    """Whether `values` are computed from constants alone (no block argument reached within
+    `budget` ops): IREE evaluates those when it compiles, where a host call cannot run."""
+    seen, stack = set(), list(values)
+    while stack:
+        value = stack.pop()
+        if not isinstance(value, ir.OpResult):
+            return False
+        op = value.owner.operation
+        if op in seen:
+            continue
+        seen.add(op)
+        if len(seen) > budget or any(len(r.blocks) for r in op.regions):
+            return False
+        stack.extend(op.operands)
+    return True
+
+
 def _expand(op: ir.Operation):
     target = call_target(op)
     if target in IREE_TARGETS:
@@ -127,7 +145,7 @@ class ExpandCustomCalls(Pass):
             if failed:      # a decomposition failed after building ops: stop rewriting
                 return None
             try:
-                if self.lapack == "host":
+                if self.lapack == "host" and not _from_constants(_data_operands(call)):
                     values = lapack_host_calls.emit(call, _data_operands(call))
                     if values is not None:
                         return values

@@ -49,7 +49,6 @@ def _rmsnorm(x, g):
 
 
 def _layernorm(x, g, b):
-    import jax.numpy as jnp
     from jax import lax
     mean = x.mean(-1, keepdims=True)
     var = ((x - mean) ** 2).mean(-1, keepdims=True)
@@ -549,7 +548,7 @@ def run_model(model: Model, *, rounds: int = 5, budget: float = 0.3, flags=(),
               vulkan: bool = True, small: bool = False) -> dict:
     """One row: checks shlo against XLA, then the interleaved times and cold compile times."""
     import shlo
-    from .shlo_bench import time_interleaved
+    from .bench_timing import time_interleaved
 
     p = prepare(model, small)
     row = {"name": model.name, "group": model.group, "xla_compile_ms": p.xla_compile_ms}

@@ -19,7 +19,7 @@ import json
 import sys
 import time
 
-from .shlo_bench import disagreement, geomean, prepare, select, time_interleaved
+from .bench_timing import disagreement, geomean, prepare, select, time_interleaved
 
 O3 = ("--iree-opt-level=O3",)
 DT = ("--iree-opt-data-tiling",)

@@ -115,7 +115,7 @@ def resident_row(w, target: str, rounds: int, flags: list[str], budget: float,
     import jax
     import shlo
 
-    from .shlo_bench import disagreement, prepare, time_interleaved
+    from .bench_timing import disagreement, prepare, time_interleaved
 
     args, text, _, xla_ms = prepare(w, target)
     on_cpu = target.split(":")[0] == "cpu"
@@ -299,7 +299,7 @@ def main(argv=None) -> int:
     from ..pipelines.gpu_tuning import CONFIGS, config_pipeline
     from ..pipelines.targets import get_target
     from .bench_workloads import workloads
-    from .shlo_bench import _print_table, select
+    from .bench_timing import print_table, select
 
     p = argparse.ArgumentParser(prog="gpu_bench", description=__doc__.splitlines()[0])
     p.add_argument("command", choices=("inspect", "configs", "time"))
@@ -330,7 +330,7 @@ def main(argv=None) -> int:
     if args.command == "time":
         import io
         out = io.StringIO()
-        _print_table(rows, out)
+        print_table(rows, out)
         table = f"configuration {args.config}\n" + out.getvalue()
     else:
         table = inspection_markdown(rows)

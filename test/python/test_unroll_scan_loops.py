@@ -9,7 +9,6 @@ import shlo
 
 
 def _programs():
-    import jax
     import jax.numpy as jnp
     from jax import lax
 
