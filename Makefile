@@ -23,9 +23,10 @@ demo: install
 # most of its time is IREE compiles, one core each. The 20 slowest tests are listed.
 PYTEST := $(BIN)/pytest -n auto --maxprocesses=4 --durations=20
 
-# lit first, then pytest; both always run and both summaries are printed, pytest's last.
+# ruff, lit, then pytest; all always run and every summary is printed, pytest's last.
 test: install-test
 	@status=0; \
+	$(BIN)/ruff check . || status=1; \
 	PATH="$(CURDIR)/$(BIN):$$PATH" $(BIN)/lit -sv test/lit || status=1; \
 	$(PYTEST) test/python || status=1; \
 	exit $$status
@@ -33,6 +34,7 @@ test: install-test
 # Everything `make test` runs, and the tests marked slow (size sweeps, whole programs at full size).
 test-all: install-test
 	@status=0; \
+	$(BIN)/ruff check . || status=1; \
 	PATH="$(CURDIR)/$(BIN):$$PATH" $(BIN)/lit -sv test/lit || status=1; \
 	$(PYTEST) -m '' test/python || status=1; \
 	exit $$status
