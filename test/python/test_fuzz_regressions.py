@@ -118,3 +118,16 @@ def test_dot_batch_unsigned_shared_memory_vulkan():
     from conftest import vulkan_or_skip
     vulkan_or_skip()
     assert replay("dot_batch_unsigned_shared_memory_vulkan") is None
+
+
+@pytest.mark.xfail(strict=True, reason="vulkan: a bf16 reduce_window of a 1-element window "
+                   "with low padding 1 (a pad) fails to compile: 'failed to legalize unresolved "
+                   "materialization' of memref<32xvector<4xf32>>")
+def test_reduce_window_pad_bf16_vulkan():
+    from conftest import vulkan_or_skip
+    vulkan_or_skip()
+    assert replay("reduce_window_pad_bf16_vulkan") is None
+
+
+def test_reduce_window_pad_bf16_cpu():
+    assert replay("reduce_window_pad_bf16_vulkan", "cpu") is None
