@@ -108,3 +108,17 @@ def test_a_crashing_child_is_reported_not_fatal():
                       worker=Worker(timeout_s=120))
     assert result["programs"] == 2 and result["crashes"] == 2
     assert all("SIGABRT" in f.detail for f, _, _ in result["findings"])
+
+
+def test_reproducers_keep_bf16_and_complex_inputs(tmp_path):
+    import ml_dtypes
+    program = P.Program([P.Param("p0", (3,), "BF16"), P.Param("p1", (2,), "C64")],
+                        [P.Node("n0", "reverse", ["p0"], 1)], ["n0", "p1"],
+                        [np.array([1, 2.5, -3], ml_dtypes.bfloat16),
+                         np.array([1 + 2j, -1j], np.complex64)])
+    finding = fuzz.Finding("error", "cpu", "planted", program)
+    where = fuzz.write_reproducer(fuzz.Fuzzer(["cpu"], InProcess()), finding, str(tmp_path))
+    _, _, inputs, metas, _ = fuzz.load_reproducer(where)
+    assert [a.dtype for a in inputs] == [np.dtype(ml_dtypes.bfloat16), np.dtype(np.complex64)]
+    assert all(np.array_equal(a, b) for a, b in zip(inputs, program.inputs))
+    assert [m.dtype for m in metas] == ["BF16", "C64"]

@@ -155,7 +155,7 @@ def load_reproducer(directory: str):
     read = lambda name: open(os.path.join(directory, name)).read()  # noqa: E731
     inputs = [np.load(os.path.join(directory, f"input_{i}.npy"))
               for i in range(len(meta["input_dtypes"]))]
-    inputs = [a.astype(P.NUMPY[d]) if a.dtype.kind == "V" else a
+    inputs = [a.view(P.NUMPY[d]) if a.dtype.kind == "V" else a
               for a, d in zip(inputs, meta["input_dtypes"])]
     return (read("program.mlir"), read("reference.mlir"), inputs,
             [OutputMeta(**m) for m in meta["outputs"]], meta)
