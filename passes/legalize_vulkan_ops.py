@@ -128,14 +128,32 @@ def _iota(op: ir.Operation):
     return [to_bf16_on_bits(counted).value]
 
 
+def _consumer_barrier(value: ir.Value) -> ir.Value:
+    """`iree_tensor_ext.compute_barrier.end`: the value, unchanged, with none of its consumers
+    fused into its producer's dispatch (a `compute_barrier.start` keeps consumers apart from
+    producers of elementwise values, but IREE 3.13 still fused a truncf into a matmul's)."""
+    return ir.Operation.create("iree_tensor_ext.compute_barrier.end", results=[value.type],
+                               operands=[value]).result
+
+
 def _bf16_dot(op: ir.Operation):
-    """A dot_general whose result is bf16: the product in f32, rounded to bf16 once."""
+    """A dot_general with bf16 operands or result: the product of the operands widened to f32
+    (exact; each widening a dispatch of its own) in f32, rounded to bf16 once where the result
+    is bf16 (`_fence_bf16_rounded_product` then stores the f32 product first)."""
     result = ir.RankedTensorType(op.results[0].type)
-    if str(result.element_type) != "bf16":
+    operands = list(op.operands)
+    if not result.has_static_shape or "bf16" not in (
+            str(result.element_type), *(str(element_of(v)) for v in operands)):
         return None
+    operands = [fusion_barrier(Num(v).to("f32").value) if str(element_of(v)) == "bf16" else v
+                for v in operands]
     wide = ir.Operation.create("stablehlo.dot_general",
                                results=[with_element(result, ir.F32Type.get())],
-                               operands=list(op.operands), attributes=attributes(op)).result
+                               operands=operands, attributes=attributes(op)).result
+    if str(result.element_type) == "f32":
+        return [wide]
+    if str(result.element_type) != "bf16":
+        return [Num(wide).to(str(result.element_type)).value]
     return [to_bf16_on_bits(Num(wide)).value]
 
 
@@ -587,8 +605,53 @@ def _fence_zero_operands(op: ir.Operation) -> None:
 
 
 # op name -> what the pass does to each such op after the rules (the ops they leave)
-_AFTER_RULES = {"stablehlo.convolution": _fence_f64_operands,
-                "stablehlo.dot_general": _fence_f64_operands,
+_SHAPING = ("stablehlo.reshape", "stablehlo.transpose", "stablehlo.broadcast_in_dim")
+
+
+def _rounded_to_bf16(value: ir.Value, depth: int = 12) -> bool:
+    """Whether elementwise users of the value (seen through reshapes, transposes and
+    broadcasts) compute a bf16 value from it: a convert, or rounding on the bits."""
+    seen, frontier = set(), [value]
+    for _ in range(depth):
+        users = []
+        for v in frontier:
+            for use in v.uses:
+                user = use.owner
+                if (user.name not in ELEMENTWISE_OPS and user.name not in _SHAPING) or len(
+                        user.results) != 1:
+                    continue
+                if str(element_of(user.results[0])) == "bf16":
+                    return True
+                if user.operation not in seen:
+                    seen.add(user.operation)
+                    users.append(user.results[0])
+        if not users:
+            return False
+        frontier = users
+    return False
+
+
+def _fence_bf16_rounded_product(op: ir.Operation) -> None:
+    """A dot_general or convolution whose f32 result is converted to bf16 (jax's bf16 matmuls
+    after shlo-accumulate-in-f32) stores the f32 result behind a consumer barrier: the
+    truncf fused into a matmul's dispatch fails to compile (vector.bitcast of vector<4xbf16>
+    to vector<2xf32>, a 64x64 @ 64x192)."""
+    result = op.results[0]
+    if str(element_of(result)) != "f32" or not ir.RankedTensorType(
+            result.type).has_static_shape or not _rounded_to_bf16(result):
+        return
+    with ir.InsertionPoint.after(op), op.location:
+        fenced = _consumer_barrier(result)
+    result.replace_all_uses_except(fenced, fenced.owner.operation)
+
+
+def _fence_product(op: ir.Operation) -> None:
+    _fence_f64_operands(op)
+    _fence_bf16_rounded_product(op)
+
+
+_AFTER_RULES = {"stablehlo.convolution": _fence_product,
+                "stablehlo.dot_general": _fence_product,
                 # Mesa's shader compiler folds these inexactly when an operand is a constant
                 # zero: x * 0 -> 0, x / 0 -> 0, 0 / x -> 0, x + 0 -> x, 0 - x -> -x
                 **{name: _fence_zero_operands for name in (
