@@ -72,6 +72,8 @@ PASSES: dict[str, tuple[str, str]] = {
     "shlo-defer-softmax-division": ("shlo.passes.defer_softmax_division",
                                     "DeferSoftmaxDivision"),
     "shlo-fold-dynamic-self-ops": ("shlo.passes.fold_dynamic_self_ops", "FoldDynamicSelfOps"),
+    "shlo-copy-overlapping-updates": ("shlo.passes.copy_overlapping_updates",
+                                      "CopyOverlappingUpdates"),
     "shlo-accumulate-in-f32": ("shlo.passes.accumulate_in_f32", "AccumulateInF32"),
     "shlo-widen-narrow-matmuls": ("shlo.passes.widen_narrow_matmuls", "WidenNarrowMatmuls"),
     "shlo-round-narrow-arithmetic": ("shlo.passes.round_narrow_arithmetic", "RoundNarrowArithmetic"),

@@ -49,10 +49,11 @@ DEFAULT_PASSES = [
     "shlo-bound-dispatch-operands",
     "canonicalize",
     "cse",
+    "shlo-copy-overlapping-updates",
     "shlo-fold-dynamic-self-ops",
     "shlo-split-complex-constants",
 ]
-FINAL_PASSES = 4        # canonicalize, cse and what must follow them
+FINAL_PASSES = 5        # canonicalize, cse and what must follow them
 
 
 def default_pipeline(target_passes=()) -> str:

@@ -40,17 +40,14 @@ def test_dot_by_computed_scalar_cpu_hang(name):
     assert replay(name, worker=Worker(timeout_s=120)) is None
 
 
-@pytest.mark.xfail(strict=True, reason="IREE 3.13 llvm-cpu: dynamic_update_slice(x, slice(x), i) "
-                   "is computed in place and reads the update after writing: silently wrong "
-                   "(a constant index fails at run time: overlapping ranges), also without "
-                   "shlo's passes; jax's lax.dynamic_update_slice(x, x[:-1], (i,))")
 def test_dynamic_update_slice_of_own_slice_cpu():
+    """IREE 3.13 computed dynamic_update_slice(x, slice(x), i) in place and read the update after
+    writing it; shlo-copy-overlapping-updates rewrites it first."""
     assert replay("dynamic_update_slice_of_own_slice_cpu") is None
 
 
-@pytest.mark.xfail(strict=True, reason="IREE 3.13 vulkan: dynamic_update_slice(x, slice(x), i) "
-                   "fails to compile: 'hal.interface.binding.subspan' illegal")
 def test_dynamic_update_slice_of_own_slice_vulkan():
+    """IREE 3.13 vulkan failed to compile it ('hal.interface.binding.subspan' illegal)."""
     from conftest import vulkan_or_skip
     vulkan_or_skip()
     assert replay("dynamic_update_slice_of_own_slice_vulkan") is None

@@ -1,0 +1,41 @@
+// RUN: shlo-opt --shlo-copy-overlapping-updates %s | filecheck %s
+
+// An update sliced from the operand itself: a select of the padded, shifted update and the
+// operand, with the start clamped to [0, 1] (IREE 3.13 wrote it in place and read it back).
+// CHECK-LABEL: func.func @own_slice
+// CHECK-DAG:     %[[ZERO:.*]] = stablehlo.constant dense<0> : tensor<i32>
+// CHECK-DAG:     %[[ONE:.*]] = stablehlo.constant dense<1> : tensor<i32>
+// CHECK:         %[[U:.*]] = stablehlo.slice %arg0 [0:999]
+// CHECK:         %[[P:.*]] = stablehlo.pad %[[U]], %{{.*}}, low = [1], high = [1], interior = [0]
+// CHECK:         stablehlo.clamp %[[ZERO]], %arg1, %[[ONE]] : tensor<i32>
+// CHECK:         stablehlo.iota dim = 0 : tensor<1000xi64>
+// CHECK:         %[[S:.*]] = stablehlo.dynamic_slice %[[P]], %{{.*}}, sizes = [1000]
+// CHECK:         %[[R:.*]] = stablehlo.select %{{.*}}, %[[S]], %arg0
+// CHECK-NOT:     stablehlo.dynamic_update_slice
+// CHECK:         return %[[R]]
+func.func @own_slice(%a: tensor<1000xf32>, %i: tensor<i32>) -> tensor<1000xf32> {
+  %0 = stablehlo.slice %a [0:999] : (tensor<1000xf32>) -> tensor<999xf32>
+  %1 = stablehlo.dynamic_update_slice %a, %0, %i : (tensor<1000xf32>, tensor<999xf32>, tensor<i32>) -> tensor<1000xf32>
+  return %1 : tensor<1000xf32>
+}
+
+// An update computed from the operand through a transpose and a multiply: rewritten too.
+// CHECK-LABEL: func.func @computed
+// CHECK:         stablehlo.select
+// CHECK-NOT:     stablehlo.dynamic_update_slice
+func.func @computed(%a: tensor<8x8xf32>, %i: tensor<i64>) -> tensor<8x8xf32> {
+  %0 = stablehlo.transpose %a, dims = [1, 0] : (tensor<8x8xf32>) -> tensor<8x8xf32>
+  %1 = stablehlo.slice %0 [0:4, 0:8] : (tensor<8x8xf32>) -> tensor<4x8xf32>
+  %2 = stablehlo.multiply %1, %1 : tensor<4x8xf32>
+  %3 = stablehlo.dynamic_update_slice %a, %2, %i, %i : (tensor<8x8xf32>, tensor<4x8xf32>, tensor<i64>, tensor<i64>) -> tensor<8x8xf32>
+  return %3 : tensor<8x8xf32>
+}
+
+// An update that does not read the operand is left alone.
+// CHECK-LABEL: func.func @independent
+// CHECK:         stablehlo.dynamic_update_slice %arg0, %arg1, %arg2
+// CHECK-NOT:     stablehlo.select
+func.func @independent(%a: tensor<1000xf32>, %u: tensor<10xf32>, %i: tensor<i32>) -> tensor<1000xf32> {
+  %0 = stablehlo.dynamic_update_slice %a, %u, %i : (tensor<1000xf32>, tensor<10xf32>, tensor<i32>) -> tensor<1000xf32>
+  return %0 : tensor<1000xf32>
+}

@@ -1,0 +1,105 @@
+"""shlo-copy-overlapping-updates: dynamic_update_slice(x, f(x), i) at real sizes, on cpu and
+vulkan, against XLA (jax) and numpy; IREE 3.13 computed it in place and read the update after
+writing it (docs/iree_gaps.md)."""
+import jax
+import jax.numpy as jnp
+import numpy as np
+import pytest
+from jax import lax
+
+import shlo
+from shlo.pipelines import DEFAULT_PASSES
+
+TARGETS = ["cpu", "vulkan"]
+
+
+def _target(target):
+    if target == "vulkan":
+        from conftest import vulkan_or_skip
+        vulkan_or_skip()
+
+
+def _dus(x, u, starts):
+    """numpy's lax.dynamic_update_slice: a negative start counts from the end (jax adds the
+    size), then starts are clamped so that the update fits."""
+    out = x.copy()
+    starts = [min(max(int(s) + (n if s < 0 else 0), 0), n - m)
+              for s, n, m in zip(starts, x.shape, u.shape)]
+    out[tuple(slice(s, s + m) for s, m in zip(starts, u.shape))] = u
+    return out
+
+
+def _check(f, args, target, expected):
+    exe = shlo.compile(jax.jit(f).lower(*args).as_text(), target=target)
+    got, want = exe(*args), jax.jit(f)(*args)
+    if not isinstance(got, (tuple, list)):
+        got, want = [got], [want]
+    for g, w, e in zip(got, want, expected):
+        np.testing.assert_array_equal(np.asarray(g), np.asarray(w))
+        np.testing.assert_array_equal(np.asarray(g), e)
+    return exe
+
+
+def _updates_1d(x, i):
+    return (lax.dynamic_update_slice(x, x[:-1], (i,)),
+            lax.dynamic_update_slice(x, x[1:], (i,)),
+            lax.dynamic_update_slice(x, x[100:30000] * 2, (i,)))
+
+
+@pytest.mark.parametrize("target", TARGETS)
+@pytest.mark.parametrize("dtype", ["float32", "int32", "float16", "bfloat16"])
+def test_1d_own_slices(target, dtype):
+    _target(target)
+    if target == "vulkan" and dtype == "bfloat16":
+        pytest.skip("one narrow float type on vulkan is enough")
+    n = 65536
+    x = np.asarray(jnp.arange(1, n + 1).astype(dtype) if dtype != "float32"
+                   else np.random.default_rng(0).standard_normal(n).astype(np.float32))
+    exe = None
+    for i in [0, 1, 5, 29000, n - 1, -3, 70000]:
+        index = np.int32(i)
+        expected = [_dus(x, x[:-1], [i]), _dus(x, x[1:], [i]),
+                    _dus(x, (x[100:30000].astype(np.float32) * 2).astype(x.dtype), [i])]
+        if exe is None:
+            exe = _check(_updates_1d, (x, index), target, expected)
+        else:
+            for k, (g, e) in enumerate(zip(exe(x, index), expected)):
+                np.testing.assert_array_equal(np.asarray(g), e, err_msg=f"i={i} output {k}")
+
+
+def _updates_2d(x, i, j):
+    return (lax.dynamic_update_slice(x, x.T[:200, 300:], (i, j)),
+            lax.dynamic_update_slice(x, x[:, :128].reshape(256, 256), (i, j)),
+            lax.dynamic_update_slice(x, x[3:], (i, j)))
+
+
+@pytest.mark.parametrize("target", TARGETS)
+def test_2d_own_views(target):
+    _target(target)
+    x = np.random.default_rng(1).standard_normal((256, 256)).astype(np.float32)
+    x = np.concatenate([x, x + 1])                       # 512 x 256
+    exe = None
+    for i, j in [(0, 0), (7, 3), (300, 100), (-5, 400), (1000, -1)]:
+        args = (x, np.int32(i), np.int32(j))
+        expected = [_dus(x, x.T[:200, 300:], [i, j]),
+                    _dus(x, x[:, :128].reshape(256, 256), [i, j]),
+                    _dus(x, x[3:], [i, j])]
+        if exe is None:
+            exe = _check(_updates_2d, args, target, expected)
+        else:
+            for k, (g, e) in enumerate(zip(exe(*args), expected)):
+                np.testing.assert_array_equal(np.asarray(g), e, err_msg=f"{i, j} output {k}")
+
+
+@pytest.mark.parametrize("target", TARGETS)
+def test_constant_index(target):
+    """A constant index failed at run time on cpu ("source and target ranges must not
+    overlap")."""
+    _target(target)
+    x = np.arange(65536, dtype=np.float32)
+    _check(lambda x: lax.dynamic_update_slice(x, x[:-1], (3,)), (x,), target,
+           [_dus(x, x[:-1], [3])])
+
+
+def test_in_default_pipeline():
+    assert "shlo-copy-overlapping-updates" in DEFAULT_PASSES
