@@ -153,6 +153,8 @@ def recognise(reduce: ir.Operation) -> tuple[bool, bool] | None:
     """(pick_max, first) when `reduce` is an arg-max/min reduce the rewrite keeps exact."""
     if len(reduce.operands) != 4 or len(reduce.regions[0].blocks) != 1:
         return None
+    if not list(ir.DenseI64ArrayAttr(reduce.attributes["dimensions"])):
+        return None                        # a reduce over no dimensions (rank 0 too) is a no-op
     values, indices = reduce.operands[0], reduce.operands[1]
     types = [ir.RankedTensorType(v.type) for v in (values, indices)]
     if not all(t.has_static_shape for t in types):

@@ -89,9 +89,8 @@ def test_dot_batch_unsigned_fence_transposed_dots_cpu():
     assert replay("dot_batch_unsigned_fence_transposed_dots_cpu") is None
 
 
-@pytest.mark.xfail(strict=True, reason="shlo-split-arg-reduce (cpu target): an argmax reduce "
-                   "of a rank-0 operand (dimensions = []) is an internal IndexError")
 def test_argmax_rank0_split_arg_reduce_cpu():
+    """shlo-split-arg-reduce raised an internal IndexError on a reduce over no dimensions."""
     assert replay("argmax_rank0_split_arg_reduce_cpu") is None
 
 

@@ -5,6 +5,8 @@ One module holds every case; numpy is the oracle. Inputs have ties, NaNs, infini
 signed zeros. Bodies come from jax (jnp.argmax/argmin), XLA's ArgMax builder (on integers)
 and a hand-written "last index" body; a body the pass cannot prove to be an arg-reduce stays.
 """
+import os
+
 import ml_dtypes
 import numpy as np
 import pytest
@@ -214,3 +216,15 @@ def test_vulkan_argmax_and_argmin(ctx):
     x[2, [7, 90]] = np.nan
     np.testing.assert_array_equal(exe.function("argmax")(x)[1], np.argmax(x, axis=1))
     np.testing.assert_array_equal(exe.function("argmin")(x)[1], np.argmin(x, axis=1))
+
+
+
+def test_a_reduce_over_no_dimensions_stays(ctx):
+    """An arg reduce of a rank-0 operand (dimensions = [], found by shlo-fuzz) is left alone;
+    it was an internal IndexError."""
+    path = os.path.join(os.path.dirname(__file__), "..", "fuzz_regressions",
+                        "argmax_rank0_split_arg_reduce_cpu", "program.mlir")
+    with open(path) as f:
+        module = shlo.parse_module(f.read(), context=ctx)
+    SplitArgReduce().apply(module)
+    assert variadic_reduces(module) == 1
