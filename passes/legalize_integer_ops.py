@@ -10,7 +10,9 @@ forms it gets right, with the spec's semantics.
   select of 1 and 0 (complex results keep the convert);
 * `reverse` of unsigned integers fails to compile (IREE's linalg.generic keeps the `ui`
   type): reversing only moves bits, so it runs on the signless type of the same width
-  between two bitcast_converts.
+  between two bitcast_converts;
+* `reverse` over no dimensions (of a rank-0 tensor, found by shlo-fuzz) fails to legalize, of
+  any type: a reverse that moves nothing becomes its operand.
 
 (Unsigned reduce_window, e.g. cumsum of ui32, is fixed by shlo-expand-reduce-window.)
 """
@@ -50,26 +52,30 @@ def _bool_convert(op: ir.Operation):
     return [select(Num(x), Num(const(1, x, element)), Num(const(0, x, element))).value]
 
 
-def _unsigned_reverse(op: ir.Operation):
+def _reverse(op: ir.Operation):
+    """A reverse that moves nothing (no dimensions, or only ones of size 0 or 1) is its operand;
+    an unsigned one runs on the signless type."""
     x = op.operands[0]
+    dims = [int(d) for d in ir.DenseI64ArrayAttr(op.attributes["dimensions"])]
+    if all(ir.RankedTensorType(x.type).shape[d] in (0, 1) for d in dims):
+        return [x]
     t = _unsigned(x)
     if t is None:
         return None
     signless = stablehlo.bitcast_convert(
         x, result_type=with_element(x.type, ir.IntegerType.get_signless(t.width)))
-    dims = [int(d) for d in ir.DenseI64ArrayAttr(op.attributes["dimensions"])]
     reversed_ = stablehlo.reverse(signless, dimensions=dims)
     return [stablehlo.bitcast_convert(reversed_, result_type=with_element(x.type, t))]
 
 
 @dataclasses.dataclass
 class LegalizeIntegerOps(RulesPass):
-    """Rewrite boolean add to or, boolean converts to selects, and unsigned reverse to a
-    signless reverse."""
+    """Rewrite boolean add to or, boolean converts to selects, a reverse that moves nothing to
+    its operand and unsigned reverse to a signless reverse."""
 
     NAME = "shlo-legalize-integer-ops"
     RULES = {
         "stablehlo.add": _bool_add,
         "stablehlo.convert": _bool_convert,
-        "stablehlo.reverse": _unsigned_reverse,
+        "stablehlo.reverse": _reverse,
     }

@@ -21,6 +21,20 @@ func.func @unsigned_reverse(%x: tensor<2x3xui8>) -> tensor<2x3xui8> {
   return %0 : tensor<2x3xui8>
 }
 
+// A reverse that moves nothing (rank 0, found by shlo-fuzz, or dimensions of size 1; IREE 3.13
+// failed to legalize the rank-0 one) is its operand, of any type; a dynamic dimension is kept.
+// CHECK-LABEL: func.func @identity_reverse
+// CHECK-NOT:     stablehlo.reverse %arg0
+// CHECK-NOT:     stablehlo.reverse %arg1
+// CHECK:         stablehlo.reverse %arg2, dims = [0] : tensor<?xf32>
+// CHECK:         return %arg0, %arg1,
+func.func @identity_reverse(%a: tensor<ui32>, %b: tensor<1x4xf32>, %c: tensor<?xf32>) -> (tensor<ui32>, tensor<1x4xf32>, tensor<?xf32>) {
+  %0 = stablehlo.reverse %a, dims = [] : tensor<ui32>
+  %1 = stablehlo.reverse %b, dims = [0] : tensor<1x4xf32>
+  %2 = stablehlo.reverse %c, dims = [0] : tensor<?xf32>
+  return %0, %1, %2 : tensor<ui32>, tensor<1x4xf32>, tensor<?xf32>
+}
+
 // Negative: integer add and signed reverse are left alone.
 // CHECK-LABEL: func.func @left_alone
 // CHECK-NOT:     stablehlo.or
