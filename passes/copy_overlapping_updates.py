@@ -1,10 +1,11 @@
-"""shlo-copy-overlapping-updates: rewrite a dynamic_update_slice whose update is computed from its
-own operand into a select, which IREE computes into a new buffer.
+"""shlo-copy-overlapping-updates: rewrite a dynamic_update_slice whose update is a view of its own
+operand into a select, which IREE computes into a new buffer.
 
 IREE 3.13 writes `dynamic_update_slice(x, u, i)` in place into x's buffer; when u is a view of x
-(`x[:-1]`) or is computed from x in the same dispatch, it reads u after writing it (llvm-cpu:
-silently wrong, or "source and target ranges must not overlap"; vulkan: fails to compile). See
-docs/iree_gaps.md. This pass rewrites such an update (static shapes, x among u's producers) into
+(`x[:-1]`) it reads u after writing it (llvm-cpu: silently wrong, or "source and target ranges
+must not overlap"; vulkan: fails to compile). See docs/iree_gaps.md. This pass rewrites such an
+update (static shapes, u a view of x through slices, reshapes, transposes, broadcasts, converts,
+barriers) into
 
     select(start <= iota < start + size, dynamic_slice(pad(u), size(x) - size(u) - start), x)
 
@@ -21,23 +22,25 @@ from .base import Pass, nested_ops
 from .op_rules import apply_rules
 
 
-def _reads(update: ir.Value, operand: ir.Value) -> bool:
-    """Whether `operand` is `update` or among the values `update` is computed from."""
-    seen, stack = set(), [update]
-    while stack:
-        value = stack.pop()
-        if value == operand:
-            return True
-        if not isinstance(value, ir.OpResult):
-            continue                                      # a block argument
-        op = value.owner.operation
-        if op in seen:
-            continue
-        seen.add(op)
-        stack.extend(op.operands)
-        for inner in nested_ops(op):                      # values captured by nested regions
-            stack.extend(inner.operands)
-    return False
+# ops IREE may keep as a view of their operand's buffer (operand 0)
+VIEWS = {"stablehlo.slice", "stablehlo.dynamic_slice", "stablehlo.real_dynamic_slice",
+         "stablehlo.reshape", "stablehlo.dynamic_reshape", "stablehlo.bitcast_convert",
+         "stablehlo.transpose", "stablehlo.broadcast_in_dim", "stablehlo.convert"}
+
+
+def _is_view_of(update: ir.Value, operand: ir.Value) -> bool:
+    """Whether `update` is `operand` or a view of it through ops in VIEWS (and barriers)."""
+    while update != operand:
+        if not isinstance(update, ir.OpResult):
+            return False                                  # a block argument
+        op = update.owner.operation
+        if op.name == "stablehlo.optimization_barrier":
+            update = op.operands[update.result_number]
+        elif op.name in VIEWS:
+            update = op.operands[0]
+        else:
+            return False
+    return True
 
 
 def _scalar(value: ir.Value, element: ir.Type) -> ir.Value:
@@ -50,7 +53,7 @@ def _rewrite(op: ir.Operation):
     update_type = ir.RankedTensorType(update.type)
     if not (shape_type.has_static_shape and update_type.has_static_shape):
         return None
-    if not _reads(update, operand):
+    if not _is_view_of(update, operand):
         return None
     shape, sizes = list(shape_type.shape), list(update_type.shape)
     if 0 in sizes:
@@ -91,7 +94,8 @@ def _rewrite(op: ir.Operation):
 
 @dataclasses.dataclass
 class CopyOverlappingUpdates(Pass):
-    """Rewrite dynamic_update_slice(x, f(x), i) into a select IREE computes into a new buffer."""
+    """Rewrite dynamic_update_slice(x, view of x, i) into a select IREE computes into a new
+    buffer."""
 
     NAME = "shlo-copy-overlapping-updates"
 
@@ -103,4 +107,4 @@ class CopyOverlappingUpdates(Pass):
 def _rewrite_needed(op: ir.Operation) -> bool:
     update_type = ir.RankedTensorType(op.operands[1].type)
     return (ir.RankedTensorType(op.operands[0].type).has_static_shape
-            and update_type.has_static_shape and _reads(op.operands[1], op.operands[0]))
+            and update_type.has_static_shape and _is_view_of(op.operands[1], op.operands[0]))
