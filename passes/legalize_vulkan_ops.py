@@ -16,8 +16,14 @@ keeps the original ops:
   shlo's LAPACK decompositions), and so does a 1-D one at lengths 16, 48 and 64: an iota
   becomes a broadcast of a 1-D iota, which becomes a constant (up to 4096 elements);
 * `dot_general` with a bf16 result fails to compile (the same bitcast, from the f32
-  accumulator): it computes the f32 product (bf16 operands, f32 result, which compiles) and
-  rounds it to bf16 on the bits, once, as the f32-accumulating CPU code does;
+  accumulator), and so, from about 64x64 by 64x192, do bf16 operands and an f32 product
+  rounded to bf16 in the matmul's dispatch (vector.bitcast of vector<4xbf16>): operands are
+  widened to f32 behind fusion barriers (exact), the product is f32, rounded to bf16 on the
+  bits once, and an f32 product that is rounded to bf16 is stored first (behind a
+  `compute_barrier.end`, a consumer barrier);
+* a `reduce` whose operand is a bf16 -> f32 convert (batch norm's mean of bf16 activations)
+  took minutes to compile with the convert fused in: the widened operand goes behind a
+  fusion barrier;
 * `reduce` over bf16 values fails to compile (the same bitcast): operands, inits and body
   compute in f32 (a more accurate accumulation, as XLA's bf16 reductions) and each result
   is rounded to bf16 on the bits once;
@@ -368,6 +374,25 @@ def _moves_dimensions(result: ir.Value, kept: list[int]) -> bool:
     return False
 
 
+def _fence_widened_bf16_inputs(reduce: ir.Operation) -> None:
+    """A reduce reads its bf16 -> f32 converted inputs from memory: the convert fused into a
+    sum over the outer dimension (batch norm's mean of a [4, 16, 16, 32] bf16 activation,
+    a 1024x32 column sum) took minutes to compile for lavapipe (cnn_train_bf16 over 400 s)."""
+    for i, operand in enumerate(list(reduce.operands)[:len(reduce.operands) // 2]):
+        producer = operand.owner
+        if (isinstance(producer, ir.Block) or producer.name != "stablehlo.convert"
+                or str(element_of(producer.operands[0])) != "bf16"
+                or not ir.RankedTensorType(operand.type).has_static_shape):
+            continue
+        with ir.InsertionPoint(reduce), reduce.location:
+            reduce.operands[i] = fusion_barrier(operand)
+
+
+def _fence_reduce(reduce: ir.Operation) -> None:
+    _fence_widened_bf16_inputs(reduce)
+    _fence_reduce_results(reduce)
+
+
 def _fence_reduce_results(reduce: ir.Operation) -> None:
     """The results of a reduce go through a barrier when it keeps its operand's innermost
     dimension (a sum over axis 0 of a matrix), or when its users broadcast them along other
@@ -659,7 +684,7 @@ _AFTER_RULES = {"stablehlo.convolution": _fence_product,
                     "stablehlo.subtract")},
                 "stablehlo.reduce_window": _fence_narrow_window_inputs,
                 "stablehlo.iota": _iota_as_constant,
-                "stablehlo.reduce": _fence_reduce_results}
+                "stablehlo.reduce": _fence_reduce}
 
 
 @dataclasses.dataclass
