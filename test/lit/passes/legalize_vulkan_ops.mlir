@@ -229,10 +229,14 @@ func.func @remainder_f32(%a: tensor<4xf32>, %b: tensor<4xf32>) -> tensor<4xf32> 
   return %r : tensor<4xf32>
 }
 
-// A bf16 product: f32 result, rounded to bf16 on the bits.
+// A bf16 product: operands widened behind fusion barriers, f32 result stored (a consumer
+// barrier), rounded to bf16 on the bits.
 // CHECK-LABEL: func.func @dot_bf16
-// CHECK:         %[[D:.*]] = stablehlo.dot_general %arg0, %arg1, contracting_dims = [1] x [0] : (tensor<4x8xbf16>, tensor<8x3xbf16>) -> tensor<4x3xf32>
-// CHECK:         stablehlo.bitcast_convert %[[D]] : (tensor<4x3xf32>) -> tensor<4x3xui32>
+// CHECK:         %[[A:.*]] = iree_tensor_ext.compute_barrier.start {{.*}} : tensor<4x8xf32>
+// CHECK:         %[[B:.*]] = iree_tensor_ext.compute_barrier.start {{.*}} : tensor<8x3xf32>
+// CHECK:         %[[D:.*]] = stablehlo.dot_general %[[A]], %[[B]], contracting_dims = [1] x [0] : (tensor<4x8xf32>, tensor<8x3xf32>) -> tensor<4x3xf32>
+// CHECK:         %[[E:.*]] = iree_tensor_ext.compute_barrier.end %[[D]]
+// CHECK:         stablehlo.bitcast_convert %[[E]] : (tensor<4x3xf32>) -> tensor<4x3xui32>
 // CHECK:         stablehlo.bitcast_convert {{.*}} : (tensor<4x3xui16>) -> tensor<4x3xbf16>
 func.func @dot_bf16(%a: tensor<4x8xbf16>, %b: tensor<8x3xbf16>) -> tensor<4x3xbf16> {
   %r = stablehlo.dot_general %a, %b, contracting_dims = [1] x [0] : (tensor<4x8xbf16>, tensor<8x3xbf16>) -> tensor<4x3xbf16>
