@@ -29,7 +29,8 @@ from .elementwise_ops import ELEMENTWISE_OPS
 # Ops that IREE fuses with their operands' producers and their consumers.
 _FUSED = ELEMENTWISE_OPS | {f"stablehlo.{name}" for name in (
     "broadcast_in_dim", "broadcast", "reshape", "transpose", "slice", "dynamic_slice", "pad",
-    "reverse", "gather", "iota", "map")}
+    "reverse", "gather", "iota", "map", "dynamic_broadcast_in_dim", "dynamic_iota",
+    "dynamic_reshape", "real_dynamic_slice", "dynamic_pad", "dynamic_gather")}
 # Ops that fuse their producers and consumers, but no second op of this kind.
 _ROOTS = frozenset(f"stablehlo.{name}" for name in (
     "reduce", "reduce_window", "dot_general", "dot", "convolution", "scatter",
@@ -117,7 +118,9 @@ class BoundDispatchOperands(Pass):
             # the operands whose fence takes buffers off the group, and how many
             takes = {v: len(groups[v].reads | groups[v].writes | (set() if root else groups[v].root)
                             - {_TRANSIENT, _CONSTANTS}) for v in op.operands if v in groups}
-            candidates = [v for v, n in takes.items() if n]
+            # (a fence on a value of run-time shape leaves IREE unable to resolve its sizes)
+            candidates = [v for v, n in takes.items()
+                          if n and ir.RankedTensorType(v.type).has_static_shape]
             if not candidates:
                 if op.name in _SPLIT:
                     self._split(op, groups, returned)
