@@ -224,6 +224,17 @@ def test_cuda_compiles_at_o2_and_retries_at_o0(ctx):
     shlo.compile(shlo.parse_module(text, context=ctx), target="cuda:sm_90a", cache=False)
 
 
+
+def test_cuda_retries_a_scatter_too_big_for_shared_memory(ctx):
+    """shlo-bench's scatter_add_1M fused so that IREE kept its whole operand in shared memory
+    (4 MiB of sm_90a's 227 KiB); the retry compiles it without aggressive fusion."""
+    import jax
+    from shlo.tools.bench_workloads import workloads
+    w = next(w for w in workloads() if w.name == "scatter_add_1M")
+    text = jax.jit(w.jax_fn).lower(*w.inputs(np.random.default_rng(0))).as_text()
+    shlo.compile(shlo.parse_module(text, context=ctx), target="cuda:sm_90a", cache=False)
+
+
 # ---- sm_90a code, read from the PTX (compile only), and the device-resident bench mode
 
 KERNELS = """
