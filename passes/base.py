@@ -97,6 +97,16 @@ def is_splat_constant(op: ir.Operation) -> bool:
         return False
 
 
+def remap(op: ir.Operation, mapping: dict) -> None:
+    """Point `op` and every op nested in it at the mapped values."""
+    def visit(o):
+        for i, v in enumerate(o.operands):
+            if v in mapping:
+                o.operands[i] = mapping[v]
+        return ir.WalkResult.ADVANCE
+    op.walk(visit)
+
+
 def binary_body(op: ir.Operation) -> ir.Operation | None:
     """The one op of `op`'s body (a reduce's, a window's) that combines the body's two
     arguments and returns the result, or None."""
@@ -106,6 +116,28 @@ def binary_body(op: ir.Operation) -> ir.Operation | None:
             or set(ops[0].operands) != set(block.arguments) or len(ops[0].operands) != 2):
         return None
     return ops[0] if list(ops[1].operands) == [ops[0].results[0]] else None
+
+
+def declare_host_imports(module: ir.Operation, imports: dict[str, ir.FunctionType],
+                         reflection_key: str) -> None:
+    """Declare each `symbol: type` of `imports` as a private func.func (unless the module has
+    it), and mark every public function with `reflection_key = "1"`, which tells shlo's
+    runtime to provide that host module."""
+    body = module.regions[0].blocks[0]
+    symbols = ir.SymbolTable(module)
+    with ir.InsertionPoint.at_block_begin(body), ir.Location.unknown():
+        for symbol, ftype in imports.items():
+            if symbol not in symbols:
+                ir.Operation.create("func.func", regions=1, attributes={
+                    "sym_name": ir.StringAttr.get(symbol),
+                    "function_type": ir.TypeAttr.get(ftype),
+                    "sym_visibility": ir.StringAttr.get("private")})
+    for op in body.operations:
+        op = op.operation
+        if op.name == "func.func" and op.regions[0].blocks and (
+                "sym_visibility" not in op.attributes or
+                ir.StringAttr(op.attributes["sym_visibility"]).value == "public"):
+            set_reflection(op, reflection_key, "1")
 
 
 def set_reflection(func: ir.Operation, key: str, value: str) -> None:

@@ -132,12 +132,7 @@ class BoundDispatchOperands(Pass):
             groups[r] = group
 
     def _fence(self, value: ir.Value, groups: dict) -> None:
-        users = [(u.owner.operation, u.operand_number) for u in value.uses]
-        with ir.InsertionPoint.after(value.owner), value.owner.location:
-            fenced = extras.fence([value])[0]
-        for user, index in users:
-            user.operands[index] = fenced
-        groups[fenced] = _COMPUTED
+        groups[extras.fence_uses(value, lambda v: extras.fence([v])[0])] = _COMPUTED
 
     def _split(self, op: ir.Operation, groups: dict, returned: set) -> None:
         """Split a variadic op into ops of fewer lanes, each fitting the bound, where each of

@@ -329,6 +329,18 @@ def fusion_barrier(value: ir.Value) -> ir.Value:
     return ir.Operation.create(FUSION_BARRIER, results=[t], operands=[value]).result
 
 
+def fence_uses(value: ir.Value, barrier: Callable[[ir.Value], ir.Value] = fusion_barrier
+               ) -> ir.Value:
+    """Make every op that reads `value` now read `barrier(value)` instead, built right after
+    `value`'s producer; the barrier's result."""
+    users = [(use.owner.operation, use.operand_number) for use in value.uses]
+    with ir.InsertionPoint.after(value.owner), value.owner.location:
+        fenced = barrier(value)
+    for user, index in users:
+        user.operands[index] = fenced
+    return fenced
+
+
 _CONTROL_FLOW = ("stablehlo.while", "stablehlo.if", "stablehlo.case")
 
 

@@ -23,6 +23,7 @@ from iree.compiler import ir
 from ..dialect import stablehlo
 from ..errors import PassError
 from . import chlo_stablehlo_extras as extras
+from .base import remap
 from .chlo_expr import (Num, const, element_of, generic_text, is_complex, is_float, sum_over,
                         total_order_int, with_element)
 
@@ -345,20 +346,10 @@ def inline_block(block: ir.Block, arguments: list[ir.Value]) -> list[ir.Value]:
     ops = list(block.operations)
     for body_op in ops[:-1]:
         clone = body_op.operation.clone(ip=ir.InsertionPoint.current)
-        _remap(clone, mapping)
+        remap(clone, mapping)
         for old, new in zip(body_op.operation.results, clone.results):
             mapping[old] = new
     return [mapping.get(v, v) for v in ops[-1].operation.operands]
-
-
-def _remap(op: ir.Operation, mapping: dict) -> None:
-    """Point `op` and every op nested in it at the mapped values."""
-    def visit(o):
-        for i, v in enumerate(o.operands):
-            if v in mapping:
-                o.operands[i] = mapping[v]
-        return ir.WalkResult.ADVANCE
-    op.walk(visit)
 
 
 RULES = {

@@ -63,11 +63,4 @@ class FenceSmallReductions(Pass):
         for reduce in nested_ops(op, "stablehlo.reduce"):
             if not _fenced(reduce):
                 continue
-            result = reduce.results[0]
-            users = [use.owner for use in result.uses]
-            with ir.InsertionPoint.after(reduce), reduce.location:
-                barrier = extras.fusion_barrier(result)
-            for user in users:
-                for i, operand in enumerate(user.operands):
-                    if operand == result:
-                        user.operands[i] = barrier
+            extras.fence_uses(reduce.results[0])

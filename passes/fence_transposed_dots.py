@@ -79,12 +79,6 @@ class FenceTransposedDots(Pass):
                         fenced[value] = extras.fusion_barrier(value)
                 dot.operands[index] = fenced[value]
             result = dot.results[0]
-            users = [use.owner for use in result.uses]
             if 0 in transposed and _static(result) and any(
-                    u.name in ELEMENTWISE_OPS for u in users):
-                with ir.InsertionPoint.after(dot), dot.location:
-                    barrier = extras.fusion_barrier(result)
-                for user in users:
-                    for i, operand in enumerate(user.operands):
-                        if operand == result:
-                            user.operands[i] = barrier
+                    use.owner.name in ELEMENTWISE_OPS for use in result.uses):
+                extras.fence_uses(result)

@@ -35,7 +35,7 @@ from .. import host_abi
 from ..dialect import stablehlo
 from ..dialect.rebuild import arguments
 from ..errors import PassError
-from .base import Pass, nested_ops, set_reflection
+from .base import Pass, declare_host_imports, nested_ops
 from .chlo_expr import Num, bit_width, scope
 
 BYTES = "tensor<?xi8>"
@@ -471,22 +471,8 @@ class HostCollectives(Pass):
     def _declare(self, module: ir.Operation) -> None:
         """The host imports (func.func private @shlo_host.<name>) and the reflection mark
         that tells the runtime to provide them."""
-        body = module.regions[0].blocks[0]
-        symbols = ir.SymbolTable(module)
-        with ir.InsertionPoint.at_block_begin(body), ir.Location.unknown():
-            for name, args in SIGNATURES.items():
-                symbol = f"{host_abi.MODULE}.{name}"
-                if symbol in symbols:
-                    continue
-                ftype = ir.FunctionType.get([ir.Type.parse(a) for a in [BYTES, *args]],
-                                            [ir.Type.parse(BYTES)])
-                ir.Operation.create("func.func", regions=1, attributes={
-                    "sym_name": ir.StringAttr.get(symbol),
-                    "function_type": ir.TypeAttr.get(ftype),
-                    "sym_visibility": ir.StringAttr.get("private")})
-        for op in body.operations:
-            op = op.operation
-            if op.name == "func.func" and op.regions[0].blocks and (
-                    "sym_visibility" not in op.attributes or
-                    ir.StringAttr(op.attributes["sym_visibility"]).value == "public"):
-                set_reflection(op, host_abi.REFLECTION_KEY, "1")
+        with module.context:
+            imports = {f"{host_abi.MODULE}.{name}": ir.FunctionType.get(
+                [ir.Type.parse(a) for a in [BYTES, *args]], [ir.Type.parse(BYTES)])
+                for name, args in SIGNATURES.items()}
+        declare_host_imports(module, imports, host_abi.REFLECTION_KEY)

@@ -18,7 +18,7 @@ from iree.compiler import ir
 
 from .. import lapack_abi
 from ..dialect import stablehlo
-from .base import set_reflection
+from .base import declare_host_imports
 from .lapack_calls import _chars
 
 DEFAULTS = {"uplo": "L", "side": "L", "trans_x": "N", "diag": "N", "mode": "V"}
@@ -97,7 +97,6 @@ def emit(op: ir.Operation, operands: list[ir.Value]) -> list[ir.Value] | None:
 def declare(module: ir.Operation) -> None:
     """The imports the module's host calls use, and the reflection entry on its public
     functions (none when it makes no host call)."""
-    body = module.regions[0].blocks[0]
     calls = {}
 
     def visit(o):
@@ -109,19 +108,8 @@ def declare(module: ir.Operation) -> None:
     module.walk(visit)
     if not calls:
         return
-    symbols = ir.SymbolTable(module)
-    with ir.InsertionPoint.at_block_begin(body), ir.Location.unknown():
-        for callee, call in calls.items():
-            if callee in symbols:
-                continue
-            ftype = ir.FunctionType.get([v.type for v in call.operands],
-                                        [r.type for r in call.results])
-            ir.Operation.create("func.func", regions=1, attributes={
-                "sym_name": ir.StringAttr.get(callee), "function_type": ir.TypeAttr.get(ftype),
-                "sym_visibility": ir.StringAttr.get("private")})
-    for op in body.operations:
-        op = op.operation
-        if op.name == "func.func" and op.regions[0].blocks and (
-                "sym_visibility" not in op.attributes or
-                ir.StringAttr(op.attributes["sym_visibility"]).value == "public"):
-            set_reflection(op, lapack_abi.REFLECTION_KEY, "1")
+    with module.context:
+        imports = {callee: ir.FunctionType.get([v.type for v in call.operands],
+                                               [r.type for r in call.results])
+                   for callee, call in calls.items()}
+    declare_host_imports(module, imports, lapack_abi.REFLECTION_KEY)

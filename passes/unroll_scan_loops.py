@@ -18,7 +18,7 @@ import dataclasses
 
 from iree.compiler import ir
 
-from .base import Pass, defined_by, nested_ops
+from .base import Pass, defined_by, nested_ops, remap
 
 
 def _constant_int(value: ir.Value) -> int | None:
@@ -67,15 +67,6 @@ def _updates_a_carried_tensor(loop: ir.Operation) -> bool:
     return False
 
 
-def _remap(op: ir.Operation, mapping: dict) -> None:
-    def visit(o):
-        for i, operand in enumerate(o.operands):
-            if operand in mapping:
-                o.operands[i] = mapping[operand]
-        return ir.WalkResult.ADVANCE
-    op.walk(visit)
-
-
 def unroll(loop: ir.Operation, factor: int) -> None:
     """Repeat the body `factor` times in place, each copy reading the previous one's results."""
     body = loop.regions[1].blocks[0]
@@ -87,7 +78,7 @@ def unroll(loop: ir.Operation, factor: int) -> None:
         with ir.InsertionPoint(terminator):
             for op in ops:
                 copy = op.clone()
-                _remap(copy, mapping)
+                remap(copy, mapping)
                 mapping.update(zip(op.results, copy.results))
         values = [mapping.get(v, v) for v in terminator.operands]
     for i, value in enumerate(values):
