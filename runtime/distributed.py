@@ -37,6 +37,7 @@ from .host_module import HostError, HostProcess, describe_process, exchange_resu
 
 _TAG_SIGNATURE, _TAG_END = 1, 2
 _END = -1                       # signature number of a rank that finished its function
+_FORWARD_PAUSE = 1.0           # seconds a failing rank waits between its message and MPI_Abort
 _SIGNATURE = 6                  # int64s: number, op, primitive, byte count, groups crc, 0
 
 
@@ -307,6 +308,7 @@ def fail(error: Exception, comm=None) -> None:
     comm = comm if comm is not None else world()
     print(f"shlo: rank {comm.Get_rank()} of {comm.Get_size()} failed: {error}", file=sys.stderr,
           flush=True)
+    time.sleep(_FORWARD_PAUSE)  # MPI_Abort kills every rank: give mpiexec time to forward this
     comm.Abort(1)
     os._exit(1)                 # (MPI_Abort may return before the launcher ends the job)
 
