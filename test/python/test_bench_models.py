@@ -22,6 +22,18 @@ def test_model_agrees_with_xla(name):
     assert bench_models.disagreement(MODELS[name], executable(*p.args), p.xla_call()) is None
 
 
+def test_models_run_on_vulkan():
+    """`--target vulkan`: shlo runs the program on Vulkan, checked against XLA on the CPU."""
+    from conftest import vulkan_or_skip
+    vulkan_or_skip()
+    row = bench_models.run_model(MODELS["nbody"], rounds=1, budget=0.01, small=True,
+                                 target="vulkan", vulkan=False)
+    assert "error" not in row and row["target"] == "vulkan" and row["shlo_ms"] > 0
+    out = io.StringIO()
+    bench_models.print_table([row], out)
+    assert "shlo on vulkan; XLA on the cpu" in out.getvalue()
+
+
 def test_disagreement_names_the_result():
     import numpy as np
     m = MODELS["nbody"]
