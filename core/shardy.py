@@ -16,6 +16,7 @@ from __future__ import annotations
 import json
 import re
 
+import numpy as np
 from iree.compiler import ir
 
 from .errors import ParseError
@@ -89,16 +90,18 @@ _TO_LOCAL = "sdy-convert-global-to-local, sdy-drop-sharding-and-mesh"
 
 
 def is_sharded_program(text: str) -> bool:
-    """Whether `text` is a program for several partitions with Shardy meshes."""
+    """Whether `text` is a program for several partitions with Shardy meshes or GSPMD
+    shardings (`mhlo.sharding` strings)."""
     match = _PARTITIONS.search(text)
-    return bool(match) and int(match.group(1)) > 1 and "sdy.mesh" in text
+    return bool(match) and int(match.group(1)) > 1 and (
+        "sdy.mesh" in text or 'mhlo.sharding = "' in text)
 
 
 def per_device_program(text: str, source_name: str = "-") -> str:
-    """The program one device runs (`mhlo.num_partitions` of them), from a sharded program:
-    private calls inlined, shardings propagated, explicit collectives inserted, shapes made
-    local (Shardy's passes, run in jaxlib's MLIR); each public function keeps its global
-    shardings as JSON in its iree.reflection (`shlo.sharding`, read by shlo.distributed)."""
+    """The program one device runs (`mhlo.num_partitions` of them), from a sharded program
+    (GSPMD shardings first written as Shardy's, import_gspmd): private calls inlined,
+    shardings propagated, explicit collectives inserted, shapes made local (Shardy's passes,
+    run in jaxlib's MLIR); each public function keeps its global shardings as JSON in its iree.reflection (`shlo.sharding`, read by shlo.distributed)."""
     try:
         from jax._src.interpreters import mlir as jax_mlir
         from jaxlib.mlir import ir as jir, passmanager
@@ -111,6 +114,8 @@ def per_device_program(text: str, source_name: str = "-") -> str:
     with jax_mlir.make_ir_context():
         try:
             module = jir.Module.parse(text)
+            if not any(op.operation.name == "sdy.mesh" for op in module.body.operations):
+                import_gspmd(module, jir, source_name)
             passmanager.PassManager.parse(f"builtin.module({_PROPAGATE})").run(module.operation)
             plans = {f.name.value: _plan(f, sdy, jir) for f in _public_functions(module)}
             passmanager.PassManager.parse(f"builtin.module({_TO_LOCAL})").run(module.operation)
@@ -183,3 +188,163 @@ def _plan(func, sdy, jir) -> dict:
     plan["device_ids"] = None if mesh is None or not list(mesh.device_ids) else \
         list(mesh.device_ids)
     return plan
+
+
+# ---- GSPMD shardings (mhlo.sharding strings) as Shardy meshes and shardings -------------------
+
+GSPMD_MESH = "gspmd"                 # the mesh a GSPMD program's shardings are written on
+_TILED = re.compile(r"devices=\[([\d,]+)\](?:<=\[([\d,]+)\](?:T\(([\d,]+)\))?|([\d,]+))"
+                    r"(\s+last_tile_dim_replicate)?(?:\s+last_tile_dims=\{([^}]*)\})?")
+
+
+def _factors(n: int) -> list[int]:
+    out, p = [], 2
+    while n > 1:
+        while n % p == 0:
+            out.append(p)
+            n //= p
+        p += 1
+    return out
+
+
+def gspmd_axes(sharding: str, rank: int, what: str) -> tuple[list, list[list[int]]]:
+    """(mesh axis sizes, per dimension the indices of its axes, major first) of one GSPMD
+    sharding string of a rank-`rank` value; the mesh is the prime factors of the device count
+    in the order of the device assignment's iota (`<=[...]`), so every iota sharding of a
+    module names axes of one mesh."""
+    text = sharding.strip()
+    if text.startswith("{") and text.endswith("}"):
+        text = text[1:-1].strip()
+    if text.startswith("replicated") or text == "unknown":
+        return [], [[] for _ in range(rank)]
+    if text.startswith("manual"):
+        raise ParseError(f"{what}: a manual GSPMD sharding (shard_map lowered without "
+                         f"Shardy); lower it with jax_use_shardy_partitioner=True")
+    match = _TILED.match(text)
+    if match is None or text.startswith("{"):
+        kind = text.split()[0] if text else "empty"
+        raise ParseError(f"{what}: GSPMD sharding {sharding!r} ({kind}) has no Shardy form "
+                         f"shlo reads (tiled, replicated); lower the program with Shardy "
+                         f"(jax's default, jax_use_shardy_partitioner=True)")
+    tiles = [int(d) for d in match.group(1).split(",")]
+    last = [s.strip() for s in (match.group(6) or "").split(",") if s.strip()]
+    if "manual" in last:
+        raise ParseError(f"{what}: GSPMD sharding {sharding!r} is partly manual (shard_map "
+                         f"lowered without Shardy); lower it with jax_use_shardy_partitioner"
+                         f"=True")
+    extra = 1 if match.group(5) else len(last)
+    count = int(np.prod(tiles))
+    if match.group(2):
+        reshape = [int(d) for d in match.group(2).split(",")]
+        order = [int(d) for d in match.group(3).split(",")] if match.group(3) else \
+            list(range(len(reshape)))
+    else:
+        devices = [int(d) for d in match.group(4).split(",")]
+        reshape, order = _as_iota(devices, count, sharding, what)
+    groups, sizes = [], []
+    for r in reshape:
+        groups.append(list(range(len(sizes), len(sizes) + len(_factors(r)))))
+        sizes.extend(_factors(r))
+    sequence = [a for k in order for a in groups[k]]
+    dims, position = [], 0
+    for d in tiles:
+        axes, product = [], 1
+        while product < d and position < len(sequence):
+            axes.append(sequence[position])
+            product *= sizes[sequence[position]]
+            position += 1
+        if product != d:
+            raise ParseError(f"{what}: GSPMD sharding {sharding!r} splits a dimension "
+                             f"{d} ways across mesh axes of sizes {sizes} (a sub-axis); "
+                             f"lower the program with Shardy")
+        dims.append(axes)
+    if len(tiles) - extra != rank:
+        raise ParseError(f"{what}: GSPMD sharding {sharding!r} tiles {len(tiles) - extra} "
+                         f"dimension(s) of a rank-{rank} value")
+    return sizes, dims[:rank]
+
+
+def _as_iota(devices: list[int], count: int, sharding: str, what: str):
+    """(reshape dims, transpose) of an explicit device list that is a transposed iota over
+    the prime factors of the device count (every list jax writes is)."""
+    import itertools
+    sizes = _factors(count)
+    if len(devices) == count and len(sizes) <= 7:
+        for order in itertools.permutations(range(len(sizes))):
+            ids = np.arange(count).reshape(sizes or [1]).transpose(order or (0,)).reshape(-1)
+            if ids.tolist() == devices:
+                return sizes or [1], list(order) or [0]
+    raise ParseError(f"{what}: GSPMD sharding {sharding!r}: its device order is not a mesh "
+                     f"of the {count} devices shlo can name; lower the program with Shardy")
+
+
+def import_gspmd(module, jir, source_name: str = "-") -> bool:
+    """Turn a GSPMD program's `mhlo.sharding` strings (function arguments and results, the
+    `@Sharding` custom calls of with_sharding_constraint) into Shardy's mesh, shardings and
+    sharding constraints, in place, in jaxlib's MLIR; False when there are none."""
+    funcs = [op for op in module.body.operations if op.operation.name == "func.func"]
+    calls: list = []
+
+    def visit(op):
+        if op.operation.name != "func.func" and "mhlo.sharding" in op.operation.attributes:
+            calls.append(op.operation)
+        return jir.WalkResult.ADVANCE
+    for f in funcs:
+        f.operation.walk(visit)
+    entries = []                  # (owner, entry name or None, index, type, sharding text)
+    for f in funcs:
+        ftype = jir.FunctionType(f.attributes["function_type"].value)
+        for entry, types in (("arg_attrs", ftype.inputs), ("res_attrs", ftype.results)):
+            if entry in f.attributes:
+                for k, d in enumerate(jir.ArrayAttr(f.attributes[entry])):
+                    d = jir.DictAttr(d)
+                    if "mhlo.sharding" in d:
+                        entries.append((f, entry, k, types[k],
+                                        jir.StringAttr(d["mhlo.sharding"]).value))
+    for op in calls:
+        entries.append((op, None, 0, op.results[0].type if len(op.results) == 1 else None,
+                        jir.StringAttr(op.attributes["mhlo.sharding"]).value))
+    if not entries:
+        return False
+    shardings, mesh = [], None
+    for owner, entry, k, t, text in entries:
+        name = owner.name.value if entry else owner.name
+        what = f"{source_name}: {name} {'argument' if entry == 'arg_attrs' else 'result'} {k}"
+        if t is None:
+            raise ParseError(f"{what}: a GSPMD tuple sharding {text!r} (several results); "
+                             f"lower the program with Shardy")
+        sizes, dims = gspmd_axes(text, jir.RankedTensorType(t).rank, what)
+        if sizes and mesh is not None and sizes != mesh:
+            raise ParseError(f"{what}: GSPMD sharding {text!r} orders the devices as a mesh "
+                             f"of sizes {sizes}, others as {mesh}; lower it with Shardy")
+        mesh = mesh or sizes or None
+        shardings.append(dims)
+    mesh = mesh or []
+    names = [f"g{i}" for i in range(len(mesh))]
+    with module.context, jir.Location.unknown():
+        ip = jir.InsertionPoint.at_block_begin(module.body)
+        ip.insert(jir.Operation.parse(f"sdy.mesh @{GSPMD_MESH} = <[" + ", ".join(
+            f'"{n}"={s}' for n, s in zip(names, mesh)) + "]>"))
+        for (owner, entry, k, t, _), dims in zip(entries, shardings):
+            attr = jir.Attribute.parse(f"#sdy.sharding<@{GSPMD_MESH}, [" + ", ".join(
+                "{" + ", ".join(f'"{names[a]}"' for a in axes) + "}" for axes in dims) + "]>")
+            if entry is not None:
+                dicts = list(jir.ArrayAttr(owner.attributes[entry]))
+                d = jir.DictAttr(dicts[k])
+                kept = {d[i].name: d[i].attr for i in range(len(d))
+                        if d[i].name != "mhlo.sharding"}
+                dicts[k] = jir.DictAttr.get({**kept, "sdy.sharding": attr})
+                owner.attributes[entry] = jir.ArrayAttr.get(dicts)
+            elif owner.name == "stablehlo.custom_call" and str(
+                    owner.attributes["call_target_name"]) == '"Sharding"':
+                constraint = jir.Operation.create(
+                    "sdy.sharding_constraint", results=[t], operands=[owner.operands[0]],
+                    attributes={"sharding": attr}, loc=owner.location,
+                    ip=jir.InsertionPoint(owner))
+                owner.results[0].replace_all_uses_with(constraint.results[0])
+                owner.erase()
+            else:
+                raise ParseError(f"{source_name}: {owner.name} carries a GSPMD sharding "
+                                 f"(mhlo.sharding); shlo reads them on function arguments, "
+                                 f"results and @Sharding calls: lower the program with Shardy")
+    return True

@@ -1,6 +1,8 @@
 """Sharded jax programs for test_distributed, lowered and run by XLA on 4 host devices:
 `python distributed_jax_programs.py OUT` writes OUT/matmul.mlir (both operands sharded on a
-2x2 mesh), OUT/mlp.mlir (a data-parallel MLP step, batch over 4 devices) and
+2x2 mesh), OUT/mlp.mlir (a data-parallel MLP step, batch over 4 devices), OUT/gspmd_mlp.mlir
+(a data- and tensor-parallel MLP step on a 2x2 mesh lowered with GSPMD's mhlo.sharding
+strings, a sharding constraint inside) and
 OUT/reference.npz (their inputs <name>_in<k> and XLA's results <name>_out<k>). Run in a
 process of its own: the host device count must be set before jax starts.
 """
@@ -42,4 +44,21 @@ open(f"{out}/mlp.mlir", "w").write(g.lower(params, x, y).as_text())
 new, value = g(params, x, y)
 ref.update({f"mlp_in{k}": v for k, v in enumerate(params + [x, y])})
 ref.update({f"mlp_out{k}": np.asarray(v) for k, v in enumerate(list(new) + [value])})
+# 3: GSPMD (no Shardy): batch over x, hidden units over y (transposed device orders)
+jax.config.update("jax_use_shardy_partitioner", False)
+def tp_loss(params, x, y):
+    w1, b1, w2 = params
+    h = jax.lax.with_sharding_constraint(jnp.tanh(x @ w1 + b1), S(mesh, "x", "y"))
+    return jnp.mean((h @ w2 - y) ** 2)
+def tp_step(params, x, y):
+    value, grads = jax.value_and_grad(tp_loss)(params, x, y)
+    return [p - 0.1 * g for p, g in zip(params, grads)], value
+tp = [S(mesh, None, "y"), S(mesh, "y"), S(mesh, "y", None)]
+h = jax.jit(tp_step, in_shardings=(tp, S(mesh, "x"), S(mesh, "x")), out_shardings=(tp, S(mesh)))
+text = h.lower(params, x, y).as_text()
+assert "mhlo.sharding" in text and "sdy" not in text, text[:400]
+open(f"{out}/gspmd_mlp.mlir", "w").write(text)
+new, value = h(params, x, y)
+ref.update({f"gspmd_mlp_in{k}": v for k, v in enumerate(params + [x, y])})
+ref.update({f"gspmd_mlp_out{k}": np.asarray(v) for k, v in enumerate(list(new) + [value])})
 np.savez(f"{out}/reference.npz", **ref)

@@ -287,12 +287,17 @@ def jax_programs(tmp_path_factory):
     return folder
 
 
-@pytest.mark.parametrize("name, arguments, results", [("matmul", 2, 1), ("mlp", 5, 4)])
+@pytest.mark.parametrize("name, arguments, results", [("matmul", 2, 1), ("mlp", 5, 4),
+                                                     ("gspmd_mlp", 5, 4)])
 def test_sharded_jax_program_on_4_ranks_matches_xla(jax_programs, tmp_path, name, arguments,
                                                     results):
+    """Shardy programs, and a GSPMD one (mhlo.sharding strings, shlo.shardy.import_gspmd)."""
     d = shlo.distributed
     reference = np.load(jax_programs / "reference.npz")
-    exe = shlo.compile((jax_programs / f"{name}.mlir").read_text(), target="cpu")
+    text = (jax_programs / f"{name}.mlir").read_text()
+    if name.startswith("gspmd"):
+        text = shlo.shardy.per_device_program(text)
+    exe = shlo.compile(text, target="cpu")
     vmfb = tmp_path / "program.vmfb"
     vmfb.write_bytes(exe.vmfb)
     parts = d.shard(exe, *[reference[f"{name}_in{k}"] for k in range(arguments)])
