@@ -18,7 +18,7 @@ from iree.compiler import ir, rewrite
 
 from ..errors import PassError
 from .base import Pass
-from .chlo_expr import scope
+from .lib.expr import scope
 
 Rule = Callable[[ir.Operation], "list[ir.Value] | None"]
 

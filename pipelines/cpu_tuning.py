@@ -347,7 +347,7 @@ def retry_with(target):
 def module_flags(module_op: ir.Operation) -> tuple[str, ...]:
     """The extra cpu flags MODULE_RULES give a module (in table order, each once), then those
     its custom-call expansions asked for (`register_custom_call(..., cpu_flags=...)`)."""
-    from ..passes.custom_call_registry import CPU_FLAGS_ATTR
+    from ..passes.custom_calls.registry import CPU_FLAGS_ATTR
     matched: set[int] = set()
 
     def visit(op):

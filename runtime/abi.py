@@ -11,7 +11,7 @@ which deploys without shlo; this module is its name inside shlo.
 import math
 
 from ..passes.base import set_reflection
-from ..passes.elementwise_ops import ELEMENTWISE_OPS
+from ..passes.lib.elementwise import ELEMENTWISE_OPS
 from .standalone_loader import (ELEMENT_DTYPES, Signature, TensorSpec, Value, describe,
                                 parse_reflection, tensor_spec, validate)
 

@@ -38,8 +38,8 @@ from ..pipelines import cpu_tuning
 from ..pipelines.cpu_tuning import retry_with, tuned
 from ..pipelines.targets import Target, get_target
 from .abi import mark_read_only_inputs
-from ..passes.accurate_math import without_accurate_math
-from ..passes.expand_f64_math import without_f64_expansion
+from ..passes.numerics.accurate_math import without_accurate_math
+from ..passes.numerics.expand_f64_math import without_f64_expansion
 from .boundary import prepare_boundary
 from .cache import CompileCache
 from .child_compile import compile_in_child, process_global_flags, unknown_flags

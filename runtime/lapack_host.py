@@ -1,5 +1,5 @@
 """The `shlo_lapack` VM module: LAPACK (scipy's) for the calls a compiled CPU module makes in
-place of jax's LAPACK custom calls (shlo.passes.lapack_host_calls; core/lapack_abi is the
+place of jax's LAPACK custom calls (shlo.passes.custom_calls.lapack.host_calls; core/lapack_abi is the
 contract). Each function takes (batches of) matrices as buffer views, runs the routine on
 each matrix with scipy.linalg.lapack (scipy.linalg.blas for trsm), and returns new buffer
 views; the results are LAPACK's own, as jax's CPU kernels return them.

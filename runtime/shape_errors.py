@@ -10,7 +10,7 @@ from __future__ import annotations
 import re
 
 from ..errors import InvocationError
-from ..passes.shape_checks import MARKER
+from ..passes.shapes.shape_checks import MARKER
 
 _MESSAGE = re.compile(re.escape(MARKER) + r": (.*?);?\s*$")
 

@@ -17,8 +17,8 @@ from ..dialect.types import element_type
 from ..errors import Error, InvocationError
 from ..module_io import module_bytecode, parse_module
 from ..passes.pipeline import run_passes
-from ..passes.refine_arguments import RefineArguments, entry_function
-from ..passes.refine_shapes import RefineShapes
+from ..passes.shapes.refine_arguments import RefineArguments, entry_function
+from ..passes.shapes.refine_shapes import RefineShapes
 
 
 def _tensor_type(array: np.ndarray, context: ir.Context) -> str:

@@ -110,7 +110,7 @@ def main(argv=None) -> int:
     args = parser.parse_args(argv)
 
     import shlo
-    from shlo.passes.legalize_chlo import LegalizeChlo
+    from shlo.passes.chlo.legalize_chlo import LegalizeChlo
 
     os.makedirs(args.out, exist_ok=True)
     module = build_mlp(shlo.context())

@@ -186,7 +186,7 @@ def test_vulkan_ulp_error_against_mpmath(ctx):
 
 
 def test_no_inaccurate_op_reaches_iree(ctx, module_text):
-    from shlo.passes.accurate_math import EXPANSIONS
+    from shlo.passes.numerics.accurate_math import EXPANSIONS
     from shlo.passes.pipeline import run_pipeline
     module = shlo.parse_module(module_text, context=ctx)
     run_pipeline(module, "builtin.module(shlo-accurate-math)")
@@ -198,7 +198,7 @@ def test_no_inaccurate_op_reaches_iree(ctx, module_text):
 
 
 def test_fast_math_leaves_the_pass_out(ctx):
-    from shlo.passes.accurate_math import without_accurate_math
+    from shlo.passes.numerics.accurate_math import without_accurate_math
     from shlo.pipelines import DEFAULT
     assert "shlo-accurate-math" in DEFAULT
     assert "shlo-accurate-math" not in without_accurate_math(DEFAULT)

@@ -7,7 +7,7 @@ import numpy as np
 import pytest
 
 import shlo
-from shlo.passes.barrier_loop_captures import BarrierLoopCaptures
+from shlo.passes.dispatch.barrier_loop_captures import BarrierLoopCaptures
 
 from conftest import vulkan_or_skip
 

@@ -14,7 +14,7 @@ import pytest
 from jax import lax
 
 import shlo
-from shlo.passes.bound_dispatch_operands import BoundDispatchOperands
+from shlo.passes.dispatch.bound_dispatch_operands import BoundDispatchOperands
 from shlo.pipelines import default_pipeline
 from shlo.pipelines.targets import get_target
 from shlo.runtime.executable import Executable

@@ -10,7 +10,7 @@ import numpy as np
 import pytest
 
 import shlo
-from shlo.passes.convolution_to_dots import ConvolutionToDots
+from shlo.passes.dispatch.convolution_to_dots import ConvolutionToDots
 from shlo.passes.pipeline import run_passes
 from shlo.pipelines import DEFAULT_PASSES, default_pipeline
 from shlo.pipelines.cpu_tuning import host_passes

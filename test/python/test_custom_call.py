@@ -7,7 +7,8 @@ from iree.compiler import ir
 
 import shlo
 from shlo.dialect import stablehlo
-from shlo.passes.custom_call import register_custom_call, unregister_custom_call
+from shlo.passes.custom_calls.expand_custom_calls import (register_custom_call,
+    unregister_custom_call)
 from shlo.passes.pipeline import run_pipeline
 from shlo.pipelines.cpu_tuning import NO_AGGRESSIVE_FUSION, module_flags
 
@@ -101,7 +102,7 @@ def test_token_io_reads_the_host_queue_and_names_the_op_when_it_is_empty(ctx):
         exe(x)
 
 
-# --- jax's ApproxTopK (shlo.passes.approx_top_k): XLA's CPU fallback, an exact sort + slice ----
+# --- jax's ApproxTopK (shlo.passes.custom_calls.approx_top_k): XLA's CPU fallback, an exact sort + slice ----
 
 _X = np.random.default_rng(3).standard_normal((16, 300)).astype(np.float32)
 

@@ -8,7 +8,7 @@ import numpy as np
 
 import shlo
 from shlo.passes.base import nested_ops
-from shlo.passes.defer_softmax_division import DeferSoftmaxDivision
+from shlo.passes.dispatch.defer_softmax_division import DeferSoftmaxDivision
 
 
 def dot_operand_producers(module) -> list[str]:

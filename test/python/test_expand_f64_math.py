@@ -130,7 +130,7 @@ def test_vulkan_ulp_error_against_mpmath(ctx):
 
 
 def test_no_f64_math_op_reaches_iree(ctx, module_text):
-    from shlo.passes.expand_f64_math import EXPANSIONS
+    from shlo.passes.numerics.expand_f64_math import EXPANSIONS
     from shlo.passes.pipeline import run_pipeline
     module = shlo.parse_module(module_text, context=ctx)
     run_pipeline(module, "builtin.module(shlo-expand-f64-math)")

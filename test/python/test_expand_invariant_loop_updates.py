@@ -11,7 +11,7 @@ from jax import lax
 
 import shlo
 from conftest import vulkan_or_skip
-from shlo.passes.expand_invariant_loop_updates import ExpandInvariantLoopUpdates
+from shlo.passes.dispatch.expand_invariant_loop_updates import ExpandInvariantLoopUpdates
 
 
 def dus_of_capture(a, u):

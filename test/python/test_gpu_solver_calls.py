@@ -1,5 +1,5 @@
 """JAX's linear algebra as exported for CUDA and ROCm: cuSOLVER/hipSOLVER/cuSPARSE custom calls
-decomposed by shlo.passes.gpu_solver_calls, compiled for the CPU.
+decomposed by shlo.passes.custom_calls.gpu_solver_calls, compiled for the CPU.
 
 The oracles are jax's stored back-compat modules (their text, inputs and the outputs the GPUs
 gave): each stored entry compiles once and runs its stored inputs, and, where the module takes

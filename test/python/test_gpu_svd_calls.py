@@ -1,6 +1,6 @@
 """jax's SVD exported for CUDA and ROCm (cusolver_/hipsolver_ gesvdj and gesvd: V or vt, the
 transposed form of a wide matrix, reduced and full matrices, no vectors), decomposed by
-shlo.passes.gpu_svd_calls: numpy's singular values, u diag(s) vt = a with orthonormal
+shlo.passes.custom_calls.gpu_svd_calls: numpy's singular values, u diag(s) vt = a with orthonormal
 columns and rows, and the result shapes of jax's CPU lowering."""
 import jax
 import numpy as np

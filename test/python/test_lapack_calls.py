@@ -1,6 +1,6 @@
 """JAX's linear algebra as lowered for the CPU: LAPACK custom calls (potrf, trsm, getrf, geqrf,
-orgqr/ungqr; syevd/heevd by shlo.passes.lapack_syevd, gesdd by shlo.passes.lapack_gesdd)
-decomposed by shlo.passes.lapack_calls, in modules whose custom calls carry Shardy
+orgqr/ungqr; syevd/heevd by shlo.passes.custom_calls.lapack.syevd, gesdd by shlo.passes.custom_calls.lapack.gesdd)
+decomposed by shlo.passes.custom_calls.lapack.ffi_calls, in modules whose custom calls carry Shardy
 attributes (shlo.shardy drops them). jax.jit on the CPU is the oracle; CPU and Vulkan."""
 import jax
 import jax.numpy as jnp
@@ -220,7 +220,7 @@ def test_jax_svd_qr_algorithm(ctx, name):
 @pytest.mark.parametrize("dtype, shape", [(np.float32, (6, 4)), (np.float64, (4, 6)),
                                           (np.complex64, (2, 5, 3))])
 def test_pivoted_qr_lowered_for_the_cpu(ctx, dtype, shape):
-    """lapack_?geqp3_ffi (shlo.passes.lapack_geqp3): scipy's (LAPACK's) column order, |R|
+    """lapack_?geqp3_ffi (shlo.passes.custom_calls.lapack.geqp3): scipy's (LAPACK's) column order, |R|
     and Q R = A P with orthonormal Q."""
     a = _matrices(dtype, shape, 43)
     fn = jax.jit(lambda m: jax.lax.linalg.qr(m, pivoting=True, full_matrices=False))
@@ -293,7 +293,7 @@ def _tridiagonal(dl, d, du):
 @pytest.mark.parametrize("dtype, shape, rhs", [(np.float32, (7,), 3), (np.float64, (2, 5), 2),
                                                (np.complex64, (40,), 1), (np.float32, (1,), 2)])
 def test_tridiagonal_solve_lowered_for_the_cpu(ctx, dtype, shape, rhs):
-    """lapack_?gtsv_ffi (shlo.passes.lapack_gtsv): a small diagonal makes the elimination
+    """lapack_?gtsv_ffi (shlo.passes.custom_calls.lapack.gtsv): a small diagonal makes the elimination
     swap rows; numpy's dense solve is the oracle."""
     from jax.lax.linalg import tridiagonal_solve
     rng = np.random.default_rng(5)
@@ -326,7 +326,7 @@ def test_singular_tridiagonal_solve_gives_nans_as_jax(ctx):
                                           (np.complex64, (7, 7)), (np.complex128, (3, 4, 4)),
                                           (np.float32, (1, 1))])
 def test_hessenberg_lowered_for_the_cpu(ctx, dtype, shape):
-    """lapack_?gehrd_ffi (shlo.passes.lapack_gehrd), with Q from orgqr/ungqr: scipy's
+    """lapack_?gehrd_ffi (shlo.passes.custom_calls.lapack.gehrd), with Q from orgqr/ungqr: scipy's
     hessenberg (LAPACK's gehrd + orghr) is the oracle, elementwise, and Q H Q^H = A."""
     rng = np.random.default_rng(7)
     a = rng.standard_normal(shape)
@@ -368,7 +368,7 @@ def _closest(values, reference):
                                           (np.float32, (1, 1)), (np.float32, (3, 2, 2)),
                                           (np.complex128, (2, 2))])
 def test_eig_lowered_for_the_cpu(ctx, dtype, shape):
-    """lapack_?geev_ffi (shlo.passes.lapack_geev) with left and right eigenvectors: numpy's
+    """lapack_?geev_ffi (shlo.passes.custom_calls.lapack.geev) with left and right eigenvectors: numpy's
     eigenvalues (each one's nearest), A v = w v and u^H A = w u^H, unit columns whose largest
     component is real and positive, and numpy's right eigenvectors up to a phase."""
     a = _matrices(dtype, shape, 11)
@@ -460,7 +460,7 @@ def _real_schur_checks(a, t, z, tol):
                                                   ("cpu", np.float64, (4, 6, 6)),
                                                   ("vulkan", np.float32, (2, 6, 6))])
 def test_real_schur_lowered_for_the_cpu(ctx, target, dtype, shape):
-    """lapack_?gees_ffi of a real matrix (shlo.passes.lapack_gees, dlahqr's double-shift QR):
+    """lapack_?gees_ffi of a real matrix (shlo.passes.custom_calls.lapack.gees, dlahqr's double-shift QR):
     the properties of a real Schur form, and scipy's T up to the signs of Z's columns."""
     if target == "vulkan":
         vulkan_or_skip()
@@ -574,7 +574,7 @@ SYTRD = {np.float32: "ssytrd", np.float64: "dsytrd", np.complex64: "chetrd",
     (np.complex64, False, (2, 6, 6)), (np.complex128, True, (2, 6, 6)),
     (np.complex64, True, (1, 1))])
 def test_tridiagonal_lowered_for_the_cpu(ctx, dtype, lower, shape):
-    """lapack_?sytrd_ffi / ?hetrd (shlo.passes.lapack_sytrd): a', d, e and tau equal to
+    """lapack_?sytrd_ffi / ?hetrd (shlo.passes.custom_calls.lapack.sytrd): a', d, e and tau equal to
     LAPACK's own (scipy.linalg.lapack), both triangles, batched, and a 1x1; the triangle not
     named by uplo is ignored (the input is not symmetric) and comes back untouched."""
     x = _matrices(dtype, shape, 31 + lower)

@@ -12,8 +12,8 @@ import pytest
 
 import shlo
 from conftest import CONFORMANCE_SUITE, conformance_suite_or_skip, vulkan_or_skip
-from shlo.passes import legalize_chlo
-from shlo.passes.legalize_chlo import LegalizeChlo
+from shlo.passes.chlo import legalize_chlo
+from shlo.passes.chlo.legalize_chlo import LegalizeChlo
 from shlo.tools.chlo_accuracy import _ops, function_text, make_case, ulp_distance
 
 # The 51 ops of the CHLO dialect in iree-base-compiler 3.13.

@@ -300,7 +300,7 @@ def exe(ctx):
 
 def test_no_quantized_type_reaches_iree(ctx):
     """After the pass, no !quant type is left (function signatures included)."""
-    from shlo.passes.legalize_quantized import LegalizeQuantized
+    from shlo.passes.element_types.legalize_quantized import LegalizeQuantized
     module = shlo.parse_module(FUNCS[-1], context=ctx)
     LegalizeQuantized().apply(module)
     assert "!quant" not in str(module)

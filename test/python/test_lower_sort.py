@@ -9,7 +9,7 @@ import numpy as np
 import pytest
 
 import shlo
-from shlo.passes.lower_sort import LowerSort
+from shlo.passes.sort.lower_sort import LowerSort
 
 # jnp.sort's comparator: -0 -> 0 and every NaN -> one NaN, then a TOTALORDER less-than.
 JAX_F32_LESS = """

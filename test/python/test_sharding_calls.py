@@ -1,6 +1,6 @@
 """Sharding, layout and placement annotations on single-device programs: Shardy's `sdy`
 attributes and ops (shlo.shardy; generic and custom forms) and the annotation custom calls
-(shlo.passes.sharding_calls) change nothing in what a program computes; code written per
+(shlo.passes.custom_calls.sharding_calls) change nothing in what a program computes; code written per
 device for several devices is a clear error. numpy and jax's stored modules are the oracles."""
 import numpy as np
 import pytest

@@ -18,7 +18,7 @@ import numpy as np
 import pytest
 
 import shlo
-from shlo.passes.simplify import Simplify
+from shlo.passes.folding.simplify import Simplify
 
 from reference_oracle import evaluate
 

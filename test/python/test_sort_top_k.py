@@ -13,9 +13,9 @@ import pytest
 
 import shlo
 from shlo.passes.base import nested_ops
-from shlo.passes.legalize_chlo import LegalizeChlo
-from shlo.passes import sort_top_k
-from shlo.passes.lower_sort import LowerSort
+from shlo.passes.chlo.legalize_chlo import LegalizeChlo
+from shlo.passes.sort import sort_top_k
+from shlo.passes.sort.lower_sort import LowerSort
 
 from conftest import vulkan_or_skip
 from test_lower_sort import JAX_F32_LESS

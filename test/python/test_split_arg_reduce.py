@@ -12,7 +12,7 @@ import numpy as np
 import pytest
 
 import shlo
-from shlo.passes.split_arg_reduce import SplitArgReduce
+from shlo.passes.expand.split_arg_reduce import SplitArgReduce
 
 
 def jax_body(direction, v="f32", i="i32", index_compare="SIGNED"):

@@ -1,4 +1,4 @@
-"""cu_threefry2x32_ffi / hip_threefry2x32_ffi (shlo.passes.threefry_calls): jax's Threefry
+"""cu_threefry2x32_ffi / hip_threefry2x32_ffi (shlo.passes.custom_calls.threefry_calls): jax's Threefry
 hash as lowered for CUDA and ROCm, against jax's own CPU lowering of the same primitive and
 jax's stored GPU modules."""
 import jax

@@ -1,6 +1,6 @@
 """JAX's linear algebra as exported for TPUs: XLA's LuDecomposition, Qr,
 ProductOfElementaryHouseholderReflectors and Eigh custom calls decomposed by
-shlo.passes.tpu_solver_calls, compiled for the CPU.
+shlo.passes.custom_calls.tpu_solver_calls, compiled for the CPU.
 
 Oracles: jax's stored back-compat modules (tpu_Lu, tpu_Qr, tpu_Eigh: the outputs a TPU gave;
 eigenvectors, unique only up to sign, checked by what defines them), and LAPACK through scipy

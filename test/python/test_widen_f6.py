@@ -110,7 +110,7 @@ def test_f4_in_f32_on_gpu_targets(ctx):
     assert ("shlo-widen-f6", "f4=true") in get_target("cuda").pass_options
     assert ("shlo-widen-f6", "f4=true") in get_target("hip").pass_options
     widened = shlo.parse_module(F4, context=ctx)
-    from shlo.passes.widen_f6 import WidenF6
+    from shlo.passes.element_types.widen_f6 import WidenF6
     WidenF6(f4=True).apply(widened)
     assert "f4E2M1FN" not in str(widened)
     exe = shlo.compile(shlo.parse_module(F4, context=ctx), target="cpu",

@@ -10,7 +10,7 @@ func.func @iree_target(%x: tensor<i1>) {
   return
 }
 
-// ERR: custom_call_unknown.mlir:3:8: error: stablehlo.custom_call: no decomposition for target 'my_lib.fused_gelu': register one with shlo.passes.custom_call.register_custom_call (registered: {{.*}}lapack_spotrf_ffi{{.*}})
+// ERR: custom_call_unknown.mlir:3:8: error: stablehlo.custom_call: no decomposition for target 'my_lib.fused_gelu': register one with shlo.passes.custom_calls.expand_custom_calls.register_custom_call (registered: {{.*}}lapack_spotrf_ffi{{.*}})
 // WINDOW: dynamic_window_not_cumulative.mlir:6:8: error: stablehlo.custom_call @stablehlo.dynamic_reduce_window: its window or size operands depend on run-time sizes, and shlo makes it a static op only when they are known at compile time (at any size it decomposes only cumulative windows: add, multiply, max, min, and, or along one dimension): compile for concrete shapes
 
 // jax's cumsum along a run-time sized dimension (reverse=False) becomes a scan: a while loop

@@ -1,0 +1,77 @@
+"""shlo-barrier-loop-captures: tensors a while loop reads from outside, computed once behind a
+barrier.
+
+IREE 3.13 clones a cheap producer of a tensor that a `stablehlo.while` body reads from outside
+the loop (a gather, for one) into the dispatch inside the loop that reads it, and its CPU code
+generator then fails on some of those fusions: jax's LU solve (a permutation gather read by a
+triangular-solve loop whose step subtracts a matrix-vector product) stopped with "'arith.subf'
+op requires the same type for all operands and results". Recomputing the producer on every
+trip is also work the loop does not need. The pass puts every such capture, when statically
+shaped and of rank 1 or more, behind a fusion barrier before the loop
+(`iree_tensor_ext.compute_barrier.start`, `chlo_stablehlo_extras.fusion_barrier`), so it is
+computed once and the loop reads the result. Constants, function arguments and values of
+other loops' regions stay as they are, and so do dynamic shapes. (The pass used a
+`stablehlo.optimization_barrier` until 2026-11-27, which also fences, but makes IREE wait on
+the host for the captures before the loop starts.)
+"""
+from __future__ import annotations
+
+import dataclasses
+
+from iree.compiler import ir
+
+from ..lib import builders as extras
+from ..base import Pass, is_inside, nested_ops
+
+# Producers IREE folds or treats as free: a barrier would only stop that.
+_FREE = frozenset({"stablehlo.constant", "arith.constant"})
+
+
+def _defining_op(value: ir.Value) -> ir.Operation | None:
+    owner = value.owner
+    return None if isinstance(owner, ir.Block) else owner.operation
+
+
+def _captures(loop: ir.Operation) -> list[ir.Value]:
+    """Values the loop's regions read that a computing op outside the loop defines."""
+    found: list[ir.Value] = []
+
+    def visit(o):
+        if o.operation == loop:
+            return ir.WalkResult.ADVANCE
+        for v in o.operands:
+            producer = _defining_op(v)
+            if (producer is None or producer.name in _FREE or is_inside(producer, loop)
+                    or v in found):
+                continue
+            t = v.type.maybe_downcast()
+            if isinstance(t, ir.RankedTensorType) and t.rank > 0 and t.has_static_shape:
+                found.append(v)
+        return ir.WalkResult.ADVANCE
+    loop.walk(visit)
+    return found
+
+
+def _barrier(loop: ir.Operation) -> None:
+    loop = loop.operation
+    captures = _captures(loop)
+    if not captures:
+        return
+    with ir.InsertionPoint(loop), loop.location:
+        fenced = [extras.fusion_barrier(v) for v in captures]
+    for old, new in zip(captures, fenced):
+        uses = [(u.owner, u.operand_number) for u in old.uses]
+        for user, index in uses:
+            if user.operation != loop and is_inside(user, loop):
+                user.operation.operands[index] = new
+
+
+@dataclasses.dataclass
+class BarrierLoopCaptures(Pass):
+    """Compute static tensors a while loop reads from outside once, behind a barrier."""
+
+    NAME = "shlo-barrier-loop-captures"
+
+    def run(self, op: ir.Operation) -> None:
+        for loop in nested_ops(op, "stablehlo.while"):
+            _barrier(loop)

@@ -1,0 +1,110 @@
+"""shlo-copy-overlapping-updates: rewrite a dynamic_update_slice whose update is a view of its own
+operand into a select, which IREE computes into a new buffer.
+
+IREE 3.13 writes `dynamic_update_slice(x, u, i)` in place into x's buffer; when u is a view of x
+(`x[:-1]`) it reads u after writing it (llvm-cpu: silently wrong, or "source and target ranges
+must not overlap"; vulkan: fails to compile). See docs/iree_gaps.md. This pass rewrites such an
+update (static shapes, u a view of x through slices, reshapes, transposes, broadcasts, converts,
+barriers) into
+
+    select(start <= iota < start + size, dynamic_slice(pad(u), size(x) - size(u) - start), x)
+
+with the start indices clamped as dynamic_update_slice clamps them.
+"""
+from __future__ import annotations
+
+import dataclasses
+
+from iree.compiler import ir
+
+from shlo.dialect import stablehlo
+from ..base import Pass, nested_ops
+from ..op_rules import apply_rules
+
+
+# ops IREE may keep as a view of their operand's buffer (operand 0)
+VIEWS = {"stablehlo.slice", "stablehlo.dynamic_slice", "stablehlo.real_dynamic_slice",
+         "stablehlo.reshape", "stablehlo.dynamic_reshape", "stablehlo.bitcast_convert",
+         "stablehlo.transpose", "stablehlo.broadcast_in_dim", "stablehlo.convert"}
+
+
+def _is_view_of(update: ir.Value, operand: ir.Value) -> bool:
+    """Whether `update` is `operand` or a view of it through ops in VIEWS (and barriers)."""
+    while update != operand:
+        if not isinstance(update, ir.OpResult):
+            return False                                  # a block argument
+        op = update.owner.operation
+        if op.name == "stablehlo.optimization_barrier":
+            update = op.operands[update.result_number]
+        elif op.name in VIEWS:
+            update = op.operands[0]
+        else:
+            return False
+    return True
+
+
+def _scalar(value: ir.Value, element: ir.Type) -> ir.Value:
+    return stablehlo.constant(value, result_type=ir.RankedTensorType.get([], element))
+
+
+def _rewrite(op: ir.Operation):
+    operand, update, starts = op.operands[0], op.operands[1], list(op.operands[2:])
+    shape_type = ir.RankedTensorType(operand.type)
+    update_type = ir.RankedTensorType(update.type)
+    if not (shape_type.has_static_shape and update_type.has_static_shape):
+        return None
+    if not _is_view_of(update, operand):
+        return None
+    shape, sizes = list(shape_type.shape), list(update_type.shape)
+    if 0 in sizes:
+        return [operand]                                  # an empty update changes nothing
+    rank, element = len(shape), shape_type.element_type
+    i64 = ir.IntegerType.get_signless(64)
+    index_type = ir.RankedTensorType.get(shape, i64)
+    # the pad value is never selected: any element of the update will do
+    first = stablehlo.slice(update, start_indices=[0] * rank, limit_indices=[1] * rank,
+                            strides=[1] * rank)
+    pad_value = stablehlo.reshape(first, result_type=ir.RankedTensorType.get([], element))
+    margins = [n - m for n, m in zip(shape, sizes)]
+    padded = stablehlo.pad(update, pad_value, edge_padding_low=margins,
+                           edge_padding_high=margins, interior_padding=[0] * rank)
+    offsets, mask = [], None
+    for d, start in enumerate(starts):
+        start_element = ir.RankedTensorType(start.type).element_type
+        clamped = stablehlo.clamp(_scalar(0, start_element), start,
+                                  _scalar(margins[d], start_element))
+        clamped = stablehlo.convert(clamped, result_type=ir.RankedTensorType.get([], i64))
+        offsets.append(stablehlo.subtract(_scalar(margins[d], i64), clamped))
+        if margins[d] == 0:
+            continue                                      # the update spans this dimension
+        iota = stablehlo.iota(iota_dimension=d, result_type=index_type)
+        low = stablehlo.broadcast_in_dim(clamped, broadcast_dimensions=[],
+                                         result_type=index_type)
+        high = stablehlo.add(low, stablehlo.broadcast_in_dim(
+            _scalar(sizes[d], i64), broadcast_dimensions=[], result_type=index_type))
+        inside = stablehlo.and_(
+            stablehlo.compare(low, iota, comparison_direction="LE"),
+            stablehlo.compare(iota, high, comparison_direction="LT"))
+        mask = inside if mask is None else stablehlo.and_(mask, inside)
+    shifted = stablehlo.dynamic_slice(padded, offsets, slice_sizes=shape)
+    if mask is None:
+        return [shifted]                                  # the update is the whole result
+    return [stablehlo.select(mask, shifted, operand)]
+
+
+@dataclasses.dataclass
+class CopyOverlappingUpdates(Pass):
+    """Rewrite dynamic_update_slice(x, view of x, i) into a select IREE computes into a new
+    buffer."""
+
+    NAME = "shlo-copy-overlapping-updates"
+
+    def run(self, op: ir.Operation) -> None:
+        if any(_rewrite_needed(o) for o in nested_ops(op, "stablehlo.dynamic_update_slice")):
+            apply_rules(op, {"stablehlo.dynamic_update_slice": _rewrite}, self.NAME)
+
+
+def _rewrite_needed(op: ir.Operation) -> bool:
+    update_type = ir.RankedTensorType(op.operands[1].type)
+    return (ir.RankedTensorType(op.operands[0].type).has_static_shape
+            and update_type.has_static_shape and _is_view_of(op.operands[1], op.operands[0]))

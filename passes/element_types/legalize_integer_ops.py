@@ -1,0 +1,81 @@
+"""shlo-legalize-integer-ops: rewrite the integer ops IREE 3.13 rejects or computes wrongly into
+forms it gets right, with the spec's semantics.
+
+* `add` of booleans (i1) is logical OR in the spec; IREE computes XOR (true + true = false):
+  it becomes stablehlo.or;
+* a `convert` of booleans to numbers read by a matrix-vector product sign-extends them on
+  CPU (true -> -1: `(a > 0).astype(int32) @ ones` gave minus the counts, and so did f32
+  weights; a matrix-matrix product and other users were right), and on Vulkan gives wrong
+  integers or fails to compile for floats ('arith.sitofp' of vector<2xi1>): it becomes a
+  select of 1 and 0 (complex results keep the convert);
+* `reverse` of unsigned integers fails to compile (IREE's linalg.generic keeps the `ui`
+  type): reversing only moves bits, so it runs on the signless type of the same width
+  between two bitcast_converts;
+* `reverse` over no dimensions (of a rank-0 tensor, found by shlo-fuzz) fails to legalize, of
+  any type: a reverse that moves nothing becomes its operand.
+
+(Unsigned reduce_window, e.g. cumsum of ui32, is fixed by shlo-expand-reduce-window.)
+"""
+from __future__ import annotations
+
+import dataclasses
+
+from iree.compiler import ir
+
+from shlo.dialect import stablehlo
+from ..lib.expr import Num, const, element_of, is_complex, select, with_element
+from ..op_rules import RulesPass
+
+
+def _is_bool(value: ir.Value) -> bool:
+    t = element_of(value).maybe_downcast()
+    return isinstance(t, ir.IntegerType) and t.width == 1
+
+
+def _unsigned(value: ir.Value):
+    t = element_of(value).maybe_downcast()
+    return t if isinstance(t, ir.IntegerType) and t.is_unsigned else None
+
+
+def _bool_add(op: ir.Operation):
+    lhs, rhs = op.operands
+    if not _is_bool(lhs):
+        return None
+    return [stablehlo.or_(lhs, rhs)]
+
+
+def _bool_convert(op: ir.Operation):
+    x = op.operands[0]
+    element = ir.RankedTensorType(op.results[0].type).element_type
+    if not _is_bool(x) or str(element) == "i1" or is_complex(element):
+        return None
+    return [select(Num(x), Num(const(1, x, element)), Num(const(0, x, element))).value]
+
+
+def _reverse(op: ir.Operation):
+    """A reverse that moves nothing (no dimensions, or only ones of size 0 or 1) is its operand;
+    an unsigned one runs on the signless type."""
+    x = op.operands[0]
+    dims = [int(d) for d in ir.DenseI64ArrayAttr(op.attributes["dimensions"])]
+    if all(ir.RankedTensorType(x.type).shape[d] in (0, 1) for d in dims):
+        return [x]
+    t = _unsigned(x)
+    if t is None:
+        return None
+    signless = stablehlo.bitcast_convert(
+        x, result_type=with_element(x.type, ir.IntegerType.get_signless(t.width)))
+    reversed_ = stablehlo.reverse(signless, dimensions=dims)
+    return [stablehlo.bitcast_convert(reversed_, result_type=with_element(x.type, t))]
+
+
+@dataclasses.dataclass
+class LegalizeIntegerOps(RulesPass):
+    """Rewrite boolean add to or, boolean converts to selects, a reverse that moves nothing to
+    its operand and unsigned reverse to a signless reverse."""
+
+    NAME = "shlo-legalize-integer-ops"
+    RULES = {
+        "stablehlo.add": _bool_add,
+        "stablehlo.convert": _bool_convert,
+        "stablehlo.reverse": _reverse,
+    }

@@ -1,0 +1,71 @@
+"""shlo-split-complex-constants: a complex<f64> constant as stablehlo.complex of two f64 constants.
+
+IREE 3.13 cannot materialize complex<f64> constants that no dispatch absorbs (a loop's
+initial value, a constant returned from a function): a splat fails to compile
+("'stream.async.splat' op operand #0 must be 8-bit ... or 64-bit signless integer": its fill
+pattern is at most 64 bits), and a non-splat one kills the compiler with SIGFPE. jax's
+complex128 cholesky starts its loop from such a zero matrix. The pass writes every
+complex<f64> constant as `stablehlo.complex` of its real and imaginary parts, two f64
+constants (bit-exact, NaN payloads included). It runs after the pipeline's canonicalize,
+which would fold a broadcast scalar back into a splat.
+"""
+from __future__ import annotations
+
+import dataclasses
+import re
+import struct
+
+import numpy as np
+from iree.compiler import ir
+
+from shlo.dialect import stablehlo
+from ..lib.expr import element_of, generic_text
+from ..op_rules import RulesPass
+
+_DENSE = re.compile(r"value = dense<(.*)> : tensor<")
+_PAIR = re.compile(r"\(\s*([^,()]+?)\s*,\s*([^,()]+?)\s*\)")
+
+
+def _float(literal: str) -> float:
+    """An MLIR f64 literal: decimal, or the bits in hex (NaN, infinities, inexact decimals)."""
+    if literal.lower().startswith("0x"):
+        return struct.unpack("<d", struct.pack("<Q", int(literal, 16)))[0]
+    return float(literal)
+
+
+def _values(op: ir.Operation, shape: list[int]) -> np.ndarray | None:
+    """The constant's elements (complex128, in `shape`), read from its text: the bindings
+    cannot wrap complex elements."""
+    found = _DENSE.search(generic_text(op))
+    if found is None:
+        return None
+    body = found.group(1).strip()
+    if body.startswith('"0x'):                          # raw little-endian bytes
+        data = np.frombuffer(bytes.fromhex(body[3:-1]), dtype="<c16")
+    else:
+        data = np.array([complex(_float(a), _float(b)) for a, b in _PAIR.findall(body)])
+    size = int(np.prod(shape))
+    if data.size == 1 and size != 1:                    # a splat
+        data = np.full(size, data[0])
+    return data.reshape(shape) if data.size == size else None
+
+
+def _split(op: ir.Operation):
+    if str(element_of(op.result)) != "complex<f64>":
+        return None
+    t = ir.RankedTensorType(op.result.type)
+    values = _values(op, list(t.shape))
+    if values is None:
+        return None
+    f64 = ir.RankedTensorType.get(t.shape, ir.F64Type.get())
+    real, imag = (stablehlo.constant(np.array(part, dtype=np.float64), result_type=f64)
+                  for part in (values.real, values.imag))
+    return [stablehlo.complex(real, imag)]
+
+
+@dataclasses.dataclass
+class SplitComplexConstants(RulesPass):
+    """Write complex<f64> constants as stablehlo.complex of two f64 constants."""
+
+    NAME = "shlo-split-complex-constants"
+    RULES = {"stablehlo.constant": _split}

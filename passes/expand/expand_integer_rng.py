@@ -1,0 +1,76 @@
+"""shlo-expand-integer-rng: stablehlo.rng UNIFORM over integers as a float rng, scaled.
+
+IREE 3.13 compiles stablehlo.rng only for floats ("failed to legalize" for si/ui/i1). The
+rewrite draws u, uniform in [0, 1), with a float stablehlo.rng of the same shape: f64 for
+64-bit integers, f32 for the narrower ones (IREE compiles both). In the unsigned type U of the
+element's width, where the wrapping arithmetic is exact:
+
+    span = U(b) - U(a)                        (b - a, exact even when it overflows the type)
+    offset = min(U(floor(u * float(span))), span - 1)
+    result = a + offset                       (wrapping back into the element type)
+
+so every value lies in [a, b). The values are uniform to within the float's resolution: u
+takes 2^24 (f32) or 2^53 (f64) values, so a range wider than that is covered on a grid, and
+float(span) may round. When b <= a the spec leaves the result implementation-defined; it is
+`a`. A boolean rng is [false, true) at most, i.e. `a`. NORMAL needs float a and b (the
+verifier rejects it for integers, spec C2), so only UNIFORM reaches the rule; float rngs are
+left to IREE.
+"""
+from __future__ import annotations
+
+import dataclasses
+
+from iree.compiler import ir
+
+from shlo.dialect import stablehlo
+from ..lib import builders as extras
+from ..op_rules import RulesPass
+from ..lib.expr import Num, element_of, floor, is_float, minimum, select, with_element
+
+
+def _spread(scalar: ir.Value, shape: ir.Value, result_type: ir.RankedTensorType) -> Num:
+    """A 0-d tensor broadcast to the rng's result shape (its `shape` operand when dynamic)."""
+    t = with_element(result_type, element_of(scalar))
+    if t.has_static_shape:
+        return Num(stablehlo.broadcast_in_dim(scalar, broadcast_dimensions=[], result_type=t))
+    return Num(extras.dynamic_broadcast_in_dim(scalar, shape, [], t))
+
+
+def _as(x: Num, element: ir.Type) -> Num:
+    """x's bits as another integer type of the same width."""
+    return x if x.element == element else x.bitcast(element)
+
+
+def integer_rng(op: ir.Operation) -> list[ir.Value] | None:
+    a, b, shape = op.operands
+    element = element_of(a)
+    if is_float(element) or "UNIFORM" not in str(op.attributes["rng_distribution"]):
+        return None
+    result_type = ir.RankedTensorType(op.results[0].type)
+    width = ir.IntegerType(element).width
+    if width == 1:
+        return [_spread(a, shape, result_type).value]
+    unsigned = ir.IntegerType.get_unsigned(width)
+    work = ir.F64Type.get() if width > 32 else ir.F32Type.get()
+    scalar = ir.RankedTensorType.get([], work)
+    u = Num(stablehlo.rng(stablehlo.constant(0.0, result_type=scalar),
+                          stablehlo.constant(1.0, result_type=scalar), shape,
+                          rng_distribution="UNIFORM",
+                          result_type=with_element(result_type, work)))
+    a_n, b_n = _spread(a, shape, result_type), _spread(b, shape, result_type)
+    start = _as(a_n, unsigned)
+    span = _as(b_n, unsigned) - start
+    offset = minimum(floor(u * span.to(work)).to(unsigned), span - 1)
+    drawn = _as(start + offset, element)
+    return [select(b_n > a_n, drawn, a_n).value]
+
+
+RULES = {"stablehlo.rng": integer_rng}
+
+
+@dataclasses.dataclass
+class ExpandIntegerRng(RulesPass):
+    """Rewrite stablehlo.rng UNIFORM over integer types into a float rng scaled to [a, b)."""
+
+    NAME = "shlo-expand-integer-rng"
+    RULES = RULES
