@@ -1,51 +1,28 @@
-"""shlo-legalize-gpu-ops: rewrite the ops IREE 3.13's LLVMGPU backends (CUDA, ROCm) compute
-wrongly or reject into forms they get right, with the spec's semantics.
+"""shlo-legalize-gpu-ops: the quirks of IREE's LLVMGPU backends (CUDA, ROCm), as a table.
 
-Measured on an H200 (`cuda:sm_90a`); the CUDA and HIP targets add this pass to shlo's default
-pipeline (`TargetKind.passes`):
-
-* float `maximum` and `minimum` drop NaNs: IREE turns arith.maximumf/minimumf into
-  llvm.maximumnum/minimumnum (PTX max.f32), so max(NaN, +inf) gave +inf where the spec
-  (IEEE 754-2019 maximum) wants NaN. The result of such an op, of a float `clamp`, and of a
-  max/min `reduce` or `reduce_window` is NaN wherever an input it reads is NaN: a select
-  on the NaN test (for a reduce, a second reduce of the NaN flags with `or`; for a window,
-  the same window over i32 0/1 flags with max), so the NaN-free path keeps the hardware's max;
-* a `gather` from a column of a matrix (`a[:, 0][perm]`, in jax's `linalg.solve`) fails to
-  compile ("LLVM Translation failed for operation: builtin.unrealized_conversion_cast": the
-  slice becomes a strided view, and IREE's vector.gather has no LLVM lowering for it): a
-  gather whose operand is a slice (through reshapes) reads it behind an optimization
-  barrier, which gives it its own contiguous buffer;
-* a sum of negated values fails to compile ("failed to get neutral element for reduction":
-  jax's gradient of log_softmax), as on Vulkan: it is the negation of the sum
-  (`legalize_vulkan_ops.sum_of_negation`);
-* 8-bit floats (found without a GPU: these are compile errors): a conversion to one fails
-  ("missing LLVMTranslationDialectInterface ... arith.truncf"), and so does one from one after
-  a data movement in its dispatch ("unrealized_conversion_cast"). Conversions are made from
-  and into the bits with integer operations (`round_narrow_float_converts.narrow_float_bits`,
-  `float_from_narrow_bits`: ml_dtypes' bits for every value, checked on the CPU);
-  dot_general, convolution and compare read f32 copies of 8-bit float operands; an op with a
-  body over them computes in f32, each body result put back on the type's grid (`on_grid`),
-  except a scatter's, which IREE's GPU scatter rejects (it adds in f32 and rounds once);
-* a bitcast_convert of booleans into a wider type fails to compile ("failed to distribute"):
-  it is assembled from 32-bit words of shifted flags;
-* an f64 sign crashes IREE's ROCm compiler (SIGSEGV): it is written as selects.
+Each entry rewrites ops IREE rejects or computes wrongly on CUDA/ROCm into forms it gets
+right, with the spec's semantics; docs/iree_gaps.md explains each id with its evidence. The
+CUDA and HIP targets add this pass to their default pipeline (`TargetKind.passes`);
+`disable=id,...` switches entries off.
 """
 from __future__ import annotations
 
+import dataclasses
 import math
 
 from iree.compiler import ir
 
 from shlo.dialect import stablehlo
 from shlo.dialect.rebuild import arguments
-from ..base import binary_body, nested_ops
+from ..base import binary_body
+from ..element_types.round_narrow_float_converts import (float_from_narrow_bits,
+                                                         narrow_float_bits, on_grid)
 from ..lib.builders import optimization_barrier
 from ..lib.expr import (Num, attributes, clone_retyped, const, element_of, float_info, is_float,
-    is_nan, select, with_element)
-from .legalize_vulkan_ops import sum_of_negation
-from ..op_rules import CANONICAL, RulesPass
-from ..element_types.round_narrow_float_converts import (float_from_narrow_bits, narrow_float_bits,
-    on_grid)
+                        is_nan, select, with_element)
+from ..op_rules import CANONICAL
+from .common import sum_of_negation
+from .quirks import Quirk, QuirksPass
 
 MIN_MAX = ("stablehlo.maximum", "stablehlo.minimum")
 # ops whose body combines scalars: their own max/min are handled with the whole op
@@ -108,10 +85,8 @@ def _min_max_combiner(op: ir.Operation) -> bool:
 
 def _reduce(op: ir.Operation):
     """A max/min reduce over floats: NaN where a reduced element (or the init) is NaN."""
-    if CANONICAL in op.attributes:
+    if CANONICAL in op.attributes or not _min_max_combiner(op):
         return None
-    if not _min_max_combiner(op):
-        return sum_of_negation(op)
     x, init = op.operands
     dimensions = [int(d) for d in ir.DenseI64ArrayAttr(op.attributes["dimensions"])]
     nan = Num(stablehlo.reduce([is_nan(Num(x)).value], [is_nan(Num(init)).value],
@@ -134,6 +109,20 @@ def _reduce_window(op: ir.Operation):
     return [_nan_where_nan(op.clone().result, nan)]
 
 
+_NAN_RULES = {"stablehlo.maximum": _min_max, "stablehlo.minimum": _min_max,
+              "stablehlo.clamp": _clamp, "stablehlo.reduce": _reduce,
+              "stablehlo.reduce_window": _reduce_window}
+
+
+def propagate_nan(op: ir.Operation):
+    """Float max/min, clamp, and max/min reduce and reduce_window: NaN where an input is."""
+    return _NAN_RULES[op.name](op)
+
+
+def _negated_sum(op: ir.Operation):
+    return None if CANONICAL in op.attributes else sum_of_negation(op)
+
+
 def _sliced(value: ir.Value) -> bool:
     """Whether `value` is a slice of a larger tensor, maybe reshaped (by reshape, transpose or
     a broadcast_in_dim that only adds unit dimensions)."""
@@ -154,7 +143,8 @@ def _same_size(op: ir.Operation) -> bool:
             and math.prod(before.shape) == math.prod(after.shape))
 
 
-def _fence_sliced_gather_operand(gather: ir.Operation) -> None:
+def fence_sliced_gather_operand(gather: ir.Operation) -> None:
+    """A gather's operand that is a slice behind an optimization barrier (its own buffer)."""
     operand = gather.operands[0]
     if _sliced(operand):
         with ir.InsertionPoint(gather), gather.location:
@@ -166,7 +156,7 @@ def _is_signed_8_bit_float(element: ir.Type) -> bool:
     return is_float(element) and float_info(element).bits == 8 and float_info(element).has_negative
 
 
-def _8_bit_float_convert(op: ir.Operation):
+def f8_convert(op: ir.Operation):
     """A conversion from or to an 8-bit float, made from and into its bits
     (`float_from_narrow_bits`, `narrow_float_bits`)."""
     target, source = element_of(op.results[0]), element_of(op.operands[0])
@@ -183,11 +173,10 @@ def _8_bit_float_convert(op: ir.Operation):
     return [stablehlo.bitcast_convert(bits.value, result_type=op.results[0].type)]
 
 
-def _8_bit_float_operands(op: ir.Operation):
+def f8_operands(op: ir.Operation):
     """A dot_general, convolution or compare of 8-bit floats: of their f32 values (exact; the
     products too, and dot_general and convolution accumulate in f32 anyway), its 8-bit float
-    result converted from f32 (IREE's LLVMGPU backends extend the operands in the op's own
-    code, which fails to compile)."""
+    result converted from f32."""
     if not any(_is_signed_8_bit_float(element_of(v)) for v in op.operands):
         return None
     f32 = ir.F32Type.get()
@@ -201,7 +190,7 @@ def _8_bit_float_operands(op: ir.Operation):
     return [stablehlo.convert(wide, result_type=result.type) if narrow else wide]
 
 
-def _8_bit_float_region_op(op: ir.Operation):
+def f8_region_op(op: ir.Operation):
     """An op with a body (reduce, reduce_window, scatter, sort, ...) over 8-bit floats: on
     their f32 values, the body in f32 with each 8-bit float result of its ops put back on the
     type's grid (`on_grid`: the body computes as in the 8-bit type), the results converted
@@ -226,8 +215,8 @@ def _8_bit_float_region_op(op: ir.Operation):
 
     operands = [stablehlo.convert(v, result_type=wide(v.type)) if wide(v.type) != v.type else v
                 for v in op.operands]
-    if op.name == "stablehlo.scatter":      # fused with the decoding: "failed to apply fusion
-        operands = optimization_barrier(operands)       # + hoisting patterns" (at O0 too)
+    if op.name == "stablehlo.scatter":      # not fused with the decoding (gpu-f8-bodies)
+        operands = optimization_barrier(operands)
     new = ir.Operation.create(op.name, results=[wide(r.type) for r in op.results],
                               operands=operands, attributes=attributes(op),
                               regions=len(op.regions))
@@ -243,8 +232,8 @@ def _8_bit_float_region_op(op: ir.Operation):
 
 
 def _word_of_booleans(flags: ir.Value, first: int, count: int) -> ir.Value:
-    """The i32 whose bit k is flags[..., first + k] (k < count <= 32): shifts, an `or` reduce.
-    (IREE's CUDA backend cannot distribute an i64 reduction: "failed to distribute".)"""
+    """The i32 whose bit k is flags[..., first + k] (k < count <= 32): shifts, an `or` reduce
+    (an i64 one would fail alike, docs/iree_gaps.md gpu-bool-bitcast)."""
     t = ir.RankedTensorType(flags.type)
     i32 = ir.IntegerType.get_signless(32)
     last = t.rank - 1
@@ -260,10 +249,9 @@ def _word_of_booleans(flags: ir.Value, first: int, count: int) -> ir.Value:
     return word[0] if isinstance(word, (list, tuple)) else word
 
 
-def _bits_from_booleans(op: ir.Operation):
+def bits_from_booleans(op: ir.Operation):
     """A bitcast_convert of i1 values into a wider type: element k of the last dimension is
-    bit k (the spec's little-endian order), assembled from 32-bit words (IREE's LLVMGPU
-    backends fail on the bitcast itself: "'func.func' op failed to distribute")."""
+    bit k (the spec's little-endian order), assembled from 32-bit words."""
     source = ir.RankedTensorType(op.operands[0].type)
     result = ir.RankedTensorType(op.results[0].type)
     width = source.shape[-1] if source.rank else 0
@@ -280,41 +268,47 @@ def _bits_from_booleans(op: ir.Operation):
             stablehlo.bitcast_convert(word, result_type=result)]
 
 
-def _f64_sign(op: ir.Operation):
+def f64_sign(op: ir.Operation):
     """An f64 sign as selects: 1 above zero, -1 below, x * 0 for +-0 and NaN (their sign and
-    NaN kept; a subnormal flushed to zero reads as zero there too). IREE's ROCm backend
-    crashes on an f64 sign: SIGSEGV in the compiler."""
+    NaN kept; a subnormal flushed to zero reads as zero there too)."""
     x = Num(op.operands[0])
     if str(x.element) != "f64":
         return None
     return [select(x > 0, x.like(1.0), select(x < 0, x.like(-1.0), x * 0.0)).value]
 
 
-class LegalizeGpuOps(RulesPass):
-    """Propagate NaNs through float max/min, clamp and max/min reductions and windows, sum
-    negated values as a negated sum, gather from slices in their own buffers, compute 8-bit
-    floats from their bits and in f32, assemble boolean bitcasts from words and write f64
-    sign as selects, for IREE's CUDA and ROCm backends."""
+_GPU = ("cuda", "hip")
+_BODIES = ("stablehlo.reduce", "stablehlo.reduce_window", "stablehlo.scatter",
+           "stablehlo.select_and_scatter", "stablehlo.sort", "stablehlo.map",
+           "stablehlo.all_reduce", "stablehlo.reduce_scatter")
+
+# Entries of one op apply in table order: the first rule that does not decline rewrites the
+# op; then every fence runs on it.
+GPU_QUIRKS: tuple[Quirk, ...] = (
+    Quirk("gpu-f8-convert", "a conversion from or to an 8-bit float made from and into its "
+          "bits", ("stablehlo.convert",), _GPU, rule=f8_convert),
+    Quirk("gpu-f8-operands", "dot_general, convolution and compare of 8-bit floats on f32 "
+          "copies", ("stablehlo.dot_general", "stablehlo.convolution", "stablehlo.compare"),
+          _GPU, rule=f8_operands),
+    Quirk("gpu-f8-bodies", "an op with a body over 8-bit floats in f32, body results put back "
+          "on the type's grid", _BODIES, _GPU, rule=f8_region_op),
+    Quirk("gpu-nan-min-max", "float max/min, clamp and max/min reductions and windows: NaN "
+          "where an input is NaN", ("stablehlo.maximum", "stablehlo.minimum",
+                                    "stablehlo.clamp", "stablehlo.reduce",
+                                    "stablehlo.reduce_window"), _GPU, rule=propagate_nan),
+    Quirk("gpu-negated-sum", "a sum of negated values as the negation of their sum",
+          ("stablehlo.reduce",), _GPU, rule=_negated_sum),
+    Quirk("gpu-sliced-gather", "a gather's sliced operand behind an optimization barrier",
+          ("stablehlo.gather",), _GPU, fence=fence_sliced_gather_operand),
+    Quirk("gpu-bool-bitcast", "a bitcast_convert of booleans assembled from 32-bit words",
+          ("stablehlo.bitcast_convert",), _GPU, rule=bits_from_booleans),
+    Quirk("gpu-f64-sign", "an f64 sign as selects", ("stablehlo.sign",), _GPU, rule=f64_sign),
+)
+
+
+@dataclasses.dataclass
+class LegalizeGpuOps(QuirksPass):
+    """Rewrite the ops IREE's CUDA and ROCm backends reject or compute wrongly (GPU_QUIRKS)."""
 
     NAME = "shlo-legalize-gpu-ops"
-    RULES = {
-        "stablehlo.maximum": _min_max,
-        "stablehlo.minimum": _min_max,
-        "stablehlo.clamp": _clamp,
-        "stablehlo.reduce": lambda op: _8_bit_float_region_op(op) or _reduce(op),
-        "stablehlo.reduce_window": lambda op: _8_bit_float_region_op(op) or _reduce_window(op),
-        "stablehlo.convert": _8_bit_float_convert,
-        "stablehlo.dot_general": _8_bit_float_operands,
-        "stablehlo.convolution": _8_bit_float_operands,
-        "stablehlo.compare": _8_bit_float_operands,
-        "stablehlo.bitcast_convert": _bits_from_booleans,
-        "stablehlo.sign": _f64_sign,
-        **{name: _8_bit_float_region_op for name in (
-            "stablehlo.scatter", "stablehlo.select_and_scatter", "stablehlo.sort",
-            "stablehlo.map", "stablehlo.all_reduce", "stablehlo.reduce_scatter")},
-    }
-
-    def run(self, op: ir.Operation) -> None:
-        super().run(op)
-        for gather in nested_ops(op, "stablehlo.gather"):
-            _fence_sliced_gather_operand(gather)
+    QUIRKS = GPU_QUIRKS

@@ -1,0 +1,146 @@
+"""Vulkan quirk rewrites that expand an op into others: complex windows on real and imaginary
+parts, ffts behind barriers, grouped convolutions per group (docs/iree_gaps.md)."""
+from __future__ import annotations
+
+from iree.compiler import ir
+
+from shlo.dialect import stablehlo
+from shlo.dialect.attributes import CONV_DIMS, enum_name
+from shlo.dialect.rebuild import arguments
+from ...expand.expand_fft import irfft_through_ifft
+from ...lib.builders import FUSION_BARRIER, fusion_barrier
+from ...lib.expr import (Num, attributes, complex_, element_of, imag, is_complex, real,
+                         select)
+
+
+def _pairs_body(body: ir.Block, args: list[ir.Value]) -> list[ir.Value]:
+    """A one-complex-operand window body evaluated on (re, im) pairs: `args` are (re1, im1,
+    re2, im2); real, imag, complex, add, subtract, multiply and select of complex values map
+    onto the parts, every other op is cloned on real values (`_splittable` says the body has
+    no other op on complex values)."""
+    env: dict = {body.arguments[0]: (Num(args[0]), Num(args[1])),
+                 body.arguments[1]: (Num(args[2]), Num(args[3]))}
+    def lookup(v: ir.Value):
+        if v not in env and is_complex(element_of(v)):  # a complex value from outside
+            env[v] = (real(Num(v)), imag(Num(v)))
+        return env.get(v, v)
+
+    for inner in body.operations:
+        operands = [lookup(v) for v in inner.operands]
+        if inner.name == "stablehlo.return":
+            return [operands[0][0].value, operands[0][1].value]
+        if not any(isinstance(v, tuple) for v in operands) and not any(
+                is_complex(element_of(r)) for r in inner.results):
+            clone = ir.Operation.create(inner.name, results=[r.type for r in inner.results],
+                                        operands=operands, attributes=attributes(inner))
+            env.update(zip(inner.results, clone.results))
+            continue
+        if inner.name == "stablehlo.real":
+            value = operands[0][0]
+        elif inner.name == "stablehlo.imag":
+            value = operands[0][1]
+        elif inner.name == "stablehlo.complex":
+            value = (Num(operands[0]), Num(operands[1]))
+        elif inner.name in ("stablehlo.add", "stablehlo.subtract"):
+            (ar, ai), (br, bi) = operands
+            value = (ar + br, ai + bi) if inner.name == "stablehlo.add" else (ar - br, ai - bi)
+        elif inner.name == "stablehlo.multiply":
+            (ar, ai), (br, bi) = operands
+            value = (ar * br - ai * bi, ar * bi + ai * br)
+        else:                                           # select
+            p, (ar, ai), (br, bi) = operands
+            value = (select(Num(p), ar, br), select(Num(p), ai, bi))
+        env[inner.results[0]] = value.value if isinstance(value, Num) else value
+    raise ValueError("a window body without a stablehlo.return")
+
+
+_PAIR_OPS = {"stablehlo.real", "stablehlo.imag", "stablehlo.complex", "stablehlo.add",
+             "stablehlo.subtract", "stablehlo.multiply", "stablehlo.select",
+             "stablehlo.return"}
+
+
+def _splittable(body: ir.Block) -> bool:
+    """Every op of the body that touches complex values is one _pairs_body maps."""
+    def touches_complex(o):
+        return any(is_complex(element_of(v)) for v in (*o.operands, *o.results))
+    return all(o.name in _PAIR_OPS or not touches_complex(o) for o in body.operations)
+
+
+def complex_window(op: ir.Operation):
+    """A reduce_window over complex values (cumulative products, maxima, minima): the same
+    window over the real and imaginary parts, its body on (re, im) pairs."""
+    body = op.regions[0].blocks[0]
+    if (len(op.operands) != 2 or not is_complex(element_of(op.operands[0]))
+            or not _splittable(body)):
+        return None
+    x, init = Num(op.operands[0]), Num(op.operands[1])
+    _, kw = arguments(op)
+    kw.pop("result_type", None)
+    kw["body"] = lambda *args: _pairs_body(body, list(args))
+    re, im = stablehlo.reduce_window([real(x).value, imag(x).value],
+                                     [real(init).value, imag(init).value], **kw)
+    return [complex_(Num(re), Num(im)).value]
+
+
+def fenced_fft(op: ir.Operation):
+    """IREE's own fft (1-D): its result behind a fusion barrier; an IRFFT through the complex
+    IFFT."""
+    lengths = list(ir.DenseI64ArrayAttr(op.attributes["fft_length"]))
+    if len(lengths) != 1 or not ir.RankedTensorType(op.results[0].type).has_static_shape:
+        return None
+    fft_type = enum_name(op.attributes["fft_type"])
+    if fft_type == "IRFFT":
+        return [irfft_through_ifft(op.operands[0], lengths[0])]
+    users = [use.owner.name for use in op.results[0].uses]
+    if users and all(name == FUSION_BARRIER for name in users):
+        return None
+    fft = stablehlo.fft(op.operands[0], fft_type=fft_type, fft_length=lengths)
+    return [fusion_barrier(fft)]
+
+
+def _split(value: ir.Value, dimension: int, groups: int) -> list[ir.Value] | None:
+    """`value` cut into `groups` equal slices along `dimension` (None: a dynamic size)."""
+    shape = ir.RankedTensorType(value.type).shape
+    if ir.ShapedType.is_dynamic_size(shape[dimension]):
+        return None
+    size = shape[dimension] // groups
+    slices = []
+    for g in range(groups):
+        start = [0] * len(shape)
+        limit = list(shape)
+        start[dimension], limit[dimension] = g * size, (g + 1) * size
+        slices.append(stablehlo.slice(value, start_indices=start, limit_indices=limit))
+    return slices
+
+
+def grouped_convolution(op: ir.Operation):
+    """A convolution with feature_group_count > 1 (but depthwise) or batch_group_count > 1 as
+    the spec defines it: one convolution per group over slices, concatenated."""
+    attrs = attributes(op)
+    features = ir.IntegerAttr(attrs["feature_group_count"]).value
+    batches = ir.IntegerAttr(attrs["batch_group_count"]).value
+    dims = CONV_DIMS.decode(attrs["dimension_numbers"])
+    lhs, rhs = op.operands
+    lhs_shape = ir.RankedTensorType(lhs.type).shape
+    if batches > 1:
+        groups, lhs_dimension, attr = batches, dims["input_batch_dimension"], "batch_group_count"
+    elif features > 1 and lhs_shape[dims["input_feature_dimension"]] != features:
+        groups, attr = features, "feature_group_count"
+        lhs_dimension = dims["input_feature_dimension"]
+    else:
+        return None
+    lhs_parts = _split(lhs, lhs_dimension, groups)
+    rhs_parts = _split(rhs, dims["kernel_output_feature_dimension"], groups)
+    result = ir.RankedTensorType(op.results[0].type)
+    out_dimension = dims["output_feature_dimension"]
+    if lhs_parts is None or rhs_parts is None or result.is_dynamic_dim(out_dimension):
+        return None
+    shape = list(result.shape)
+    shape[out_dimension] //= groups
+    part_type = ir.RankedTensorType.get(shape, result.element_type)
+    attrs[attr] = ir.IntegerAttr.get(ir.IntegerType.get_signless(64), 1)
+    parts = [ir.Operation.create("stablehlo.convolution", results=[part_type],
+                                 operands=[lhs_part, rhs_part], attributes=attrs).result
+             for lhs_part, rhs_part in zip(lhs_parts, rhs_parts)]
+    return [stablehlo.concatenate(parts, dimension=out_dimension)]
+

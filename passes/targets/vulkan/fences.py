@@ -1,0 +1,164 @@
+"""Vulkan quirk rewrites that change what a dispatch computes itself: values behind fusion
+barriers (read from memory), iotas as broadcasts and constants (docs/iree_gaps.md)."""
+from __future__ import annotations
+
+import numpy as np
+from iree.compiler import ir
+
+from shlo.dialect import stablehlo
+from shlo.dialect.types import element_dtype
+from ...custom_calls.cumulative_window import is_identity
+from ...lib.builders import FUSION_BARRIER, fusion_barrier
+from ...lib.elementwise import ELEMENTWISE_OPS
+from ...lib.expr import element_of, is_complex, is_float, real_element
+
+
+def nd_iota_as_broadcast(op: ir.Operation):
+    """An iota of rank 2 or more (static shape) as a broadcast of a 1-D iota."""
+    t = ir.RankedTensorType(op.results[0].type)
+    if t.rank < 2 or not t.has_static_shape:
+        return None
+    dimension = ir.IntegerAttr(op.attributes["iota_dimension"]).value
+    line = stablehlo.iota(iota_dimension=0, result_type=ir.RankedTensorType.get(
+        [t.shape[dimension]], t.element_type))
+    return [stablehlo.broadcast_in_dim(line, broadcast_dimensions=[dimension], result_type=t)]
+
+
+def _reads_narrow_values(value: ir.Value, depth: int = 8) -> bool:
+    """Whether the ops computing `value` (followed back `depth` ops) read 8- or 16-bit
+    numbers (booleans aside). Each value is looked at once: the producers form a DAG."""
+    seen, frontier = set(), [value]
+    for _ in range(depth):
+        operands = [v for value in frontier if not isinstance(value.owner, ir.Block)
+                    for v in value.owner.operands if v not in seen]
+        seen.update(operands)
+        for v in operands:
+            t = v.type.maybe_downcast()
+            if isinstance(t, ir.RankedTensorType) and 1 < getattr(t.element_type, "width", 32) < 32:
+                return True
+        frontier = operands
+    return False
+
+
+def fence_narrow_window_inputs(window: ir.Operation) -> None:
+    """A reduce_window's inputs computed from 8- or 16-bit numbers (the f32 converts of
+    shlo-accumulate-in-f32, x.astype(f32) before a pooling) behind fusion barriers."""
+    window = window.operation
+    half = len(window.operands) // 2
+    inputs = [v for v in list(window.operands)[:half]
+              if ir.RankedTensorType(v.type).has_static_shape and _reads_narrow_values(v)]
+    if not inputs:
+        return
+    with ir.InsertionPoint(window), window.location:
+        fenced = [fusion_barrier(v) for v in inputs]
+    for old, new in zip(inputs, fenced):
+        for i in range(half):
+            if window.operands[i] == old:
+                window.operands[i] = new
+
+
+def _moves_dimensions(result: ir.Value, kept: list[int]) -> bool:
+    """Whether a broadcast_in_dim reached from a reduce's `result` (through elementwise ops and
+    broadcasts) puts one of its dimensions at another position than the reduce's operand has
+    it (`kept`: the operand dimension of each of the result's): the diagonal of a matrix
+    scaling its columns, where the reduction ran over rows."""
+    pending = [(result, list(kept))]
+    while pending:
+        value, where = pending.pop()
+        for use in value.uses:
+            user = use.owner.operation
+            if user.name == "stablehlo.broadcast_in_dim":
+                dims = list(ir.DenseI64ArrayAttr(user.attributes["broadcast_dimensions"]))
+                placed = [None] * ir.RankedTensorType(user.results[0].type).rank
+                for source, target in zip(where, dims):
+                    placed[target] = source
+                if any(d is not None and d != position for position, d in enumerate(placed)):
+                    return True
+                pending.append((user.results[0], placed))
+            elif user.name in ELEMENTWISE_OPS and len(user.results) == 1 and (
+                    user.results[0].type.shape == value.type.shape):
+                pending.append((user.results[0], where))
+    return False
+
+
+def fence_reduce_results(reduce: ir.Operation) -> None:
+    """A reduce's results behind fusion barriers when it keeps its operand's innermost
+    dimension (a sum over axis 0 of a matrix), or when its users broadcast them along other
+    dimensions than they came from (a row reduction scaling columns). A row reduction
+    broadcast back along its rows (softmax, layernorm) stays fused."""
+    reduce = reduce.operation
+    operand = ir.RankedTensorType(reduce.operands[0].type)
+    dimensions = list(ir.DenseI64ArrayAttr(reduce.attributes["dimensions"]))
+    results = [r for r in reduce.results if ir.RankedTensorType(r.type).has_static_shape]
+    if operand.rank < 2 or len(results) < len(reduce.results):
+        return
+    kept = [d for d in range(operand.rank) if d not in dimensions]
+    if operand.rank - 1 in dimensions and not any(_moves_dimensions(r, kept) for r in results):
+        return
+    if not any(len(list(r.uses)) for r in results):
+        return
+    uses = [[(use.owner, use.operand_number) for use in r.uses] for r in results]
+    with ir.InsertionPoint.after(reduce), reduce.location:
+        fenced = [fusion_barrier(v) for v in results]
+    for new, users in zip(fenced, uses):
+        for user, index in users:
+            user.operands[index] = new
+
+
+def fence_f64_operands(op: ir.Operation) -> None:
+    """The computed operands of an f64 (or complex<f64>) convolution or dot_general behind
+    fusion barriers."""
+    if str(real_element(element_of(op.results[0]))) != "f64":
+        return
+    for i, operand in enumerate(op.operands):
+        producer = operand.owner
+        if (isinstance(producer, ir.Block) or producer.name in (FUSION_BARRIER,
+                                                                 "stablehlo.constant")
+                or not ir.RankedTensorType(operand.type).has_static_shape):
+            continue
+        with ir.InsertionPoint(op), op.location:
+            op.operands[i] = fusion_barrier(operand)
+
+
+# what a float zero constant is seen through
+_ZERO_PRESERVING = ("stablehlo.broadcast_in_dim", "stablehlo.reshape", "stablehlo.convert",
+                    "stablehlo.transpose")
+
+
+def _is_float_zero(value: ir.Value) -> bool:
+    """Whether `value` is a float zero splat constant, maybe broadcast, reshaped or converted."""
+    while not isinstance(value.owner, ir.Block) and value.owner.name in _ZERO_PRESERVING:
+        value = value.owner.operands[0]
+    return is_float(element_of(value)) and is_identity(value, "stablehlo.add")
+
+
+def fence_zero_operands(op: ir.Operation) -> None:
+    """A float zero constant that float arithmetic reads behind a fusion barrier: the shader
+    reads it from memory instead of folding x * 0, x / 0, 0 / x, x + 0 and 0 - x."""
+    if not is_float(element_of(op.results[0])):
+        return
+    for i, operand in enumerate(op.operands):
+        if ir.RankedTensorType(operand.type).has_static_shape and _is_float_zero(operand):
+            with ir.InsertionPoint(op), op.location:
+                op.operands[i] = fusion_barrier(operand)
+
+
+# A 1-D iota up to this length becomes a constant (a longer one stays an iota).
+IOTA_CONSTANT_LIMIT = 4096
+
+
+def iota_as_constant(iota: ir.Operation) -> None:
+    """A 1-D iota of up to IOTA_CONSTANT_LIMIT elements as a constant, which a reduce's
+    dispatch reads from memory."""
+    iota = iota.operation
+    t = ir.RankedTensorType(iota.results[0].type)
+    if t.rank != 1 or not t.has_static_shape or t.shape[0] > IOTA_CONSTANT_LIMIT:
+        return
+    dtype = element_dtype(t.element_type)
+    if dtype is None or is_complex(t.element_type):     # (complex constants do not compile)
+        return
+    with ir.InsertionPoint(iota), iota.location:
+        counted = stablehlo.constant(np.arange(t.shape[0]).astype(dtype), result_type=t)
+    iota.results[0].replace_all_uses_with(counted)
+    iota.erase()
+
