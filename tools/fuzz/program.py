@@ -804,22 +804,363 @@ def conditional(b: Builder, rng, a: Val, others) -> Val:
                a.fragile)
 
 
+
+# --- convolution, fft, random numbers, select_and_scatter, bitcasts, ... -----------------------
+def convolution(b: Builder, rng, a: Val, others) -> Val:
+    """A convolution with random dimension layouts, feature or batch groups, strides, padding
+    and dilations; `a` is the input (reshaped or coerced to rank n + 2), the kernel comes from
+    the second argument."""
+    if a.dtype == "PRED":
+        a = b.convert(a, "S32")
+    if 3 <= len(a.shape) <= 4 and rng.random() < 0.6:
+        shape = list(a.shape)
+    else:
+        n = rng.choice((1, 1, 2, 2))  # (no spatial dimension: the builder's padding is [0])
+        shape = [rng.randint(1, 3), rng.choice((1, 2, 3, 4, 6))] + \
+            [rng.randint(1, 9) for _ in range(n)]
+        rng.shuffle(shape)
+        a = b.coerce(a, shape, a.dtype)
+    rank = len(shape)
+    n = rank - 2
+    layout = list(range(rank))
+    rng.shuffle(layout)
+    batch_dim, feat_dim, sp_dims = layout[0], layout[1], layout[2:]
+    batch, cin = shape[batch_dim], shape[feat_dim]
+    groups, bgroups = 1, 1
+    divisors = [g for g in (2, 3, 4, 6) if cin % g == 0]
+    if divisors and rng.random() < 0.3:
+        groups = rng.choice(divisors)
+    elif rng.random() < 0.2:
+        bdiv = [g for g in (2, 3) if batch % g == 0]
+        bgroups = rng.choice(bdiv) if bdiv else 1
+    g = groups * bgroups
+    cout = g * rng.choice((1, 1, 2, 3))
+    in_sp = [shape[d] for d in sp_dims]
+    strides, pads, ldil, rdil, ksp, out_sp = [], [], [], [], [], []
+    for size in in_sp:
+        ld = rng.choice((1, 1, 1, 2))
+        full = (size - 1) * ld + 1 if size else 0
+        lo, hi = rng.choice((0, 0, 1, 2, -1)), rng.choice((0, 0, 1, 2))
+        if full + lo + hi < 1:
+            lo, hi = 0, max(0, 1 - full)
+        span = full + lo + hi
+        k = rng.randint(1, max(1, min(5, span)))
+        rd = rng.choice((1, 1, 2))
+        if (k - 1) * rd + 1 > span:
+            rd = 1
+        st = rng.choice((1, 1, 2, 3))
+        strides.append(st)
+        pads.append((lo, hi))
+        ldil.append(ld)
+        rdil.append(rd)
+        ksp.append(k)
+        out_sp.append((span - (k - 1) * rd - 1) // st + 1)
+    # kernel layout: [o, i, spatial...] permuted
+    klayout = list(range(rank))
+    rng.shuffle(klayout)
+    kshape = [0] * rank
+    kshape[klayout[0]], kshape[klayout[1]] = cout, cin // groups
+    for d, k in zip(klayout[2:], ksp):
+        kshape[d] = k
+    olayout = list(range(rank))
+    rng.shuffle(olayout)
+    oshape = [0] * rank
+    oshape[olayout[0]], oshape[olayout[1]] = batch // bgroups, cout
+    for d, s in zip(olayout[2:], out_sp):
+        oshape[d] = s
+    k_inner = (cin // groups) * _size(ksp)
+    if _size(oshape) > b.max_elements or _size(oshape) * k_inner > 50 * b.max_elements:
+        return a
+    kernel = b.coerce(others[0] if others else a, kshape, a.dtype)
+    dn = xla.ConvolutionDimensionNumbers(batch_dim, feat_dim, tuple(sp_dims), klayout[1],
+                                         klayout[0], tuple(klayout[2:]), olayout[0], olayout[1],
+                                         tuple(olayout[2:]))
+    op = xla.ConvGeneralDilated(a.op, kernel.op, strides, pads, ldil, rdil, dn,
+                                feature_group_count=groups, batch_group_count=bgroups)
+    b.work += _size(oshape) * k_inner
+    inexact = a.dtype in FLOATS + ("C64",)
+    err = 2 * max(a.err, kernel.err) + (eps(a.dtype) * 4 * max(math.log2(max(k_inner, 2)), 1)
+                                         if inexact else 0)
+    if a.dtype in ("F16", "BF16"):
+        err += eps(a.dtype) * 2
+    return Val(op, tuple(oshape), a.dtype, err,
+               a.cancel or kernel.cancel or (inexact and k_inner > 1), a.fragile or kernel.fragile)
+
+
+def _finite(b: Builder, v: Val, bound: float = 1e30) -> Val:
+    """`v` (a float or C64 value) with NaN and infinities as 0 and magnitudes clamped to
+    `bound` (sums over specials give NaN or inf by rounding luck)."""
+    real = "F32" if v.dtype == "C64" else v.dtype
+
+    def clean(x):
+        x = xla.Select(xla.IsFinite(x), x, b.const(0, real, v.shape))
+        return xla.Clamp(b.const(-bound, real), x, b.const(bound, real))
+    if v.dtype == "C64":
+        return dataclasses.replace(v, op=xla.Complex(clean(xla.Real(v.op)),
+                                                     clean(xla.Imag(v.op))))
+    return dataclasses.replace(v, op=clean(v.op))
+
+
+def fft(b: Builder, rng, a: Val, others) -> Val:
+    """FFT, IFFT, RFFT or IRFFT (as irfft(rfft(x)): a Hermitian operand, since an
+    implementation may read or ignore the imaginary parts that a Hermitian input has as 0)
+    over 1-3 trailing dimensions; non-finite inputs become 0."""
+    dims = [i for i, d in enumerate(a.shape) if d > 0]
+    if not a.shape or len(dims) < len(a.shape):
+        return a
+    count = rng.randint(1, min(3, len(a.shape)))
+    lengths = list(a.shape[-count:])
+    kind = rng.choice(("FFT", "IFFT", "RFFT", "IRFFT"))
+    n = _size(lengths)
+    logn = max(math.log2(max(n, 2)), 1)
+    if kind in ("FFT", "IFFT"):
+        x = _finite(b, b.convert(a, "C64") if a.dtype != "C64" else a)
+        op = xla.Fft(x.op, kind, lengths)
+        shape = a.shape
+        dtype = "C64"
+    else:
+        x = _finite(b, b.convert(a, "F32"))
+        op = xla.Fft(x.op, "RFFT", lengths)
+        shape = a.shape[:-1] + (a.shape[-1] // 2 + 1,)
+        dtype = "C64"
+        if kind == "IRFFT":
+            op = xla.Fft(op, "IRFFT", lengths)
+            shape, dtype = a.shape, "F32"
+            logn *= 2
+    b.work += _size(shape) * int(logn) * 4
+    return Val(op, tuple(shape), dtype, 2 * x.err + 4 * logn * eps("F32"), True, x.fragile)
+
+
+def _holds(b: Builder, a: Val, pred, shape) -> Val:
+    """`a` where `pred` (of `shape`, a.shape or ()) holds, else a constant: a property of
+    implementation-defined values (random numbers) that carries `a` on when it holds."""
+    if tuple(shape) != a.shape:
+        pred = xla.BroadcastInDim(pred, list(a.shape), [])
+    if a.dtype == "C64":
+        other = xla.BroadcastInDim(xla.Constant(b.b, np.complex64(7 - 7j)), list(a.shape), [])
+    else:
+        other = b.const(0 if a.dtype == "PRED" else 7, a.dtype, a.shape)
+    return dataclasses.replace(a, op=xla.Select(pred, a.op, other))
+
+
+def rng_(b: Builder, rng, a: Val, others) -> Val:
+    """stablehlo.rng (uniform or normal): its numbers are implementation-defined, so only
+    properties are checked (uniform values in [lo, hi), normal ones finite); the result is `a`
+    where they hold."""
+    shape = a.shape
+    if rng.random() < 0.3:
+        dtype = rng.choice(("F32", "F64", "F16"))
+        mu, sigma = rng.choice((0.0, 1.0, -3.0)), rng.choice((1.0, 0.5, 4.0))
+        x = xla.RngNormal(b.const(mu, dtype), b.const(sigma, dtype),
+                          xla.Shape.array_shape(dtype, list(shape)))
+        ok = xla.And(xla.IsFinite(x),
+                     xla.Le(xla.Abs(xla.Sub(x, b.const(mu, dtype, shape))),
+                            b.const(64 * sigma, dtype, shape)))
+    else:
+        dtype = rng.choice(("F32", "F32", "F64", "F16", "BF16", "S32", "S64", "U32", "S8",
+                            "U8", "S16"))
+        if dtype in INTS:
+            lo_b, hi_b = _int_bounds(dtype)
+            lo = rng.choice((0, -5, max(lo_b, -1000), lo_b)) if dtype in SIGNED else \
+                rng.choice((0, 3))
+            hi = rng.choice((lo + 1, lo + 7, min(hi_b, 1000), hi_b))
+        else:
+            lo = rng.choice((0.0, -1.0, -100.0))
+            hi = lo + rng.choice((1.0, 0.5, 1000.0))
+        x = xla.RngUniform(b.const(lo, dtype), b.const(hi, dtype),
+                           xla.Shape.array_shape(dtype, list(shape)))
+        ok = xla.And(xla.Ge(x, b.const(lo, dtype, shape)), xla.Lt(x, b.const(hi, dtype, shape)))
+    b.work += 4 * _size(shape)
+    return _holds(b, a, ok, shape)
+
+
+def rng_bit_generator(b: Builder, rng, a: Val, others) -> Val:
+    """stablehlo.rng_bit_generator: its bits are implementation-defined per algorithm (the
+    spec guarantees only determinism in the initial state), so only properties are checked:
+    two generators of one state agree, each output state agrees, and 64+ random bits are not
+    all equal; the result is `a` where they hold."""
+    algorithm = rng.choice(("RNG_DEFAULT", "RNG_THREE_FRY", "RNG_PHILOX"))
+    src = b.pick_exact(others + [a], rng)
+    words = 3 if algorithm == "RNG_PHILOX" and rng.random() < 0.5 else 2
+    if src is not None and rng.random() < 0.6:
+        state = xla.ConvertElementType(b.coerce(src, (words,), "S64").op, "U64")
+    else:
+        state = xla.Constant(b.b, np.array([rng.randrange(1 << 64) for _ in range(words)],
+                                           np.uint64))
+    dtype = rng.choice(("U32", "U32", "U64", "S32", "U8", "S64"))
+    shape = list(a.shape)
+    out = [xla.RngBitGenerator(algorithm, state, xla.Shape.array_shape(dtype, shape))
+           for _ in range(2)]
+    bits = [xla.GetTupleElement(o, 1) for o in out]
+    ok = xla.Eq(bits[0], bits[1])
+    states = [xla.GetTupleElement(o, 0) for o in out]
+    same_state = xla.Reduce(xla.Eq(states[0], states[1]), b.const(True, "PRED"),
+                            _reducer("And"), [0])
+    ok = xla.And(ok, xla.BroadcastInDim(same_state, shape, []))
+    if _size(shape) >= 64 and dtype in ("U32", "U64", "S32", "S64"):
+        flat = xla.Reshape(bits[0], [_size(shape)])
+        first = xla.BroadcastInDim(xla.Reshape(xla.Slice(flat, [0], [1], [1]), []),
+                                   [_size(shape)], [])
+        differ = xla.Reduce(xla.Ne(flat, first), b.const(False, "PRED"), _reducer("Or"), [0])
+        ok = xla.And(ok, xla.BroadcastInDim(differ, shape, []))
+    b.work += 8 * _size(shape)
+    return _holds(b, a, ok, a.shape)
+
+
+def select_and_scatter(b: Builder, rng, a: Val, others) -> Val:
+    """select_and_scatter (max or min of each window, source values added there) over a key
+    array without ties (a tie's winner depends on the reduction order, which the spec leaves
+    to the implementation): clamp(round(a)) * size + the flat index; no padding (a window of
+    padding only is unspecified)."""
+    if not a.shape or 0 in a.shape:
+        return a
+    dtype = a.dtype if a.dtype in ("F32", "F64", "S32", "S64") else "F32"
+    n = _size(a.shape)
+    k = max(1, (1 << 23) // n)
+    base = b.convert(a, "S32")
+    key = xla.Clamp(b.const(-k, "S32"), base.op, b.const(k, "S32"))
+    index = xla.Reshape(xla.Iota(b.b, xla.Shape.array_shape("S32", [n]), 0), list(a.shape))
+    key = xla.Add(xla.Mul(key, b.const(n, "S32", a.shape)), index)
+    key = xla.ConvertElementType(key, dtype)
+    window, strides, count = [], [], []
+    for d in a.shape:
+        w = rng.randint(1, min(d, 3))
+        s = rng.choice((1, 2, w))
+        window.append(w)
+        strides.append(s)
+        count.append((d - w) // s + 1)
+    src = b.coerce(others[0] if others else a, count, dtype)
+    direction = rng.choice(("GE", "LE"))
+    op = xla.SelectAndScatter(key, lambda x, y: xla.Compare(x, y, direction), window,
+                              strides, [(0, 0)] * len(window), src.op, b.const(0, dtype),
+                              _reducer("Add"))
+    overlap = _size([-(-w // s) for w, s in zip(window, strides)])
+    inexact = dtype in FLOATS and overlap > 1
+    b.work += _size(count) * _size(window) + n
+    return Val(op, a.shape, dtype, 2 * src.err + (eps(dtype) * 2 * overlap if inexact else 0),
+               src.cancel or inexact, src.fragile or base.fragile or base.err > 0)
+
+
+BITCAST = {"F32": ("S32", "U32"), "F16": ("S16", "U16", "BF16"), "BF16": ("S16", "U16", "F16"),
+           "F64": ("S64",), "S32": ("F32", "U32"), "U32": ("F32", "S32"),
+           "S16": ("F16", "BF16", "U16"), "U16": ("F16", "BF16", "S16"), "S64": ("F64",),
+           "S8": ("U8",), "U8": ("S8",)}
+# float type -> (significand bits, exponent mask) of its encoding
+ENCODING = {"F32": (23, 0xFF), "F16": (10, 0x1F), "BF16": (7, 0xFF), "F64": (52, 0x7FF)}
+
+
+def bitcast_convert(b: Builder, rng, a: Val, others) -> Val:
+    """bitcast_convert between types of one width (a change of width exposes the memory
+    layout, which is implementation-defined). A float source must be exact, with NaN and -0
+    made +0 first (their bits are not fixed by the spec); bits that would encode a NaN, an
+    infinity or a subnormal become 0 (CPUs flush subnormals)."""
+    if a.dtype not in BITCAST:
+        a = b.convert(a, rng.choice(("S32", "U32", "S16", "F32")))
+    if a.dtype in FLOATS and (a.err > 0 or a.fragile):
+        return b.convert(a, BITCAST[a.dtype][0])
+    dtype = rng.choice(BITCAST[a.dtype])
+    x, bits_t = a.op, a.dtype
+    if a.dtype in FLOATS:
+        keep = xla.And(xla.Eq(x, x), xla.Ne(x, b.const(0, a.dtype, a.shape)))
+        x = xla.Select(keep, x, b.const(0, a.dtype, a.shape))
+        if dtype in FLOATS:         # F16 <-> BF16: checked on the integer bits
+            x, bits_t = xla.BitcastConvertType(x, "S16"), "S16"
+    if dtype in FLOATS:
+        mant, mask = ENCODING[dtype]
+        wide = "S64" if bits_t in ("S64", "U32") else "S32"
+        w = xla.ConvertElementType(x, wide) if bits_t != wide else x
+        e = xla.And(xla.ShiftRightLogical(w, b.const(mant, wide, a.shape)),
+                    b.const(mask, wide, a.shape))
+        normal = xla.And(xla.Ne(e, b.const(0, wide, a.shape)),
+                         xla.Ne(e, b.const(mask, wide, a.shape)))
+        x = xla.Select(normal, x, b.const(0, bits_t, a.shape))
+    return Val(xla.BitcastConvertType(x, dtype), a.shape, dtype, 0.0, False, a.fragile)
+
+
+def reduce_precision(b: Builder, rng, a: Val, others) -> Val:
+    """reduce_precision to a random smaller exponent and significand."""
+    a = _float_of(b, a, rng)
+    mant_max, _ = ENCODING[a.dtype]
+    ebits = {"F32": 8, "F16": 5, "BF16": 8, "F64": 11}[a.dtype]
+    e = rng.randint(2, ebits)
+    m = rng.randint(0, mant_max)
+    op = xla.ReducePrecision(a.op, e, m)
+    inexact = a.err > 0 or a.fragile
+    return Val(op, a.shape, a.dtype, a.err + (2.0 ** -m if inexact else 0), a.cancel,
+               a.fragile or inexact)
+
+
+def map_(b: Builder, rng, a: Val, others) -> Val:
+    """stablehlo.map of a scalar computation (an element-wise op of two operands, then one of
+    the loop-body steps) over every dimension."""
+    if a.dtype == "C64":
+        a = b.convert(a, "F32")
+    c = b.coerce(others[0], a.shape, a.dtype) if others else a
+    if a.dtype == "PRED":
+        name = rng.choice(("And", "Or", "Xor"))
+    elif a.dtype in INTS:
+        name = rng.choice(("Add", "Sub", "Mul", "Max", "Min", "And", "Or", "Xor"))
+    else:
+        name = rng.choice(("Add", "Sub", "Mul", "Max", "Min"))
+    seed = rng.randrange(1 << 30)
+    op = xla.Map([a.op, c.op], lambda x, y: _step(b, random.Random(seed), xla.OPS[name](x, y),
+                                                  a.dtype), list(range(len(a.shape))))
+    inexact = a.dtype in FLOATS
+    err = 2 * max(a.err, c.err) + (6 * eps(a.dtype) if inexact else 0)
+    return Val(op, a.shape, a.dtype, err, a.cancel or c.cancel or inexact,
+               a.fragile or c.fragile)
+
+
+def optimization_barrier(b: Builder, rng, a: Val, others) -> Val:
+    return dataclasses.replace(a, op=xla.OptimizationBarrier(a.op))
+
+
+def batch_norm_inference(b: Builder, rng, a: Val, others) -> Val:
+    """batch_norm_inference over a random feature dimension: scale, offset and mean from the
+    second argument, the variance the scale's absolute value; inputs made finite and bounded
+    (implementations order the arithmetic differently: no overflow by luck)."""
+    if not a.shape:
+        return a
+    a = _float_of(b, a, rng)
+    narrow = a.dtype in ("F16", "BF16")
+    bound = 30.0 if narrow else 1e4
+    a = _finite(b, a, bound)
+    fi = rng.randrange(len(a.shape))
+    f = a.shape[fi]
+    v = _finite(b, b.coerce(others[0] if others else a, (3 * f,), a.dtype), bound)
+    scale, offset, mean = (xla.Slice(v.op, [i * f], [(i + 1) * f], [1]) for i in range(3))
+    epsilon = rng.choice((0.1, 1.0) if narrow else (1e-3, 0.1, 1.0))
+    op = xla.BatchNormInference(a.op, scale, offset, mean, xla.Abs(scale), epsilon, fi)
+    b.work += 4 * _size(a.shape)
+    return Val(op, a.shape, a.dtype, 4 * max(a.err, v.err) + 8 * eps(a.dtype), True,
+               a.fragile or v.fragile)
+
+
 OPS = {"unary": unary, "binary": binary, "compare": compare, "select": select, "clamp": clamp,
        "convert": convert, "complex": complex_, "broadcast": broadcast, "reshape": reshape,
        "transpose": transpose, "slice": slice_, "pad": pad, "concatenate": concatenate,
        "reverse": reverse, "iota": iota, "reduce": reduce, "reduce_window": reduce_window,
        "dot_general": dot_general, "dynamic_slice": dynamic_slice,
        "dynamic_update_slice": dynamic_update_slice, "gather": gather, "scatter": scatter,
-       "sort": sort, "while": while_, "conditional": conditional}
+       "sort": sort, "while": while_, "conditional": conditional, "convolution": convolution,
+       "fft": fft, "rng": rng_, "rng_bit_generator": rng_bit_generator,
+       "select_and_scatter": select_and_scatter, "bitcast_convert": bitcast_convert,
+       "reduce_precision": reduce_precision, "map": map_,
+       "optimization_barrier": optimization_barrier,
+       "batch_norm_inference": batch_norm_inference}
 ARITY = {"unary": 1, "reshape": 1, "transpose": 1, "slice": 1, "reverse": 1, "iota": 1,
          "reduce": 1, "reduce_window": 1, "sort": 1, "broadcast": 1, "convert": 1,
          "select": 3, "clamp": 3, "concatenate": 2, "dynamic_slice": 2, "while": 2,
-         "conditional": 2}
+         "conditional": 2, "fft": 1, "rng": 1, "reduce_precision": 1, "bitcast_convert": 1,
+         "optimization_barrier": 1}
 WEIGHTS = {"unary": 6, "binary": 6, "compare": 2, "select": 3, "clamp": 1, "convert": 4,
            "complex": 1, "broadcast": 3, "reshape": 3, "transpose": 3, "slice": 3, "pad": 2,
            "concatenate": 2, "reverse": 2, "iota": 1, "reduce": 4, "reduce_window": 2,
            "dot_general": 3, "dynamic_slice": 2, "dynamic_update_slice": 2, "gather": 2,
-           "scatter": 2, "sort": 2, "while": 2, "conditional": 2}
+           "scatter": 2, "sort": 2, "while": 2, "conditional": 2, "convolution": 3, "fft": 2,
+           "rng": 1, "rng_bit_generator": 1, "select_and_scatter": 2, "bitcast_convert": 2,
+           "reduce_precision": 1, "map": 1, "optimization_barrier": 1,
+           "batch_norm_inference": 1}
 
 
 # --- random programs ---------------------------------------------------------------------------
