@@ -1,7 +1,9 @@
 """Textual pass pipelines in which shlo's Python passes and the wheel's C++ passes mix.
 
 `builtin.module(func.func(shlo-legalize-chlo, canonicalize), cse)` is parsed
-into a tree. C++ passes go to MLIR's parser unchanged; each Python pass becomes
+into a `Pipeline` value: entries (`PassStep`: name and options; nested `Pipeline`s
+for op-anchored lists) edited by pass name (remove, insert_before/after, replace,
+set_options, contains) and printed back as mlir-opt's text. C++ passes go to MLIR's parser unchanged; each Python pass becomes
 an MLIR pass (`PassManager.add(callable)`) at the level of the nearest anchor
 that can hold it, and visits the ops its nesting path selects. Because a nested
 pass only sees the op it runs on, running it op by op at the parent's level is
@@ -14,6 +16,7 @@ passes, on change, on failure; timing; statistics; verify-each), and
 """
 from __future__ import annotations
 
+import copy
 import dataclasses
 import re
 
@@ -25,48 +28,152 @@ from .registry import create_pass, is_shlo_pass
 
 @dataclasses.dataclass
 class PassStep:
-    name: str
-    options: str = ""          # the text between the braces, as written
+    """One pass of a pipeline: its name and its options (option -> value text as written, quotes
+    or braces kept; None for a bare flag). Options given as text are parsed."""
 
-    def text(self) -> str:
-        return f"{self.name}{{{self.options}}}" if self.options else self.name
+    name: str
+    options: dict = dataclasses.field(default_factory=dict)
+
+    def __post_init__(self):
+        if isinstance(self.options, str):
+            parser = _Parser(self.options, "pass options")
+            self.options = parser.options(0, len(self.options))
+
+    def text(self, separator: str = ",") -> str:
+        """mlir-opt's text: `name` or `name{a=1 b="x y" flag}`."""
+        if not self.options:
+            return self.name
+        return f"{self.name}{{{' '.join(_option_text(k, v) for k, v in self.options.items())}}}"
+
+    def values(self) -> dict[str, str]:
+        """The options with their quotes or braces taken off (what a Python pass is made from)."""
+        return {key: _unquote(value) for key, value in self.options.items()}
 
 
 @dataclasses.dataclass
-class Nest:
-    op_name: str
-    steps: list
+class Pipeline:
+    """A pass pipeline as a value: the op it runs on and its entries in order, each a `PassStep`
+    or a nested `Pipeline` (`func.func(...)`). `parse` reads mlir-opt's text and `text` writes
+    it. The edits act on passes at any depth, in place, and return the pipeline; an entry is a
+    `PassStep`, a `Pipeline` or the text of one (`"cse"`, `"func.func(cse)"`)."""
 
-    def text(self) -> str:
-        return f"{self.op_name}({','.join(s.text() for s in self.steps)})"
+    op_name: str = "builtin.module"
+    steps: list = dataclasses.field(default_factory=list)
+
+    @staticmethod
+    def parse(text: str) -> Pipeline:
+        return parse_pipeline(text)
+
+    def text(self, separator: str = ",") -> str:
+        """mlir-opt's text (which joins entries with ','; shlo's named pipelines use ', ')."""
+        return f"{self.op_name}({separator.join(s.text(separator) for s in self.steps)})"
 
     def has_python(self) -> bool:
         return any(isinstance(s, PassStep) and is_shlo_pass(s.name)
-                   or isinstance(s, Nest) and s.has_python() for s in self.steps)
+                   or isinstance(s, Pipeline) and s.has_python() for s in self.steps)
+
+    def copy(self) -> Pipeline:
+        return copy.deepcopy(self)
+
+    def contains(self, name: str) -> bool:
+        """Whether the pass `name` runs anywhere in the pipeline."""
+        return any(self._find(name))
+
+    __contains__ = contains
+
+    def append(self, *entries) -> Pipeline:
+        self.steps.extend(_entry(e) for e in entries)
+        return self
+
+    def remove(self, name: str) -> Pipeline:
+        """Without the pass `name` (every occurrence, if any)."""
+        for steps, i in reversed(list(self._find(name))):
+            del steps[i]
+        return self
+
+    def replace(self, name: str, *entries) -> Pipeline:
+        """`entries` in place of each occurrence of the pass `name` (which must be there)."""
+        for steps, i in reversed(self._first(name, every=True)):
+            steps[i:i + 1] = [_entry(e) for e in entries]
+        return self
+
+    def insert_before(self, anchor: str, *entries) -> Pipeline:
+        """`entries` just before the first occurrence of the pass `anchor` (which must be there)."""
+        steps, i = self._first(anchor)[0]
+        steps[i:i] = [_entry(e) for e in entries]
+        return self
+
+    def insert_after(self, anchor: str, *entries) -> Pipeline:
+        """`entries` just after the first occurrence of the pass `anchor` (which must be there)."""
+        steps, i = self._first(anchor)[0]
+        steps[i + 1:i + 1] = [_entry(e) for e in entries]
+        return self
+
+    def set_options(self, name: str, options: str | dict = (), /, **kwargs) -> Pipeline:
+        """Options on each occurrence of the pass `name` (if any), from option text
+        (`"exp-log=true"`), a dict or keywords (`exp_log=True`); an option the pass already has
+        keeps its value (the user's own options win)."""
+        if isinstance(options, str):
+            options = _Parser(options, "pass options").options(0, len(options))
+        else:
+            options = {k: _option_value(k, v) for k, v in dict(options).items()}
+        options.update({k.replace("_", "-"): _option_value(k.replace("_", "-"), v)
+                        for k, v in kwargs.items()})
+        for steps, i in self._find(name):
+            step = steps[i]
+            step.options.update({k: v for k, v in options.items() if k not in step.options})
+        return self
+
+    def _find(self, name: str):
+        """(list, index) of each occurrence of the pass `name`, depth first, in order."""
+        for i, step in enumerate(self.steps):
+            if isinstance(step, Pipeline):
+                yield from step._find(name)
+            elif step.name == name:
+                yield self.steps, i
+
+    def _first(self, name: str, every: bool = False) -> list:
+        found = list(self._find(name))
+        if not found:
+            raise PipelineError(f"the pipeline '{self.text(', ')}' has no pass '{name}'")
+        return found if every else found[:1]
 
 
-_NAME = re.compile(r"[A-Za-z_][\w.\-$]*")
+Nest = Pipeline             # the name of this class before it had edits
 
 
-def parse_pipeline(text: str) -> Nest:
+def parse_pipeline(text: str) -> Pipeline:
     """Parse `anchor(pass, nested(pass{opt=v}), ...)`; a bare list anchors on builtin.module."""
     parser = _Parser(text)
     steps = parser.steps()
     parser.expect_end()
-    if len(steps) == 1 and isinstance(steps[0], Nest):
+    if len(steps) == 1 and isinstance(steps[0], Pipeline):
         return steps[0]
-    return Nest("builtin.module", steps)
+    return Pipeline("builtin.module", steps)
+
+
+def parse_options(text: str) -> dict[str, str]:
+    """`a=1 b="x y" c={...} d` -> {"a": "1", "b": "x y", "c": "...", "d": ""}."""
+    return PassStep("", text).values()
+
+
+_NAME = re.compile(r"[A-Za-z_][\w.\-$]*")
+_KEY = re.compile(r"[\w.\-$]+")
 
 
 class _Parser:
-    def __init__(self, text: str):
-        self.text, self.pos = text, 0
+    """mlir-opt's pipeline text, or a pass's option text; errors name the column."""
 
-    def error(self, what: str):
-        raise PipelineError(f"invalid pass pipeline '{self.text}': {what} at column {self.pos + 1}")
+    def __init__(self, text: str, what: str = "pass pipeline"):
+        self.text, self.what, self.pos = text, what, 0
 
-    def skip_space(self):
-        while self.pos < len(self.text) and self.text[self.pos].isspace():
+    def error(self, message: str, pos: int | None = None):
+        column = (self.pos if pos is None else pos) + 1
+        raise PipelineError(f"invalid {self.what} '{self.text}': {message} at column {column}")
+
+    def skip_space(self, end: int | None = None):
+        end = len(self.text) if end is None else end
+        while self.pos < end and self.text[self.pos].isspace():
             self.pos += 1
 
     def peek(self) -> str:
@@ -95,51 +202,112 @@ class _Parser:
         self.pos = m.end()
         if self.peek() == "(":
             self.pos += 1
-            nest = Nest(m.group(), self.steps())
+            nest = Pipeline(m.group(), self.steps())
             if self.peek() != ")":
                 self.error("expected ')'")
             self.pos += 1
             return nest
-        options = ""
+        options = {}
         if self.peek() == "{":
-            options = self.braced()
+            close = self.closing_brace()
+            options = self.options(self.pos + 1, close)
+            self.pos = close + 1
         return PassStep(m.group(), options)
 
-    def braced(self) -> str:
-        start, depth, quote = self.pos + 1, 0, None
-        while self.pos < len(self.text):
-            c = self.text[self.pos]
-            if quote:
-                quote = None if c == quote else quote
-            elif c in "\"'":
-                quote = c
+    def closing_brace(self) -> int:
+        """The position of the '}' that closes the '{' at the current position."""
+        depth, i = 0, self.pos
+        while i < len(self.text):
+            c = self.text[i]
+            if c in "\"'":
+                i = self.text.find(c, i + 1)
+                if i < 0:
+                    break
             elif c == "{":
                 depth += 1
             elif c == "}":
                 depth -= 1
                 if depth == 0:
-                    self.pos += 1
-                    return self.text[start:self.pos - 1].strip()
-            self.pos += 1
+                    return i
+            i += 1
         self.error("unbalanced '{'")
 
+    def options(self, start: int, end: int) -> dict:
+        """`a=1 b="x y" c={d=e} flag` between `start` and `end`: option -> value as written."""
+        out = {}
+        self.pos = start
+        self.skip_space(end)
+        while self.pos < end:
+            m = _KEY.match(self.text, self.pos, end)
+            if not m:
+                self.error("expected an option name")
+            key, value, self.pos = m.group(), None, m.end()
+            if key in out:
+                self.error(f"option '{key}' given twice", m.start())
+            if self.pos < end and self.text[self.pos] == "=":
+                self.pos += 1
+                value = self.value(end)
+            if self.pos < end and not self.text[self.pos].isspace():
+                self.error("expected a space between options")
+            out[key] = value
+            self.skip_space(end)
+        return out
 
-def parse_options(text: str) -> dict[str, str]:
-    """`a=1 b="x y" c={...}` -> {"a": "1", "b": "x y", "c": "..."}."""
-    out, i = {}, 0
-    pattern = re.compile(r'\s*([\w\-]+)(?:=("[^"]*"|\'[^\']*\'|\{[^}]*\}|[^\s]+))?')
-    while i < len(text):
-        m = pattern.match(text, i)
-        if not m or m.end() == i:
-            raise PipelineError(f"invalid pass options '{text}'")
-        value = m.group(2) or ""
-        if value[:1] in "\"'{" and len(value) >= 2:
-            value = value[1:-1]
-        out[m.group(1)] = value
-        i = m.end()
-        while i < len(text) and text[i].isspace():
-            i += 1
-    return out
+    def value(self, end: int) -> str:
+        """An option's value up to the next space outside quotes and braces."""
+        start, depth = self.pos, 0
+        while self.pos < end and (depth or not self.text[self.pos].isspace()):
+            c = self.text[self.pos]
+            if c in "\"'":
+                close = self.text.find(c, self.pos + 1, end)
+                if close < 0:
+                    self.error(f"unterminated {c}")
+                self.pos = close
+            elif c == "{":
+                depth += 1
+            elif c == "}":
+                depth -= 1
+                if depth < 0:
+                    self.error("unbalanced '}'")
+            self.pos += 1
+        if depth:
+            self.error("unbalanced '{'", start)
+        return self.text[start:self.pos]
+
+
+def _unquote(value: str | None) -> str:
+    if value is None:
+        return ""
+    if len(value) >= 2 and (value[0] == value[-1] in "\"'" or value[0] + value[-1] == "{}"):
+        return value[1:-1]
+    return value
+
+
+def _option_text(key: str, value: str | None) -> str:
+    return key if value is None else f"{key}={value}"
+
+
+def _option_value(key: str, value) -> str:
+    """A Python value as the text of option `key`, quoted where it must be."""
+    text = ("true" if value else "false") if isinstance(value, bool) else str(value)
+    candidates = ([text] if not re.search(r"[\s{}\"']", text) else []) + \
+        [f'"{text}"', f"'{text}'", f"{{{text}}}"]
+    for raw in candidates:
+        try:
+            if PassStep("", f"{key}={raw}").values() == {key: text}:
+                return raw
+        except PipelineError:
+            pass
+    raise PipelineError(f"option {key}={text!r} cannot be written in a pass pipeline")
+
+
+def _entry(entry):
+    if isinstance(entry, (PassStep, Pipeline)):
+        return copy.deepcopy(entry)
+    parser = _Parser(entry)
+    step = parser.step()
+    parser.expect_end()
+    return step
 
 
 @dataclasses.dataclass
@@ -182,7 +350,7 @@ class Instrumentation:
         pm.enable_verifier(self.verify_each)
 
 
-def build_pass_manager(pipeline: str | Nest, context: ir.Context | None = None,
+def build_pass_manager(pipeline: str | Pipeline, context: ir.Context | None = None,
                        instrumentation: Instrumentation | None = None
                        ) -> passmanager.PassManager:
     """A PassManager for a pipeline mixing Python and C++ passes."""
@@ -196,7 +364,7 @@ def build_pass_manager(pipeline: str | Nest, context: ir.Context | None = None,
 
 
 def nest_implicitly(steps: list[PassStep], context: ir.Context,
-                    op_name: str = "builtin.module") -> Nest:
+                    op_name: str = "builtin.module") -> Pipeline:
     """Pass flags as mlir-opt runs them: each pass nested under the op it is restricted to.
 
     `--chlo-legalize-to-stablehlo --cse` becomes
@@ -206,7 +374,7 @@ def nest_implicitly(steps: list[PassStep], context: ir.Context,
     for step in steps:
         anchor = None
         if is_shlo_pass(step.name):
-            anchor = create_pass(step.name, parse_options(step.options)).ANCHOR or None
+            anchor = create_pass(step.name, step.values()).ANCHOR or None
         else:
             with context:
                 try:
@@ -216,8 +384,8 @@ def nest_implicitly(steps: list[PassStep], context: ir.Context,
                     if not m:
                         _add_text(passmanager.PassManager(op_name), step.text())
                     anchor = m.group(1)
-        nested.append(Nest(anchor, [step]) if anchor and anchor != op_name else step)
-    return Nest(op_name, nested)
+        nested.append(Pipeline(anchor, [step]) if anchor and anchor != op_name else step)
+    return Pipeline(op_name, nested)
 
 
 def _add_steps(pm, steps, path):
@@ -229,12 +397,12 @@ def _add_steps(pm, steps, path):
             pending.clear()
 
     for step in steps:
-        if isinstance(step, Nest) and step.has_python():
+        if isinstance(step, Pipeline) and step.has_python():
             flush()
             _add_steps(pm, step.steps, path + [step.op_name])
         elif isinstance(step, PassStep) and is_shlo_pass(step.name):
             flush()
-            _add_python(pm, create_pass(step.name, parse_options(step.options)), path)
+            _add_python(pm, create_pass(step.name, step.values()), path)
         else:
             pending.append(step)
     flush()
@@ -286,7 +454,7 @@ def _select(op: ir.Operation, path: list[str]):
     return current
 
 
-def run_pipeline(module: ir.Module | ir.Operation, pipeline: str | Nest,
+def run_pipeline(module: ir.Module | ir.Operation, pipeline: str | Pipeline,
                  source_name: str | None = None, *,
                  instrumentation: Instrumentation | None = None) -> None:
     """Run a textual pipeline on a module in place; failures raise `PassError`."""

@@ -1,4 +1,9 @@
-"""Named pipelines (textual, mixing shlo's Python passes with C++ passes) and IREE targets."""
+"""Named pipelines (shlo's Python passes mixed with C++ passes) and IREE targets.
+
+Pipelines are edited as `Pipeline` values (shlo.passes.pipeline): parsed from mlir-opt's text,
+changed by pass name (remove, insert_before/after, replace, set_options), printed back.
+"""
+from ..passes.pipeline import Pipeline, parse_pipeline
 
 # What `shlo.compile` and `shlo-compile` run before handing a module to IREE, in order:
 # one pass (or nested pipeline) per entry.
@@ -53,15 +58,22 @@ DEFAULT_PASSES = [
     "shlo-fold-dynamic-self-ops",
     "shlo-split-complex-constants",
 ]
-FINAL_PASSES = 5        # canonicalize, cse and what must follow them
+# A target's own passes run just before this one: after the other rewrites, before the final
+# canonicalize and cse and what must follow them.
+TARGET_PASSES_BEFORE = "canonicalize"
+
+
+def default_pass_list(target_passes=()) -> Pipeline:
+    """shlo's default pipeline, with a target's own passes (`TargetKind.passes`) run after the
+    other rewrites, before the final canonicalize and cse."""
+    pipeline = Pipeline().append(*DEFAULT_PASSES)
+    return pipeline.insert_before(TARGET_PASSES_BEFORE, *target_passes) if target_passes \
+        else pipeline
 
 
 def default_pipeline(target_passes=()) -> str:
-    """shlo's default pipeline, with a target's own passes (`TargetKind.passes`) run after the
-    other rewrites, before the final canonicalize and cse."""
-    passes = (DEFAULT_PASSES[:-FINAL_PASSES] + list(target_passes)
-              + DEFAULT_PASSES[-FINAL_PASSES:])
-    return "builtin.module(" + ", ".join(passes) + ")"
+    """The text of `default_pass_list(target_passes)`."""
+    return default_pass_list(target_passes).text(", ")
 
 
 DEFAULT = default_pipeline()
@@ -74,16 +86,32 @@ PIPELINES = {
 
 
 def with_pass_options(pipeline: str, options) -> str:
-    """`pipeline` with each (pass, "key=value") of `options` set on that pass where it appears
-    without options of its own (the user's own options win)."""
-    import re
-    grouped: dict[str, list[str]] = {}
+    """`pipeline` with each (pass, "key=value") of `options` set on that pass wherever it
+    appears; an option the pass is given in `pipeline` keeps its value (the user's own win)."""
+    if not pipeline or not options:
+        return pipeline
+    edited = parse_pipeline(pipeline)
     for name, option in options:
-        grouped.setdefault(name, []).append(option)
-    for name, opts in grouped.items():
-        pipeline = re.sub(rf"\b{re.escape(name)}\b(?![{{\w-])", f"{name}{{{' '.join(opts)}}}",
-                          pipeline)
-    return pipeline
+        edited.set_options(name, option)
+    return edited.text(", ")
+
+
+def target_pipeline(pipeline: str | None, target, *, fast_math: bool = False) -> str:
+    """The pipeline text `shlo.compile` runs for `target`: `pipeline` (a name or text; the
+    default one gets the target's passes), without shlo-expand-f64-math where IREE computes f64
+    in f32 (its expansions' bit tricks would break), without shlo-accurate-math for `fast_math`,
+    and with the target's pass options."""
+    text = get_pipeline(pipeline) if pipeline else ""
+    if not text:
+        return ""
+    edited = default_pass_list(target.passes) if text == DEFAULT else parse_pipeline(text)
+    if target.demote_f64:
+        edited.remove("shlo-expand-f64-math")
+    if fast_math:
+        edited.remove("shlo-accurate-math")
+    for name, option in target.pass_options:
+        edited.set_options(name, option)
+    return edited.text(", ")
 
 
 def get_pipeline(name_or_text: str) -> str:

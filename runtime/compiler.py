@@ -33,13 +33,12 @@ from ..context import context as new_context, home_session
 from ..errors import CompileError
 from ..module_io import module_bytecode, parse_module, print_module
 from ..vhlo import is_vhlo
-from ..pipelines import DEFAULT, default_pipeline, get_pipeline, with_pass_options
+from ..pipelines import DEFAULT, get_pipeline, target_pipeline
 from ..pipelines import cpu_tuning
 from ..pipelines.cpu_tuning import retry_with, tuned
 from ..pipelines.targets import Target, get_target
+from ..passes.pipeline import Pipeline, parse_pipeline
 from .abi import mark_read_only_inputs
-from ..passes.numerics.accurate_math import without_accurate_math
-from ..passes.numerics.expand_f64_math import without_f64_expansion
 from .boundary import prepare_boundary
 from .cache import CompileCache
 from .child_compile import compile_in_child, process_global_flags, unknown_flags
@@ -110,14 +109,7 @@ def compile_module(module, target: Target, *, pipeline: str | None = DEFAULT,
         isolate = isolate_by_default()
     probe_target(target)
     module = _as_module(module)
-    pipeline_text = get_pipeline(pipeline) if pipeline else ""
-    if pipeline_text == DEFAULT:
-        pipeline_text = default_pipeline(target.passes)
-    if target.demote_f64:           # IREE computes f64 in f32: no f64 expansions (bit tricks)
-        pipeline_text = without_f64_expansion(pipeline_text)
-    if fast_math:
-        pipeline_text = without_accurate_math(pipeline_text)
-    pipeline_text = with_pass_options(pipeline_text, target.pass_options)
+    pipeline_text = target_pipeline(pipeline, target, fast_math=fast_math)
     stages = _Stages(dump_dir)
     work = module.operation.clone()
     stages.write("input", work)
@@ -152,10 +144,8 @@ def compile_module(module, target: Target, *, pipeline: str | None = DEFAULT,
             tried.append(plan)
         flags, passes = plan
         if passes:
-            _run_pipeline(work, f"builtin.module({', '.join(passes)})", stages, source_name)
-            steps = ([pipeline_text[len("builtin.module("):-1]] if pipeline_text else []) + \
-                list(passes)
-            pipeline_text = f"builtin.module({', '.join(steps)})"      # (for the replay)
+            _run_pipeline(work, Pipeline().append(*passes).text(", "), stages, source_name)
+            pipeline_text = parse_pipeline(pipeline_text).append(*passes).text(", ")  # (replay)
         target = dataclasses.replace(target, extra_flags=target.extra_flags + flags)
     if store:
         store.put(key, vmfb)
@@ -188,13 +178,13 @@ def _run_pipeline(work: ir.Operation, pipeline: str, stages, source_name):
     """Run shlo's pipeline; pass by pass (top-level steps) when every stage is dumped."""
     if not pipeline:
         return
-    from ..passes.pipeline import Nest, parse_pipeline, run_pipeline
+    from ..passes.pipeline import run_pipeline
     if not stages.directory:
         run_pipeline(work, pipeline, source_name=source_name)
         return
     root = parse_pipeline(pipeline)
     for step in root.steps:
-        run_pipeline(work, Nest(root.op_name, [step]), source_name=source_name)
+        run_pipeline(work, Pipeline(root.op_name, [step]), source_name=source_name)
         stages.write(getattr(step, "name", None) or step.op_name, work)
 
 

@@ -26,7 +26,6 @@ from __future__ import annotations
 
 import dataclasses
 import functools
-import re
 
 from iree.compiler import ir
 
@@ -38,6 +37,7 @@ from ..chlo.sincos import sin_cos
 from .complex_math import (c_abs, c_cos, c_exp, c_expm1, c_log, c_log1p, c_logistic, c_power,
     c_rsqrt, c_sign, c_sin, c_sqrt, c_tanh)
 from ..op_rules import apply_rules
+from ..pipeline import parse_pipeline
 
 C64 = "complex<f32>"
 
@@ -106,7 +106,7 @@ def rules(exp_log: bool, f64: bool) -> dict:
 
 def without_accurate_math(pipeline: str) -> str:
     """`pipeline` without this pass (fast math: IREE's own, inaccurate functions)."""
-    return re.sub(r"\bshlo-accurate-math(\{[^}]*\})?\s*,\s*", "", pipeline)
+    return parse_pipeline(pipeline).remove(AccurateMath.NAME).text(", ") if pipeline else ""
 
 
 @dataclasses.dataclass

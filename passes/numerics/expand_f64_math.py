@@ -12,7 +12,6 @@ which the real rules then expand in the same run.
 from __future__ import annotations
 
 import dataclasses
-import re
 
 from iree.compiler import ir
 
@@ -23,6 +22,7 @@ from ..chlo.sincos import sin_cos
 from .complex_math import (c_abs, c_atan2, c_cbrt, c_cos, c_exp, c_expm1, c_log, c_log1p,
     c_logistic, c_power, c_rsqrt, c_sign, c_sin, c_sqrt, c_tanh)
 from ..op_rules import RulesPass
+from ..pipeline import parse_pipeline
 
 F64, C128 = "f64", "complex<f64>"
 
@@ -66,7 +66,7 @@ RULES = {name: _rule(*kernels) for name, kernels in EXPANSIONS.items()}
 def without_f64_expansion(pipeline: str) -> str:
     """`pipeline` without this pass: for f64 demoted to f32 by IREE, which would turn the
     expansions' f64 <-> i64 bitcasts into invalid f32 <-> i64 ones."""
-    return re.sub(r"\bshlo-expand-f64-math(\{[^}]*\})?\s*,\s*", "", pipeline)
+    return parse_pipeline(pipeline).remove(ExpandF64Math.NAME).text(", ") if pipeline else ""
 
 
 @dataclasses.dataclass
