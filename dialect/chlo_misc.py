@@ -24,7 +24,7 @@ from iree.compiler import ir
 from . import attributes as A
 from . import checks as K
 from . import types as T
-from .chlo_ops import _broadcast_dim
+from .chlo_ops import broadcast_dim
 from .data_movement import constant_value
 from .errors import ArgumentError
 from .opdef import REQUIRED, Attr, Check, OpDef, Operand, Region
@@ -78,7 +78,7 @@ def _select_shape(b) -> list[int] | None:
     out = [1] * n
     for s in shapes:
         for i, d in enumerate([1] * (n - len(s)) + s):
-            out[i] = _broadcast_dim(out[i], d)
+            out[i] = broadcast_dim(out[i], d)
             if out[i] is None:
                 return None
     return out

@@ -68,7 +68,7 @@ def _bdims(b):
         return f"broadcast_dimensions {dims} repeats dimension {dup[0]}"
 
 
-def _broadcast_dim(x: int, y: int) -> int | None:
+def broadcast_dim(x: int, y: int) -> int | None:
     """One dimension of numpy broadcasting (None if they do not broadcast)."""
     if x == 1:
         return y
@@ -83,12 +83,12 @@ def broadcast_shape(b) -> tuple[list[int] | None, str]:
         ls, rs = T.shape(b.lhs), T.shape(b.rhs)
         n = max(len(ls), len(rs))
         ls, rs = [1] * (n - len(ls)) + ls, [1] * (n - len(rs)) + rs
-        out = [_broadcast_dim(x, y) for x, y in zip(ls, rs)]
+        out = [broadcast_dim(x, y) for x, y in zip(ls, rs)]
         return (None if None in out else out), f"{b.lhs} and {b.rhs}"
     small, large = _roles(b)
     out = list(T.shape(large))
     for d, bd in zip(T.shape(small), b.broadcast_dimensions):
-        out[bd] = _broadcast_dim(d, out[bd])
+        out[bd] = broadcast_dim(d, out[bd])
     pair = f"{b.lhs} and {b.rhs} with broadcast_dimensions {list(b.broadcast_dimensions)}"
     return (None if None in out else out), pair
 

@@ -8,7 +8,7 @@ from .builder import XlaOp
 from .computations import region, scalar_shapes
 from .numbers import GatherDimensionNumbers, ScatterDimensionNumbers, check_fields
 from .operands import array, builder_of, ints, op_list
-from .reductions import _results
+from .reductions import as_result_op
 
 
 def Gather(operand: XlaOp, start_indices: XlaOp, dimension_numbers, slice_sizes,
@@ -45,7 +45,7 @@ def Scatter(operands, scatter_indices: XlaOp, updates, update_computation, dimen
     with b.emit("Scatter"):
         body = region("Scatter", update_computation, b, scalar_shapes(xs) * 2,
                       f"{len(xs)} current values then {len(xs)} updates, scalars")
-        return _results(b, stablehlo.scatter(
+        return as_result_op(b, stablehlo.scatter(
             xs, array("Scatter", scatter_indices, "scatter_indices"), us,
             update_window_dims=ints("Scatter", "update_window_dims", dn.update_window_dims),
             inserted_window_dims=ints("Scatter", "inserted_window_dims",

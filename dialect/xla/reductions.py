@@ -34,7 +34,7 @@ def _operands(op: str, operands, init_values):
             [array(op, v, f"init_values[{i}]") for i, v in enumerate(inits)])
 
 
-def _results(b: XlaBuilder, results) -> XlaOp:
+def as_result_op(b: XlaBuilder, results) -> XlaOp:
     if isinstance(results, (list, tuple)):
         return b.tuple_of(list(results)) if len(results) != 1 else b.wrap(results[0])
     return b.wrap(results)
@@ -47,7 +47,7 @@ def Reduce(operands, init_values, computation, dimensions_to_reduce) -> XlaOp:
     role = f"{len(xs)} accumulators then {len(xs)} values, scalars"
     with b.emit("Reduce"):
         body = region("Reduce", computation, b, scalar_shapes(inits) * 2, role)
-        return _results(b, stablehlo.reduce(xs, inits, dimensions=ints(
+        return as_result_op(b, stablehlo.reduce(xs, inits, dimensions=ints(
             "Reduce", "dimensions_to_reduce", dimensions_to_reduce), body=body))
 
 
@@ -84,7 +84,7 @@ def _reduce_window(op, operands, init_values, computation, window_dimensions, wi
     role = f"{len(xs)} accumulators then {len(xs)} values, scalars"
     with b.emit(op):
         body = region(op, computation, b, scalar_shapes(inits) * 2, role)
-        return _results(b, stablehlo.reduce_window(
+        return as_result_op(b, stablehlo.reduce_window(
             xs, inits, window_dimensions=window, window_strides=strides, base_dilations=base,
             window_dilations=wdil, padding=pad, body=body))
 
@@ -137,7 +137,7 @@ def Sort(operands, comparator=None, dimension: int = -1, is_stable: bool = False
         results = stablehlo.sort(xs, dimension=dimension, is_stable=bool(is_stable),
                                  comparator=body)
         results = list(results) if isinstance(results, tuple) else [results]
-        return _results(b, results[:len(ops)])
+        return as_result_op(b, results[:len(ops)])
 
 
 def _iota_operand(xs, dimension: int):

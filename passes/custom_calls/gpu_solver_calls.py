@@ -39,7 +39,7 @@ from shlo.errors import PassError
 from ..lib import builders as extras
 from ..lib.expr import Num, select, sum_over
 from .registry import cpu_flags, register_custom_call
-from .lapack.ffi_calls import _full, _scalar, _spread, geqrf, getrf, orgqr, potrf
+from .lapack.ffi_calls import broadcast_scalar, scalar_constant, spread, geqrf, getrf, orgqr, potrf
 from .lapack.gtsv import gtsv
 from .lapack.syevd import syevd
 from .lapack.sytrd import sytrd
@@ -109,7 +109,7 @@ def hipsolver_legacy_syevd(op: ir.Operation, a: ir.Value):
                         f"is neither hipSOLVER's upper (121) nor lower (122)", at=op)
     view = LapackView({"uplo": _HIPSOLVER_FILL[fill]}, _result_types(op)[:3])
     workspace = ir.RankedTensorType(op.results[3].type)
-    zeros = _full(Num(_scalar(0, workspace.element_type)), workspace)
+    zeros = broadcast_scalar(Num(scalar_constant(0, workspace.element_type)), workspace)
     return [*syevd(view, a), zeros.value]
 
 
@@ -136,22 +136,22 @@ def permutation(pivots: Num, perm_type: ir.RankedTensorType) -> ir.Value:
 
     def entry(x: Num, where: Num) -> Num:
         """The entry of each row of x that `where` selects, spread back over the row."""
-        return _spread(sum_over(select(where, x, x.like(0)), [rank - 1]), x, rank - 1)
+        return spread(sum_over(select(where, x, x.like(0)), [rank - 1]), x, rank - 1)
 
     def cond(i, _):
-        return stablehlo.compare(i, _scalar(k, i32), comparison_direction="LT")
+        return stablehlo.compare(i, scalar_constant(k, i32), comparison_direction="LT")
 
     def body(i, perm):
         i, perm = Num(i), Num(perm)
-        at_i = ids.eq(_full(i, ids.type))
-        j = sum_over(select(slots.eq(_full(i, slots.type)), pivots, pivots.like(0)), [rank - 1])
-        j = _spread(j, perm, rank - 1)                                       # pivots[..., i]
+        at_i = ids.eq(broadcast_scalar(i, ids.type))
+        j = sum_over(select(slots.eq(broadcast_scalar(i, slots.type)), pivots, pivots.like(0)), [rank - 1])
+        j = spread(j, perm, rank - 1)                                       # pivots[..., i]
         at_j = ids.eq(j)
         in_range = (j >= 0) & (j < m)
         swapped = select(at_i, entry(perm, at_j), select(at_j, entry(perm, at_i), perm))
         return [(i + 1).value, select(in_range, swapped, perm).value]
 
-    _, perm = extras.while_([_scalar(0, i32), ids.value], cond, body)
+    _, perm = extras.while_([scalar_constant(0, i32), ids.value], cond, body)
     return perm
 
 

@@ -21,7 +21,7 @@ from shlo.dialect import stablehlo
 from ..lib.expr import Num
 from .registry import call_target, register_custom_call
 from .lapack.gesdd import fit, svd
-from .lapack.syevd import _adjoint
+from .lapack.syevd import adjoint
 
 
 def _transposed(op: ir.Operation) -> bool:
@@ -34,7 +34,7 @@ def _transposed(op: ir.Operation) -> bool:
 def svd_call(op: ir.Operation, a: ir.Value):
     s, u, vt = svd(Num(a))
     returns_v = call_target(op).endswith(("gesvdj_ffi", "gesvdp_ffi"))
-    second = _adjoint(vt, a.type.rank - 2) if returns_v else vt
+    second = adjoint(vt, a.type.rank - 2) if returns_v else vt
     first_type, second_type = (ir.RankedTensorType(r.type) for r in op.results[2:4])
     if _transposed(op):
         outputs = [fit(second, first_type), fit(u, second_type)]

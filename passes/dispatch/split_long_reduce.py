@@ -32,7 +32,7 @@ from ..base import binary_body
 from ..lib.expr import element_of, is_float
 from ..custom_calls.cumulative_window import is_identity
 from ..base import nested_ops
-from ..shapes.insert_shape_checks import _dynamic
+from ..shapes.insert_shape_checks import dynamic
 from .long_reductions import (bounded_contraction, bounded_convolution, bounded_reduce,
     bounded_scatter, bounded_window, check_length)
 from ..op_rules import CANONICAL, RulesPass, apply_rules
@@ -111,6 +111,6 @@ class SplitLongReduce(RulesPass):
         apply_rules(op, rules, self.NAME)
         if limit:
             with op.context:
-                for found in [o for o in nested_ops(op) if o.name in rules and _dynamic(o)]:
+                for found in [o for o in nested_ops(op) if o.name in rules and dynamic(o)]:
                     with ir.InsertionPoint(found), found.location:
                         check_length(found, limit)

@@ -42,7 +42,7 @@ from shlo.dialect.attributes import enum_name
 from shlo.dialect.types import constant_values
 from ..base import defined_by
 from ..op_rules import RulesPass, apply_rules
-from ..shapes.refine_fold import _int_attr, _ints
+from ..shapes.refine_fold import int_attr, ints
 from .simplify_fold import (FOLDERS, array_of, fold, kind, plain_static, signed_bits, unsigned_bits,
     width)
 
@@ -148,11 +148,11 @@ def _reshape(op):
 
 
 def _transpose(op):
-    perm = _ints(op, "permutation")
+    perm = ints(op, "permutation")
     inner = defined_by(op.operands[0], "stablehlo.transpose")
     if inner is None:
         return op.operands[0] if perm == sorted(perm) else None
-    composed = [_ints(inner, "permutation")[p] for p in perm]
+    composed = [ints(inner, "permutation")[p] for p in perm]
     if composed == sorted(composed):
         return inner.operands[0]
     return stablehlo.transpose(inner.operands[0], permutation=composed,
@@ -160,24 +160,24 @@ def _transpose(op):
 
 
 def _broadcast_in_dim(op):
-    dims = _ints(op, "broadcast_dimensions")
+    dims = ints(op, "broadcast_dimensions")
     inner = defined_by(op.operands[0], "stablehlo.broadcast_in_dim")
     if inner is None:
         return op.operands[0] if dims == list(range(len(dims))) else None
-    composed = [dims[d] for d in _ints(inner, "broadcast_dimensions")]
+    composed = [dims[d] for d in ints(inner, "broadcast_dimensions")]
     return stablehlo.broadcast_in_dim(inner.operands[0], broadcast_dimensions=composed,
                                       result_type=op.results[0].type)
 
 
 def _slice(op):
-    starts, limits, strides = (_ints(op, n) for n in ("start_indices", "limit_indices", "strides"))
+    starts, limits, strides = (ints(op, n) for n in ("start_indices", "limit_indices", "strides"))
     inner = defined_by(op.operands[0], "stablehlo.slice")
     if inner is None:
         shape = list(ir.RankedTensorType(op.operands[0].type).shape)
         whole = all(s == 0 and lim == n and (k == 1 or n <= 1)
                     for s, lim, k, n in zip(starts, limits, strides, shape))
         return op.operands[0] if whole else None
-    s1, k1 = _ints(inner, "start_indices"), _ints(inner, "strides")
+    s1, k1 = ints(inner, "start_indices"), ints(inner, "strides")
     out = list(ir.RankedTensorType(op.results[0].type).shape)
     start = [a + b * k for a, b, k in zip(s1, starts, k1)]
     stride = [k * j for k, j in zip(k1, strides)]
@@ -189,11 +189,11 @@ def _slice(op):
 def _pad(op):
     names = ("edge_padding_low", "edge_padding_high", "interior_padding")
     return op.operands[0] if not any(v for n in names if n in op.attributes
-                                     for v in _ints(op, n)) else None
+                                     for v in ints(op, n)) else None
 
 
 def _concatenate(op):
-    dim = _int_attr(op, "dimension")
+    dim = int_attr(op, "dimension")
     inputs = list(op.operands)
     kept = [v for v in inputs if ir.RankedTensorType(v.type).shape[dim] != 0]
     if len(inputs) == 1 or len(kept) == 1:
@@ -205,7 +205,7 @@ def _concatenate(op):
 
 def _reverse(op):
     shape = ir.RankedTensorType(op.operands[0].type).shape
-    return op.operands[0] if all(shape[d] == 1 for d in _ints(op, "dimensions")) else None
+    return op.operands[0] if all(shape[d] == 1 for d in ints(op, "dimensions")) else None
 
 
 def _dynamic_slice(op):
@@ -214,7 +214,7 @@ def _dynamic_slice(op):
     shape = list(ir.RankedTensorType(x.type).shape)
     if any(v is None for v in values) or not ir.RankedTensorType(x.type).has_static_shape:
         return None
-    sizes = _ints(op, "slice_sizes")
+    sizes = ints(op, "slice_sizes")
     start = [min(max(int(v.reshape(())), 0), n - s) for v, n, s in zip(values, shape, sizes)]
     return stablehlo.slice(x, start_indices=start, limit_indices=[a + s for a, s in
                                                                   zip(start, sizes)],
@@ -230,7 +230,7 @@ def _dynamic_update_slice(op):
 
 def _get_tuple_element(op):
     inner = defined_by(op.operands[0], "stablehlo.tuple")
-    return inner.operands[_int_attr(op, "index")] if inner is not None else None
+    return inner.operands[int_attr(op, "index")] if inner is not None else None
 
 
 def _part(index: int):

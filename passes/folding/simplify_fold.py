@@ -21,7 +21,7 @@ from iree.compiler import ir
 
 from shlo.dialect.attributes import enum_name
 from shlo.dialect.types import element_dtype
-from ..shapes.refine_fold import FOLDERS as _SHAPE_FOLDERS, _ints
+from ..shapes.refine_fold import FOLDERS as _SHAPE_FOLDERS, ints
 
 FOLDABLE = frozenset({"i1", "i8", "i16", "i32", "i64", "ui8", "ui16", "ui32", "ui64",
                       "f16", "bf16", "f32", "f64"})
@@ -289,13 +289,13 @@ def _shape_op(name: str):
 
 
 def _reverse(op, args, dtype):
-    return np.flip(args[0], _ints(op, "dimensions"))
+    return np.flip(args[0], ints(op, "dimensions"))
 
 
 def _pad(op, args, dtype):
     x, value = args
-    lows, highs = _ints(op, "edge_padding_low"), _ints(op, "edge_padding_high")
-    interiors = _ints(op, "interior_padding") if "interior_padding" in op.attributes \
+    lows, highs = ints(op, "edge_padding_low"), ints(op, "edge_padding_high")
+    interiors = ints(op, "interior_padding") if "interior_padding" in op.attributes \
         else [0] * x.ndim
     dilated = [(n - 1) * (i + 1) + 1 if n else 0 for n, i in zip(x.shape, interiors)]
     grown = [n + max(lo, 0) + max(hi, 0) for n, lo, hi in zip(dilated, lows, highs)]

@@ -101,7 +101,7 @@ RULES = {
 }
 
 
-def _dynamic(op: ir.Operation) -> bool:
+def dynamic(op: ir.Operation) -> bool:
     return any(isinstance(t, ir.RankedTensorType) and not t.has_static_shape
                for t in (v.type.maybe_downcast() for v in list(op.operands) + list(op.results)))
 
@@ -113,7 +113,7 @@ class InsertShapeChecks(Pass):
     NAME = "shlo-insert-shape-checks"
 
     def run(self, op: ir.Operation) -> None:
-        targets = [o for o in nested_ops(op) if o.name in RULES and _dynamic(o)]
+        targets = [o for o in nested_ops(op) if o.name in RULES and dynamic(o)]
         if not targets:
             return
         with op.context:

@@ -18,11 +18,11 @@ MAX_ELEMENTS = 64
 _MAX_DEPTH = 32
 
 
-def _ints(op: ir.Operation, name: str) -> list[int]:
+def ints(op: ir.Operation, name: str) -> list[int]:
     return [int(x) for x in ir.DenseI64ArrayAttr(op.attributes[name])]
 
 
-def _int_attr(op: ir.Operation, name: str) -> int:
+def int_attr(op: ir.Operation, name: str) -> int:
     return ir.IntegerAttr(op.attributes[name]).value
 
 
@@ -31,7 +31,7 @@ def _static_shape(value: ir.Value) -> list[int]:
 
 
 def _dimension_size(op, _):
-    size = _static_shape(op.operands[0])[_int_attr(op, "dimension")]
+    size = _static_shape(op.operands[0])[int_attr(op, "dimension")]
     return None if size == DYN else np.array(size)
 
 
@@ -57,13 +57,13 @@ def _compare(op, args):
 
 def _slice(op, args):
     index = tuple(slice(lo, hi, step) for lo, hi, step in zip(
-        _ints(op, "start_indices"), _ints(op, "limit_indices"), _ints(op, "strides")))
+        ints(op, "start_indices"), ints(op, "limit_indices"), ints(op, "strides")))
     return args[0][index]
 
 
 def _broadcast_in_dim(op, args):
     out = _static_shape(op.results[0])
-    dims = _ints(op, "broadcast_dimensions")
+    dims = ints(op, "broadcast_dimensions")
     shape = [1] * len(out)
     for k, d in enumerate(dims):
         shape[d] = args[0].shape[k]
@@ -77,7 +77,7 @@ def _reshape(op, args):
 
 def _iota(op, _):
     shape = _static_shape(op.results[0])
-    d = _int_attr(op, "iota_dimension")
+    d = int_attr(op, "iota_dimension")
     index = [1] * len(shape)
     index[d] = shape[d]
     return np.broadcast_to(np.arange(shape[d]).reshape(index), shape)
@@ -103,10 +103,10 @@ FOLDERS = {
     "stablehlo.select": _elementwise(np.where),
     "stablehlo.convert": lambda op, args: args[0],
     "stablehlo.reshape": _reshape,
-    "stablehlo.concatenate": lambda op, args: np.concatenate(args, _int_attr(op, "dimension")),
+    "stablehlo.concatenate": lambda op, args: np.concatenate(args, int_attr(op, "dimension")),
     "stablehlo.slice": _slice,
     "stablehlo.broadcast_in_dim": _broadcast_in_dim,
-    "stablehlo.transpose": lambda op, args: np.transpose(args[0], _ints(op, "permutation")),
+    "stablehlo.transpose": lambda op, args: np.transpose(args[0], ints(op, "permutation")),
     "stablehlo.iota": _iota,
 }
 

@@ -48,7 +48,7 @@ from ..registry import register_custom_call
 _PREFIXES = "sdcz"
 
 
-def _chars(op: ir.Operation) -> dict[str, str]:
+def lapack_chars(op: ir.Operation) -> dict[str, str]:
     """The LAPACK character arguments of a call, from its mhlo.backend_config."""
     if "mhlo.backend_config" not in op.attributes:
         return {}
@@ -57,7 +57,7 @@ def _chars(op: ir.Operation) -> dict[str, str]:
             for i in range(len(config))}
 
 
-def _positions(x: Num) -> tuple[Num, Num]:
+def positions(x: Num) -> tuple[Num, Num]:
     """Row and column index of every element of a (batch of) matrices."""
     i32 = ir.RankedTensorType.get(x.type.shape, ir.IntegerType.get_signless(32))
     rank = x.type.rank
@@ -65,22 +65,22 @@ def _positions(x: Num) -> tuple[Num, Num]:
             Num(stablehlo.iota(iota_dimension=rank - 1, result_type=i32)))
 
 
-def _scalar(value, element: ir.Type) -> ir.Value:
+def scalar_constant(value, element: ir.Type) -> ir.Value:
     return stablehlo.constant(value, result_type=ir.RankedTensorType.get([], element))
 
 
 def potrf(op: ir.Operation, a: ir.Value):
-    lower = _chars(op).get("uplo", "L") == "L"
+    lower = lapack_chars(op).get("uplo", "L") == "L"
     factor = Num(stablehlo.cholesky(a, lower=lower))
-    rows, columns = _positions(factor)
+    rows, columns = positions(factor)
     out = select(rows >= columns if lower else rows <= columns, factor, Num(a))
     # info: 0 when every diagonal entry is positive and finite (JAX NaNs the rest out)
     bad = rows.eq(columns) & ~(is_finite(real(factor)) & (real(factor) > 0.0))
     rank = factor.type.rank
     any_bad = any_over(bad, [rank - 2, rank - 1])
     info_type, info_element = op.results[1].type, element_of(op.results[1])
-    info = select(any_bad, _full(Num(_scalar(1, info_element)), info_type),
-                  _full(Num(_scalar(0, info_element)), info_type))
+    info = select(any_bad, broadcast_scalar(Num(scalar_constant(1, info_element)), info_type),
+                  broadcast_scalar(Num(scalar_constant(0, info_element)), info_type))
     return [out.value, info.value]
 
 
@@ -88,14 +88,14 @@ _TRANSPOSE = {"N": "NO_TRANSPOSE", "T": "TRANSPOSE", "C": "ADJOINT"}
 
 
 def trsm(op: ir.Operation, a: ir.Value, b: ir.Value):
-    chars = _chars(op)
+    chars = lapack_chars(op)
     return stablehlo.triangular_solve(
         a, b, left_side=chars.get("side", "L") == "L", lower=chars.get("uplo", "L") == "L",
         unit_diagonal=chars.get("diag", "N") == "U",
         transpose_a=_TRANSPOSE[chars.get("trans_x", "N")])
 
 
-def _spread(x: Num, like: Num, dimension: int) -> Num:
+def spread(x: Num, like: Num, dimension: int) -> Num:
     """x (like's shape without `dimension`) broadcast back along `dimension`."""
     rank = like.type.rank
     kept = [d for d in range(rank) if d != dimension]
@@ -103,12 +103,12 @@ def _spread(x: Num, like: Num, dimension: int) -> Num:
                                           result_type=with_element(like.type, x.element)))
 
 
-def _full(scalar: Num, t: ir.RankedTensorType) -> Num:
+def broadcast_scalar(scalar: Num, t: ir.RankedTensorType) -> Num:
     """A scalar broadcast to every element of type `t`."""
     return Num(stablehlo.broadcast_in_dim(scalar.value, broadcast_dimensions=[], result_type=t))
 
 
-def _magnitude(x: Num) -> Num:
+def magnitude(x: Num) -> Num:
     """|x|, or |re| + |im| for complex x (LAPACK's pivot size)."""
     if "complex" in str(x.element):
         return abs(real(x)) + abs(Num(stablehlo.imag(x.value)))
@@ -119,7 +119,7 @@ def getrf(op: ir.Operation, a: ir.Value):
     a = Num(a)
     rank = a.type.rank
     m, n = a.type.shape[-2:]
-    rows, columns = _positions(a)
+    rows, columns = positions(a)
     i32 = ir.IntegerType.get_signless(32)
     ipiv_type, info_type = (ir.RankedTensorType(r.type) for r in op.results[1:])
     slots = Num(stablehlo.iota(iota_dimension=rank - 2, result_type=ipiv_type))
@@ -127,60 +127,60 @@ def getrf(op: ir.Operation, a: ir.Value):
         a.type.shape[:-1], i32)))                                                # [..., m]
 
     def cond(j, *_):
-        return stablehlo.compare(j, _scalar(min(m, n), i32), comparison_direction="LT")
+        return stablehlo.compare(j, scalar_constant(min(m, n), i32), comparison_direction="LT")
 
     def body(j, lu, ipiv, info):
         j, lu, ipiv, info = Num(j), Num(lu), Num(ipiv), Num(info)
-        jj = _full(j, rows.type)
+        jj = broadcast_scalar(j, rows.type)
         in_column = columns.eq(jj)
         # the pivot row: the first at or below j with the largest magnitude in column j
         column = sum_over(select(in_column, lu, lu.like(0)), [rank - 1])             # [..., m]
-        size = _magnitude(column)
-        size = select(row_ids >= _full(j, row_ids.type), size, size.like(-1))
+        size = magnitude(column)
+        size = select(row_ids >= broadcast_scalar(j, row_ids.type), size, size.like(-1))
         largest = max_over(size, [rank - 2], -2)
-        first = select(size.eq(_spread(largest, size, rank - 2)), row_ids, row_ids.like(m))
+        first = select(size.eq(spread(largest, size, rank - 2)), row_ids, row_ids.like(m))
         p = min_over(first, [rank - 2], m)                                           # [...]
-        pp = _spread(_spread(p, row_ids, rank - 2), rows, rank - 1)
+        pp = spread(spread(p, row_ids, rank - 2), rows, rank - 1)
         # rows j and p trade places
-        row_j = _spread(sum_over(select(rows.eq(jj), lu, lu.like(0)), [rank - 2]), lu, rank - 2)
-        row_p = _spread(sum_over(select(rows.eq(pp), lu, lu.like(0)), [rank - 2]), lu, rank - 2)
+        row_j = spread(sum_over(select(rows.eq(jj), lu, lu.like(0)), [rank - 2]), lu, rank - 2)
+        row_p = spread(sum_over(select(rows.eq(pp), lu, lu.like(0)), [rank - 2]), lu, rank - 2)
         lu = select(rows.eq(jj), row_p, select(rows.eq(pp), row_j, lu))
-        ipiv = select(slots.eq(_full(j, ipiv_type)), _spread(p, slots, rank - 2) + 1, ipiv)
+        ipiv = select(slots.eq(broadcast_scalar(j, ipiv_type)), spread(p, slots, rank - 2) + 1, ipiv)
         # the column below the pivot divided by it (left as it is for a zero pivot), and the
         # trailing block's rank-one update
         # (the pivot is column j's entry in row p, picked from the column: taken from row_p's
         # matrix instead, IREE 3.13 fused that sum into its users wrongly from 17 rows on:
         # multipliers off by 2x, jnp.linalg.det and lu wrong)
-        pivot_value = sum_over(select(row_ids.eq(_spread(p, row_ids, rank - 2)), column,
+        pivot_value = sum_over(select(row_ids.eq(spread(p, row_ids, rank - 2)), column,
                                       column.like(0)), [rank - 2])                     # [...]
-        pivot = _spread(_spread(pivot_value, row_ids, rank - 2), lu, rank - 1)
+        pivot = spread(spread(pivot_value, row_ids, rank - 2), lu, rank - 1)
         zero_pivot = pivot.eq(lu.like(0))
         below = in_column & (rows > jj)
         lu = select(below & ~zero_pivot, lu / select(zero_pivot, lu.like(1), pivot), lu)
-        multipliers = _spread(sum_over(select(below, lu, lu.like(0)), [rank - 1]), lu, rank - 1)
+        multipliers = spread(sum_over(select(below, lu, lu.like(0)), [rank - 1]), lu, rank - 1)
         trailing = (rows > jj) & (columns > jj)
         lu = select(trailing, lu - multipliers * row_p, lu)
         # info: the first zero pivot, 1-based
         singular = any_over(zero_pivot & in_column & rows.eq(jj), [rank - 2, rank - 1])
-        info = select(singular & info.eq(0), _full(j + 1, info_type), info)
+        info = select(singular & info.eq(0), broadcast_scalar(j + 1, info_type), info)
         return [(j + 1).value, lu.value, ipiv.value, info.value]
 
-    zero = Num(_scalar(0, i32))
-    start = [zero.value, a.value, _full(zero, ipiv_type).value, _full(zero, info_type).value]
+    zero = Num(scalar_constant(0, i32))
+    start = [zero.value, a.value, broadcast_scalar(zero, ipiv_type).value, broadcast_scalar(zero, info_type).value]
     _, lu, ipiv, info = extras.while_(start, cond, body)
     return [lu, ipiv, info]
 
 
-def _column(x: Num, in_column: Num, rank: int) -> Num:
+def selected_column(x: Num, in_column: Num, rank: int) -> Num:
     """The column selected by `in_column`, spread back over every column."""
-    return _spread(sum_over(select(in_column, x, x.like(0)), [rank - 1]), x, rank - 1)
+    return spread(sum_over(select(in_column, x, x.like(0)), [rank - 1]), x, rank - 1)
 
 
 def _reflect(x: Num, v: Num, tau: Num, rows: Num, columns: Num, j: Num, after: bool,
              rank: int) -> Num:
     """(I - tau v v^H) x on rows >= j, for the columns after j (after) or all columns."""
-    jj = _full(j, rows.type)
-    w = _spread(sum_over(select(rows >= jj, conj(v) * x, x.like(0)), [rank - 2]), x,
+    jj = broadcast_scalar(j, rows.type)
+    w = spread(sum_over(select(rows >= jj, conj(v) * x, x.like(0)), [rank - 2]), x,
                 rank - 2)                                                        # v^H x
     target = (rows >= jj) & (columns > jj) if after else rows >= jj
     return select(target, x - tau * v * w, x)
@@ -221,14 +221,14 @@ def householder_qr(a: Num, tau_type: ir.RankedTensorType) -> list[ir.Value]:
     step = HouseholderStep(a, tau_type)
 
     def cond(j, *_):
-        return stablehlo.compare(j, _scalar(min(m, n), i32), comparison_direction="LT")
+        return stablehlo.compare(j, scalar_constant(min(m, n), i32), comparison_direction="LT")
 
     def body(j, qr, taus):
         qr, taus = step(Num(j), Num(qr), Num(taus))
         return [(Num(j) + 1).value, qr.value, taus.value]
 
-    zero = Num(_scalar(0, i32))
-    start = [zero.value, a.value, _full(Num(_scalar(0, tau_type.element_type)), tau_type).value]
+    zero = Num(scalar_constant(0, i32))
+    start = [zero.value, a.value, broadcast_scalar(Num(scalar_constant(0, tau_type.element_type)), tau_type).value]
     _, qr, taus = extras.while_(start, cond, body)
     return [qr, taus]
 
@@ -239,18 +239,18 @@ class HouseholderStep:
 
     def __init__(self, a: Num, tau_type: ir.RankedTensorType):
         self.rank = a.type.rank
-        self.rows, self.columns = _positions(a)
+        self.rows, self.columns = positions(a)
         self.slots = Num(stablehlo.iota(iota_dimension=self.rank - 2, result_type=(
             ir.RankedTensorType.get(tau_type.shape, ir.IntegerType.get_signless(32)))))
 
     def __call__(self, j: Num, qr: Num, taus: Num) -> tuple[Num, Num]:
         rank, rows, columns, slots = self.rank, self.rows, self.columns, self.slots
-        jj = _full(j, rows.type)
+        jj = broadcast_scalar(j, rows.type)
         in_column = columns.eq(jj)
-        column = _column(qr, in_column, rank)
-        alpha = _spread(sum_over(select(rows.eq(jj), column, qr.like(0)), [rank - 2]), qr, rank - 2)
+        column = selected_column(qr, in_column, rank)
+        alpha = spread(sum_over(select(rows.eq(jj), column, qr.like(0)), [rank - 2]), qr, rank - 2)
         below = rows > jj
-        norm2 = real(_spread(sum_over(select(below, column * conj(column), qr.like(0)),
+        norm2 = real(spread(sum_over(select(below, column * conj(column), qr.like(0)),
                                       [rank - 2]), qr, rank - 2))                 # |x|^2, real
         reflect, beta, tau, scale = reflector(alpha, norm2, qr)
         v = select(rows.eq(jj), qr.like(1), select(below, column * scale, qr.like(0)))
@@ -261,7 +261,7 @@ class HouseholderStep:
         # of a wide 3x5 f64, full_matrices; not yet reduced to a minimal reproducer)
         tau_j = sum_over(sum_over(select(in_column & rows.eq(jj), tau, qr.like(0)), [rank - 1]),
                          [rank - 2])
-        taus = select(slots.eq(_full(j, slots.type)), _spread(tau_j, taus, rank - 2), taus)
+        taus = select(slots.eq(broadcast_scalar(j, slots.type)), spread(tau_j, taus, rank - 2), taus)
         return qr, taus
 
 
@@ -273,7 +273,7 @@ def q_from_reflectors(a: Num, tau: Num) -> list[ir.Value]:
     """LAPACK's org2r (ung2r for complex): the first columns (as many as a has) of the
     product of the reflectors that householder_qr left in `a` and `tau`."""
     rank = a.type.rank
-    rows, columns = _positions(a)
+    rows, columns = positions(a)
     i32 = ir.IntegerType.get_signless(32)
     k = tau.type.shape[-1]
     slots = Num(stablehlo.iota(iota_dimension=rank - 2, result_type=ir.RankedTensorType.get(
@@ -281,20 +281,20 @@ def q_from_reflectors(a: Num, tau: Num) -> list[ir.Value]:
     identity = select(rows.eq(columns), a.like(1), a.like(0))
 
     def cond(j, *_):
-        return stablehlo.compare(j, _scalar(0, i32), comparison_direction="GE")
+        return stablehlo.compare(j, scalar_constant(0, i32), comparison_direction="GE")
 
     def body(j, q):
         j, q = Num(j), Num(q)
-        jj = _full(j, rows.type)
-        v = select(rows.eq(jj), a.like(1), select(rows > jj, _column(a, columns.eq(jj), rank),
+        jj = broadcast_scalar(j, rows.type)
+        v = select(rows.eq(jj), a.like(1), select(rows > jj, selected_column(a, columns.eq(jj), rank),
                                                   a.like(0)))
-        tau_j = sum_over(select(slots.eq(_full(j, slots.type)), tau, tau.like(0)), [rank - 2])
+        tau_j = sum_over(select(slots.eq(broadcast_scalar(j, slots.type)), tau, tau.like(0)), [rank - 2])
         tau_full = Num(stablehlo.broadcast_in_dim(
             tau_j.value, broadcast_dimensions=list(range(rank - 2)), result_type=a.type))
         q = _reflect(q, v, tau_full, rows, columns, j, False, rank)
         return [(j - 1).value, q.value]
 
-    start = [Num(_scalar(k - 1, i32)).value, identity.value]
+    start = [Num(scalar_constant(k - 1, i32)).value, identity.value]
     _, q = extras.while_(start, cond, body)
     return [q]
 

@@ -34,10 +34,10 @@ from shlo.passes.lib import builders as extras
 from shlo.passes.lib.expr import (Num, any_over, complex_, conj, float_info, hypot, is_complex,
     max_over, maximum, minimum, real, select, sqrt, sum_over)
 from ..registry import call_target, register_custom_call
-from .ffi_calls import _chars, _full, _scalar, reflector
+from .ffi_calls import lapack_chars, broadcast_scalar, scalar_constant, reflector
 from .gehrd import hessenberg
-from .syevd import _diagonal
-from .schur_qr import _fenced, _Matrices, _orghr, chase_range, complex_schur, qr_iteration
+from .syevd import diagonal_of
+from .schur_qr import fenced, Matrices, orghr, chase_range, complex_schur, qr_iteration
 
 
 def _sign(x: Num) -> Num:
@@ -49,7 +49,7 @@ class _Lines:
     """Updates of a few adjacent rows (or columns) k, k+1, ... of batches of n x n matrices,
     at a per-matrix step position k."""
 
-    def __init__(self, at: _Matrices, rows: bool):
+    def __init__(self, at: Matrices, rows: bool):
         self.at, self.rows = at, rows
 
     def _get(self, m: Num, k: Num, count: int) -> list[Num]:
@@ -88,13 +88,13 @@ def _shifted(v: Num, by: int) -> Num:
     rank, n = v.type.rank, v.type.shape[-1]
     kept = stablehlo.slice(v.value, start_indices=[0] * (rank - 1) + [max(-by, 0)],
                            limit_indices=list(v.type.shape[:-1]) + [n - max(by, 0)])
-    return Num(stablehlo.pad(kept, _scalar(0, v.element),
+    return Num(stablehlo.pad(kept, scalar_constant(0, v.element),
                              edge_padding_low=[0] * (rank - 1) + [max(by, 0)],
                              edge_padding_high=[0] * (rank - 1) + [max(-by, 0)],
                              interior_padding=[0] * rank))
 
 
-def _francis(t: Num, z: Num, at: _Matrices) -> tuple[Num, Num, Num]:
+def _francis(t: Num, z: Num, at: Matrices) -> tuple[Num, Num, Num]:
     """dlahqr's double-shift QR iteration on Hessenberg T (step 2 of the module's docstring):
     (T quasi-triangular with unstandardized 2x2 blocks, Z, converged)."""
     shape = list(t.type.shape)
@@ -111,7 +111,7 @@ def _francis(t: Num, z: Num, at: _Matrices) -> tuple[Num, Num, Num]:
     def deflate(t: Num) -> tuple[Num, Num, Num]:
         """t with its negligible subdiagonal entries set to zero, and each matrix's bottom
         unreduced block of three or more rows [lo, hi] (hi = 0 when there is none)."""
-        diagonal = _diagonal(t, batch)
+        diagonal = diagonal_of(t, batch)
         near = abs(at.along_rows(diagonal, t)) + abs(at.along_columns(diagonal, t))
         t = select(subdiagonal & (abs(t) <= maximum(near * eps, near.like(tiny))), t.like(0), t)
         unreduced = select(any_over(subdiagonal & t.ne(t.like(0)), [batch + 1]),
@@ -172,7 +172,7 @@ def _francis(t: Num, z: Num, at: _Matrices) -> tuple[Num, Num, Num]:
 
         def body(k, t, z):
             k, t, z = Num(k), Num(t), Num(z)
-            kb = _full(k, batch_i32)
+            kb = broadcast_scalar(k, batch_i32)
             starting = kb.eq(lo)
             three = kb < hi - 1                                   # else the last, 2x2 step
             x = select(starting, start[0], at.entry(t, k, k - 1))
@@ -192,14 +192,14 @@ def _francis(t: Num, z: Num, at: _Matrices) -> tuple[Num, Num, Num]:
             t = select(column & (at.rows.eq(kk + 1) | at.rows.eq(kk + 2)), t.like(0), t)
             return [(k + 1).value, t.value, z.value]
 
-        _, t, z = _fenced(extras.while_([first.value, t.value, z.value], cond, body))
+        _, t, z = fenced(extras.while_([first.value, t.value, z.value], cond, body))
         return t, z
 
     def shifted_sweep(t: Num, z: Num, lo: Num, hi: Num, stalled: Num) -> tuple[Num, Num]:
         return sweep(t, z, lo, hi, first_column(t, lo, hi, stalled))
 
     if n < 3:                                   # 1x1 and 2x2 blocks only: nothing to sweep
-        return deflate(t)[0], z, _full(Num(_scalar(0, i32)), batch_i32).eq(0)
+        return deflate(t)[0], z, broadcast_scalar(Num(scalar_constant(0, i32)), batch_i32).eq(0)
     return qr_iteration(t, z, deflate, shifted_sweep)
 
 
@@ -262,7 +262,7 @@ def _standard_2x2(a: Num, b: Num, c: Num, d: Num, eps: float):
     return block, turn
 
 
-def _standardize(t: Num, z: Num, at: _Matrices) -> tuple[Num, Num]:
+def _standardize(t: Num, z: Num, at: Matrices) -> tuple[Num, Num]:
     """Step 3 of the module's docstring: each 2x2 block of quasi-triangular T through
     dlanv2, from the top down."""
     n = t.type.shape[-1]
@@ -271,7 +271,7 @@ def _standardize(t: Num, z: Num, at: _Matrices) -> tuple[Num, Num]:
     rows, columns = _Lines(at, rows=True), _Lines(at, rows=False)
 
     def cond(k, *_):
-        return stablehlo.compare(k, _scalar(n - 1, i32), comparison_direction="LT")
+        return stablehlo.compare(k, scalar_constant(n - 1, i32), comparison_direction="LT")
 
     def body(k, t, z):
         k, t, z = Num(k), Num(t), Num(z)
@@ -287,7 +287,7 @@ def _standardize(t: Num, z: Num, at: _Matrices) -> tuple[Num, Num]:
             t = select(at_ij, at.per_matrix(value, t), t)
         return [(k + 1).value, t.value, z.value]
 
-    _, t, z = _fenced(extras.while_([_scalar(0, i32), t.value, z.value], cond, body))
+    _, t, z = fenced(extras.while_([scalar_constant(0, i32), t.value, z.value], cond, body))
     return t, z
 
 
@@ -296,10 +296,10 @@ def real_schur(a: Num) -> tuple[Num, Num, Num]:
     matrices; `converged` is [...] i1."""
     shape = list(a.type.shape)
     n = shape[-1]
-    at = _Matrices(a)
+    at = Matrices(a)
     tau_type = ir.RankedTensorType.get(shape[:-2] + [max(n - 1, 0)], a.element)
-    reflected, taus = _fenced([x.value for x in hessenberg(a, 1, n, tau_type)])
-    z = _orghr(reflected, taus)
+    reflected, taus = fenced([x.value for x in hessenberg(a, 1, n, tau_type)])
+    z = orghr(reflected, taus)
     t = select(at.rows <= at.columns + 1, reflected, a.like(0))
     t, z, converged = _francis(t, z, at)
     if n > 1:
@@ -314,13 +314,13 @@ def triangularized(t: Num, z: Num) -> tuple[Num, Num]:
     out in dgeev's order, + first; T' = G T G^H on those rows and columns, Z' = Z G^H. Real
     eigenvalues stay exactly real on T's diagonal."""
     n = t.type.shape[-1]
-    at = _Matrices(t)
+    at = Matrices(t)
     i32 = ir.IntegerType.get_signless(32)
     t, z = complex_(t, 0.0), complex_(z, 0.0)
     rows, columns = _Lines(at, rows=True), _Lines(at, rows=False)
 
     def cond(k, *_):
-        return stablehlo.compare(k, _scalar(n - 1, i32), comparison_direction="LT")
+        return stablehlo.compare(k, scalar_constant(n - 1, i32), comparison_direction="LT")
 
     def body(k, t, z):
         k, t, z = Num(k), Num(t), Num(z)
@@ -345,7 +345,7 @@ def triangularized(t: Num, z: Num) -> tuple[Num, Num]:
 
     if n < 2:
         return t, z
-    _, t, z = _fenced(extras.while_([_scalar(0, i32), t.value, z.value], cond, body))
+    _, t, z = fenced(extras.while_([scalar_constant(0, i32), t.value, z.value], cond, body))
     return t, z
 
 
@@ -353,8 +353,8 @@ def eigenvalues(t: Num) -> tuple[Num, Num]:
     """(wr, wi) of a real Schur form: its diagonal, and +- sqrt(|b|) sqrt(|c|) for each 2x2
     block [[a, b], [c, a]] (dlanv2's order: + at the block's first row)."""
     batch = t.type.rank - 2
-    at = _Matrices(t)
-    wr = _diagonal(t, batch)
+    at = Matrices(t)
+    wr = diagonal_of(t, batch)
     sub = sum_over(select(at.rows.eq(at.columns + 1), t, t.like(0)), [batch + 1])  # t[i, i-1]
     sup = sum_over(select(at.columns.eq(at.rows + 1), t, t.like(0)), [batch])      # t[i-1, i]
     root = sqrt(abs(sub)) * sqrt(abs(sup))                       # at each block's second row
@@ -363,21 +363,21 @@ def eigenvalues(t: Num) -> tuple[Num, Num]:
 
 def gees(op: ir.Operation, a: ir.Value):
     a = Num(a)
-    if _chars(op).get("sort", "N") != "N":
+    if lapack_chars(op).get("sort", "N") != "N":
         raise PassError(f"stablehlo.custom_call @{call_target(op)}: sorted Schur forms are not "
                         f"supported (jax does not emit them)", at=op)
     batch = a.type.rank - 2
     if is_complex(a.element):
         t, z, converged = complex_schur(a)
-        values = [_diagonal(t, batch).value]
+        values = [diagonal_of(t, batch).value]
     else:
         t, z, converged = real_schur(a)
         values = [v.value for v in eigenvalues(t)]
     sdim_type, info_type = (ir.RankedTensorType(r.type) for r in op.results[-2:])
-    info = select(converged, _full(Num(_scalar(0, info_type.element_type)), info_type),
-                  _full(Num(_scalar(1, info_type.element_type)), info_type))
+    info = select(converged, broadcast_scalar(Num(scalar_constant(0, info_type.element_type)), info_type),
+                  broadcast_scalar(Num(scalar_constant(1, info_type.element_type)), info_type))
     return [t.value, z.value, *values,
-            _full(Num(_scalar(0, sdim_type.element_type)), sdim_type).value, info.value]
+            broadcast_scalar(Num(scalar_constant(0, sdim_type.element_type)), sdim_type).value, info.value]
 
 
 for _p in "sdcz":

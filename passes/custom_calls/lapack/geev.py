@@ -42,10 +42,10 @@ from shlo.passes.lib import builders as extras
 from shlo.passes.lib.expr import (Num, complex_, conj, float_info, imag, is_complex, max_over,
     maximum, min_over, real, real_element, select, sqrt, sum_over)
 from ..registry import register_custom_call
-from .ffi_calls import _chars, _full, _scalar
+from .ffi_calls import lapack_chars, broadcast_scalar, scalar_constant
 from .gees import real_schur, triangularized
-from .syevd import _adjoint, _diagonal, _matmul, polar
-from .schur_qr import _cabs1, _fenced, _Matrices, complex_schur
+from .syevd import adjoint, diagonal_of, matmul, polar
+from .schur_qr import cabs1, fenced, Matrices, complex_schur
 
 
 def _right_eigenvectors(t: Num) -> Num:
@@ -53,30 +53,30 @@ def _right_eigenvectors(t: Num) -> Num:
     triangular T (ztrevc's back substitution, rows from the bottom up)."""
     shape = list(t.type.shape)
     n, batch = shape[-1], t.type.rank - 2
-    at = _Matrices(t)
+    at = Matrices(t)
     i32 = ir.IntegerType.get_signless(32)
-    diagonal = _diagonal(t, batch)
+    diagonal = diagonal_of(t, batch)
     eps = float_info(real_element(t.element)).eps
     tiny = float_info(real_element(t.element)).tiny
-    smin = maximum(_cabs1(diagonal) * eps, real(diagonal).like(tiny))          # per column k
+    smin = maximum(cabs1(diagonal) * eps, real(diagonal).like(tiny))          # per column k
     identity = select(at.rows.eq(at.columns), t.like(1), t.like(0))
 
     def cond(i, _):
-        return stablehlo.compare(i, _scalar(0, i32), comparison_direction="GE")
+        return stablehlo.compare(i, scalar_constant(0, i32), comparison_direction="GE")
 
     def body(i, x):
         i, x = Num(i), Num(x)
         row = at.row(t, i)                                        # T[i, j] along j
         products = sum_over(at.along_rows(row, x) * x, [batch])  # sum_j T[i, j] x[j, k]
         denominator = at.per_matrix(at.entry(t, i, i), diagonal) - diagonal
-        small = _cabs1(denominator) < smin
+        small = cabs1(denominator) < smin
         denominator = select(small, complex_(smin, 0.0), denominator)
         value = -products / denominator
         later = at.columns > at.full(i)
         x = select(at.rows.eq(at.full(i)) & later, at.along_columns(value, x), x)
         return [(i - 1).value, x.value]
 
-    _, x = _fenced(extras.while_([_scalar(n - 2, i32), identity.value], cond, body))
+    _, x = fenced(extras.while_([scalar_constant(n - 2, i32), identity.value], cond, body))
     return x
 
 
@@ -89,7 +89,7 @@ def _normalized(v: Num) -> Num:
     """Each column scaled to unit 2-norm, then turned so that its largest component (the
     first of the largest) is real and positive, as xgeev leaves them."""
     batch = v.type.rank - 2
-    at = _Matrices(v)
+    at = Matrices(v)
     squares = real(v) * real(v) + imag(v) * imag(v)
     norm = sqrt(sum_over(squares, [batch]))                                  # [..., n]
     largest = max_over(squares, [batch], -1)
@@ -104,7 +104,7 @@ def _normalized(v: Num) -> Num:
 
 
 def geev(op: ir.Operation, a: ir.Value):
-    chars = _chars(op)
+    chars = lapack_chars(op)
     a = Num(a)
     vector_type = ir.RankedTensorType(op.results[-2].type)
     complex_element = vector_type.element_type
@@ -114,23 +114,23 @@ def geev(op: ir.Operation, a: ir.Value):
         t, z, converged = real_schur(a)
         t, z = triangularized(t, z)
     batch = a.type.rank - 2
-    w = _diagonal(t, batch)
+    w = diagonal_of(t, batch)
     outputs = [real(w).value, imag(w).value] if len(op.results) == 5 else [w.value]
     for side in ("compute_left", "compute_right"):
         if chars.get(side, "N") != "V":
-            outputs.append(_full(Num(_scalar(0, complex_element)), vector_type).value)
+            outputs.append(broadcast_scalar(Num(scalar_constant(0, complex_element)), vector_type).value)
             continue
         if a.type.shape[-1] < 2:         # (IREE 3.13 miscompiled the 1x1 left product)
-            outputs.append(_full(Num(_scalar(1, complex_element)), vector_type).value)
+            outputs.append(broadcast_scalar(Num(scalar_constant(1, complex_element)), vector_type).value)
             continue
         if side == "compute_right":
             vectors = _right_eigenvectors(t)
         else:
-            vectors = _reversed(_right_eigenvectors(_reversed(_adjoint(t, batch))))
-        outputs.append(_normalized(_matmul(z, vectors, batch)).value)
+            vectors = _reversed(_right_eigenvectors(_reversed(adjoint(t, batch))))
+        outputs.append(_normalized(matmul(z, vectors, batch)).value)
     info_type = ir.RankedTensorType(op.results[-1].type)
-    outputs.append(select(converged, _full(Num(_scalar(0, info_type.element_type)), info_type),
-                          _full(Num(_scalar(1, info_type.element_type)), info_type)).value)
+    outputs.append(select(converged, broadcast_scalar(Num(scalar_constant(0, info_type.element_type)), info_type),
+                          broadcast_scalar(Num(scalar_constant(1, info_type.element_type)), info_type)).value)
     return outputs
 
 

@@ -22,7 +22,7 @@ from shlo.errors import PassError
 from shlo.passes.lib import builders as extras
 from shlo.passes.lib.expr import Num, conj, real, select, sum_over
 from ..registry import call_target, register_custom_call
-from .ffi_calls import _column, _full, _positions, _scalar, _spread, reflector
+from .ffi_calls import selected_column, broadcast_scalar, positions, scalar_constant, spread, reflector
 
 
 def _int_attr(op: ir.Operation, name: str, default: int) -> int:
@@ -31,7 +31,7 @@ def _int_attr(op: ir.Operation, name: str, default: int) -> int:
     return ir.IntegerAttr(op.attributes[name]).value
 
 
-def _transposed(x: Num) -> Num:
+def transposed(x: Num) -> Num:
     """The last two dimensions of x swapped."""
     rank = x.type.rank
     return Num(stablehlo.transpose(x.value, permutation=list(range(rank - 2)) + [rank - 1,
@@ -47,52 +47,52 @@ def gehrd(op: ir.Operation, a: ir.Value):
                         f"must satisfy 1 <= low <= high <= n = {n}", at=op)
     tau_type, info_type = (ir.RankedTensorType(r.type) for r in op.results[1:3])
     h, taus = hessenberg(a, ilo, ihi, tau_type)
-    return [h.value, taus.value, _full(Num(_scalar(0, info_type.element_type)), info_type).value]
+    return [h.value, taus.value, broadcast_scalar(Num(scalar_constant(0, info_type.element_type)), info_type).value]
 
 
 def hessenberg(a: Num, ilo: int, ihi: int, tau_type: ir.RankedTensorType) -> tuple[Num, Num]:
     """xgehd2 on (batches of) matrices: [H with the reflectors below its subdiagonal, taus]."""
     rank = a.type.rank
-    taus = _full(Num(_scalar(0, tau_type.element_type)), tau_type)
+    taus = broadcast_scalar(Num(scalar_constant(0, tau_type.element_type)), tau_type)
     if ihi - ilo < 1:
         return a, taus
-    rows, columns = _positions(a)
+    rows, columns = positions(a)
     i32 = ir.IntegerType.get_signless(32)
     slots = Num(stablehlo.iota(iota_dimension=rank - 2, result_type=ir.RankedTensorType.get(
         tau_type.shape, i32)))
-    high = _full(Num(_scalar(ihi, i32)), rows.type)
+    high = broadcast_scalar(Num(scalar_constant(ihi, i32)), rows.type)
 
     def cond(i, *_):
-        return stablehlo.compare(i, _scalar(ihi - 1, i32), comparison_direction="LT")
+        return stablehlo.compare(i, scalar_constant(ihi - 1, i32), comparison_direction="LT")
 
     def body(i, h, taus):
         i, h, taus = Num(i), Num(h), Num(taus)
-        ii = _full(i, rows.type)
+        ii = broadcast_scalar(i, rows.type)
         p = ii + 1                                            # the row where v is 1
         in_column = columns.eq(ii)
-        column = _column(h, in_column, rank)
-        alpha = _spread(sum_over(select(rows.eq(p), column, h.like(0)), [rank - 2]), h, rank - 2)
+        column = selected_column(h, in_column, rank)
+        alpha = spread(sum_over(select(rows.eq(p), column, h.like(0)), [rank - 2]), h, rank - 2)
         below = (rows > p) & (rows < high)
-        norm2 = real(_spread(sum_over(select(below, column * conj(column), h.like(0)),
+        norm2 = real(spread(sum_over(select(below, column * conj(column), h.like(0)),
                                       [rank - 2]), h, rank - 2))                 # |x|^2
         reflect, beta, tau, scale = reflector(alpha, norm2, h)
         v = select(rows.eq(p), h.like(1), select(below, column * scale, h.like(0)))   # v[row]
-        v_across = _transposed(v)                                                      # v[col]
+        v_across = transposed(v)                                                      # v[col]
         # A := A H = A - tau (A v) v^H on rows < ihi, columns > i
-        hv = _spread(sum_over(h * v_across, [rank - 1]), h, rank - 1)
+        hv = spread(sum_over(h * v_across, [rank - 1]), h, rank - 1)
         h = select((rows < high) & (columns > ii), h - tau * hv * conj(v_across), h)
         # A := H^H A = A - conj(tau) v (v^H A) on rows and columns > i
-        vh = _spread(sum_over(conj(v) * h, [rank - 2]), h, rank - 2)
+        vh = spread(sum_over(conj(v) * h, [rank - 2]), h, rank - 2)
         h = select((rows > ii) & (columns > ii), h - conj(tau) * v * vh, h)
         # the reflector below the subdiagonal of column i, beta on it
         h = select(in_column & below & reflect, v, h)
         h = select(in_column & rows.eq(p) & reflect, beta, h)
         tau_i = sum_over(sum_over(select(in_column & rows.eq(p), tau, h.like(0)), [rank - 1]),
                          [rank - 2])
-        taus = select(slots.eq(_full(i, slots.type)), _spread(tau_i, taus, rank - 2), taus)
+        taus = select(slots.eq(broadcast_scalar(i, slots.type)), spread(tau_i, taus, rank - 2), taus)
         return [(i + 1).value, h.value, taus.value]
 
-    _, h, taus = extras.while_([_scalar(ilo - 1, i32), a.value, taus.value], cond, body)
+    _, h, taus = extras.while_([scalar_constant(ilo - 1, i32), a.value, taus.value], cond, body)
     return Num(h), Num(taus)
 
 

@@ -19,7 +19,7 @@ from shlo.dialect import stablehlo
 from shlo.passes.lib import builders as extras
 from shlo.passes.lib.expr import Num, conj, max_over, min_over, real, select, sum_over
 from ..registry import register_custom_call
-from .ffi_calls import HouseholderStep, _full, _positions, _scalar, _spread
+from .ffi_calls import HouseholderStep, broadcast_scalar, positions, scalar_constant, spread
 
 
 class _Columns:
@@ -28,7 +28,7 @@ class _Columns:
 
     def __init__(self, a: Num, jpvt: Num):
         self.rank = a.type.rank
-        self.rows, self.columns = _positions(a)
+        self.rows, self.columns = positions(a)
         self.ids = Num(stablehlo.iota(iota_dimension=self.rank - 2, result_type=jpvt.type))
 
     def _at(self, position: Num, like: Num) -> Num:
@@ -40,9 +40,9 @@ class _Columns:
     def swap(self, a: Num, jpvt: Num, i: Num, j: Num) -> tuple[Num, Num]:
         """Columns i and j of a, entries i and j of jpvt, traded."""
         ci, cj = self._at(i, a), self._at(j, a)
-        column_i = _spread(sum_over(select(self.columns.eq(ci), a, a.like(0)), [self.rank - 1]),
+        column_i = spread(sum_over(select(self.columns.eq(ci), a, a.like(0)), [self.rank - 1]),
                            a, self.rank - 1)
-        column_j = _spread(sum_over(select(self.columns.eq(cj), a, a.like(0)), [self.rank - 1]),
+        column_j = spread(sum_over(select(self.columns.eq(cj), a, a.like(0)), [self.rank - 1]),
                            a, self.rank - 1)
         a = select(self.columns.eq(ci), column_j, select(self.columns.eq(cj), column_i, a))
         vi, vj = self._at(i, jpvt), self._at(j, jpvt)
@@ -66,11 +66,11 @@ def geqp3(op: ir.Operation, a: ir.Value, jpvt: ir.Value):
 
     # the fixed columns to the front, in LAPACK's order of swaps
     def front_cond(j, *_):
-        return stablehlo.compare(j, _scalar(n, i32), comparison_direction="LT")
+        return stablehlo.compare(j, scalar_constant(n, i32), comparison_direction="LT")
 
     def front(j, a, order, is_fixed, count):
         j, a, order, is_fixed, count = map(Num, (j, a, order, is_fixed, count))
-        jb = _full(j.to(jpvt.element), batch_i32)
+        jb = broadcast_scalar(j.to(jpvt.element), batch_i32)
         fixed_j = sum_over(select(at.ids.eq(at._at(jb, is_fixed)), is_fixed,
                                   is_fixed.like(0)), [rank - 2]).eq(1)
         swapped_a, swapped_order = at.swap(a, order, jb, count)
@@ -81,9 +81,9 @@ def geqp3(op: ir.Operation, a: ir.Value, jpvt: ir.Value):
         return [(j + 1).value, a.value, order.value, is_fixed.value, count.value]
 
     flags = select(fixed, jpvt.like(1), jpvt.like(0))
-    zero = _full(Num(_scalar(0, jpvt.element)), batch_i32)
+    zero = broadcast_scalar(Num(scalar_constant(0, jpvt.element)), batch_i32)
     _, a, order, _, fixed_count = extras.while_(
-        [_scalar(0, i32), a.value, numbers.value, flags.value, zero.value], front_cond, front)
+        [scalar_constant(0, i32), a.value, numbers.value, flags.value, zero.value], front_cond, front)
     a, order, fixed_count = Num(a), Num(order), Num(fixed_count)
 
     # pivoted Householder QR
@@ -91,12 +91,12 @@ def geqp3(op: ir.Operation, a: ir.Value, jpvt: ir.Value):
     rows, columns = at.rows, at.columns
 
     def cond(j, *_):
-        return stablehlo.compare(j, _scalar(min(m, n), i32), comparison_direction="LT")
+        return stablehlo.compare(j, scalar_constant(min(m, n), i32), comparison_direction="LT")
 
     def body(j, qr, order, taus):
         j, qr, order, taus = map(Num, (j, qr, order, taus))
-        jb = _full(j.to(jpvt.element), batch_i32)
-        jj = _full(j, rows.type)
+        jb = broadcast_scalar(j.to(jpvt.element), batch_i32)
+        jj = broadcast_scalar(j, rows.type)
         trailing = (rows >= jj) & (columns >= jj)
         norms = real(sum_over(select(trailing, qr * conj(qr), qr.like(0)), [rank - 2]))
         largest = max_over(norms, [rank - 2], -1)
@@ -107,8 +107,8 @@ def geqp3(op: ir.Operation, a: ir.Value, jpvt: ir.Value):
         qr, taus = step(j, qr, taus)
         return [(j + 1).value, qr.value, order.value, taus.value]
 
-    taus = _full(Num(_scalar(0, tau_type.element_type)), tau_type)
-    _, qr, order, taus = extras.while_([_scalar(0, i32), a.value, order.value, taus.value],
+    taus = broadcast_scalar(Num(scalar_constant(0, tau_type.element_type)), tau_type)
+    _, qr, order, taus = extras.while_([scalar_constant(0, i32), a.value, order.value, taus.value],
                                        cond, body)
     return [qr, order, taus]
 

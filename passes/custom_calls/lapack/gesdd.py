@@ -29,14 +29,14 @@ from shlo.dialect import stablehlo
 from shlo.passes.lib.expr import (Num, any_over, conj, float_info, is_complex, real, real_element,
     select, sqrt)
 from ..registry import register_custom_call
-from .ffi_calls import _full, _positions, _scalar, householder_qr, q_from_reflectors
-from .syevd import (Tournament, _adjoint, _broadcast, _diagonal, _identity, _matmul, _slice, polar,
+from .ffi_calls import broadcast_scalar, positions, scalar_constant, householder_qr, q_from_reflectors
+from .syevd import (Tournament, adjoint, broadcast, diagonal_of, identity_matrix, matmul, leading_block, polar,
     sort_columns)
 
 
 def _pad_columns(x: Num, extra: int) -> Num:
     rank = x.type.rank
-    return Num(stablehlo.pad(x.value, _scalar(0, x.element), edge_padding_low=[0] * rank,
+    return Num(stablehlo.pad(x.value, scalar_constant(0, x.element), edge_padding_low=[0] * rank,
                              edge_padding_high=[0] * (rank - 1) + [extra],
                              interior_padding=[0] * rank))
 
@@ -46,12 +46,12 @@ def fit(x: Num, t: ir.RankedTensorType) -> ir.Value:
     a scalar: a result the call leaves unset)."""
     want, have = list(t.shape), list(x.type.shape)
     if t.rank == 0:
-        return _full(Num(_scalar(0, x.element)), t).value
+        return broadcast_scalar(Num(scalar_constant(0, x.element)), t).value
     if want == have:
         return x.value
     if want[-2] <= have[-2] and want[-1] <= have[-1]:
-        return _slice(x, want[-2], want[-1]).value
-    return _full(Num(_scalar(0, x.element)), t).value
+        return leading_block(x, want[-2], want[-1]).value
+    return broadcast_scalar(Num(scalar_constant(0, x.element)), t).value
 
 
 def one_sided_jacobi(W: Num, batch: int) -> tuple[Num, Num]:
@@ -62,24 +62,24 @@ def one_sided_jacobi(W: Num, batch: int) -> tuple[Num, Num]:
     tolerance = M * float_info(real_element(element)).eps ** 2
 
     def gram(W: Num) -> Num:
-        return _matmul(_adjoint(W, batch), W, batch)
+        return matmul(adjoint(W, batch), W, batch)
 
     def unconverged(W: Num) -> Num:
         G = gram(W)
-        d = real(_diagonal(G, batch))
+        d = real(diagonal_of(G, batch))
         squares = real(G * conj(G))
         matrix = squares.type
-        dp = _broadcast(d, matrix, list(range(batch)) + [batch])
-        dq = _broadcast(d, matrix, list(range(batch)) + [batch + 1])
-        rows, columns = _positions(G)
+        dp = broadcast(d, matrix, list(range(batch)) + [batch])
+        dq = broadcast(d, matrix, list(range(batch)) + [batch + 1])
+        rows, columns = positions(G)
         bad = rows.ne(columns) & (squares > dp * dq * tolerance)
         return any_over(bad, range(batch + 2))
 
     def step(k: Num, W: Num, V: Num) -> tuple[Num, Num]:
         J = tournament.rotation(k, gram(W), batch)
-        return _matmul(W, J, batch), _matmul(V, J, batch)
+        return matmul(W, J, batch), matmul(V, J, batch)
 
-    return tournament.sweeps(W, _identity(list(W.type.shape[:-2]), N, element), step,
+    return tournament.sweeps(W, identity_matrix(list(W.type.shape[:-2]), N, element), step,
                              unconverged)
 
 
@@ -96,26 +96,26 @@ def svd(a: Num) -> tuple[Num, Num, Num]:
     batch, (m, n) = len(shape) - 2, shape[-2:]
     element, batch_shape = a.element, shape[:-2]
     wide = m < n
-    W = _adjoint(a, batch) if wide else a
+    W = adjoint(a, batch) if wide else a
     M, N = (n, m) if wide else (m, n)
     if N % 2:
         W = _pad_columns(W, 1)
     W, V = one_sided_jacobi(W, batch)
     if N % 2:
-        W, V = _slice(W, M, N), _slice(V, N, N)
-    norms = sqrt(real(_diagonal(_matmul(_adjoint(W, batch), W, batch), batch)))  # [..., N]
+        W, V = leading_block(W, M, N), leading_block(V, N, N)
+    norms = sqrt(real(diagonal_of(matmul(adjoint(W, batch), W, batch), batch)))  # [..., N]
     s, (W, V) = sort_columns(norms, batch, "GT", W, V)    # descending; W, V follow
     # u: Q of W's QR, its columns signed (given the phase) of R's diagonal
     padded = _pad_columns(W, M - N) if M > N else W
     qr, taus = householder_qr(padded, ir.RankedTensorType.get(batch_shape + [M], element))
     Q = Num(q_from_reflectors(Num(qr), Num(taus))[0])
-    r = _diagonal(Num(qr), batch)
+    r = diagonal_of(Num(qr), batch)
     if is_complex(element):
         _, phase = polar(r)
     else:
         phase = select(r < 0, r.like(-1), r.like(1))
-    U = Q * _broadcast(phase, Q.type, list(range(batch)) + [batch + 1])
-    u, vt = (V, _adjoint(U, batch)) if wide else (U, _adjoint(V, batch))
+    U = Q * broadcast(phase, Q.type, list(range(batch)) + [batch + 1])
+    u, vt = (V, adjoint(U, batch)) if wide else (U, adjoint(V, batch))
     return s, u, vt
 
 

@@ -20,7 +20,7 @@ from shlo.dialect import stablehlo
 from shlo.passes.lib import builders as extras
 from shlo.passes.lib.expr import Num, select, sum_over, with_element
 from ..registry import register_custom_call
-from .ffi_calls import _full, _magnitude, _scalar
+from .ffi_calls import broadcast_scalar, magnitude, scalar_constant
 
 
 class _Rows:
@@ -41,7 +41,7 @@ class _Rows:
     def at(self, v: Num, k: Num) -> Num:
         """v[..., k] of a vector (k a scalar), or row k of a matrix."""
         ids, axis = self._ids(v)
-        return sum_over(select(ids.eq(_full(k, ids.type)), v, v.like(0)), [axis])
+        return sum_over(select(ids.eq(broadcast_scalar(k, ids.type)), v, v.like(0)), [axis])
 
     def put(self, v: Num, k: Num, value: Num) -> Num:
         """v with its element (row) k replaced by `value`."""
@@ -49,7 +49,7 @@ class _Rows:
         kept = [a for a in range(v.type.rank) if a != axis]
         spread = Num(stablehlo.broadcast_in_dim(value.value, broadcast_dimensions=kept,
                                                 result_type=v.type))
-        return select(ids.eq(_full(k, ids.type)), spread, v)
+        return select(ids.eq(broadcast_scalar(k, ids.type)), spread, v)
 
 
 def _columns(v: Num, start: int, limit: int) -> ir.Value:
@@ -71,22 +71,22 @@ def gtsv(op: ir.Operation, dl: ir.Value, d: ir.Value, du: ir.Value, b: ir.Value)
     rows = _Rows(d, b)
     i32 = ir.IntegerType.get_signless(32)
     info_type = ir.RankedTensorType(op.results[4].type)
-    zero_info = _full(Num(_scalar(0, info_type.element_type)), info_type)
+    zero_info = broadcast_scalar(Num(scalar_constant(0, info_type.element_type)), info_type)
     # LAPACK's DL(k) = A[k+1, k] = dl[k+1], DU(k) = du[k] (0-based k < n - 1)
     rank = dl.type.rank
     shifted = Num(stablehlo.concatenate(
         [_columns(dl, 1, n), _columns(dl.like(0), 0, 1)], dimension=rank - 1)) if n > 1 \
         else dl.like(0)
-    last = rows.vec.eq(_full(Num(_scalar(n - 1, i32)), rows.vec.type))
+    last = rows.vec.eq(broadcast_scalar(Num(scalar_constant(n - 1, i32)), rows.vec.type))
     upper = select(last, du.like(0), du)
 
     def info_if(bad: Num, info: Num, row: Num) -> Num:
         info_row = Num(stablehlo.convert(row.value, result_type=ir.RankedTensorType.get(
             [], info_type.element_type)))
-        return select(bad & info.eq(zero_info), _full(info_row, info_type), info)
+        return select(bad & info.eq(zero_info), broadcast_scalar(info_row, info_type), info)
 
     def forward_cond(k, *_):
-        return stablehlo.compare(k, _scalar(n - 1, i32), comparison_direction="LT")
+        return stablehlo.compare(k, scalar_constant(n - 1, i32), comparison_direction="LT")
 
     def forward(k, lower, diag, sup, fill, rhs, info):
         k, lower, diag, sup, fill, rhs, info = map(Num, (k, lower, diag, sup, fill, rhs, info))
@@ -94,7 +94,7 @@ def gtsv(op: ir.Operation, dl: ir.Value, d: ir.Value, du: ir.Value, b: ir.Value)
         dk, lk, uk = rows.at(diag, k), rows.at(lower, k), rows.at(sup, k)
         dk1, uk1 = rows.at(diag, k1), rows.at(sup, k1)
         bk, bk1 = rows.at(rhs, k), rows.at(rhs, k1)
-        keep = _magnitude(dk) >= _magnitude(lk)                      # no interchange
+        keep = magnitude(dk) >= magnitude(lk)                      # no interchange
         zero = dk.eq(dk.like(0))
         fact = select(keep, lk / select(zero, dk.like(1), dk), dk / select(keep, lk.like(1), lk))
         spread = lambda s: _over_columns(s, bk.type)
@@ -112,14 +112,14 @@ def gtsv(op: ir.Operation, dl: ir.Value, d: ir.Value, du: ir.Value, b: ir.Value)
         info = info_if(keep & zero, info, k1)
         return [k1.value, lower.value, diag.value, sup.value, fill.value, rhs.value, info.value]
 
-    start = [_scalar(0, i32), shifted.value, d.value, upper.value, d.like(0).value, b.value,
+    start = [scalar_constant(0, i32), shifted.value, d.value, upper.value, d.like(0).value, b.value,
              zero_info.value]
     _, _, diag, sup, fill, rhs, info = map(Num, extras.while_(start, forward_cond, forward))
-    last_pivot = rows.at(diag, Num(_scalar(n - 1, i32)))
-    info = info_if(last_pivot.eq(last_pivot.like(0)), info, Num(_scalar(n, i32)))
+    last_pivot = rows.at(diag, Num(scalar_constant(n - 1, i32)))
+    info = info_if(last_pivot.eq(last_pivot.like(0)), info, Num(scalar_constant(n, i32)))
 
     def back_cond(k, _):
-        return stablehlo.compare(k, _scalar(0, i32), comparison_direction="GE")
+        return stablehlo.compare(k, scalar_constant(0, i32), comparison_direction="GE")
 
     def back(k, x):
         k, x = Num(k), Num(x)
@@ -131,7 +131,7 @@ def gtsv(op: ir.Operation, dl: ir.Value, d: ir.Value, du: ir.Value, b: ir.Value)
                  / spread(rows.at(diag, k)))
         return [(k - 1).value, rows.put(x, k, value).value]
 
-    _, x = extras.while_([_scalar(n - 1, i32), rhs.like(0).value], back_cond, back)
+    _, x = extras.while_([scalar_constant(n - 1, i32), rhs.like(0).value], back_cond, back)
     # dl': the second superdiagonal, one place up (dl'[0] stays dl[0]); du'[n-1] stays du's
     factor_dl = dl if n == 1 else Num(stablehlo.concatenate(
         [_columns(dl, 0, 1), _columns(fill, 0, n - 1)], dimension=rank - 1))

@@ -19,7 +19,7 @@ from iree.compiler import ir
 from shlo import lapack_abi
 from shlo.dialect import stablehlo
 from shlo.passes.base import declare_host_imports
-from .ffi_calls import _chars
+from .ffi_calls import lapack_chars
 
 DEFAULTS = {"uplo": "L", "side": "L", "trans_x": "N", "diag": "N", "mode": "V"}
 
@@ -70,7 +70,7 @@ def emit(op: ir.Operation, operands: list[ir.Value]) -> list[ir.Value] | None:
         return None
     routine, prefix = found
     batch = ir.RankedTensorType(operands[0].type).rank - 2
-    chars = {**DEFAULTS, **_chars(op)}
+    chars = {**DEFAULTS, **lapack_chars(op)}
     ints = []
     for name in lapack_abi.ROUTINES[routine][1]:
         if name in chars:

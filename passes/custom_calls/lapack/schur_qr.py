@@ -9,26 +9,26 @@ from shlo.dialect import stablehlo
 from shlo.passes.lib import builders as extras
 from shlo.passes.lib.expr import (Num, any_over, complex_, conj, float_info, imag, max_over,
     maximum, min_over, real, real_element, select, sqrt, sum_over)
-from .ffi_calls import _full, _positions, _scalar, _spread, q_from_reflectors
+from .ffi_calls import broadcast_scalar, positions, scalar_constant, spread, q_from_reflectors
 from .gehrd import hessenberg
-from .syevd import _diagonal, _identity, polar
+from .syevd import diagonal_of, identity_matrix, polar
 
 
-def _fenced(loop_results) -> list[Num]:
+def fenced(loop_results) -> list[Num]:
     """A loop's results read through an optimization barrier (see the module's docstring)."""
     return [Num(v) for v in extras.optimization_barrier(list(loop_results))]
 
 
-def _cabs1(x: Num) -> Num:
+def cabs1(x: Num) -> Num:
     return abs(real(x)) + abs(imag(x))
 
 
-class _Matrices:
+class Matrices:
     """Reads and writes of rows, columns and entries at per-matrix positions ([...] i32
     tensors, or an i32 scalar for every matrix) on batches of n x n matrices."""
 
     def __init__(self, like: Num):
-        self.rows, self.columns = _positions(like)
+        self.rows, self.columns = positions(like)
         self.batch = like.type.rank - 2
 
     def full(self, index: Num) -> Num:
@@ -53,11 +53,11 @@ class _Matrices:
 
     def along_rows(self, v: Num, x: Num) -> Num:
         """A [..., n] vector laid along the rows of each matrix (v[r] at every (r, c))."""
-        return _spread(v, x, self.batch + 1)
+        return spread(v, x, self.batch + 1)
 
     def along_columns(self, v: Num, x: Num) -> Num:
         """A [..., n] vector laid along the columns of each matrix (v[c] at every (r, c))."""
-        return _spread(v, x, self.batch)
+        return spread(v, x, self.batch)
 
     def per_matrix(self, s: Num, x: Num) -> Num:
         """A [...] value over every element of x's shape (each matrix, or each vector)."""
@@ -80,20 +80,20 @@ def _givens(x: Num, y: Num) -> tuple[Num, Num]:
     return complex_(c, 0.0), select(zero, s.like(0), s)
 
 
-def _orghr(h: Num, taus: Num) -> Num:
+def orghr(h: Num, taus: Num) -> Num:
     """Q of the Hessenberg reduction: orgqr of the reflectors shifted one column, in the
     trailing (n-1) x (n-1) block of the identity."""
     shape = list(h.type.shape)
     n, rank = shape[-1], h.type.rank
     if n == 1:
-        return _identity(shape[:-2], 1, h.element)
+        return identity_matrix(shape[:-2], 1, h.element)
     block = Num(stablehlo.slice(h.value, start_indices=[0] * (rank - 2) + [1, 0],
                                 limit_indices=shape[:-2] + [n, n - 1]))
-    q = _fenced(q_from_reflectors(block, taus))[0]
-    corner = Num(stablehlo.pad(q.value, _scalar(0, h.element), edge_padding_low=[0] * (rank - 2)
+    q = fenced(q_from_reflectors(block, taus))[0]
+    corner = Num(stablehlo.pad(q.value, scalar_constant(0, h.element), edge_padding_low=[0] * (rank - 2)
                                + [1, 1], edge_padding_high=[0] * rank,
                                interior_padding=[0] * rank))
-    rows, columns = _positions(corner)
+    rows, columns = positions(corner)
     return select(rows.eq(0) & columns.eq(0), corner.like(1), corner)
 
 
@@ -103,16 +103,16 @@ def complex_schur(a: Num) -> tuple[Num, Num, Num]:
     shape = list(a.type.shape)
     n, batch = shape[-1], a.type.rank - 2
     i32 = ir.IntegerType.get_signless(32)
-    at = _Matrices(a)
+    at = Matrices(a)
     rows, columns = at.rows, at.columns
     tau_type = ir.RankedTensorType.get(shape[:-2] + [max(n - 1, 0)], a.element)
     if n > 2:
-        reflected, taus = _fenced([x.value for x in hessenberg(a, 1, n, tau_type)])
-        z = _orghr(reflected, taus)
+        reflected, taus = fenced([x.value for x in hessenberg(a, 1, n, tau_type)])
+        z = orghr(reflected, taus)
         t = select(rows <= columns + 1, reflected, a.like(0))
     else:                # already Hessenberg (IREE 3.13's runtime failed on the 2x2 reduction;
                          # without the barrier it failed to compile complex<f64>)
-        t, z = _fenced([a.value, _identity(shape[:-2], n, a.element).value])
+        t, z = fenced([a.value, identity_matrix(shape[:-2], n, a.element).value])
     eps = float_info(real_element(a.element)).eps
     tiny = float_info(real_element(a.element)).tiny
     subdiagonal = rows.eq(columns + 1)
@@ -123,9 +123,9 @@ def complex_schur(a: Num) -> tuple[Num, Num, Num]:
     def deflate(t: Num) -> tuple[Num, Num, Num]:
         """t with its negligible subdiagonal entries set to zero, and each matrix's
         unreduced bottom block [lo, hi] (hi = 0 when t is triangular)."""
-        diagonal = _diagonal(t, batch)                                   # [..., n]
-        near = _cabs1(at.along_rows(diagonal, t)) + _cabs1(at.along_columns(diagonal, t))
-        small = subdiagonal & (_cabs1(t) <= maximum(near * eps, near.like(tiny)))
+        diagonal = diagonal_of(t, batch)                                   # [..., n]
+        near = cabs1(at.along_rows(diagonal, t)) + cabs1(at.along_columns(diagonal, t))
+        small = subdiagonal & (cabs1(t) <= maximum(near * eps, near.like(tiny)))
         t = select(small, t.like(0), t)
         unreduced = any_over(subdiagonal & t.ne(t.like(0)), [batch + 1])     # [..., n]
         hi = max_over(select(unreduced, ids, ids.like(0)), [batch], 0)
@@ -139,7 +139,7 @@ def complex_schur(a: Num) -> tuple[Num, Num, Num]:
         half = (a11 - a22) * 0.5
         root = sqrt(half * half + a12 * a21)
         mu1, mu2 = a22 + half + root, a22 + half - root
-        wilkinson = select(_cabs1(mu1 - a22) < _cabs1(mu2 - a22), mu1, mu2)
+        wilkinson = select(cabs1(mu1 - a22) < cabs1(mu2 - a22), mu1, mu2)
         # zlahqr's exceptional shifts after 10 and 20 sweeps without a deflation
         first = at.entry(t, lo + 1, lo)
         at_lo = complex_(abs(real(first)) * 0.75, 0.0) + at.entry(t, lo, lo)
@@ -155,7 +155,7 @@ def complex_schur(a: Num) -> tuple[Num, Num, Num]:
 
         def body(k, t, z):
             k, t, z = Num(k), Num(t), Num(z)
-            kb = _full(k, batch_i32)
+            kb = broadcast_scalar(k, batch_i32)
             starting = kb.eq(lo)
             row_k, row_k1 = at.row(t, k), at.row(t, k + 1)
             x = select(starting, at.entry(t, k, k) - mu, at.entry(t, k, k - 1))
@@ -174,7 +174,7 @@ def complex_schur(a: Num) -> tuple[Num, Num, Num]:
             return [(k + 1).value, t.value, z.value]
 
         _, t, z = extras.while_([first.value, t.value, z.value], cond, body)
-        t, z = _fenced([t, z])
+        t, z = fenced([t, z])
         return t, z
 
     def rotate_columns(m: Num, k: Num, cv: Num, sv: Num) -> Num:
@@ -189,7 +189,7 @@ def complex_schur(a: Num) -> tuple[Num, Num, Num]:
         return sweep(t, z, lo, hi, shift(t, lo, hi, stalled))
 
     if n < 2:
-        return t, z, _full(Num(_scalar(0, i32)), batch_i32).eq(0)
+        return t, z, broadcast_scalar(Num(scalar_constant(0, i32)), batch_i32).eq(0)
     return qr_iteration(t, z, deflate, shifted_sweep)
 
 
@@ -214,12 +214,12 @@ def qr_iteration(t: Num, z: Num, deflate, sweep) -> tuple[Num, Num, Num]:
     i32 = ir.IntegerType.get_signless(32)
     limit = 30 * max(10, n)
     t, lo, hi = deflate(t)
-    zero = _full(Num(_scalar(0, i32)), ir.RankedTensorType.get(shape[:-2], i32))
+    zero = broadcast_scalar(Num(scalar_constant(0, i32)), ir.RankedTensorType.get(shape[:-2], i32))
 
     def iterate_cond(sweeps, t, z, lo, hi, stalled):
         unfinished = any_over(Num(hi) > Num(hi).like(0), range(batch))
         sweeps = Num(sweeps)
-        return (sweeps.eq(0) | ((sweeps < Num(_scalar(limit, i32))) & unfinished)).value
+        return (sweeps.eq(0) | ((sweeps < Num(scalar_constant(limit, i32))) & unfinished)).value
 
     def iterate(sweeps, t, z, lo, hi, stalled):
         sweeps, t, z, lo, hi, stalled = map(Num, (sweeps, t, z, lo, hi, stalled))
@@ -228,7 +228,7 @@ def qr_iteration(t: Num, z: Num, deflate, sweep) -> tuple[Num, Num, Num]:
         stalled = select(new_hi.eq(hi), stalled + 1, stalled.like(0))
         return [(sweeps + 1).value, t.value, z.value, new_lo.value, new_hi.value, stalled.value]
 
-    results = extras.while_([_scalar(0, i32), t.value, z.value, lo.value, hi.value, zero.value],
+    results = extras.while_([scalar_constant(0, i32), t.value, z.value, lo.value, hi.value, zero.value],
                             iterate_cond, iterate)
-    _, t, z, _, hi, _ = _fenced(results)
+    _, t, z, _, hi, _ = fenced(results)
     return t, z, hi.eq(0)

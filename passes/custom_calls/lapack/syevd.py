@@ -30,12 +30,12 @@ from shlo.passes.lib import builders as extras
 from shlo.passes.lib.expr import (Num, any_over, complex_, conj, float_info, hypot, imag,
     is_complex, real, real_element, select, sqrt, sum_over)
 from ..registry import register_custom_call
-from .ffi_calls import _chars, _full, _positions, _scalar
+from .ffi_calls import lapack_chars, broadcast_scalar, positions, scalar_constant
 
 MAX_SWEEPS = 40
 
 
-def _matmul(a: Num, b: Num, batch: int, transpose_b: bool = False) -> Num:
+def matmul(a: Num, b: Num, batch: int, transpose_b: bool = False) -> Num:
     """a @ b (or a @ b^T) over the last two dimensions, the first `batch` dimensions batched."""
     contract_b = batch + (1 if transpose_b else 0)
     dims = list(range(batch))
@@ -49,7 +49,7 @@ def _diag_sum(onehot_rows: Num, product: Num, batch: int) -> Num:
     return sum_over(onehot_rows * product, [batch])
 
 
-def _broadcast(x: Num, t: ir.RankedTensorType, dims: list[int]) -> Num:
+def broadcast(x: Num, t: ir.RankedTensorType, dims: list[int]) -> Num:
     return Num(stablehlo.broadcast_in_dim(x.value, broadcast_dimensions=dims, result_type=t))
 
 
@@ -69,30 +69,30 @@ def polar(z: Num) -> tuple[Num, Num]:
                           select(zero, size.like(0), imag(z) / safe))
 
 
-def _adjoint(x: Num, batch: int) -> Num:
+def adjoint(x: Num, batch: int) -> Num:
     """The conjugate transpose (the transpose of a real matrix)."""
     return conj(_transpose(x, batch))
 
 
-def _slice(x: Num, rows: int, columns: int) -> Num:
+def leading_block(x: Num, rows: int, columns: int) -> Num:
     """The leading rows x columns block of each [..., m, n] matrix."""
     shape = list(x.type.shape)
     return Num(stablehlo.slice(x.value, start_indices=[0] * len(shape),
                                limit_indices=shape[:-2] + [rows, columns]))
 
 
-def _diagonal(x: Num, batch: int) -> Num:
+def diagonal_of(x: Num, batch: int) -> Num:
     """[..., m, m] -> [..., m]."""
-    rows, columns = _positions(x)
+    rows, columns = positions(x)
     on = select(rows.eq(columns), x, x.like(0))
     return sum_over(on, [batch + 1])
 
 
-def _identity(batch_shape: list[int], n: int, element: ir.Type) -> Num:
+def identity_matrix(batch_shape: list[int], n: int, element: ir.Type) -> Num:
     t = ir.RankedTensorType.get(batch_shape + [n, n], element)
-    rows, columns = _positions(Num(stablehlo.constant(0, result_type=t)))
-    return select(rows.eq(columns), _full(Num(_scalar(1, element)), t),
-                  _full(Num(_scalar(0, element)), t))
+    rows, columns = positions(Num(stablehlo.constant(0, result_type=t)))
+    return select(rows.eq(columns), broadcast_scalar(Num(scalar_constant(1, element)), t),
+                  broadcast_scalar(Num(scalar_constant(0, element)), t))
 
 
 def sort_columns(values: Num, batch: int, direction: str, *matrices: Num):
@@ -107,13 +107,13 @@ def sort_columns(values: Num, batch: int, direction: str, *matrices: Num):
         comparator=lambda x, y, i, j: stablehlo.compare(x, y, comparison_direction=direction))
     square = ir.RankedTensorType.get(shape + [shape[-1]], i32)
     old = Num(stablehlo.iota(iota_dimension=batch, result_type=square))     # [.., old, new]
-    new = _broadcast(Num(order), square, list(range(batch)) + [batch + 1])
+    new = broadcast(Num(order), square, list(range(batch)) + [batch + 1])
 
     def permutation(element: ir.Type) -> Num:
         t = ir.RankedTensorType.get(shape + [shape[-1]], element)
-        return select(old.eq(new), _full(Num(_scalar(1, element)), t),
-                      _full(Num(_scalar(0, element)), t))
-    return Num(ordered), [_matmul(x, permutation(x.element), batch) for x in matrices]
+        return select(old.eq(new), broadcast_scalar(Num(scalar_constant(1, element)), t),
+                      broadcast_scalar(Num(scalar_constant(0, element)), t))
+    return Num(ordered), [matmul(x, permutation(x.element), batch) for x in matrices]
 
 
 class Tournament:
@@ -130,15 +130,15 @@ class Tournament:
     def pairing(self, k: Num) -> tuple[Num, Num]:
         """One-hot [m, m/2] matrices: column i selects the p and the q of pair i at step k."""
         m, slots, i32 = self.m, self.slots, ir.IntegerType.get_signless(32)
-        k = _full(k, self.slot_type)
+        k = broadcast_scalar(k, self.slot_type)
         size = max(m - 1, 1)
-        ring = _full(Num(_scalar(size, i32)), self.slot_type)
+        ring = broadcast_scalar(Num(scalar_constant(size, i32)), self.slot_type)
         p = select(slots.eq(0), k, Num(stablehlo.remainder((k + slots).value, ring.value)))
         q = select(slots.eq(0), k.like(m - 1),
                    Num(stablehlo.remainder((k - slots + size).value, ring.value)))
         pair_2d = ir.RankedTensorType.get([m, self.h], self.element)
-        one = _full(Num(_scalar(1, self.element)), pair_2d)
-        zero = _full(Num(_scalar(0, self.element)), pair_2d)
+        one = broadcast_scalar(Num(scalar_constant(1, self.element)), pair_2d)
+        zero = broadcast_scalar(Num(scalar_constant(0, self.element)), pair_2d)
         return select(self.row_ids.eq(p), one, zero), select(self.row_ids.eq(q), one, zero)
 
     def sweeps(self, A: Num, V: Num, step, unconverged) -> tuple[Num, Num]:
@@ -147,22 +147,22 @@ class Tournament:
         i32 = ir.IntegerType.get_signless(32)
 
         def sweep_cond(sweep, A, V):
-            more = Num(stablehlo.compare(sweep, _scalar(MAX_SWEEPS, i32),
+            more = Num(stablehlo.compare(sweep, scalar_constant(MAX_SWEEPS, i32),
                                          comparison_direction="LT"))
             return (more & unconverged(Num(A))).value
 
         def sweep_body(sweep, A, V):
             def step_cond(k, *_):
-                return stablehlo.compare(k, _scalar(self.m - 1, i32), comparison_direction="LT")
+                return stablehlo.compare(k, scalar_constant(self.m - 1, i32), comparison_direction="LT")
 
             def step_body(k, A, V):
                 A, V = step(Num(k), Num(A), Num(V))
                 return [(Num(k) + 1).value, A.value, V.value]
 
-            _, A, V = extras.while_([_scalar(0, i32), A, V], step_cond, step_body)
+            _, A, V = extras.while_([scalar_constant(0, i32), A, V], step_cond, step_body)
             return [(Num(sweep) + 1).value, A, V]
 
-        _, A, V = extras.while_([_scalar(0, i32), A.value, V.value], sweep_cond, sweep_body)
+        _, A, V = extras.while_([scalar_constant(0, i32), A.value, V.value], sweep_cond, sweep_body)
         return Num(A), Num(V)
 
     def rotation(self, k: Num, G: Num, batch: int) -> Num:
@@ -171,9 +171,9 @@ class Tournament:
         pair_type = ir.RankedTensorType.get(list(G.type.shape[:-2]) + [self.m, self.h],
                                             self.element)
         p2, q2 = self.pairing(k)
-        P = _broadcast(p2, pair_type, [batch, batch + 1])
-        Q = _broadcast(q2, pair_type, [batch, batch + 1])
-        GP, GQ = _matmul(G, P, batch), _matmul(G, Q, batch)
+        P = broadcast(p2, pair_type, [batch, batch + 1])
+        Q = broadcast(q2, pair_type, [batch, batch + 1])
+        GP, GQ = matmul(G, P, batch), matmul(G, Q, batch)
         gpp, gqq, gpq = _diag_sum(P, GP, batch), _diag_sum(Q, GQ, batch), _diag_sum(P, GQ, batch)
         hermitian = is_complex(self.element)
         if hermitian:
@@ -194,32 +194,32 @@ class Tournament:
         if hermitian:
             c, s = complex_(c, c.like(0)), complex_(s, s.like(0))
             cq, sq = c * conj(phase), s * conj(phase)
-        cs = lambda x: _broadcast(x, pair_type, list(range(batch)) + [batch + 1])
-        return (_matmul(P * cs(c), P, batch, True) + _matmul(Q * cs(cq), Q, batch, True)
-                + _matmul(P * cs(s), Q, batch, True) - _matmul(Q * cs(sq), P, batch, True))
+        cs = lambda x: broadcast(x, pair_type, list(range(batch)) + [batch + 1])
+        return (matmul(P * cs(c), P, batch, True) + matmul(Q * cs(cq), Q, batch, True)
+                + matmul(P * cs(s), Q, batch, True) - matmul(Q * cs(sq), P, batch, True))
 
 
 def syevd(op: ir.Operation, a: ir.Value):
     a = Num(a)
-    lower = _chars(op).get("uplo", "L") == "L"
+    lower = lapack_chars(op).get("uplo", "L") == "L"
     shape = list(a.type.shape)
     batch, n = len(shape) - 2, shape[-1]
     element = a.element
-    rows, columns = _positions(a)
+    rows, columns = positions(a)
     hermitian = is_complex(element)
     if hermitian:               # the diagonal of a Hermitian matrix is real: its imag is not read
         a = select(rows.eq(columns), complex_(real(a), real(a).like(0)), a)
     kept = select(rows >= columns if lower else rows <= columns, a, a.like(0))
     strict = select(rows > columns if lower else rows < columns, a, a.like(0))
-    sym = kept + _adjoint(strict, batch)
+    sym = kept + adjoint(strict, batch)
     m = n + n % 2
     if m != n:
-        sym = Num(stablehlo.pad(sym.value, _scalar(0, element), edge_padding_low=[0] * len(shape),
+        sym = Num(stablehlo.pad(sym.value, scalar_constant(0, element), edge_padding_low=[0] * len(shape),
                                 edge_padding_high=[0] * batch + [1, 1],
                                 interior_padding=[0] * len(shape)))
     matrix = ir.RankedTensorType.get(shape[:-2] + [m, m], element)
-    rows_m, cols_m = _positions(Num(stablehlo.constant(0, result_type=matrix)))
-    identity = _identity(shape[:-2], m, element)
+    rows_m, cols_m = positions(Num(stablehlo.constant(0, result_type=matrix)))
+    identity = identity_matrix(shape[:-2], m, element)
     eps = float_info(real_element(element)).eps
 
     tournament = Tournament(m, element)
@@ -227,7 +227,7 @@ def syevd(op: ir.Operation, a: ir.Value):
     def step(k, A, V):
         """One round of m/2 simultaneous rotations."""
         J = tournament.rotation(k, A, batch)
-        return _matmul(_matmul(_adjoint(J, batch), A, batch), J, batch), _matmul(V, J, batch)
+        return matmul(matmul(adjoint(J, batch), A, batch), J, batch), matmul(V, J, batch)
 
     def off_and_norm(A):
         squares = real(A * conj(A)) if hermitian else A * A
@@ -247,13 +247,13 @@ def syevd(op: ir.Operation, a: ir.Value):
         return worse
 
     A, V = tournament.sweeps(sym, identity, step, unconverged)
-    w = _diagonal(A, batch)                                                 # [..., m]
+    w = diagonal_of(A, batch)                                                 # [..., m]
     if hermitian:
         w = real(w)
     if m != n:
         w = Num(stablehlo.slice(w.value, start_indices=[0] * (batch + 1),
                                 limit_indices=shape[:-2] + [n]))
-        V = _slice(V, n, n)
+        V = leading_block(V, n, n)
     w_sorted, (vectors,) = sort_columns(w, batch, "LT", V)         # ascending eigenvalues
     info_type = ir.RankedTensorType(op.results[2].type)
     info = stablehlo.constant(0, result_type=info_type)

@@ -22,10 +22,10 @@ from shlo.dialect import stablehlo
 from shlo.passes.lib import builders as extras
 from shlo.passes.lib.expr import Num, complex_, conj, is_complex, real, select, sum_over
 from ..registry import register_custom_call
-from .ffi_calls import _chars, _column, _full, _positions, _scalar, _spread, reflector
-from .geev import _fenced
-from .gehrd import _transposed
-from .syevd import _diagonal
+from .ffi_calls import lapack_chars, selected_column, broadcast_scalar, positions, scalar_constant, spread, reflector
+from .geev import fenced
+from .gehrd import transposed
+from .syevd import diagonal_of
 
 
 def _reversed(x: Num, dimensions: list[int]) -> Num:
@@ -34,44 +34,44 @@ def _reversed(x: Num, dimensions: list[int]) -> Num:
 
 def _hermitian_from_lower(a: Num) -> Num:
     """The Hermitian (symmetric) matrix of a's lower triangle, its diagonal taken as real."""
-    rows, columns = _positions(a)
+    rows, columns = positions(a)
     diagonal = real(a)
     if is_complex(a.element):
         diagonal = complex_(diagonal, 0.0)
-    return select(rows > columns, a, select(rows.eq(columns), diagonal, conj(_transposed(a))))
+    return select(rows > columns, a, select(rows.eq(columns), diagonal, conj(transposed(a))))
 
 
 def tridiagonal_lower(a: Num, tau_type: ir.RankedTensorType) -> tuple[Num, Num, Num, Num]:
     """xsytd2/xhetd2 with uplo 'L' on (batches of) matrices: (a', d, e, taus)."""
     rank, n = a.type.rank, a.type.shape[-1]
     batch = rank - 2
-    rows, columns = _positions(a)
+    rows, columns = positions(a)
     i32 = ir.IntegerType.get_signless(32)
     slots = Num(stablehlo.iota(iota_dimension=batch, result_type=ir.RankedTensorType.get(
         tau_type.shape, i32)))
     real_type = ir.RankedTensorType.get(tau_type.shape, real(a).element)
 
     def cond(i, *_):
-        return stablehlo.compare(i, _scalar(n - 1, i32), comparison_direction="LT")
+        return stablehlo.compare(i, scalar_constant(n - 1, i32), comparison_direction="LT")
 
     def body(i, h, taus, offdiagonal):
         i, h, taus, offdiagonal = Num(i), Num(h), Num(taus), Num(offdiagonal)
-        ii = _full(i, rows.type)
+        ii = broadcast_scalar(i, rows.type)
         p = ii + 1                                            # the row where v is 1
         in_column = columns.eq(ii)
-        column = _column(h, in_column, rank)
-        alpha = _spread(sum_over(select(rows.eq(p), column, h.like(0)), [batch]), h, batch)
+        column = selected_column(h, in_column, rank)
+        alpha = spread(sum_over(select(rows.eq(p), column, h.like(0)), [batch]), h, batch)
         below = rows > p
-        norm2 = real(_spread(sum_over(select(below, column * conj(column), h.like(0)), [batch]),
+        norm2 = real(spread(sum_over(select(below, column * conj(column), h.like(0)), [batch]),
                              h, batch))                                           # |x|^2
         reflect, beta, tau, scale = reflector(alpha, norm2, h)
         v = select(rows.eq(p), h.like(1), select(below, column * scale, h.like(0)))  # v[row]
         trailing = (rows > ii) & (columns > ii)
         # x = tau A v and w = x - tau/2 (x^H v) v, both laid along the rows
-        x = tau * _spread(sum_over(select(trailing, h, h.like(0)) * _transposed(v),
+        x = tau * spread(sum_over(select(trailing, h, h.like(0)) * transposed(v),
                                    [batch + 1]), h, batch + 1)
-        w = x - tau * 0.5 * _spread(sum_over(conj(x) * v, [batch]), h, batch) * v
-        update = v * conj(_transposed(w)) + w * conj(_transposed(v))
+        w = x - tau * 0.5 * spread(sum_over(conj(x) * v, [batch]), h, batch) * v
+        update = v * conj(transposed(w)) + w * conj(transposed(v))
         h = select(trailing, h - update, h)
         # the reflector below the subdiagonal of column i
         h = select(in_column & below, v, h)
@@ -79,25 +79,25 @@ def tridiagonal_lower(a: Num, tau_type: ir.RankedTensorType) -> tuple[Num, Num, 
                                             h.like(0)), [batch + 1]), [batch]))
         tau_i = sum_over(sum_over(select(in_column & rows.eq(p), tau, h.like(0)), [batch + 1]),
                          [batch])
-        at_i = slots.eq(_full(i, slots.type))
-        taus = select(at_i, _spread(tau_i, taus, batch), taus)
-        offdiagonal = select(at_i, _spread(e_i, offdiagonal, batch), offdiagonal)
+        at_i = slots.eq(broadcast_scalar(i, slots.type))
+        taus = select(at_i, spread(tau_i, taus, batch), taus)
+        offdiagonal = select(at_i, spread(e_i, offdiagonal, batch), offdiagonal)
         return [(i + 1).value, h.value, taus.value, offdiagonal.value]
 
-    start = [_scalar(0, i32), _hermitian_from_lower(a).value,
-             _full(Num(_scalar(0, tau_type.element_type)), tau_type).value,
-             _full(Num(_scalar(0, real_type.element_type)), real_type).value]
-    _, h, taus, e = _fenced(extras.while_(start, cond, body))
-    d = real(_diagonal(h, batch))
+    start = [scalar_constant(0, i32), _hermitian_from_lower(a).value,
+             broadcast_scalar(Num(scalar_constant(0, tau_type.element_type)), tau_type).value,
+             broadcast_scalar(Num(scalar_constant(0, real_type.element_type)), real_type).value]
+    _, h, taus, e = fenced(extras.while_(start, cond, body))
+    d = real(diagonal_of(h, batch))
     on_diagonal = complex_(d, 0.0) if is_complex(a.element) else d
-    e_padded = Num(stablehlo.pad(e.value, _scalar(0, e.element), edge_padding_low=[0] * (rank - 1),
+    e_padded = Num(stablehlo.pad(e.value, scalar_constant(0, e.element), edge_padding_low=[0] * (rank - 1),
                                  edge_padding_high=[0] * batch + [1],
                                  interior_padding=[0] * (rank - 1)))               # [..., n]
-    e_column = _spread(e_padded, h, batch)                                 # e[c] at (r, c)
+    e_column = spread(e_padded, h, batch)                                 # e[c] at (r, c)
     e_entry = complex_(e_column, 0.0) if is_complex(a.element) else e_column
     out = select(rows > columns + 1, h,
                  select(rows.eq(columns + 1), e_entry,
-                        select(rows.eq(columns), _spread(on_diagonal, h, batch), a)))
+                        select(rows.eq(columns), spread(on_diagonal, h, batch), a)))
     return out, d, e, taus
 
 
@@ -105,18 +105,18 @@ def sytrd(op: ir.Operation, a: ir.Value):
     a = Num(a)
     rank = a.type.rank
     n = a.type.shape[-1]
-    lower = _chars(op).get("uplo", "L") == "L"
+    lower = lapack_chars(op).get("uplo", "L") == "L"
     _, d_type, e_type, tau_type, info_type = (ir.RankedTensorType(r.type) for r in op.results)
-    info = _full(Num(_scalar(0, info_type.element_type)), info_type)
+    info = broadcast_scalar(Num(scalar_constant(0, info_type.element_type)), info_type)
     if n == 0:
-        return [a.value, _full(Num(_scalar(0, d_type.element_type)), d_type).value,
-                _full(Num(_scalar(0, e_type.element_type)), e_type).value,
-                _full(Num(_scalar(0, tau_type.element_type)), tau_type).value, info.value]
+        return [a.value, broadcast_scalar(Num(scalar_constant(0, d_type.element_type)), d_type).value,
+                broadcast_scalar(Num(scalar_constant(0, e_type.element_type)), e_type).value,
+                broadcast_scalar(Num(scalar_constant(0, tau_type.element_type)), tau_type).value, info.value]
     if n == 1:                 # no step (and no loop: IREE 3.13's runtime failed on complex
-        d = real(_diagonal(a, rank - 2))             # 1x1s with one, as in lapack_geev)
+        d = real(diagonal_of(a, rank - 2))             # 1x1s with one, as in lapack_geev)
         out = complex_(real(a), 0.0) if is_complex(a.element) else a
-        return [out.value, d.value, _full(Num(_scalar(0, e_type.element_type)), e_type).value,
-                _full(Num(_scalar(0, tau_type.element_type)), tau_type).value, info.value]
+        return [out.value, d.value, broadcast_scalar(Num(scalar_constant(0, e_type.element_type)), e_type).value,
+                broadcast_scalar(Num(scalar_constant(0, tau_type.element_type)), tau_type).value, info.value]
     if lower:
         out, d, e, taus = tridiagonal_lower(a, tau_type)
     else:
