@@ -123,3 +123,25 @@ def test_edited_pipelines_run(ctx):
         run_pipeline(module, target_pipeline(DEFAULT, vulkan, fast_math=fast_math))
         assert ("stablehlo.sine" in str(module)) == fast_math
     assert default_pipeline() == Pipeline().append(*DEFAULT_PASSES).text(", ")
+
+
+def test_a_retry_with_passes_runs_them_and_appends_them_for_the_replay(ctx, monkeypatch):
+    from shlo.runtime import compiler
+    seen = []
+
+    def compile_to_vmfb(module, target, **kw):
+        seen.append((kw["pipeline"], str(module).count("stablehlo.add")))
+        if len(seen) == 1:
+            raise shlo.CompileError("refused")
+        return b"vmfb"
+    monkeypatch.setattr(compiler, "compile_to_vmfb", compile_to_vmfb)
+    monkeypatch.setattr(compiler, "retry_with", lambda target: lambda error: ((), ("cse",)))
+    text = ("func.func @main(%x: tensor<4xf32>) -> tensor<4xf32> {\n"
+            "  %0 = stablehlo.add %x, %x : tensor<4xf32>\n"
+            "  %1 = stablehlo.add %x, %x : tensor<4xf32>\n"
+            "  %2 = stablehlo.multiply %0, %1 : tensor<4xf32>\n  return %2 : tensor<4xf32>\n}")
+    module = shlo.parse_module(text, context=ctx)
+    vmfb = compiler.compile_module(module, get_target("vmvx"), pipeline="builtin.module(canonicalize)",
+                                   cache=False, isolate=False)
+    assert vmfb == b"vmfb"
+    assert seen == [("builtin.module(canonicalize)", 2), ("builtin.module(canonicalize, cse)", 1)]
