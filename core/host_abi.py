@@ -19,13 +19,16 @@ REFLECTION_KEY = "shlo.host"         # iree.reflection entry on public functions
 # each other's data; this keeps program order), and returns bytes (empty for send/outfeed).
 #   collective(after, data, groups, primitive, op, mode, replicas, partitions) -> data
 #   process_id(after, replicas, partitions) -> 8 bytes: (replica_id, partition_id) as u32
-#   send(after, data, channel); recv(after, channel, byte count) -> data
+#   send(after, data, channel, pairs, mode, replicas, partitions)
+#   recv(after, channel, byte count, pairs, mode, replicas, partitions) -> data
+#     (pairs: the op's (source, target) processes, named as MODES[mode] says; none (0 x 0):
+#     a FIFO per channel that any process may read, which only the thread engine has)
 #   infeed(after, descriptor, part, parts) -> data; outfeed(after, data, descriptor, part, parts)
 FUNCTIONS = {
     "collective": "0rrriiiii_r",
     "process_id": "0rii_r",
-    "send": "0rrI_r",
-    "recv": "0rII_r",
+    "send": "0rrIriii_r",
+    "recv": "0rIIriii_r",
     "infeed": "0rrii_r",
     "outfeed": "0rrrii_r",
 }

@@ -18,6 +18,13 @@ finished while others wait, and waits longer than `timeout` seconds (SHLO_MPI_TI
 default 600); then the group's communicator (split from the world once per group list, in the
 same order on every rank, and kept) moves the data. A rank that fails prints its error and
 aborts the job (MPI_Abort), so no rank hangs.
+
+send / recv need their `source_target_pairs` here (the thread engine also has channels any
+process may read; MPI must name the receiver): a send is an MPI_Isend to its target, tagged
+with its channel, on the communicator of the signatures, so a recv waiting for a rank that
+went on to a collective, or finished, without sending sees that rank's signature first (MPI
+keeps one sender's messages in order) and fails as a deadlock. Each run ends by checking that
+every message sent was received.
 """
 from __future__ import annotations
 
@@ -36,8 +43,10 @@ from .devices import device_config
 from .host_module import HostError, HostProcess, describe_process, exchange_result
 
 _TAG_SIGNATURE, _TAG_END = 1, 2
+_TAG_CHANNEL = 16               # send/recv messages: tag _TAG_CHANNEL + channel handle
 _END = -1                       # signature number of a rank that finished its function
 _FORWARD_PAUSE = 1.0           # seconds a failing rank waits between its message and MPI_Abort
+GPU_DRIVERS = {"cuda": "NCCL", "hip": "RCCL"}    # drivers run() refuses on several ranks
 _SIGNATURE = 6                  # int64s: number, op, primitive, byte count, groups crc, 0
 
 
@@ -118,6 +127,11 @@ class MpiGrid:
         self.outfeed_configs = [[] for _ in range(self.size)]
         self.collectives = 0
         self.failure = None
+        self.sent = self.received = 0           # send/recv messages of this run
+        self._sends: list = []                  # (request, buffer) of sends in flight
+        self._early = collections.defaultdict(collections.deque)  # rank -> signatures and
+        self._mail = collections.defaultdict(collections.deque)   # (rank, tag) -> messages
+                                                                  # a recv read on its way
 
     def describe(self, index: int) -> str:
         return describe_process(index, self.partitions).replace("process", "rank", 1)
@@ -130,7 +144,12 @@ class MpiGrid:
         rows[self.rank] = mine
         others = [r for r in range(self.size) if r != self.rank]
         sends = [comm.Isend(mine, dest=r, tag=_TAG_SIGNATURE) for r in others]
-        pending = {r: comm.Irecv(rows[r], source=r, tag=_TAG_SIGNATURE) for r in others}
+        pending = {}
+        for r in others:
+            if self._early[r]:
+                rows[r] = self._early[r].popleft()
+            else:
+                pending[r] = comm.Irecv(rows[r], source=r, tag=_TAG_SIGNATURE)
         self._wait(pending, what)
         MPI.Request.Waitall(sends)
         return rows
@@ -177,7 +196,7 @@ class MpiGrid:
         collective then fails at once), and hear that every other one returned too."""
         if error is not None:
             return
-        mine = np.array([_END] + [0] * (_SIGNATURE - 1), np.int64)
+        mine = np.array([_END, self.sent, self.received] + [0] * (_SIGNATURE - 3), np.int64)
         rows = self._signatures(mine, "the end of the run")
         late = [r for r in range(self.size) if rows[r, 0] != _END]
         if late:
@@ -185,6 +204,14 @@ class MpiGrid:
                             f"function while rank(s) {', '.join(map(str, late))} still run "
                             f"collectives (collective #{rows[late[0], 0]}: "
                             f"{host_abi.OPS[rows[late[0], 1]]})")
+        sent, received = int(rows[:, 1].sum()), int(rows[:, 2].sum())
+        if sent != received:
+            raise HostError(f"the end of the run: {sent - received} stablehlo.send message(s) "
+                            f"were never received (sent per rank: {rows[:, 1].tolist()}, "
+                            f"received per rank: {rows[:, 2].tolist()}): every send needs a "
+                            f"stablehlo.recv on its target, on the same channel")
+        mpi().Request.Waitall([q for q, _ in self._sends])
+        self._sends.clear()
 
     # -- the exchanges ---------------------------------------------------------------------
     def exchange(self, index: int, number: int, name: str, primitive: int, groups: list,
@@ -237,15 +264,70 @@ class MpiGrid:
             send.Wait()
         return out.tobytes()
 
-    def send(self, channel: int, data: bytes) -> None:
-        raise HostError(f"stablehlo.send on channel {channel}: under MPI a send must say which "
-                        f"rank receives it; run modules with send/recv on one machine with "
-                        f"shlo.run_parallel")
+    def send(self, index: int, channel: int, target: int | None, data: bytes) -> None:
+        """Send `data` to rank `target` on `channel` (see the module docstring)."""
+        if target is None:
+            raise HostError(f"stablehlo.send on channel {channel}: under MPI a send must say "
+                            f"which rank receives it (source_target_pairs, or the frontend "
+                            f"attribute _xla_send_recv_source_target_pairs); without them run "
+                            f"the module on one machine with shlo.run_parallel")
+        tag = self._tag("stablehlo.send", channel)
+        self._sends = [(q, b) for q, b in self._sends if not q.Test()]
+        buffer = np.frombuffer(data, np.int8)
+        self._sends.append((self.comms.control.Isend(buffer, dest=target, tag=tag), buffer))
+        self.sent += 1
+        traffic[0] += len(data)
 
-    def recv(self, index: int, channel: int) -> bytes:
-        raise HostError(f"stablehlo.recv on channel {channel}: under MPI a recv must say which "
-                        f"rank sends to it; run modules with send/recv on one machine with "
-                        f"shlo.run_parallel")
+    def recv(self, index: int, channel: int, source: int | None) -> bytes:
+        """The next message rank `source` sent this rank on `channel`. Messages of other
+        channels and signatures of that rank read on the way are kept for later; a signature
+        means the rank went on without sending this message: a deadlock."""
+        if source is None:
+            raise HostError(f"stablehlo.recv on channel {channel}: under MPI a recv must say "
+                            f"which rank sends to it (source_target_pairs, or the frontend "
+                            f"attribute _xla_send_recv_source_target_pairs); without them run "
+                            f"the module on one machine with shlo.run_parallel")
+        MPI, comm = mpi(), self.comms.control
+        tag = self._tag("stablehlo.recv", channel)
+        mail, status = self._mail[(source, tag)], MPI.Status()
+        deadline, pause = time.monotonic() + self.timeout, 1e-5
+        while not mail:
+            if self._early[source]:
+                row = self._early[source][0]
+                went = "finished its function" if row[0] == _END else \
+                    f"went on to collective #{row[0]} ({host_abi.OPS[row[1]]})"
+                raise HostError(f"stablehlo.recv on channel {channel}: deadlock: "
+                                f"{self.describe(self.rank)} waits for a message of rank "
+                                f"{source}, which {went} without sending it")
+            message = comm.Improbe(source=source, tag=MPI.ANY_TAG, status=status)
+            if message is None:
+                if time.monotonic() > deadline:
+                    raise HostError(f"stablehlo.recv on channel {channel}: "
+                                    f"{self.describe(self.rank)} waited {self.timeout:g} s for "
+                                    f"rank {source}'s send, which did not reach it "
+                                    f"(SHLO_MPI_TIMEOUT sets the wait)")
+                time.sleep(pause)
+                pause = min(2 * pause, 2e-3)
+                continue
+            got = status.Get_tag()
+            buffer = np.empty(_SIGNATURE if got == _TAG_SIGNATURE else
+                              status.Get_count(MPI.BYTE), np.int64 if got == _TAG_SIGNATURE
+                              else np.int8)
+            message.Recv(buffer)
+            if got == _TAG_SIGNATURE:
+                self._early[source].append(buffer)
+            else:
+                self._mail[(source, got)].append(buffer.tobytes())
+        self.received += 1
+        return mail.popleft()
+
+    def _tag(self, op: str, channel: int) -> int:
+        """The MPI tag of a channel's messages."""
+        upper = self.comms.control.Get_attr(mpi().TAG_UB) - _TAG_CHANNEL
+        if not 0 <= channel <= upper:
+            raise HostError(f"{op} on channel {channel}: under MPI a channel handle is a "
+                            f"message tag, 0 to {upper} with this MPI library")
+        return _TAG_CHANNEL + channel
 
 
 _last: list = [[], []]
@@ -280,6 +362,15 @@ def run(executable, *args, num_replicas: int | None = None, num_partitions: int 
         num_replicas = max(1, ranks // max(1, num_partitions))
     me = comm.Get_rank()
     try:
+        driver = str(executable.device).split(":")[0]
+        if driver in GPU_DRIVERS and ranks > 1:
+            raise InvocationError(
+                f"shlo.distributed: device '{executable.device}' under MPI is not supported: "
+                f"shlo gives no rank a GPU of its own (every rank of a host would open GPU 0) "
+                f"and this path has never run on a GPU; IREE's own GPU channels "
+                f"({GPU_DRIVERS[driver]}) bootstrap through OpenMPI's libmpi.so, which the pip "
+                f"MPI wheels lack. Run GPU modules on one machine with shlo.run_parallel, or "
+                f"under MPI on cpu or vulkan")
         if num_replicas * num_partitions != ranks:
             raise InvocationError(f"shlo.distributed: the module runs as {num_replicas} "
                                   f"replica(s) x {num_partitions} partition(s) = "

@@ -3,7 +3,8 @@ call (shlo-host-collectives emits the calls; core/host_abi is the contract).
 
 A `ProcessGrid` is the shared state of one run of `num_replicas x num_partitions` processes:
 the rendezvous of collectives (the n-th collective of every process meets the n-th of every
-other), one FIFO per send/recv channel, and each process's infeed and outfeed queues. Each
+other), one FIFO per send/recv channel (per channel, source and target when the ops name
+their `source_target_pairs`), and each process's infeed and outfeed queues. Each
 process runs in its own VM context, whose `shlo_host` module is a `HostProcess` bound to the
 process's index (replica * num_partitions + partition, the spec's flattened id).
 
@@ -170,16 +171,32 @@ class ProcessGrid:
         values = self.rendezvous(index, number, (name, primitive), data)
         return exchange_result(primitive, name, groups, values, index, self.partitions)
 
-    def send(self, channel: int, data: bytes) -> None:
+    def send(self, index: int, channel: int, target: int | None, data: bytes) -> None:
+        """Queue `data` from process `index` on `channel` for `target` (None: for whichever
+        process receives on the channel first)."""
         with self._cond:
-            self._channels[channel].append(data)
+            self._channels[channel if target is None else (channel, index, target)].append(data)
             self._cond.notify_all()
 
-    def recv(self, index: int, channel: int) -> bytes:
+    def recv(self, index: int, channel: int, source: int | None) -> bytes:
+        """The next bytes `source` (None: any process) sent process `index` on `channel`."""
         with self._cond:
-            queue = self._channels[channel]
-            self._wait(index, lambda: bool(queue), f"stablehlo.recv on channel {channel}")
+            queue = self._channels[channel if source is None else (channel, source, index)]
+            what = f"stablehlo.recv on channel {channel}" + (
+                "" if source is None else f" from {self.describe(source)}")
+            self._wait(index, lambda: bool(queue), what)
             return queue.popleft()
+
+    def check_delivered(self) -> None:
+        """After a run: every send that named its target was received (under MPI an unreceived
+        message would stay in flight, so both engines reject it)."""
+        for key, queue in self._channels.items():
+            if isinstance(key, tuple) and queue:
+                channel, source, target = key
+                raise HostError(f"stablehlo.send on channel {channel}: {self.describe(source)} "
+                                f"sent {len(queue)} message(s) to {self.describe(target)} that "
+                                f"it did not receive: every send needs a stablehlo.recv on its "
+                                f"target, on the same channel")
 
 
 class HostProcess:
@@ -206,11 +223,11 @@ class HostProcess:
     def process_id(self, after, replicas, partitions):
         return self._guard(self._process_id, replicas, partitions)
 
-    def send(self, after, data, channel):
-        return self._guard(self._send, data, channel)
+    def send(self, after, data, channel, pairs, mode, replicas, partitions):
+        return self._guard(self._send, data, channel, pairs, mode, replicas, partitions)
 
-    def recv(self, after, channel, size):
-        return self._guard(self._recv, channel, size)
+    def recv(self, after, channel, size, pairs, mode, replicas, partitions):
+        return self._guard(self._recv, channel, size, pairs, mode, replicas, partitions)
 
     def infeed(self, after, descriptor, part, parts):
         return self._guard(self._infeed, descriptor, part, parts)
@@ -252,16 +269,32 @@ class HostProcess:
         ids = np.array(divmod(self.index, self.grid.partitions), np.uint32)
         return self._upload(ids.tobytes())
 
-    def _send(self, data, channel):
-        self.grid.send(channel, self._bytes(data))
+    def _send(self, data, channel, pairs, mode, replicas, partitions):
+        pairs = self._pairs("stablehlo.send", pairs, mode, replicas, partitions)
+        target = None if pairs is None else next((t for s, t in pairs if s == self.index), -1)
+        if target != -1:                    # (-1: this process sends to nobody)
+            self.grid.send(self.index, channel, target, self._bytes(data))
         return self._upload(b"")
 
-    def _recv(self, channel, size):
-        data = self.grid.recv(self.index, channel)
+    def _recv(self, channel, size, pairs, mode, replicas, partitions):
+        pairs = self._pairs("stablehlo.recv", pairs, mode, replicas, partitions)
+        source = None if pairs is None else next((s for s, t in pairs if t == self.index), -1)
+        if source == -1:                    # nobody sends to this process: zeros, as in
+            return self._upload(bytes(size))        # collective_permute
+        data = self.grid.recv(self.index, channel, source)
         if len(data) != size:
             raise HostError(f"stablehlo.recv on channel {channel}: {self.grid.describe(self.index)}"
                             f" expects {size} bytes, the matching send sent {len(data)}")
         return self._upload(data)
+
+    def _pairs(self, op: str, pairs, mode: int, replicas: int, partitions: int):
+        """The (source, target) flattened ids of a send/recv's source_target_pairs (None when
+        it has none)."""
+        rows = self._array(pairs, np.int64)
+        if not rows.size:
+            return None
+        self._check_grid(op, replicas, partitions)
+        return process_groups(host_abi.MODES[mode], rows, replicas, partitions)
 
     def _infeed(self, descriptor, part, parts):
         element, shape, _ = _descriptor(self._array(descriptor, np.int64))

@@ -76,6 +76,7 @@ def run_parallel(executable, inputs: Sequence[Sequence], *, num_replicas: int | 
     functions.clear()               # (a traceback must not keep the contexts alive)
     if any(e is not None for e in errors):
         raise _first_failure(grid, errors) from None
+    grid.check_delivered()
     out = ParallelResults(results)
     out.outfeed, out.outfeed_configs = grid.outfeed, grid.outfeed_configs
     return out

@@ -18,7 +18,11 @@ exchange data through IREE. shlo runs such a module as one VM context per proces
   block per process (all_to_all), and the folded blocks gathered: the same fold, in the same
   order, for a process's operand bytes moved twice instead of once per group member.
 - replica_id, partition_id: asked of the host.
-- send / recv (any module): a FIFO per channel handle; infeed / outfeed: the process's host
+- send / recv (any module): with `source_target_pairs` (or XLA's frontend attribute
+  `_xla_send_recv_source_target_pairs`), from each source to its target per channel, the
+  pairs naming partitions (replicas in a module of one partition, or with channel handle 0),
+  as XLA's send/recv do; without them a FIFO per channel handle that any process may read
+  (the thread engine only: MPI must know the receiver). infeed / outfeed: the process's host
   queues. Their tokens become fresh `after_all` tokens: the calls keep program order.
 
 Modules for one process keep their collectives (shlo-single-process-collectives rewrites
@@ -27,6 +31,7 @@ them). Operands must have static shapes.
 from __future__ import annotations
 
 import dataclasses
+import re
 
 import numpy as np
 from iree.compiler import ir
@@ -44,8 +49,8 @@ DESCRIPTOR = "tensor<?xi64>"
 SIGNATURES = {      # host function -> argument types after `after`, as core/host_abi says
     "collective": [BYTES, GROUPS, "i32", "i32", "i32", "i32", "i32"],
     "process_id": ["i32", "i32"],
-    "send": [BYTES, "i64"],
-    "recv": ["i64", "i64"],
+    "send": [BYTES, "i64", GROUPS, "i32", "i32", "i32"],
+    "recv": ["i64", "i64", GROUPS, "i32", "i32", "i32"],
     "infeed": [DESCRIPTOR, "i32", "i32"],
     "outfeed": [BYTES, DESCRIPTOR, "i32", "i32"],
 }
@@ -168,7 +173,8 @@ def _scalar(value: int, width: int = 32) -> ir.Value:
 
 
 def _matrix(rows: np.ndarray, type_name: str) -> ir.Value:
-    rows = np.asarray(rows, np.int64).reshape(-1, rows.shape[-1] if rows.ndim == 2 else 0)
+    rows = np.asarray(rows, np.int64)
+    rows = rows.reshape(len(rows), -1) if rows.size else np.zeros((0, 0), np.int64)
     attr = ir.DenseElementsAttr.get(np.ascontiguousarray(rows),
                                     type=ir.IntegerType.get_signless(64))
     return _cast(stablehlo.constant(attr), type_name)
@@ -377,9 +383,34 @@ def _process_id(op, host):
     return [stablehlo.reshape(one, result_type=op.results[0].type)]
 
 
+_XLA_PAIRS = "_xla_send_recv_source_target_pairs"
+
+
+def _send_recv_route(op: ir.Operation, host: HostCalls) -> list[ir.Value]:
+    """[pairs, mode, replicas, partitions] of a send/recv's host call (see core/host_abi):
+    its source_target_pairs (or XLA's frontend attribute), 0 x 0 when it has none."""
+    pairs = _int_matrix(op, "source_target_pairs")
+    attrs = op.attributes
+    if not pairs.size and "mhlo.frontend_attributes" in attrs:
+        front = ir.DictAttr(attrs["mhlo.frontend_attributes"])
+        if _XLA_PAIRS in front:
+            text = ir.StringAttr(front[_XLA_PAIRS]).value
+            pairs = np.array(re.findall(r"\{\s*(\d+)\s*,\s*(\d+)\s*\}", text),
+                             np.int64).reshape(-1, 2)
+    if pairs.size and (pairs.shape[1] != 2 or len(set(pairs[:, 0])) < len(pairs) or
+                       len(set(pairs[:, 1])) < len(pairs)):
+        raise PassError(f"{op.name}: source_target_pairs {pairs.tolist()} must be (source, "
+                        f"target) pairs with no source and no target twice (C1-C3)", at=op)
+    replicas, partitions = host.counts
+    mode = "cross_replica" if _channel(op) <= 0 or partitions == 1 else "cross_partition"
+    return [_matrix(pairs, GROUPS), _scalar(host_abi.MODES.index(mode)), _scalar(replicas),
+            _scalar(partitions)]
+
+
 def _send(op, host):
     for x in op.operands[:-1]:
-        host.call("send", [to_bytes(x, op), _scalar(_channel(op), 64)])
+        host.call("send", [to_bytes(x, op), _scalar(_channel(op), 64),
+                           *_send_recv_route(op, host)])
     return [stablehlo.after_all([])]
 
 
@@ -388,7 +419,8 @@ def _recv(op, host):
     values = []
     for r in op.results[:-1]:
         t = ir.RankedTensorType(r.type)
-        data = host.call("recv", [channel, _scalar(_byte_count(t, op), 64)])
+        data = host.call("recv", [channel, _scalar(_byte_count(t, op), 64),
+                                  *_send_recv_route(op, host)])
         values.append(from_bytes(data, t))
     return values + [stablehlo.after_all([])]
 

@@ -345,3 +345,57 @@ def test_send_without_a_receiver_is_an_error_on_mpi(ctx, tmp_path):
                                  "inputs": save_inputs(tmp_path / "in.npz", [(x,), (x,)])}])
     _one_line_failure(done, r"stablehlo.(send|recv) on channel 5: under MPI a (send|recv) must "
                             r"say which rank")
+
+
+@pytest.fixture(scope="module")
+def paired(ctx, tmp_path_factory):
+    """(executable, .vmfb path) of test_host_collectives' PAIRED (send/recv with pairs)."""
+    exe = shlo.compile(shlo.parse_module(spec_cases.PAIRED, context=ctx), target="cpu")
+    path = tmp_path_factory.mktemp("paired") / "paired.vmfb"
+    path.write_bytes(exe.vmfb)
+    return exe, str(path)
+
+
+def test_send_recv_with_pairs_on_2_ranks(paired, tmp_path):
+    """64K-element messages over MPI (read out of channel order: rank 0 receives channel 2
+    first, so channel 1's message waits) equal the thread engine's bytes and numpy's."""
+    exe, vmfb = paired
+    xs = spec_cases.paired_inputs()
+    threads = shlo.run_parallel(exe, xs, num_replicas=2, programs=["exchange"] * 2)
+    out = str(tmp_path / "o")
+    done = worker(2, tmp_path, [{"vmfb": vmfb, "function": "exchange", "replicas": 2,
+                                 "partitions": 1, "inputs": save_inputs(tmp_path / "in.npz", xs),
+                                 "out": out}])
+    assert done.returncode == 0, done.stderr[-3000:]
+    for me in range(2):
+        want = spec_cases.paired_expected(xs, me)
+        got = rank_results(out, me, want)
+        assert [g.tobytes() for g in got] == [np.asarray(w).tobytes() for w in want], me
+        assert [g.tobytes() for g in got] == [np.asarray(t).tobytes() for t in threads[me]]
+
+
+@pytest.mark.parametrize("functions, message", [
+    (["idle", "recv_only"], r"stablehlo.recv on channel 3: deadlock: rank 1 \(replica 1, "
+                            r"partition 0\) waits for a message of rank 0, which finished its "
+                            r"function without sending it"),
+    (["send_only", "idle"], r"the end of the run: 1 stablehlo.send message\(s\) were never "
+                            r"received \(sent per rank: \[1, 0\], received per rank: \[0, 0\]\)"),
+])
+def test_paired_send_recv_faults_on_mpi(paired, tmp_path, functions, message):
+    """The faults test_host_collectives finds on threads, as one-line errors on MPI."""
+    x = np.ones(65536, np.float32)
+    inputs = save_inputs(tmp_path / "in.npz", [(x,) if f == "send_only" else ()
+                                               for f in functions])
+    done = worker(2, tmp_path, [{"vmfb": paired[1], "functions": functions, "replicas": 2,
+                                 "partitions": 1, "inputs": inputs, "out": str(tmp_path / "o")}])
+    _one_line_failure(done, message)
+
+
+def test_gpu_devices_under_mpi_are_a_clear_error(pair, tmp_path):
+    """CUDA under MPI is refused before any device opens (no GPU needed to check it)."""
+    inputs = save_inputs(tmp_path / "in.npz", [(np.ones(4, np.float32),)] * 2)
+    done = worker(2, tmp_path, [{"vmfb": pair, "function": "main", "replicas": 2,
+                                 "partitions": 1, "inputs": inputs, "out": str(tmp_path / "o")}],
+                  device="cuda")
+    _one_line_failure(done, r"shlo: rank \d of 2 failed: shlo.distributed: device 'cuda' under "
+                            r"MPI is not supported: shlo gives no rank a GPU of its own .*NCCL")

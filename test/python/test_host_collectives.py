@@ -216,6 +216,96 @@ def test_infeed_and_outfeed_per_process(io):
         assert run.outfeed_configs[i] == ["first", ""]
 
 
+def _channel(n: int) -> str:
+    return f"channel_handle = #stablehlo.channel_handle<handle = {n}, type = 1>"
+
+
+RING = "source_target_pairs = dense<[[0, 1], [1, 0]]> : tensor<2x2xi64>"
+ONE_TO_ZERO = "source_target_pairs = dense<[[1, 0]]> : tensor<1x2xi64>"
+XLA_RING = 'mhlo.frontend_attributes = {_xla_send_recv_source_target_pairs = "{{0,1},{1,0}}"}'
+ZERO_TO_ONE = "source_target_pairs = dense<[[0, 1]]> : tensor<1x2xi64>"
+X, Y, TOK = "tensor<65536xf32>", "tensor<256x300xbf16>", "!stablehlo.token"
+# send / recv that name their pairs (the op's source_target_pairs, XLA's frontend attribute):
+# @exchange swaps x on channel 1 (twice: x, then 2x, in order), and sends process 1's y to
+# process 0 on channel 2 (process 1 receives zeros there), receiving channel 2 first.
+PAIRED = f"""
+module attributes {{mhlo.num_replicas = 2 : i32, mhlo.num_partitions = 1 : i32}} {{
+func.func @exchange(%x: {X}, %y: {Y}) -> ({X}, {Y}, {X}) {{
+  %t = stablehlo.after_all : {TOK}
+  %t1 = "stablehlo.send"(%x, %t) {{{RING}, {_channel(1)}}} : ({X}, {TOK}) -> {TOK}
+  %t2 = "stablehlo.send"(%y, %t1) {{{ONE_TO_ZERO}, {_channel(2)}}} : ({Y}, {TOK}) -> {TOK}
+  %x2 = stablehlo.add %x, %x : {X}
+  %t3 = "stablehlo.send"(%x2, %t2) {{{XLA_RING}, {_channel(1)}}} : ({X}, {TOK}) -> {TOK}
+  %b:2 = "stablehlo.recv"(%t3) {{{ONE_TO_ZERO}, {_channel(2)}}} : ({TOK}) -> ({Y}, {TOK})
+  %a:2 = "stablehlo.recv"(%b#1) {{{RING}, {_channel(1)}}} : ({TOK}) -> ({X}, {TOK})
+  %c:2 = "stablehlo.recv"(%a#1) {{{XLA_RING}, {_channel(1)}}} : ({TOK}) -> ({X}, {TOK})
+  return %a#0, %b#0, %c#0 : {X}, {Y}, {X}
+}}
+func.func @idle() -> tensor<i32> {{
+  %c = stablehlo.constant dense<0> : tensor<i32>
+  return %c : tensor<i32>
+}}
+func.func @send_only(%x: {X}) -> {X} {{
+  %t = stablehlo.after_all : {TOK}
+  %t1 = "stablehlo.send"(%x, %t) {{{ZERO_TO_ONE}, {_channel(3)}}} : ({X}, {TOK}) -> {TOK}
+  return %x : {X}
+}}
+func.func @recv_only() -> {X} {{
+  %t = stablehlo.after_all : {TOK}
+  %a:2 = "stablehlo.recv"(%t) {{{ZERO_TO_ONE}, {_channel(3)}}} : ({TOK}) -> ({X}, {TOK})
+  return %a#0 : {X}
+}}
+}}
+"""
+
+
+def paired_inputs() -> list:
+    rng = np.random.default_rng(7)
+    return [(rng.standard_normal(65536).astype(np.float32),
+             rng.standard_normal((256, 300)).astype(ml_dtypes.bfloat16)) for _ in range(2)]
+
+
+def paired_expected(xs: list, me: int) -> tuple:
+    """numpy: what process `me` of @exchange returns."""
+    other = xs[1 - me]
+    y = other[1] if me == 0 else np.zeros_like(other[1])
+    return other[0], y, other[0] + other[0]
+
+
+# (functions of processes 0 and 1, the thread engine's error)
+PAIRED_FAULTS = [
+    (["idle", "recv_only"], r"stablehlo.recv on channel 3 from process 0 \(replica 0, "
+                            r"partition 0\): deadlock: process 1"),
+    (["send_only", "idle"], r"stablehlo.send on channel 3: process 0 \(replica 0, partition "
+                            r"0\) sent 1 message\(s\) to process 1 \(replica 1, partition 0\) "
+                            r"that it did not receive"),
+]
+
+
+@pytest.fixture(scope="module")
+def paired(ctx):
+    return shlo.compile(shlo.parse_module(PAIRED, context=ctx), target="cpu")
+
+
+def test_send_recv_with_source_target_pairs(paired):
+    """64K-element f32 and 77K-element bf16 messages, from each source to its target only,
+    in channel order, zeros where no one sends (as collective_permute)."""
+    xs = paired_inputs()
+    results = shlo.run_parallel(paired, xs, num_replicas=2, programs=["exchange"] * 2)
+    for me in range(2):
+        for got, want in zip(results[me], paired_expected(xs, me)):
+            assert np.asarray(got).tobytes() == np.asarray(want).tobytes(), f"process {me}"
+
+
+@pytest.mark.parametrize("functions, message", PAIRED_FAULTS)
+def test_paired_send_recv_faults(paired, functions, message):
+    x = np.ones(65536, np.float32)
+    inputs = [(x,) if f == "send_only" else () for f in functions]
+    with pytest.raises(shlo.InvocationError, match=message) as info:
+        shlo.run_parallel(paired, inputs, num_replicas=2, programs=functions)
+    assert len(str(info.value).splitlines()) == 1
+
+
 @pytest.mark.parametrize("call, message", [
     (lambda exe: exe.function("recv")(np.zeros((2, 3), np.int64)),
      r"stablehlo.recv on channel 5: deadlock: process 0 \(replica 0, partition 0\) waits"),
