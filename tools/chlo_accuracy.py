@@ -444,12 +444,12 @@ def run_in_reference_interpreter(text: str, pipeline: str, inputs) -> np.ndarray
     """`text`'s @main after `pipeline`, evaluated by the StableHLO reference interpreter."""
     import shlo
     from shlo.passes.pipeline import run_pipeline
-    from shlo.tools.conformance_reference import _jaxlib_context
+    from shlo.tools.conformance_reference import jaxlib_context
     module = shlo.parse_module(text, context=shlo.context())
     run_pipeline(module.operation, pipeline)
     if "chlo." in str(module):
         raise RuntimeError("the pipeline left CHLO ops")
-    jir, stablehlo, jctx = _jaxlib_context()
+    jir, stablehlo, jctx = jaxlib_context()
     with jctx:
         jmodule = jir.Module.parse(str(module))
         args = [jir.DenseElementsAttr.get(np.ascontiguousarray(a)) for a in inputs]

@@ -20,7 +20,7 @@ LEGALIZE_CHLO = "builtin.module(func.func(chlo-legalize-to-stablehlo))"
 
 
 @functools.lru_cache(maxsize=1)
-def _jaxlib_context():
+def jaxlib_context():
     from jaxlib.mlir import ir as jir
     from jaxlib.mlir._mlir_libs import _chlo, _jax_mlir_ext, _stablehlo
 
@@ -51,7 +51,7 @@ def module_text(module: ir.Module, test: TestFunction) -> str:
 
 def run_reference(module: ir.Module, test: TestFunction, ctx: ir.Context) -> list[np.ndarray]:
     """Evaluate `test` in the interpreter; its results as host arrays (one per result edge)."""
-    jir, stablehlo, jctx = _jaxlib_context()
+    jir, stablehlo, jctx = jaxlib_context()
     text = module_text(module, test)
     try:
         with jctx:

@@ -8,12 +8,12 @@ import re
 
 import numpy as np
 
-from shlo.tools.conformance_reference import _jaxlib_context
+from shlo.tools.conformance_reference import jaxlib_context
 
 
 def evaluate(function_text: str, args) -> list[np.ndarray]:
     """Results of the single function in `function_text` (renamed `main`) on `args`."""
-    jir, stablehlo, ctx = _jaxlib_context()
+    jir, stablehlo, ctx = jaxlib_context()
     text = re.sub(r"func\.func (public |private )?@[\w$.]+\(", "func.func @main(", function_text,
                   count=1)
     with ctx, jir.Location.unknown():

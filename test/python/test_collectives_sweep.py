@@ -11,7 +11,7 @@ import pytest
 
 import shlo
 
-from reference_oracle import _jaxlib_context
+from reference_oracle import jaxlib_context
 
 SEED, CASES = 20261124, 36
 ELEMENTS = {"f32": np.float32, "f64": np.float64, "i32": np.int32, "i8": np.int8,
@@ -123,7 +123,7 @@ def _reference(case, grid) -> list[np.ndarray]:
               + "\n".join(constants) +
               f'\n    %r:2 = "interpreter.run_parallel"(%x0, %x1) {{programs = {programs}}}'
               f" : ({t}, {t}) -> ({r}, {r})\n    return %r#0, %r#1 : {r}, {r}\n  }}\n}}")
-    jir, stablehlo, ctx = _jaxlib_context()
+    jir, stablehlo, ctx = jaxlib_context()
     with ctx:
         results = stablehlo.eval_module(jir.Module.parse(module), [])
     return [np.array(a, copy=True).astype(inputs[0].dtype) for a in results]

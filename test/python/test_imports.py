@@ -106,6 +106,26 @@ def test_dependencies_point_one_way():
     assert upward == []
 
 
+def _private_imports(name: str, path: str) -> list[str]:
+    """`_private` names that `name` imports from another module of the package."""
+    package = name if path.endswith("__init__.py") else name.rpartition(".")[0]
+    out = []
+    for node in ast.walk(ast.parse(open(path).read())):
+        if isinstance(node, ast.ImportFrom):
+            base = node.module or ""
+            if node.level:
+                parts = package.split(".")
+                parts = parts[:len(parts) - (node.level - 1)]
+                base = ".".join(parts + ([base] if base else []))
+            out += [f"{name} imports {base}.{a.name}" for a in node.names
+                    if base in MODULES and a.name.startswith("_") and not a.name.startswith("__")]
+    return out
+
+
+def test_helpers_used_across_modules_are_public():
+    assert [line for m, p in MODULES.items() for line in _private_imports(m, p)] == []
+
+
 @pytest.mark.parametrize("name", sorted(MODULES))
 def test_module_imports_alone(name):
     """Each module imports first, with no other module of the package loaded."""

@@ -21,8 +21,8 @@ def _interpreter(text: str, inputs: list) -> list:
     import numpy as np
     from jaxlib.mlir.passmanager import PassManager
 
-    from shlo.tools.conformance_reference import _jaxlib_context
-    jir, stablehlo, ctx = _jaxlib_context()
+    from shlo.tools.conformance_reference import jaxlib_context
+    jir, stablehlo, ctx = jaxlib_context()
     with ctx, jir.Location.unknown():
         module = jir.Module.parse(text)
         if "chlo." in text:
