@@ -88,6 +88,24 @@ def test_options_with_braces_and_quotes():
                                                           "max-length": "4096"}
 
 
+
+@pytest.mark.parametrize("text", [
+    'builtin.module(canonicalize{max-iterations=2 region-simplify="aggressive"}, '
+    'inline{default-pipeline= op-pipelines={func.func(cse)}}, func.func(cse))',
+    'builtin.module(inline{default-pipeline="canonicalize{max-iterations=3}"}, symbol-dce)',
+])
+def test_mlir_reads_the_printed_text_as_it_reads_the_text(ctx, text):
+    """MLIR's own parser and printer as the oracle, both ways."""
+    from iree.compiler.passmanager import PassManager
+    with ctx:
+        mlir = str(PassManager.parse(text))
+        assert str(PassManager.parse(parse_pipeline(text).text())) == mlir
+        assert str(PassManager.parse(parse_pipeline(mlir).text())) == mlir
+        edited = parse_pipeline("inline, cse").set_options(
+            "inline", default_pipeline="canonicalize, cse", max_iterations=7)
+        read = str(PassManager.parse(edited.text()))
+    assert "default-pipeline={canonicalize, cse}" in read and " max-iterations=7" in read
+
 def test_user_options_win():
     vulkan = get_target("vulkan")
     mine = "builtin.module(shlo-accurate-math{exp-log=false}, cse)"
