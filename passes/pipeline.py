@@ -93,19 +93,19 @@ class Pipeline:
 
     def replace(self, name: str, *entries) -> Pipeline:
         """`entries` in place of each occurrence of the pass `name` (which must be there)."""
-        for steps, i in reversed(self._first(name, every=True)):
+        for steps, i in reversed(self._found(name)):
             steps[i:i + 1] = [_entry(e) for e in entries]
         return self
 
     def insert_before(self, anchor: str, *entries) -> Pipeline:
         """`entries` just before the first occurrence of the pass `anchor` (which must be there)."""
-        steps, i = self._first(anchor)[0]
+        steps, i = self._found(anchor)[0]
         steps[i:i] = [_entry(e) for e in entries]
         return self
 
     def insert_after(self, anchor: str, *entries) -> Pipeline:
         """`entries` just after the first occurrence of the pass `anchor` (which must be there)."""
-        steps, i = self._first(anchor)[0]
+        steps, i = self._found(anchor)[0]
         steps[i + 1:i + 1] = [_entry(e) for e in entries]
         return self
 
@@ -132,11 +132,14 @@ class Pipeline:
             elif step.name == name:
                 yield self.steps, i
 
-    def _first(self, name: str, every: bool = False) -> list:
+    def _found(self, name: str) -> list:
+        """`_find`'s occurrences; an error naming the pipeline where there are none."""
         found = list(self._find(name))
         if not found:
-            raise PipelineError(f"the pipeline '{self.text(', ')}' has no pass '{name}'")
-        return found if every else found[:1]
+            text = self.text(", ")
+            text = text if len(text) <= 120 else f"{text[:100]} ... {text[-16:]}"
+            raise PipelineError(f"the pipeline '{text}' has no pass '{name}'")
+        return found
 
 
 Nest = Pipeline             # the name of this class before it had edits
