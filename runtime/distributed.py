@@ -129,7 +129,6 @@ class MpiGrid:
         self.failure = None
         self.sent = self.received = 0           # send/recv messages of this run
         self._sends: list = []                  # (request, buffer) of sends in flight
-        self._early = collections.defaultdict(collections.deque)  # rank -> signatures and
         self._mail = collections.defaultdict(collections.deque)   # (rank, tag) -> messages
                                                                   # a recv read on its way
 
@@ -144,12 +143,7 @@ class MpiGrid:
         rows[self.rank] = mine
         others = [r for r in range(self.size) if r != self.rank]
         sends = [comm.Isend(mine, dest=r, tag=_TAG_SIGNATURE) for r in others]
-        pending = {}
-        for r in others:
-            if self._early[r]:
-                rows[r] = self._early[r].popleft()
-            else:
-                pending[r] = comm.Irecv(rows[r], source=r, tag=_TAG_SIGNATURE)
+        pending = {r: comm.Irecv(rows[r], source=r, tag=_TAG_SIGNATURE) for r in others}
         self._wait(pending, what)
         MPI.Request.Waitall(sends)
         return rows
@@ -280,8 +274,8 @@ class MpiGrid:
 
     def recv(self, index: int, channel: int, source: int | None) -> bytes:
         """The next message rank `source` sent this rank on `channel`. Messages of other
-        channels and signatures of that rank read on the way are kept for later; a signature
-        means the rank went on without sending this message: a deadlock."""
+        channels read on the way are kept for their recv; a signature of that rank means it
+        went on without sending this message: a deadlock."""
         if source is None:
             raise HostError(f"stablehlo.recv on channel {channel}: under MPI a recv must say "
                             f"which rank sends to it (source_target_pairs, or the frontend "
@@ -292,13 +286,6 @@ class MpiGrid:
         mail, status = self._mail[(source, tag)], MPI.Status()
         deadline, pause = time.monotonic() + self.timeout, 1e-5
         while not mail:
-            if self._early[source]:
-                row = self._early[source][0]
-                went = "finished its function" if row[0] == _END else \
-                    f"went on to collective #{row[0]} ({host_abi.OPS[row[1]]})"
-                raise HostError(f"stablehlo.recv on channel {channel}: deadlock: "
-                                f"{self.describe(self.rank)} waits for a message of rank "
-                                f"{source}, which {went} without sending it")
             message = comm.Improbe(source=source, tag=MPI.ANY_TAG, status=status)
             if message is None:
                 if time.monotonic() > deadline:
@@ -315,9 +302,12 @@ class MpiGrid:
                               else np.int8)
             message.Recv(buffer)
             if got == _TAG_SIGNATURE:
-                self._early[source].append(buffer)
-            else:
-                self._mail[(source, got)].append(buffer.tobytes())
+                went = "finished its function" if buffer[0] == _END else \
+                    f"went on to collective #{buffer[0]} ({host_abi.OPS[buffer[1]]})"
+                raise HostError(f"stablehlo.recv on channel {channel}: deadlock: "
+                                f"{self.describe(self.rank)} waits for a message of rank "
+                                f"{source}, which {went} without sending it")
+            self._mail[(source, got)].append(buffer.tobytes())
         self.received += 1
         return mail.popleft()
 

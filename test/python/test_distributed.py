@@ -380,11 +380,15 @@ def test_send_recv_with_pairs_on_2_ranks(paired, tmp_path):
                             r"function without sending it"),
     (["send_only", "idle"], r"the end of the run: 1 stablehlo.send message\(s\) were never "
                             r"received \(sent per rank: \[1, 0\], received per rank: \[0, 0\]\)"),
+    (["reduce_then_send", "recv_then_reduce"], r"stablehlo.recv on channel 4: deadlock: rank 1 "
+                                               r"\(replica 1, partition 0\) waits for a message "
+                                               r"of rank 0, which went on to collective #0 "
+                                               r"\(stablehlo.all_reduce\) without sending it"),
 ])
 def test_paired_send_recv_faults_on_mpi(paired, tmp_path, functions, message):
     """The faults test_host_collectives finds on threads, as one-line errors on MPI."""
     x = np.ones(65536, np.float32)
-    inputs = save_inputs(tmp_path / "in.npz", [(x,) if f == "send_only" else ()
+    inputs = save_inputs(tmp_path / "in.npz", [() if f in ("idle", "recv_only") else (x,)
                                                for f in functions])
     done = worker(2, tmp_path, [{"vmfb": paired[1], "functions": functions, "replicas": 2,
                                  "partitions": 1, "inputs": inputs, "out": str(tmp_path / "o")}])

@@ -255,6 +255,18 @@ func.func @recv_only() -> {X} {{
   %a:2 = "stablehlo.recv"(%t) {{{ZERO_TO_ONE}, {_channel(3)}}} : ({TOK}) -> ({X}, {TOK})
   return %a#0 : {X}
 }}
+func.func @reduce_then_send(%x: {X}) -> {X} {{
+  %s = "stablehlo.all_reduce"(%x) {ADD.replace("E", "f32")} {{replica_groups = dense<[[0, 1]]> : tensor<1x2xi64>}} : ({X}) -> {X}
+  %t = stablehlo.after_all : {TOK}
+  %t1 = "stablehlo.send"(%s, %t) {{{ZERO_TO_ONE}, {_channel(4)}}} : ({X}, {TOK}) -> {TOK}
+  return %s : {X}
+}}
+func.func @recv_then_reduce(%x: {X}) -> {X} {{
+  %t = stablehlo.after_all : {TOK}
+  %r:2 = "stablehlo.recv"(%t) {{{ZERO_TO_ONE}, {_channel(4)}}} : ({TOK}) -> ({X}, {TOK})
+  %s = "stablehlo.all_reduce"(%r#0) {ADD.replace("E", "f32")} {{replica_groups = dense<[[0, 1]]> : tensor<1x2xi64>}} : ({X}) -> {X}
+  return %s : {X}
+}}
 }}
 """
 
@@ -279,6 +291,8 @@ PAIRED_FAULTS = [
     (["send_only", "idle"], r"stablehlo.send on channel 3: process 0 \(replica 0, partition "
                             r"0\) sent 1 message\(s\) to process 1 \(replica 1, partition 0\) "
                             r"that it did not receive"),
+    (["reduce_then_send", "recv_then_reduce"], r"deadlock: process \d \(replica \d, "
+                                               r"partition 0\) waits"),
 ]
 
 
@@ -300,7 +314,7 @@ def test_send_recv_with_source_target_pairs(paired):
 @pytest.mark.parametrize("functions, message", PAIRED_FAULTS)
 def test_paired_send_recv_faults(paired, functions, message):
     x = np.ones(65536, np.float32)
-    inputs = [(x,) if f == "send_only" else () for f in functions]
+    inputs = [() if f in ("idle", "recv_only") else (x,) for f in functions]
     with pytest.raises(shlo.InvocationError, match=message) as info:
         shlo.run_parallel(paired, inputs, num_replicas=2, programs=functions)
     assert len(str(info.value).splitlines()) == 1
