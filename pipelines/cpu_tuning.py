@@ -1,43 +1,20 @@
-"""Per-module IREE flags for the cpu target, chosen from what the module contains (data).
+"""Per-module IREE flags and shlo passes for the cpu target (and compile retries for every
+target), chosen from what the module holds, as entries with ids.
 
-shlo's cpu defaults (`CPU_DEFAULT_FLAGS` in shlo.pipelines.targets, chosen by
-`python -m shlo.tools.flag_sweep`, numbers in docs/performance.md) fit every
-workload measured but one: with O2/O3, IREE fuses jax's scatter (its negative
-index wrapping) into a dispatch that needs 4 MiB of stack and fails to compile
-("exceeded stack allocation limit"). A module with a scatter therefore compiles
-without aggressive fusion, which avoids it. A module with a small batched matmul compiles
-without data tiling: IREE 3.13's data tiling computed wrong values for some of them (batch
-2-3, 3 or 6 rows, after a row normalisation: softmax weights times values). A module whose
-every matmul is a matrix-vector product of a few rows, on a matrix that is not a constant (batch-1
-inference with the weights as arguments), compiles without data tiling too: it would repack
-the whole matrix on every call. A sum of a matrix times a broadcast vector counts as one
-(IREE raises it to a matmul). Flags the user gave come last and win (IREE takes the last
-value of a repeated flag).
-
-Large matmuls (an operand over 8 MiB) get a larger distribution tile
-(`--iree-llvmcpu-matmul-tile-bytes`, 16 MiB instead of 256 KiB): IREE's default cuts a
-4096^3 matmul into 65536 workgroups that each stream K from L3. The option is process-global
-in IREE 3.13, so such a module compiles in a child iree-compile (shlo.runtime.child_compile).
-
-Some fusion failures cannot be told from the ops a module holds: IREE's stream partitioning
-then reports a "circular dependency" (measured: jax's igamma/igammac on f64, whose series
-loops shlo expands in f64, and jax's gammainc with betainc in one f64 module), a data-tiling
-relayout "restricted to workgroup distributed contexts" (jnp.linalg.eigh's Jacobi loops,
-jax.random.multivariate_normal), or
-"operations with large vector sizes" (attention written as (exp(s - max) v) / sum, with 256
-keys or more). `retry_with` gives what to compile such a module again with (RETRY_RULES:
-error text -> flags, and shlo passes to run on the module first); the retry happens once,
-only for that error, and once more where the same error comes back and SECOND_RETRIES
-has a next step for it.
-
-Some rewrites pay on one kind of CPU only: `host_passes` gives the shlo passes the cpu target
-adds to its pipeline when it compiles for this machine (HOST_PASSES: pass -> the CPU features
-it needs and those it must lack, read from /proc/cpuinfo).
+`MODULE_RULES`: flags a module gets when it holds a matching op (`module_flags`, `tuned`).
+`RETRIES`: a compile error's text -> flags and shlo passes to compile again with, once, and
+once more where the same error comes back and the entry has a `then` step (`retry_with`).
+`HOST_PASSES`: shlo passes the cpu target adds when it compiles for this machine and its CPU
+features match (`host_passes`). Each id is a section of docs/iree_gaps.md (why, evidence,
+when measured); flags the user gave come last and win (IREE takes the last value of a
+repeated flag). shlo's cpu defaults are `CPU_DEFAULT_FLAGS` in shlo.pipelines.targets.
 """
 from __future__ import annotations
 
+import dataclasses
 import functools
 import math
+from collections.abc import Callable
 
 from iree.compiler import ir
 
@@ -175,79 +152,122 @@ def _relaid_out_by_a_transpose(op: ir.Operation) -> bool:
     return False
 
 
-# (op name, flags added when the module holds such an op, why, which ops count: None for all;
-# a "builtin.module" rule's predicate judges the whole module)
-MODULE_RULES: tuple[tuple[str, tuple[str, ...], str, object], ...] = (
-    ("stablehlo.scatter", NO_AGGRESSIVE_FUSION,
-     "O2/O3 fuse scatter index math into a dispatch over the stack limit", None),
-    # measured (docs/performance.md): 2048^3 1.72x -> 1.36x XLA, 4096^3 2.49x -> 1.41x;
-    # 1024^3, 512^3 and 256x1024x1024 unchanged
-    ("stablehlo.dot_general", LARGE_MATMUL_TILES,
-     "IREE's 256 KiB of operands per workgroup streams a large matmul's K from L3 in 16x16 "
-     "tiles", _has_large_operand),
-    # measured 2026-11-26 (docs/performance.md): wrong values for 40 of 360 shapes, all with
-    # batch 2-3 and 3 or 6 rows, when the lhs is a row-normalised tensor (softmax weights)
-    ("stablehlo.dot_general", NO_DATA_TILING,
-     "IREE 3.13's data tiling miscompiles some small batched matmuls", _is_small_batched),
-    # measured 2026-11-27 (docs/performance.md): x @ W of 1 row and a 4096x4096 argument W
-    # 20.4 -> 4.3 ms (XLA 1.3 ms), 8 rows 20.4 -> 4.5 ms, 2048x2048 0.92-1.09 -> 0.59-0.67 ms;
-    # from 64 rows on data tiling wins again, and with a constant W it packs W once
-    ("builtin.module", NO_DATA_TILING,
-     "data tiling repacks a matrix-vector product's whole matrix on every call",
-     _only_thin_products),
-    # measured 2026-11-27 (docs/performance.md): a transformer block (jax, 256 tokens, 8 heads)
-    # 7.7 -> 5.1 ms (XLA 4.9); the bench suite unchanged with the option on everywhere
-    ("stablehlo.dot_general", NO_TRANSPOSE_PROPAGATION,
-     "IREE moves a head split into the projection's matmul, which it then neither data-tiles "
-     "nor vectorizes along the rows", _relaid_out_by_a_transpose),
+@dataclasses.dataclass(frozen=True)
+class ModuleRule:
+    """Flags a module gets when it holds an op named `op` that `which` accepts (None: every
+    such op; for "builtin.module", `which` judges the whole module)."""
+
+    id: str
+    op: str
+    flags: tuple[str, ...]
+    what: str
+    which: Callable[[ir.Operation], bool] | None = None
+
+
+MODULE_RULES: tuple[ModuleRule, ...] = (
+    ModuleRule("cpu-scatter-stack", "stablehlo.scatter", NO_AGGRESSIVE_FUSION,
+               "O2/O3 fuse scatter index math into a dispatch over the stack limit"),
+    ModuleRule("cpu-large-matmul-tiles", "stablehlo.dot_general", LARGE_MATMUL_TILES,
+               "IREE's 256 KiB of operands per workgroup streams a large matmul's K from L3 in "
+               "16x16 tiles", _has_large_operand),
+    ModuleRule("cpu-small-batched-matmul", "stablehlo.dot_general", NO_DATA_TILING,
+               "IREE's data tiling miscompiles some small batched matmuls", _is_small_batched),
+    ModuleRule("cpu-thin-matvec", "builtin.module", NO_DATA_TILING,
+               "data tiling repacks a matrix-vector product's whole matrix on every call",
+               _only_thin_products),
+    ModuleRule("cpu-head-split-transpose", "stablehlo.dot_general", NO_TRANSPOSE_PROPAGATION,
+               "IREE moves a head split into the projection's matmul, which it then neither "
+               "data-tiles nor vectorizes along the rows", _relaid_out_by_a_transpose),
 )
 
 
-# IREE error text -> (flags a second compile adds, shlo passes it runs first, why)
-RETRY_RULES: dict[str, tuple[tuple[str, ...], tuple[str, ...], str]] = {
-    "circular dependency: input operation uses partition output": (
-        NO_AGGRESSIVE_FUSION, ("shlo-barrier-loop-results{every-loop=true}",),
-        "IREE's stream partitioning fails on some aggressive fusions and on some loops' "
-        "consumers"),
-    "but region successor needs": (
-        (), ("shlo-barrier-loop-results{every-loop=true}",),
-        "IREE's stream conversion fails on a loop carrying a value only its condition reads"),
-    "does not dominate this use": (
-        NO_AGGRESSIVE_FUSION, (), "a fused dispatch reads a value before it is computed "
-                                  "(jax's value_and_grad of a cross-entropy)"),
-    "exceeded stack allocation limit": (
-        NO_AGGRESSIVE_FUSION, (), "a fused dispatch needs more stack than IREE allows"),
-    "write affecting operations on global resources are restricted to workgroup distributed": (
-        NO_AGGRESSIVE_FUSION, (), "a fused relayout (data tiling) left outside a workgroup"),
-    "One or more operations with large vector sizes": (
-        NO_AGGRESSIVE_FUSION, (), "a fused dispatch vectorizes a whole row at once"),
-    "'vector.transfer_read' op requires valid padding vector elemental type": (
+@dataclasses.dataclass(frozen=True)
+class Retry:
+    """A second compile for a compile error that contains one of `errors`: `flags` added and
+    `passes` run on the module first; `then` flags added where that gives the same error again.
+    `targets`: the target kinds it applies to ("*": every target)."""
+
+    id: str
+    errors: tuple[str, ...]
+    flags: tuple[str, ...]
+    passes: tuple[str, ...]
+    what: str
+    targets: tuple[str, ...]
+    then: tuple[str, ...] = ()
+    then_what: str = ""
+
+
+O0 = ("--iree-opt-level=O0",)
+_LOOP_RESULTS = ("shlo-barrier-loop-results{every-loop=true}",)
+_CPU = ("cpu",)
+
+# Entries of one target are tried in table order; the first whose error text matches and whose
+# flags and passes are not applied yet gives the retry.
+RETRIES: tuple[Retry, ...] = (
+    Retry("any-stream-circular", ("circular dependency: input operation uses partition output",),
+          NO_AGGRESSIVE_FUSION, _LOOP_RESULTS,
+          "IREE's stream partitioning fails on some aggressive fusions and on some loops' "
+          "consumers", ("*",)),
+    Retry("any-region-successor", ("but region successor needs",), (), _LOOP_RESULTS,
+          "IREE's stream conversion fails on a loop carrying a value only its condition reads",
+          ("*",)),
+    Retry("cpu-use-before-def", ("does not dominate this use",), NO_AGGRESSIVE_FUSION, (),
+          "a fused dispatch reads a value before it is computed (jax's value_and_grad of a "
+          "cross-entropy)", _CPU),
+    Retry("cpu-stack-limit", ("exceeded stack allocation limit",), NO_AGGRESSIVE_FUSION, (),
+          "a fused dispatch needs more stack than IREE allows", _CPU),
+    Retry("cpu-workgroup-relayout", (
+        "write affecting operations on global resources are restricted to workgroup "
+        "distributed",), NO_AGGRESSIVE_FUSION, (),
+        "a fused relayout (data tiling) left outside a workgroup", _CPU,
+        then=NO_DATA_TILING + NO_CONST_EXPR_HOISTING,
+        then_what="a constant expression hoisted into the initializer, with a data-tiling "
+                  "relayout"),
+    Retry("cpu-large-vectors", ("One or more operations with large vector sizes",),
+          NO_AGGRESSIVE_FUSION, (), "a fused dispatch vectorizes a whole row at once", _CPU),
+    Retry("cpu-complex-padding", (
+        "'vector.transfer_read' op requires valid padding vector elemental type",),
         NO_DATA_TILING, (), "a data-tiled matmul of run-time size fused with complex results "
-                            "(an fft over a symbolic batch as DFT matmuls)"),
-    "'linalg.pack' op expected padding_value has": (
-        NO_DATA_TILING, (), "data tiling of a matmul whose operand is computed from a boolean "
-                            "argument (i1 packed as i8)"),
-    "'affine.delinearize_index' op no basis element may be statically non-positive": (
+                            "(an fft over a symbolic batch as DFT matmuls)", _CPU),
+    Retry("cpu-bool-pack", ("'linalg.pack' op expected padding_value has",), NO_DATA_TILING, (),
+          "data tiling of a matmul whose operand is computed from a boolean argument (i1 "
+          "packed as i8)", _CPU),
+    Retry("cpu-delinearize", (
+        "'affine.delinearize_index' op no basis element may be statically non-positive",),
         NO_DATA_TILING, (), "data tiling of a matmul of run-time size fed by a softmax "
-                            "(attention over a symbolic length)"),
-}
+                            "(attention over a symbolic length)", _CPU),
+    Retry("cuda-o2-retry", ("does not dominate this use", "op failed to distribute",
+                            "failed to apply fusion + hoisting patterns"), O0, (),
+          "IREE's LLVMGPU pipeline fails on some dispatches at O2", ("cuda",)),
+    Retry("cuda-shared-memory", ("bytes of shared memory",), NO_AGGRESSIVE_FUSION, (),
+          "a fused scatter keeps its whole operand in shared memory (shlo-bench's "
+          "scatter_add_1M: 4 MiB)", ("cuda",)),
+)
 
 
-# shlo pass -> (CPU features the host must have, features it must lack, why)
-HOST_PASSES: dict[str, tuple[frozenset, frozenset, str]] = {
-    # measured (docs/performance.md): 3x3 56x56x64 1.3-2.0x -> 0.8-0.9x XLA on AVX2; with
-    # AVX-512 IREE's direct convolution is 0.62x XLA already
-    "shlo-convolution-to-dots": (frozenset({"avx2"}), frozenset({"avx512f"}),
-                                 "IREE's direct convolution is slow on AVX2, its matmuls are not"),
-    # measured on AVX2: a bf16 1024^3 matmul 1.6 s -> 21 ms (XLA 17 ms), f16 39 -> 22 ms
-    "shlo-widen-narrow-matmuls": (frozenset({"avx2"}), frozenset({"avx512_bf16"}),
-                                  "IREE's bf16 matmul without bf16 instructions is 70-100x XLA"),
-    # measured on Zen 5 (AVX512-BF16, no AVX512-FP16): an f16 1024^3 matmul 8.5 -> 5.9 ms
-    # (XLA 5.3 ms); bf16 there is 0.5x XLA as it is
-    "shlo-widen-narrow-matmuls{types=f16}": (
-        frozenset({"avx2", "avx512_bf16"}), frozenset({"avx512_fp16"}),
-        "IREE's f16 matmul without f16 instructions is 1.6x XLA"),
-}
+@dataclasses.dataclass(frozen=True)
+class HostPass:
+    """A shlo pass (with its options) for a cpu target compiling for a CPU that has every
+    feature of `needs` and none of `lacks` (as /proc/cpuinfo names them)."""
+
+    id: str
+    pass_: str
+    needs: frozenset[str]
+    lacks: frozenset[str]
+    what: str
+
+
+HOST_PASSES: tuple[HostPass, ...] = (
+    HostPass("cpu-avx2-convolutions", "shlo-convolution-to-dots", frozenset({"avx2"}),
+             frozenset({"avx512f"}), "IREE's direct convolution is slow on AVX2, its matmuls "
+                                     "are not"),
+    HostPass("cpu-avx2-bf16-matmuls", "shlo-widen-narrow-matmuls", frozenset({"avx2"}),
+             frozenset({"avx512_bf16"}),
+             "IREE's bf16 matmul without bf16 instructions is 70-100x XLA"),
+    HostPass("cpu-f16-matmuls", "shlo-widen-narrow-matmuls{types=f16}",
+             frozenset({"avx2", "avx512_bf16"}), frozenset({"avx512_fp16"}),
+             "IREE's f16 matmul without f16 instructions is 1.6x XLA"),
+)
 
 
 @functools.cache
@@ -276,70 +296,40 @@ def host_passes(target, features: frozenset | None = None) -> tuple[str, ...]:
     if not for_this_machine(target):
         return ()
     features = host_cpu_features() if features is None else features
-    return tuple(name for name, (need, lack, _why) in HOST_PASSES.items()
-                 if need <= features and not lack & features)
-
-
-# A second retry, where the first one's flags gave the same error again: (flags added to the
-# first retry's, why). jax.random.multivariate_normal failed that way: IREE hoists the Cholesky
-# factor of its constant covariance into the module's initializer and fails there on a data-
-# tiling relayout, aggressive fusion or not. Without data tiling it compiled but failed at run
-# time ("indirect buffer reference slot 0 is out range"); without constant-expression hoisting
-# too it compiles and runs right.
-SECOND_RETRIES: dict[str, tuple[tuple[str, ...], str]] = {
-    "write affecting operations on global resources are restricted to workgroup distributed": (
-        NO_DATA_TILING + NO_CONST_EXPR_HOISTING,
-        "a constant expression hoisted into the initializer, with a data-tiling relayout"),
-}
-
-
-# RETRY_RULES of IREE's target-independent stages (stream partitioning and conversion): they
-# apply to every target (measured on Vulkan as on CPU); the others are the CPU backend's.
-ANY_TARGET_RETRIES = frozenset({"circular dependency: input operation uses partition output",
-                                "but region successor needs"})
-
-
-# The cuda target compiles at O2 (at O0 jax's LU of 64 or 128 rows came back all zeros on an
-# H200); these O2 failures compile again at IREE's default O0, which compiled them (measured
-# on jax programs: QR and SVD of 64 rows, jnp.unique, an embedding gradient, a cross-entropy).
-O0 = ("--iree-opt-level=O0",)
-CUDA_RETRIES: dict[str, tuple[tuple[str, ...], tuple[str, ...], str]] = {
-    **{message: (O0, (), "IREE's LLVMGPU pipeline fails on some dispatches at O2")
-       for message in ("does not dominate this use", "op failed to distribute",
-                       "failed to apply fusion + hoisting patterns")},
-    "bytes of shared memory": (NO_AGGRESSIVE_FUSION, (), "a fused scatter keeps its whole "
-                               "operand in shared memory (shlo-bench's scatter_add_1M: 4 MiB)"),
-}
+    return tuple(h.pass_ for h in HOST_PASSES if h.needs <= features and not h.lacks & features)
 
 
 @functools.cache
 def retries_fingerprint() -> str:
-    """A short digest of every retry rule, for the compile cache's key."""
+    """A short digest of every retry entry, for the compile cache's key (computed from the same
+    text as before the entries had ids, so cached compiles stay valid)."""
     import hashlib
-    text = repr((sorted(RETRY_RULES.items()), sorted(SECOND_RETRIES.items()),
-                 sorted(CUDA_RETRIES.items()), sorted(ANY_TARGET_RETRIES)))
+    first = {e: (r.flags, r.passes, r.what) for r in RETRIES if "cuda" not in r.targets
+             for e in r.errors}
+    second = {e: (r.then, r.then_what) for r in RETRIES if r.then for e in r.errors}
+    cuda = {e: (r.flags, r.passes, r.what) for r in RETRIES if "cuda" in r.targets
+            for e in r.errors}
+    anywhere = {e for r in RETRIES if "*" in r.targets for e in r.errors}
+    text = repr((sorted(first.items()), sorted(second.items()), sorted(cuda.items()),
+                 sorted(anywhere)))
     return "retries=" + hashlib.sha256(text.encode()).hexdigest()[:16]
 
 
 def retry_with(target):
     """A function from a compile error's text to (flags, passes) to compile again with
-    ((), () for no retry): every RETRY_RULES entry for cpu targets, CUDA_RETRIES for cuda
-    targets, ANY_TARGET_RETRIES for all."""
-    rules = {text: rule for text, rule in RETRY_RULES.items()
-             if target.kind.name == "cpu" or text in ANY_TARGET_RETRIES}
-    if target.kind.name == "cuda":
-        rules.update(CUDA_RETRIES)
+    ((), () for no retry): the RETRIES entries for the target's kind, in table order."""
+    kind = target.kind.name
+    rules = [r for r in RETRIES if "*" in r.targets or kind in r.targets]
 
     def plan(message: str) -> tuple[tuple[str, ...], tuple[str, ...]]:
         applied = set(target.extra_flags)
-        for text, (flags, passes, _why) in rules.items():
-            if text not in message:
+        for rule in rules:
+            if not any(text in message for text in rule.errors):
                 continue
-            if passes or not set(flags) <= applied:
-                return flags, passes
-            second = SECOND_RETRIES.get(text) if target.kind.name == "cpu" else None
-            if second and not set(second[0]) <= applied:
-                return second[0], ()
+            if rule.passes or not set(rule.flags) <= applied:
+                return rule.flags, rule.passes
+            if rule.then and not set(rule.then) <= applied:
+                return rule.then, ()
         return (), ()
     return plan
 
@@ -351,15 +341,16 @@ def module_flags(module_op: ir.Operation) -> tuple[str, ...]:
     matched: set[int] = set()
 
     def visit(op):
-        for index, (name, _extra, _why, which) in enumerate(MODULE_RULES):
-            if op.name == name and index not in matched and (which is None or which(op)):
+        for index, rule in enumerate(MODULE_RULES):
+            if op.name == rule.op and index not in matched and (
+                    rule.which is None or rule.which(op)):
                 matched.add(index)
         return ir.WalkResult.ADVANCE
     module_op.walk(visit)
     flags: list[str] = []
-    for index, (_name, extra, _why, _which) in enumerate(MODULE_RULES):
+    for index, rule in enumerate(MODULE_RULES):
         if index in matched:
-            flags += [f for f in extra if f not in flags]
+            flags += [f for f in rule.flags if f not in flags]
     if CPU_FLAGS_ATTR in module_op.attributes:
         requested = [ir.StringAttr(a).value for a in ir.ArrayAttr(
             module_op.attributes[CPU_FLAGS_ATTR])]
@@ -374,5 +365,4 @@ def tuned(target, module_op: ir.Operation):
     extra = module_flags(module_op)
     if not extra:
         return target
-    import dataclasses
     return dataclasses.replace(target, extra_flags=extra + target.extra_flags)

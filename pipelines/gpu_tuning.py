@@ -4,11 +4,8 @@
 `python -m shlo.tools.gpu_bench configs` compiles the bench workloads under each one and
 compares the PTX (dispatches, tensor-core instructions, shared memory); `tools/gpu_check.sh`
 times and checks on a GPU those that change the code (`TIMED`). `default` is what the cuda
-target compiles with (pipelines/targets.py). Measured with IREE 3.13 for cuda:sm_90a: every
-flag below leaves every workload's PTX as it was (the configuration is the same pipeline,
-TileAndFuse or VectorDistribute, and the same tiles), except `top-k`, which makes top_k of
-64x4096 17 dispatches instead of 82 (IREE's topk instead of shlo's sorting network); that one
-waits for a GPU run that checks its results before it becomes the default.
+target compiles with (pipelines/targets.py). What each changed when last measured, and why
+`top-k` is not the default yet: docs/iree_gaps.md, "CUDA compile configurations".
 """
 from __future__ import annotations
 

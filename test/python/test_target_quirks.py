@@ -1,0 +1,236 @@
+"""Target quirks as data (passes/targets/quirks.py, pipelines/cpu_tuning.py): every entry of
+the Vulkan and GPU tables and of the cpu tuning tables is documented in docs/iree_gaps.md, and
+switching a quirk off (`disable=id`) leaves the ops it matches as they were while the table as
+a whole rewrites them. No compiles: IR only."""
+import pathlib
+import re
+
+import pytest
+
+import shlo
+from shlo.errors import PipelineError
+from shlo.passes.pipeline import run_pipeline
+from shlo.passes.targets.legalize_gpu_ops import GPU_QUIRKS
+from shlo.passes.targets.legalize_vulkan_ops import VULKAN_QUIRKS, LegalizeVulkanOps
+from shlo.pipelines.cpu_tuning import HOST_PASSES, MODULE_RULES, RETRIES
+
+DOC = pathlib.Path(__file__).resolve().parents[2] / "docs" / "iree_gaps.md"
+
+_SUM = """({
+      ^bb0(%a: tensor<T>, %b: tensor<T>):
+        %s = stablehlo.add %a, %b : tensor<T>
+        stablehlo.return %s : tensor<T>
+      })"""
+
+
+def _sum(element: str) -> str:
+    return _SUM.replace("T", element)
+
+
+# quirk id -> a function that this entry alone of its table rewrites
+SAMPLES = {
+    "vk-iota-reduce-alloc": """
+    func.func @f() -> tensor<4x8xf32> {
+      %r = stablehlo.iota dim = 1 : tensor<4x8xf32>
+      return %r : tensor<4x8xf32>
+    }""",
+    "vk-bf16-iota": """
+    func.func @f() -> tensor<5000xbf16> {
+      %r = stablehlo.iota dim = 0 : tensor<5000xbf16>
+      return %r : tensor<5000xbf16>
+    }""",
+    "vk-bf16-dot": """
+    func.func @f(%a: tensor<4x8xbf16>, %b: tensor<8x3xbf16>) -> tensor<4x3xbf16> {
+      %r = stablehlo.dot_general %a, %b, contracting_dims = [1] x [0] : (tensor<4x8xbf16>, tensor<8x3xbf16>) -> tensor<4x3xbf16>
+      return %r : tensor<4x3xbf16>
+    }""",
+    "vk-bf16-reduce": """
+    func.func @f(%x: tensor<8xbf16>, %i: tensor<bf16>) -> tensor<bf16> {
+      %r = stablehlo.reduce(%x init: %i) applies stablehlo.add across dimensions = [0] : (tensor<8xbf16>, tensor<bf16>) -> tensor<bf16>
+      return %r : tensor<bf16>
+    }""",
+    "vk-bf16-reduce-input": """
+    func.func @f(%x: tensor<8xbf16>, %i: tensor<f32>) -> tensor<f32> {
+      %w = stablehlo.convert %x : (tensor<8xbf16>) -> tensor<8xf32>
+      %r = stablehlo.reduce(%w init: %i) applies stablehlo.add across dimensions = [0] : (tensor<8xf32>, tensor<f32>) -> tensor<f32>
+      return %r : tensor<f32>
+    }""",
+    "vk-signed-min-max-reduce": """
+    func.func @f(%x: tensor<24xi32>, %i: tensor<i32>) -> tensor<i32> {
+      %r = stablehlo.reduce(%x init: %i) applies stablehlo.minimum across dimensions = [0] : (tensor<24xi32>, tensor<i32>) -> tensor<i32>
+      return %r : tensor<i32>
+    }""",
+    "vk-negated-sum": """
+    func.func @f(%x: tensor<8xf32>, %i: tensor<f32>) -> tensor<f32> {
+      %n = stablehlo.negate %x : tensor<8xf32>
+      %r = stablehlo.reduce(%n init: %i) applies stablehlo.add across dimensions = [0] : (tensor<8xf32>, tensor<f32>) -> tensor<f32>
+      return %r : tensor<f32>
+    }""",
+    "vk-reduce-fused-users": """
+    func.func @f(%x: tensor<4x8xf32>, %i: tensor<f32>) -> tensor<8xf32> {
+      %r = stablehlo.reduce(%x init: %i) applies stablehlo.add across dimensions = [0] : (tensor<4x8xf32>, tensor<f32>) -> tensor<8xf32>
+      return %r : tensor<8xf32>
+    }""",
+    "vk-f64-fused-operands": """
+    func.func @f(%a: tensor<4x8xf64>, %b: tensor<8x3xf64>) -> tensor<4x3xf64> {
+      %n = stablehlo.negate %a : tensor<4x8xf64>
+      %r = stablehlo.dot_general %n, %b, contracting_dims = [1] x [0] : (tensor<4x8xf64>, tensor<8x3xf64>) -> tensor<4x3xf64>
+      return %r : tensor<4x3xf64>
+    }""",
+    "vk-bf16-product-store": """
+    func.func @f(%a: tensor<4x8xf32>, %b: tensor<8x3xf32>) -> tensor<4x3xbf16> {
+      %p = stablehlo.dot_general %a, %b, contracting_dims = [1] x [0] : (tensor<4x8xf32>, tensor<8x3xf32>) -> tensor<4x3xf32>
+      %r = stablehlo.convert %p : (tensor<4x3xf32>) -> tensor<4x3xbf16>
+      return %r : tensor<4x3xbf16>
+    }""",
+    "vk-zero-constant-fold": """
+    func.func @f(%x: tensor<4xf32>) -> tensor<4xf32> {
+      %z = stablehlo.constant dense<0.0> : tensor<4xf32>
+      %r = stablehlo.multiply %x, %z : tensor<4xf32>
+      return %r : tensor<4xf32>
+    }""",
+    "vk-clz-width": """
+    func.func @f(%x: tensor<4xi64>) -> tensor<4xi64> {
+      %r = stablehlo.count_leading_zeros %x : tensor<4xi64>
+      return %r : tensor<4xi64>
+    }""",
+    "vk-unsigned-division": """
+    func.func @f(%a: tensor<4xui32>, %b: tensor<4xui32>) -> tensor<4xui32> {
+      %r = stablehlo.divide %a, %b : tensor<4xui32>
+      return %r : tensor<4xui32>
+    }""",
+    "vk-signed-remainder-min": """
+    func.func @f(%a: tensor<4xi32>, %b: tensor<4xi32>) -> tensor<4xi32> {
+      %r = stablehlo.remainder %a, %b : tensor<4xi32>
+      return %r : tensor<4xi32>
+    }""",
+    "vk-float-remainder": """
+    func.func @f(%a: tensor<4xf32>, %b: tensor<4xf32>) -> tensor<4xf32> {
+      %r = stablehlo.remainder %a, %b : tensor<4xf32>
+      return %r : tensor<4xf32>
+    }""",
+    "vk-grouped-convolution": """
+    func.func @f(%x: tensor<2x4x6x6xf32>, %w: tensor<6x2x3x3xf32>) -> tensor<2x6x4x4xf32> {
+      %r = stablehlo.convolution(%x, %w) dim_numbers = [b, f, 0, 1]x[o, i, 0, 1]->[b, f, 0, 1], window = {stride = [1, 1]} {batch_group_count = 1 : i64, feature_group_count = 2 : i64} : (tensor<2x4x6x6xf32>, tensor<6x2x3x3xf32>) -> tensor<2x6x4x4xf32>
+      return %r : tensor<2x6x4x4xf32>
+    }""",
+    "vk-complex-window": """
+    func.func @f(%x: tensor<8x9xcomplex<f32>>, %i: tensor<complex<f32>>) -> tensor<8x9xcomplex<f32>> {
+      %r = "stablehlo.reduce_window"(%x, %i) <{padding = dense<[[7, 0], [0, 0]]> : tensor<2x2xi64>, window_dimensions = array<i64: 8, 1>}> ({
+      ^bb0(%a: tensor<complex<f32>>, %b: tensor<complex<f32>>):
+        %m = stablehlo.multiply %a, %b : tensor<complex<f32>>
+        stablehlo.return %m : tensor<complex<f32>>
+      }) : (tensor<8x9xcomplex<f32>>, tensor<complex<f32>>) -> tensor<8x9xcomplex<f32>>
+      return %r : tensor<8x9xcomplex<f32>>
+    }""",
+    "vk-narrow-window-input": f"""
+    func.func @f(%x: tensor<6x6xf16>, %i: tensor<f32>) -> tensor<5x5xf32> {{
+      %w = stablehlo.convert %x : (tensor<6x6xf16>) -> tensor<6x6xf32>
+      %r = "stablehlo.reduce_window"(%w, %i) <{{window_dimensions = array<i64: 2, 2>}}> {_sum("f32")} : (tensor<6x6xf32>, tensor<f32>) -> tensor<5x5xf32>
+      return %r : tensor<5x5xf32>
+    }}""",
+    "vk-fft-fused-read": """
+    func.func @f(%x: tensor<4x32xcomplex<f32>>) -> tensor<4x32xf32> {
+      %0 = stablehlo.fft %x, type = FFT, length = [32] : (tensor<4x32xcomplex<f32>>) -> tensor<4x32xcomplex<f32>>
+      %1 = stablehlo.real %0 : (tensor<4x32xcomplex<f32>>) -> tensor<4x32xf32>
+      return %1 : tensor<4x32xf32>
+    }""",
+    "gpu-f8-convert": """
+    func.func @f(%x: tensor<4xf32>) -> tensor<4xf8E4M3FN> {
+      %r = stablehlo.convert %x : (tensor<4xf32>) -> tensor<4xf8E4M3FN>
+      return %r : tensor<4xf8E4M3FN>
+    }""",
+    "gpu-f8-operands": """
+    func.func @f(%a: tensor<4xf8E4M3FN>, %b: tensor<4xf8E4M3FN>) -> tensor<4xi1> {
+      %r = stablehlo.compare LT, %a, %b : (tensor<4xf8E4M3FN>, tensor<4xf8E4M3FN>) -> tensor<4xi1>
+      return %r : tensor<4xi1>
+    }""",
+    "gpu-f8-bodies": """
+    func.func @f(%x: tensor<8xf8E4M3FN>, %i: tensor<f8E4M3FN>) -> tensor<f8E4M3FN> {
+      %r = stablehlo.reduce(%x init: %i) applies stablehlo.add across dimensions = [0] : (tensor<8xf8E4M3FN>, tensor<f8E4M3FN>) -> tensor<f8E4M3FN>
+      return %r : tensor<f8E4M3FN>
+    }""",
+    "gpu-nan-min-max": """
+    func.func @f(%a: tensor<4xf32>, %b: tensor<4xf32>) -> tensor<4xf32> {
+      %r = stablehlo.maximum %a, %b : tensor<4xf32>
+      return %r : tensor<4xf32>
+    }""",
+    "gpu-negated-sum": """
+    func.func @f(%x: tensor<8xf32>, %i: tensor<f32>) -> tensor<f32> {
+      %n = stablehlo.negate %x : tensor<8xf32>
+      %r = stablehlo.reduce(%n init: %i) applies stablehlo.add across dimensions = [0] : (tensor<8xf32>, tensor<f32>) -> tensor<f32>
+      return %r : tensor<f32>
+    }""",
+    "gpu-sliced-gather": """
+    func.func @f(%a: tensor<16x16xf32>, %i: tensor<16x1xi32>) -> tensor<16xf32> {
+      %c = stablehlo.slice %a [0:16, 0:1] : (tensor<16x16xf32>) -> tensor<16x1xf32>
+      %v = stablehlo.reshape %c : (tensor<16x1xf32>) -> tensor<16xf32>
+      %g = "stablehlo.gather"(%v, %i) {dimension_numbers = #stablehlo.gather<
+             collapsed_slice_dims = [0], start_index_map = [0], index_vector_dim = 1>,
+           slice_sizes = array<i64: 1>} : (tensor<16xf32>, tensor<16x1xi32>) -> tensor<16xf32>
+      return %g : tensor<16xf32>
+    }""",
+    "gpu-bool-bitcast": """
+    func.func @f(%x: tensor<4x32xi1>) -> tensor<4xi32> {
+      %r = stablehlo.bitcast_convert %x : (tensor<4x32xi1>) -> tensor<4xi32>
+      return %r : tensor<4xi32>
+    }""",
+    "gpu-f64-sign": """
+    func.func @f(%x: tensor<4xf64>) -> tensor<4xf64> {
+      %r = stablehlo.sign %x : tensor<4xf64>
+      return %r : tensor<4xf64>
+    }""",
+}
+
+TABLES = [("shlo-legalize-vulkan-ops", VULKAN_QUIRKS), ("shlo-legalize-gpu-ops", GPU_QUIRKS)]
+ENTRIES = [(name, quirk.id) for name, table in TABLES for quirk in table]
+
+
+def _documented(ids: list[str]) -> None:
+    doc = DOC.read_text()
+    for i in ids:
+        assert re.fullmatch(r"[a-z0-9]+(-[a-z0-9]+)+", i) and len(i) <= 28, i
+        assert re.search(rf"^### `{re.escape(i)}`", doc, re.M), (
+            f"{i}: no '### `{i}`' section in docs/iree_gaps.md")
+
+
+def _rewritten(ctx, text: str, pipeline: str) -> tuple[str, str]:
+    """(the module as parsed, the module after `pipeline`)."""
+    module = shlo.parse_module(text, context=ctx)
+    before = str(module)
+    run_pipeline(module, pipeline)
+    return before, str(module)
+
+
+def test_ids_are_unique_short_and_documented():
+    quirks = [quirk for _, table in TABLES for quirk in table]
+    tuning = [*MODULE_RULES, *RETRIES, *HOST_PASSES]
+    ids = [entry.id for entry in [*quirks, *tuning]]
+    assert len(ids) == len(set(ids))
+    assert all(q.ops and q.targets and (q.rule or q.fence) for q in quirks)
+    _documented(ids)
+    assert set(SAMPLES) == {q.id for q in quirks}
+
+
+@pytest.mark.parametrize("pass_name, quirk_id", ENTRIES, ids=[i for _, i in ENTRIES])
+def test_disabling_an_entry_leaves_its_op_in_place(ctx, pass_name, quirk_id):
+    before, enabled = _rewritten(ctx, SAMPLES[quirk_id], pass_name)
+    assert enabled != before, f"{quirk_id}: the table left its sample unchanged"
+    before, disabled = _rewritten(ctx, SAMPLES[quirk_id], f"{pass_name}{{disable={quirk_id}}}")
+    assert disabled == before
+
+
+def test_several_ids_and_the_f64_capability(ctx):
+    text = SAMPLES["vk-float-remainder"] + SAMPLES["vk-clz-width"].replace("@f", "@g")
+    before, after = _rewritten(ctx, text, "shlo-legalize-vulkan-ops{disable=vk-float-remainder,"
+                                          "vk-clz-width}")
+    assert after == before
+    before, after = _rewritten(ctx, SAMPLES["vk-float-remainder"],
+                               "shlo-legalize-vulkan-ops{f64=false}")
+    assert after == before
+
+
+def test_an_unknown_id_is_a_one_line_error():
+    with pytest.raises(PipelineError, match="unknown quirk id 'vk-nope' in disable=") as e:
+        LegalizeVulkanOps.from_options({"disable": "vk-bf16-iota,vk-nope"})
+    assert "\n" not in str(e.value) and "vk-bf16-iota" in str(e.value)
