@@ -1,7 +1,7 @@
-"""shlo-legalize-vulkan-ops: bf16 iota, 64-bit count_leading_zeros, signed remainder of the
-most negative integer and grouped convolutions, which IREE 3.13 rejects or computes wrongly on
-Vulkan. Vulkan gets the pass from its default pipeline; the CPU runs it explicitly, so the
-rewrites themselves are checked on both. Oracles: numpy, and the reference interpreter."""
+"""shlo-legalize-vulkan-ops: the ops of its quirk table (VULKAN_QUIRKS; each id explained in
+docs/iree_gaps.md), which IREE rejects or computes wrongly on Vulkan. Vulkan gets the pass
+from its default pipeline; the CPU runs it explicitly, so the rewrites themselves are checked
+on both. Oracles: numpy, and the reference interpreter."""
 import ml_dtypes
 import numpy as np
 import pytest
@@ -512,7 +512,7 @@ def test_cross_entropy_value_and_gradient(ctx, target):
     """jax's value_and_grad of a mean cross-entropy: on Vulkan a sum of negated values failed
     to compile ("Failed to get an identity value for the reduction operation"); on CPU the
     same program failed with "operand #0 does not dominate this use" (a retry without
-    aggressive fusion, cpu_tuning.RETRY_RULES). Compiled through the target's own pipeline;
+    aggressive fusion, cpu_tuning entry cpu-use-before-def). Compiled through the target's own pipeline;
     numpy is the oracle."""
     import jax
     import jax.numpy as jnp
