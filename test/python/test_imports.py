@@ -34,6 +34,16 @@ def _modules() -> dict[str, str]:
 MODULES = _modules()
 
 
+def _source(package: str, node: ast.ImportFrom) -> str:
+    """The absolute name of the module a `from ... import` in `package` reads from."""
+    base = node.module or ""
+    if not node.level:
+        return base
+    parts = package.split(".")
+    parts = parts[:len(parts) - (node.level - 1)]
+    return ".".join(parts + ([base] if base else []))
+
+
 def _imports(name: str, path: str, top_level_only: bool) -> set[str]:
     """The package modules that `name` imports (at module level only, or anywhere)."""
     tree = ast.parse(open(path).read())
@@ -42,11 +52,7 @@ def _imports(name: str, path: str, top_level_only: bool) -> set[str]:
     out = set()
     for node in nodes:
         if isinstance(node, ast.ImportFrom):
-            base = node.module or ""
-            if node.level:
-                parts = package.split(".")
-                parts = parts[:len(parts) - (node.level - 1)]
-                base = ".".join(parts + ([base] if base else []))
+            base = _source(package, node)
             for alias in node.names:
                 target = f"{base}.{alias.name}"
                 out.add(target if target in MODULES else base)
@@ -112,11 +118,7 @@ def _private_imports(name: str, path: str) -> list[str]:
     out = []
     for node in ast.walk(ast.parse(open(path).read())):
         if isinstance(node, ast.ImportFrom):
-            base = node.module or ""
-            if node.level:
-                parts = package.split(".")
-                parts = parts[:len(parts) - (node.level - 1)]
-                base = ".".join(parts + ([base] if base else []))
+            base = _source(package, node)
             out += [f"{name} imports {base}.{a.name}" for a in node.names
                     if base in MODULES and a.name.startswith("_") and not a.name.startswith("__")]
     return out
