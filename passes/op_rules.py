@@ -26,6 +26,17 @@ Rule = Callable[[ir.Operation], "list[ir.Value] | None"]
 CANONICAL = "shlo.canonical"
 
 
+def merge_rules(*tables: dict[str, Rule]) -> dict[str, Rule]:
+    """One table of several; an op name ruled twice is an error, not a silent override."""
+    merged: dict[str, Rule] = {}
+    for table in tables:
+        twice = sorted(merged.keys() & table.keys())
+        if twice:
+            raise ValueError(f"rule tables both rule {', '.join(twice)}")
+        merged.update(table)
+    return merged
+
+
 def apply_rules(root: ir.Operation, rules: dict[str, Rule], pass_name: str) -> None:
     """Rewrite every op under `root` that a rule in `rules` matches, to a fixed point."""
     errors: list[PassError] = []

@@ -1,9 +1,9 @@
 """shlo-legalize-chlo: rewrite every CHLO op into StableHLO, with rules declared as tables.
 
-The rules live in small modules, one per family: chlo_broadcast (the 21 broadcasting ops and
-constant_like), chlo_erf (erf, erfc, erf_inv), chlo_gamma (lgamma, digamma, polygamma, zeta,
-bessel_i1e), chlo_trig (sinh ... acosh, tan, _asin_acos_kernel), chlo_arith (conj, square,
-is_inf, next_after, mulhi) and chlo_structure (constant, top_k, ragged_dot, scan). A rule takes
+The rules live in the modules next to this one, one per family: broadcast (the 21 broadcasting
+ops and constant_like), erf (erf, erfc, erf_inv), gamma (lgamma, digamma, polygamma, zeta,
+bessel_i1e), trig (sinh ... acosh, tan, _asin_acos_kernel), arith (conj, square, is_inf,
+next_after, mulhi) and structure (constant, top_k, ragged_dot, scan). A rule takes
 a `Match` (the CHLO op and the values standing for its operands) and returns the StableHLO
 values that replace the op's results; it runs under the op's location.
 
@@ -26,10 +26,11 @@ from shlo.errors import PassError
 from . import (arith as chlo_arith, broadcast as chlo_broadcast, erf as chlo_erf,
     gamma as chlo_gamma, structure as chlo_structure, trig as chlo_trig)
 from ..base import Pass, nested_ops
+from ..op_rules import merge_rules
 from ..lib.expr import Match, attributes, generic_text, scope
 
-RULES = {**chlo_broadcast.RULES, **chlo_erf.RULES, **chlo_gamma.RULES, **chlo_trig.RULES,
-         **chlo_arith.RULES, **chlo_structure.RULES}
+RULES = merge_rules(chlo_broadcast.RULES, chlo_erf.RULES, chlo_gamma.RULES, chlo_trig.RULES,
+                    chlo_arith.RULES, chlo_structure.RULES)
 
 
 @dataclasses.dataclass

@@ -197,3 +197,11 @@ def test_top_k_on_a_dynamic_batch_is_stable_with_nan_largest(ctx):
                          for r in x])
         np.testing.assert_array_equal(indices, want)
         np.testing.assert_array_equal(values, np.take_along_axis(x, want, axis=1))
+
+
+def test_rule_tables_merge_only_when_disjoint():
+    from shlo.passes.op_rules import merge_rules
+    rule = lambda op: None
+    assert merge_rules({"chlo.a": rule}, {"chlo.b": rule}).keys() == {"chlo.a", "chlo.b"}
+    with pytest.raises(ValueError, match="rule tables both rule chlo.b"):
+        merge_rules({"chlo.a": rule, "chlo.b": rule}, {"chlo.b": rule})
