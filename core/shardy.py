@@ -278,10 +278,68 @@ def _as_iota(devices: list[int], count: int, sharding: str, what: str):
                      f"of the {count} devices shlo can name; lower the program with Shardy")
 
 
+def _target(op) -> str:
+    """A custom call's target name ('' for other ops)."""
+    if op.name != "stablehlo.custom_call":
+        return ""
+    return str(op.attributes["call_target_name"]).strip('"')
+
+
+def _single_user(value):
+    """The one op that uses `value` (None when there are more or none)."""
+    users = list(value.uses)
+    return users[0].owner.operation if len(users) == 1 else None
+
+
+def _sharding_text(op) -> str:
+    """An op's `mhlo.sharding`, without its braces."""
+    text = str(op.attributes["mhlo.sharding"]).strip('"').strip()
+    return text[1:-1].strip() if text.startswith("{") and text.endswith("}") else text
+
+
+def _shard_maps(calls: list, source_name: str) -> list:
+    """The shard_maps of a GSPMD program: (body call, its @SPMDFullToShardShape calls, per
+    result the manual @Sharding and @SPMDShardToFullShape calls), as jax lowers them."""
+    maps = []
+    for op in calls:
+        if _target(op) != "SPMDFullToShardShape":
+            continue
+        if _sharding_text(op) != "manual":
+            raise ParseError(f"{source_name}: a shard_map over part of the mesh (GSPMD "
+                             f"sharding {_sharding_text(op)!r}); lower it with Shardy "
+                             f"(jax_use_shardy_partitioner=True)")
+        body = _single_user(op.results[0])
+        if body is None or body.name != "func.call":
+            raise ParseError(f"{source_name}: a GSPMD shard_map whose @SPMDFullToShardShape "
+                             f"does not feed one call of its body; lower it with Shardy")
+        if any(b == body for b, _, _ in maps):
+            continue
+        fulls, outs = [], []
+        for operand in body.operands:
+            full = getattr(operand.owner, "operation", None)
+            if full is None or _target(full) != "SPMDFullToShardShape":
+                raise ParseError(f"{source_name}: a GSPMD shard_map body call takes a value "
+                                 f"that is not per device; lower it with Shardy")
+            fulls.append(full)
+        for result in body.results:
+            manual = _single_user(result)
+            back = _single_user(manual.results[0]) if manual is not None else None
+            if manual is None or _target(manual) != "Sharding" or back is None or \
+                    _target(back) != "SPMDShardToFullShape":
+                raise ParseError(f"{source_name}: a GSPMD shard_map result does not go "
+                                 f"through @Sharding and @SPMDShardToFullShape; lower it "
+                                 f"with Shardy")
+            outs.append((manual, back))
+        maps.append((body, fulls, outs))
+    return maps
+
+
 def import_gspmd(module, jir, source_name: str = "-") -> bool:
     """Turn a GSPMD program's `mhlo.sharding` strings (function arguments and results, the
-    `@Sharding` custom calls of with_sharding_constraint) into Shardy's mesh, shardings and
-    sharding constraints, in place, in jaxlib's MLIR; False when there are none."""
+    `@Sharding` custom calls of with_sharding_constraint, shard_map's @SPMDFullToShardShape /
+    @SPMDShardToFullShape around a call of its body) into Shardy's mesh, shardings, sharding
+    constraints and manual computations, in place, in jaxlib's MLIR; False when there are
+    none."""
     funcs = [op for op in module.body.operations if op.operation.name == "func.func"]
     calls: list = []
 
@@ -291,6 +349,8 @@ def import_gspmd(module, jir, source_name: str = "-") -> bool:
         return jir.WalkResult.ADVANCE
     for f in funcs:
         f.operation.walk(visit)
+    maps = _shard_maps(calls, source_name)
+    inside = [o for _, fulls, outs in maps for o in fulls + [m for pair in outs for m in pair]]
     entries = []                  # (owner, entry name or None, index, type, sharding text)
     for f in funcs:
         ftype = jir.FunctionType(f.attributes["function_type"].value)
@@ -302,12 +362,21 @@ def import_gspmd(module, jir, source_name: str = "-") -> bool:
                         entries.append((f, entry, k, types[k],
                                         jir.StringAttr(d["mhlo.sharding"]).value))
     for op in calls:
-        entries.append((op, None, 0, op.results[0].type if len(op.results) == 1 else None,
-                        jir.StringAttr(op.attributes["mhlo.sharding"]).value))
-    if not entries:
+        if not any(op == o for o in inside):
+            entries.append((op, None, 0, op.results[0].type if len(op.results) == 1 else None,
+                            jir.StringAttr(op.attributes["mhlo.sharding"]).value))
+    if not entries and not maps:
         return False
+    # a shard_map's global shardings: what enters each @SPMDFullToShardShape, what each
+    # @SPMDShardToFullShape says
+    ends = [(getattr(full.operands[0].owner, "operation", full), full.operands[0].type)
+            for _, fulls, _ in maps for full in fulls] + \
+        [(back, back.results[0].type) for _, _, outs in maps for _, back in outs]
+    texts = [jir.StringAttr(o.attributes["mhlo.sharding"]).value
+             if "mhlo.sharding" in o.attributes else "{replicated}" for o, _ in ends]
     shardings, mesh = [], None
-    for owner, entry, k, t, text in entries:
+    for (owner, entry, k, t, text) in entries + [(o, None, 0, t, x) for (o, t), x in
+                                                 zip(ends, texts)]:
         name = owner.name.value if entry else owner.name
         what = f"{source_name}: {name} {'argument' if entry == 'arg_attrs' else 'result'} {k}"
         if t is None:
@@ -321,13 +390,16 @@ def import_gspmd(module, jir, source_name: str = "-") -> bool:
         shardings.append(dims)
     mesh = mesh or []
     names = [f"g{i}" for i in range(len(mesh))]
+
+    def sharding(dims) -> str:
+        return f"<@{GSPMD_MESH}, [" + ", ".join(
+            "{" + ", ".join(f'"{names[a]}"' for a in axes) + "}" for axes in dims) + "]>"
     with module.context, jir.Location.unknown():
         ip = jir.InsertionPoint.at_block_begin(module.body)
         ip.insert(jir.Operation.parse(f"sdy.mesh @{GSPMD_MESH} = <[" + ", ".join(
             f'"{n}"={s}' for n, s in zip(names, mesh)) + "]>"))
         for (owner, entry, k, t, _), dims in zip(entries, shardings):
-            attr = jir.Attribute.parse(f"#sdy.sharding<@{GSPMD_MESH}, [" + ", ".join(
-                "{" + ", ".join(f'"{names[a]}"' for a in axes) + "}" for axes in dims) + "]>")
+            attr = jir.Attribute.parse(f"#sdy.sharding{sharding(dims)}")
             if entry is not None:
                 dicts = list(jir.ArrayAttr(owner.attributes[entry]))
                 d = jir.DictAttr(dicts[k])
@@ -335,8 +407,7 @@ def import_gspmd(module, jir, source_name: str = "-") -> bool:
                         if d[i].name != "mhlo.sharding"}
                 dicts[k] = jir.DictAttr.get({**kept, "sdy.sharding": attr})
                 owner.attributes[entry] = jir.ArrayAttr.get(dicts)
-            elif owner.name == "stablehlo.custom_call" and str(
-                    owner.attributes["call_target_name"]) == '"Sharding"':
+            elif _target(owner) == "Sharding":
                 constraint = jir.Operation.create(
                     "sdy.sharding_constraint", results=[t], operands=[owner.operands[0]],
                     attributes={"sharding": attr}, loc=owner.location,
@@ -346,5 +417,34 @@ def import_gspmd(module, jir, source_name: str = "-") -> bool:
             else:
                 raise ParseError(f"{source_name}: {owner.name} carries a GSPMD sharding "
                                  f"(mhlo.sharding); shlo reads them on function arguments, "
-                                 f"results and @Sharding calls: lower the program with Shardy")
+                                 f"results, @Sharding calls and shard_maps: lower the program "
+                                 f"with Shardy")
+        ends_dims = iter(shardings[len(entries):])
+        for body, fulls, outs in maps:
+            ins = [sharding(next(ends_dims)) for _ in fulls]
+            outs_text = [sharding(next(ends_dims)) for _ in outs]
+            manual = jir.Operation.create(
+                "sdy.manual_computation", results=[b.results[0].type for _, b in outs],
+                operands=[f.operands[0] for f in fulls], regions=1, loc=body.location,
+                ip=jir.InsertionPoint(body), attributes={
+                    "in_shardings": jir.Attribute.parse(
+                        f"#sdy.sharding_per_value<[{', '.join(ins)}]>"),
+                    "out_shardings": jir.Attribute.parse(
+                        f"#sdy.sharding_per_value<[{', '.join(outs_text)}]>"),
+                    "manual_axes": jir.Attribute.parse(
+                        "#sdy<manual_axes{" + ", ".join(f'"{n}"' for n in names) + "}>")})
+            block = manual.regions[0].blocks.append(*[f.results[0].type for f in fulls])
+            with jir.InsertionPoint(block):
+                call = jir.Operation.create(
+                    "func.call", results=[r.type for r in body.results],
+                    operands=list(block.arguments),
+                    attributes={"callee": body.attributes["callee"]})
+                jir.Operation.create("sdy.return", operands=list(call.results))
+            for k, (sharded, back) in enumerate(outs):
+                back.results[0].replace_all_uses_with(manual.results[k])
+                back.erase()
+                sharded.erase()
+            body.erase()
+            for full in fulls:
+                full.erase()
     return True

@@ -2,7 +2,8 @@
 `python distributed_jax_programs.py OUT` writes OUT/matmul.mlir (both operands sharded on a
 2x2 mesh), OUT/mlp.mlir (a data-parallel MLP step, batch over 4 devices), OUT/gspmd_mlp.mlir
 (a data- and tensor-parallel MLP step on a 2x2 mesh lowered with GSPMD's mhlo.sharding
-strings, a sharding constraint inside) and
+strings, a sharding constraint inside), OUT/gspmd_shard_map.mlir (a shard_map with psum,
+all_gather and ppermute lowered with GSPMD) and
 OUT/reference.npz (their inputs <name>_in<k> and XLA's results <name>_out<k>). Run in a
 process of its own: the host device count must be set before jax starts.
 """
@@ -61,4 +62,16 @@ open(f"{out}/gspmd_mlp.mlir", "w").write(text)
 new, value = h(params, x, y)
 ref.update({f"gspmd_mlp_in{k}": v for k, v in enumerate(params + [x, y])})
 ref.update({f"gspmd_mlp_out{k}": np.asarray(v) for k, v in enumerate(list(new) + [value])})
+# 4: a shard_map lowered with GSPMD (@SPMDFullToShardShape ... @SPMDShardToFullShape)
+def body(a, b):
+    g = jax.lax.all_gather(jax.lax.psum(a, "x"), "y", tiled=True)
+    return jax.lax.ppermute(g, "y", [(0, 1), (1, 0)]), b * 2
+sm = jax.jit(lambda a, b: jax.shard_map(body, mesh=mesh, in_specs=(P("x", "y"), P("y")),
+                                        out_specs=(P(None, "y"), P("y")))(jnp.tanh(a), b))
+a, b = rng.standard_normal((64, 48)).astype(np.float32), np.arange(6, dtype=np.float32)
+text = sm.lower(a, b).as_text()
+assert "SPMDFullToShardShape" in text and "sdy" not in text, text[:400]
+open(f"{out}/gspmd_shard_map.mlir", "w").write(text)
+ref.update({"gspmd_shard_map_in0": a, "gspmd_shard_map_in1": b})
+ref.update({f"gspmd_shard_map_out{k}": np.asarray(v) for k, v in enumerate(sm(a, b))})
 np.savez(f"{out}/reference.npz", **ref)

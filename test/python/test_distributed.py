@@ -288,10 +288,11 @@ def jax_programs(tmp_path_factory):
 
 
 @pytest.mark.parametrize("name, arguments, results", [("matmul", 2, 1), ("mlp", 5, 4),
-                                                     ("gspmd_mlp", 5, 4)])
+                                                     ("gspmd_mlp", 5, 4),
+                                                     ("gspmd_shard_map", 2, 2)])
 def test_sharded_jax_program_on_4_ranks_matches_xla(jax_programs, tmp_path, name, arguments,
                                                     results):
-    """Shardy programs, and a GSPMD one (mhlo.sharding strings, shlo.shardy.import_gspmd)."""
+    """Shardy programs, and GSPMD ones (mhlo.sharding strings, shlo.shardy.import_gspmd)."""
     d = shlo.distributed
     reference = np.load(jax_programs / "reference.npz")
     text = (jax_programs / f"{name}.mlir").read_text()

@@ -57,3 +57,24 @@ def test_replicated_and_unsupported_shardings():
         with pytest.raises(shlo.ParseError, match=pattern) as info:
             gspmd_axes(text, 3 if "tiles" in pattern else 2, "f argument 0")
         assert "\n" not in str(info.value)
+
+
+PARTLY_MANUAL = """
+module @m attributes {mhlo.num_partitions = 4 : i32, mhlo.num_replicas = 1 : i32} {
+  func.func public @main(%a: tensor<8xf32> {mhlo.sharding = "{devices=[4]<=[4]}"}) -> tensor<8xf32> {
+    %0 = stablehlo.custom_call @Sharding(%a) {mhlo.sharding = "{devices=[4]<=[4]}"} : (tensor<8xf32>) -> tensor<8xf32>
+    %1 = stablehlo.custom_call @SPMDFullToShardShape(%0) {mhlo.sharding = "{devices=[2,2]<=[4] last_tile_dims={manual}}"} : (tensor<8xf32>) -> tensor<4xf32>
+    %2 = stablehlo.custom_call @SPMDShardToFullShape(%1) {mhlo.sharding = "{devices=[4]<=[4]}"} : (tensor<4xf32>) -> tensor<8xf32>
+    return %2 : tensor<8xf32>
+  }
+}"""
+
+
+def test_a_shard_map_over_part_of_the_mesh_is_a_clear_error():
+    pytest.importorskip("jaxlib")
+    assert shlo.shardy.is_sharded_program(PARTLY_MANUAL)
+    with pytest.raises(shlo.ParseError, match=r"a shard_map over part of the mesh \(GSPMD "
+                                              r"sharding 'devices=\[2,2\]<=\[4\] last_tile_dims"
+                                              r"=\{manual\}'\); lower it with Shardy") as info:
+        shlo.shardy.per_device_program(PARTLY_MANUAL)
+    assert "\n" not in str(info.value)
