@@ -8,9 +8,22 @@ from iree.compiler import ir
 
 from .opdef import OpDef
 
+from . import chlo_misc as chlo_misc, chlo_ops as chlo_ops
+from .registry import builders as builders
+
 OPS: list[OpDef]
 
-__all__: list[str]
+__all__ = [
+    'acos', 'acosh', 'asin', 'asin_acos_kernel', 'asinh', 'atan', 'atanh', 'bessel_i1e',
+    'broadcast_add', 'broadcast_and', 'broadcast_atan2', 'broadcast_compare',
+    'broadcast_complex', 'broadcast_divide', 'broadcast_maximum', 'broadcast_minimum',
+    'broadcast_multiply', 'broadcast_next_after', 'broadcast_or', 'broadcast_polygamma',
+    'broadcast_power', 'broadcast_remainder', 'broadcast_select', 'broadcast_shift_left',
+    'broadcast_shift_right_arithmetic', 'broadcast_shift_right_logical', 'broadcast_subtract',
+    'broadcast_xor', 'broadcast_zeta', 'conj', 'constant', 'constant_like', 'cosh', 'digamma',
+    'erf', 'erf_inv', 'erfc', 'is_inf', 'is_neg_inf', 'is_pos_inf', 'lgamma', 'mulhi',
+    'next_after', 'polygamma', 'ragged_dot', 'scan', 'sinh', 'square', 'tan', 'top_k', 'zeta',
+]
 
 
 def acos(operand: ir.Value, *, result_type: ir.Type | Sequence[ir.Type] | None = None, loc: ir.Location | None = None, ip: ir.InsertionPoint | None = None) -> Any:

@@ -4,13 +4,40 @@
 
 from typing import Any, Callable, Sequence
 
+from types import ModuleType
+
 from iree.compiler import ir
 
 from .opdef import OpDef
 
+from . import control_flow as control_flow, data_movement as data_movement, distribution as distribution, dynamism as dynamism, elementwise as elementwise, extensibility as extensibility, gather_scatter as gather_scatter, miscellaneous as miscellaneous, quantization as quantization, reduction as reduction, windows as windows
+from .registry import builders as builders
+
+CHAPTERS: dict[str, list[ModuleType]]
+
 OPS: list[OpDef]
 
-__all__: list[str]
+__all__ = [
+    'abs', 'add', 'after_all', 'all_gather', 'all_reduce', 'all_to_all', 'and_', 'async_done',
+    'async_start', 'atan2', 'batch_norm_grad', 'batch_norm_inference', 'batch_norm_training',
+    'bitcast_convert', 'broadcast', 'broadcast_in_dim', 'case', 'cbrt', 'ceil', 'cholesky',
+    'clamp', 'collective_broadcast', 'collective_permute', 'collective_reduce', 'compare',
+    'complex', 'composite', 'concatenate', 'constant', 'convert', 'convolution', 'cosine',
+    'count_leading_zeros', 'create_token', 'cross_replica_sum', 'custom_call', 'divide', 'dot',
+    'dot_general', 'dynamic_broadcast_in_dim', 'dynamic_conv', 'dynamic_gather', 'dynamic_iota',
+    'dynamic_pad', 'dynamic_reshape', 'dynamic_slice', 'dynamic_update_slice', 'einsum',
+    'exponential', 'exponential_minus_one', 'fft', 'floor', 'gather', 'get_dimension_size',
+    'get_tuple_element', 'if_', 'imag', 'infeed', 'iota', 'is_finite', 'log', 'log_plus_one',
+    'logistic', 'map', 'maximum', 'minimum', 'multiply', 'negate', 'not_',
+    'optimization_barrier', 'or_', 'outfeed', 'pad', 'partition_id', 'popcnt', 'power', 'real',
+    'real_dynamic_slice', 'recv', 'reduce', 'reduce_precision', 'reduce_scatter',
+    'reduce_window', 'remainder', 'replica_id', 'reshape', 'return_', 'reverse', 'rng',
+    'rng_bit_generator', 'round_nearest_afz', 'round_nearest_even', 'rsqrt', 'scatter',
+    'select', 'select_and_scatter', 'send', 'set_dimension_size', 'shift_left',
+    'shift_right_arithmetic', 'shift_right_logical', 'sign', 'sine', 'slice', 'sort', 'sqrt',
+    'subtract', 'tan', 'tanh', 'torch_index_select', 'transpose', 'triangular_solve', 'tuple',
+    'unary_einsum', 'uniform_dequantize', 'uniform_quantize', 'while_', 'xor',
+]
 
 
 def abs(operand: ir.Value, *, result_type: ir.Type | Sequence[ir.Type] | None = None, loc: ir.Location | None = None, ip: ir.InsertionPoint | None = None) -> Any:

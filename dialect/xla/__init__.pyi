@@ -4,14 +4,42 @@
 
 from typing import Any, Callable
 
+from . import builder as builder, collectives as collectives, computations as computations, control_flow as control_flow, effects as effects, elementwise as elementwise, errors as errors, indexing as indexing, linalg as linalg, numbers as numbers, operands as operands, reductions as reductions, shape_ops as shape_ops, shapes as shapes, values as values
 from .builder import XlaBuilder as XlaBuilder, XlaComputation as XlaComputation, XlaOp as XlaOp
 from .errors import XlaError as XlaError
 from .numbers import ChannelHandle as ChannelHandle, ConvolutionDimensionNumbers as ConvolutionDimensionNumbers, DotDimensionNumbers as DotDimensionNumbers, GatherDimensionNumbers as GatherDimensionNumbers, Padding as Padding, RaggedDotDimensionNumbers as RaggedDotDimensionNumbers, ScatterDimensionNumbers as ScatterDimensionNumbers
 from .shapes import ProgramShape as ProgramShape, Shape as Shape
 
-XLA_TYPES: Any
+XLA_TYPES: dict[str, Any]
 OPS: dict[str, Callable[..., XlaOp]]
-__all__: list[str]
+__all__ = [
+    'XlaBuilder', 'XlaOp', 'XlaComputation', 'XlaError', 'Shape', 'ProgramShape', 'XLA_TYPES',
+    'DotDimensionNumbers', 'GatherDimensionNumbers', 'ScatterDimensionNumbers',
+    'ConvolutionDimensionNumbers', 'RaggedDotDimensionNumbers', 'Padding', 'ChannelHandle',
+    'OPS', 'Abs', 'Acos', 'Acosh', 'Add', 'AfterAll', 'AllGather', 'AllReduce', 'AllToAll',
+    'And', 'Asin', 'Asinh', 'Atan', 'Atan2', 'Atanh', 'BatchNormGrad', 'BatchNormInference',
+    'BatchNormTraining', 'BitcastConvertType', 'Broadcast', 'BroadcastInDim', 'Call', 'Cbrt',
+    'Ceil', 'Cholesky', 'Clamp', 'Clz', 'Collapse', 'CollectiveBroadcast', 'CollectivePermute',
+    'Compare', 'Complex', 'CompositeCall', 'ConcatInDim', 'Concatenate', 'Conditional', 'Conj',
+    'Constant', 'ConstantLiteral', 'Conv', 'ConvGeneral', 'ConvGeneralDilated',
+    'ConvWithGeneralDimensions', 'ConvWithGeneralPadding', 'ConvertElementType', 'Cos', 'Cosh',
+    'CreateToken', 'CrossReplicaSum', 'CustomCall', 'Digamma', 'Div', 'Dot', 'DotGeneral',
+    'DynamicReshape', 'DynamicSlice', 'DynamicUpdateSlice', 'Eq', 'EqTotalOrder', 'Erf',
+    'ErfInv', 'Erfc', 'Exp', 'Expm1', 'Fft', 'Floor', 'Gather', 'Ge', 'GeTotalOrder',
+    'GetDimensionSize', 'GetTupleElement', 'Gt', 'GtTotalOrder', 'Imag', 'Infeed',
+    'InfeedWithToken', 'Iota', 'IsFinite', 'Le', 'LeTotalOrder', 'Lgamma', 'Log', 'Log1p',
+    'Logistic', 'Lt', 'LtTotalOrder', 'Map', 'Max', 'Min', 'Mul', 'Ne', 'NeTotalOrder', 'Neg',
+    'Not', 'OptimizationBarrier', 'Or', 'Outfeed', 'OutfeedWithToken', 'Pad', 'Parameter',
+    'PartitionID', 'PopulationCount', 'Pow', 'RaggedAllToAll', 'RaggedDot', 'Real', 'Recv',
+    'RecvFromHost', 'RecvWithToken', 'Reduce', 'ReducePrecision', 'ReduceScatter',
+    'ReduceWindow', 'ReduceWindowWithGeneralPadding', 'Rem', 'ReplicaId', 'Reshape', 'Rev',
+    'RngBernoulli', 'RngBitGenerator', 'RngNormal', 'RngUniform', 'Round', 'RoundNearestAfz',
+    'RoundNearestEven', 'Rsqrt', 'ScaledDot', 'Scan', 'Scatter', 'Select', 'SelectAndScatter',
+    'SelectAndScatterWithGeneralPadding', 'Send', 'SendToHost', 'SendWithToken',
+    'SetDimensionSize', 'ShiftLeft', 'ShiftRightArithmetic', 'ShiftRightLogical', 'Sign', 'Sin',
+    'Sinh', 'Slice', 'SliceInDim', 'Sort', 'Sqrt', 'Square', 'Sub', 'Tan', 'Tanh', 'TopK',
+    'Transpose', 'TriangularSolve', 'Tuple', 'While', 'Xor',
+]
 
 
 def Abs(operand: XlaOp) -> XlaOp:
