@@ -21,7 +21,7 @@ exchange data through IREE. shlo runs such a module as one VM context per proces
 - send / recv (any module): with `source_target_pairs` (or XLA's frontend attribute
   `_xla_send_recv_source_target_pairs`), from each source to its target per channel, the
   pairs naming partitions (replicas in a module of one partition, or with channel handle 0),
-  as XLA's send/recv do; without them a FIFO per channel handle that any process may read
+  collective_permute's rule; without them a FIFO per channel handle that any process may read
   (the thread engine only: MPI must know the receiver). infeed / outfeed: the process's host
   queues. Their tokens become fresh `after_all` tokens: the calls keep program order.
 

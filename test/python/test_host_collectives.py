@@ -311,6 +311,32 @@ def test_send_recv_with_source_target_pairs(paired):
             assert np.asarray(got).tobytes() == np.asarray(want).tobytes(), f"process {me}"
 
 
+GRID_PAIRS = """
+module attributes {mhlo.num_replicas = 2 : i32, mhlo.num_partitions = 2 : i32} {
+""" + "".join(f"""
+func.func @{name}(%x: tensor<4xf32>) -> tensor<4xf32> {{
+  %t = stablehlo.after_all : !stablehlo.token
+  %t1 = "stablehlo.send"(%x, %t) {{{ZERO_TO_ONE}, {_channel(n)}}} : (tensor<4xf32>, !stablehlo.token) -> !stablehlo.token
+  %a:2 = "stablehlo.recv"(%t1) {{{ZERO_TO_ONE}, {_channel(n)}}} : (!stablehlo.token) -> (tensor<4xf32>, !stablehlo.token)
+  return %a#0 : tensor<4xf32>
+}}""" for name, n in (("by_partition", 1), ("by_replica", 0))) + "\n}"
+
+
+def test_send_recv_pairs_name_partitions_or_replicas(ctx):
+    """On 2 replicas x 2 partitions, pairs [[0, 1]] name partitions in each replica (channel
+    handle 1: process 0 -> 1, 2 -> 3) or replicas in each partition (handle 0: 0 -> 2,
+    1 -> 3), as collective_permute's groups do; processes no pair sends to get zeros."""
+    exe = shlo.compile(shlo.parse_module(GRID_PAIRS, context=ctx), target="cpu")
+    xs = [np.full(4, 10 * (i + 1), np.float32) for i in range(4)]
+    zero = np.zeros(4, np.float32)
+    for name, want in (("by_partition", [zero, xs[0], zero, xs[2]]),
+                       ("by_replica", [zero, zero, xs[0], xs[1]])):
+        got = shlo.run_parallel(exe, [(x,) for x in xs], num_replicas=2, num_partitions=2,
+                                programs=[name] * 4)
+        for me in range(4):
+            np.testing.assert_array_equal(got[me], want[me], err_msg=f"{name} process {me}")
+
+
 @pytest.mark.parametrize("functions, message", PAIRED_FAULTS)
 def test_paired_send_recv_faults(paired, functions, message):
     x = np.ones(65536, np.float32)
