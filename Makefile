@@ -5,7 +5,7 @@ VENV ?= .venv
 BIN := $(VENV)/bin
 PIP := $(BIN)/python -m pip install --quiet --disable-pip-version-check
 
-.PHONY: demo test test-all lit pytest install install-test clean
+.PHONY: demo test test-all lit pytest typecheck install install-test clean
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -38,6 +38,20 @@ test-all: install-test
 	PATH="$(CURDIR)/$(BIN):$$PATH" $(BIN)/lit -sv test/lit || status=1; \
 	$(PYTEST) -m '' test/python || status=1; \
 	exit $$status
+
+# mypy (basic mode, [tool.mypy] in pyproject.toml) on the package as it is installed: the
+# folders map to shlo, shlo.dialect, ... (package-dir), so build/typecheck/shlo is a tree of links
+# (core/'s files, the other folders) made afresh on each run; paths print as the repository's.
+TYPECHECK := build/typecheck
+typecheck: install-test
+	@rm -rf $(TYPECHECK)/shlo && mkdir -p $(TYPECHECK)/shlo
+	@for f in core/*.py core/*.pyi; do ln -s "$(CURDIR)/$$f" $(TYPECHECK)/shlo/; done
+	@for d in dialect passes pipelines runtime tools; do \
+		ln -s "$(CURDIR)/$$d" $(TYPECHECK)/shlo/$$d; done
+	@cd $(TYPECHECK) && { "$(CURDIR)/$(BIN)/mypy" --config-file "$(CURDIR)/pyproject.toml" \
+		-p shlo >mypy.out 2>&1; status=$$?; \
+		sed -E -e 's#^shlo/(dialect|passes|pipelines|runtime|tools)/#\1/#' -e 's#^shlo/#core/#' \
+		mypy.out; exit $$status; }
 
 lit: install-test
 	PATH="$(CURDIR)/$(BIN):$$PATH" $(BIN)/lit -sv test/lit
