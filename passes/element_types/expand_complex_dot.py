@@ -1,4 +1,4 @@
-"""shlo-expand-complex-dot: complex dot_general as four real dot_generals.
+"""shlo-expand-complex-dot: complex dot_general (and convolution) as four real ones.
 
 IREE 3.13 fails to compile a complex<f32> matrix product (measured, 4x8 times 8x3: on the CPU
 "'vector.transfer_read' op requires valid padding vector elemental type", on Vulkan "failed
@@ -6,7 +6,10 @@ to legalize unresolved source materialization"); a dot of two vectors and comple
 convolutions compile. A complex<f64> product compiles alone, but one inside a loop (the
 triangular solve of jax's complex128 solve_triangular: a 1x4 row times the 4x5 solution so
 far) crashed the compiler, and the process with it, when data tiling is on; it takes the
-same rewrite in f64. The failing part is the complex tensor inside the matmul's
+same rewrite in f64. Small complex convolutions compile, but a complex<f32> convolution
+with a dilated kernel and permuted layouts (3x1x8x6 by 1x8x4x1, found by shlo-fuzz) crashes
+the compiler (SIGSEGV, also without shlo's passes, on CPU and Vulkan): convolutions take the
+same rewrite, each product a real convolution with the op's attributes. The failing part is the complex tensor inside the matmul's
 dispatch: the rewrite keeps the dimension numbers, precision and algorithm of the op, computes
 (a_re b_re - a_im b_im) + i (a_re b_im + a_im b_re), each product a real dot_general IREE
 compiles and data-tiles like any other, and puts a fusion barrier between the two real
@@ -26,7 +29,7 @@ from ..op_rules import RulesPass
 
 
 def _real_dot(op: ir.Operation, lhs: Num, rhs: Num, result: ir.Type) -> Num:
-    return Num(ir.Operation.create("stablehlo.dot_general", results=[result],
+    return Num(ir.Operation.create(op.name, results=[result],
                                    operands=[lhs.value, rhs.value],
                                    attributes=attributes(op)).result)
 
@@ -51,7 +54,7 @@ def _complex_dot(op: ir.Operation):
 
 @dataclasses.dataclass
 class ExpandComplexDot(RulesPass):
-    """Rewrite complex dot_general into four real dot_generals."""
+    """Rewrite complex dot_general and convolution into four real ones."""
 
     NAME = "shlo-expand-complex-dot"
-    RULES = {"stablehlo.dot_general": _complex_dot}
+    RULES = {"stablehlo.dot_general": _complex_dot, "stablehlo.convolution": _complex_dot}

@@ -1,10 +1,18 @@
-"""shlo-expand-complex-pad: a complex stablehlo.pad as the pads of its real and imaginary parts.
+"""shlo-expand-complex-pad: a complex stablehlo.pad as the pads of its real and imaginary parts;
+a pad of an empty operand (of any type) as a broadcast of its padding value.
 
 IREE 3.13's compiler crashes (a segmentation fault, which ends the process) on a complex pad
 without interior padding (measured: tensor<4x6xcomplex<f32>> padded low [1, 0], high [0, 2]),
 and so on a complex reduce_window with padding, whose lowering pads, and on jnp.sort of
 complex values (shlo-lower-sort pads to a power of two). The parts pad as real tensors and
 join with stablehlo.complex; the result is the same tensor.
+
+A pad of an operand with no elements holds only the padding value. IREE 3.13 hoists it, with
+what computes the padding value, into a global initializer and then fails to compile
+(also without shlo's passes; found by shlo-fuzz): "failed to legalize operation
+'util.initializer'" (a bf16 pad of 0 elements whose value is another such pad) or "jit global
+source initialization order invalid: global __hoisted_tensor_3x2xf16 has no value" (an argmin
+of a pad of a 2x0 argument). With a static result it becomes the broadcast it is.
 """
 from __future__ import annotations
 
@@ -19,6 +27,10 @@ from ..op_rules import RulesPass
 
 
 def _pad(op: ir.Operation):
+    x, result = ir.RankedTensorType(op.operands[0].type), ir.RankedTensorType(op.results[0].type)
+    if x.has_static_shape and 0 in x.shape and result.has_static_shape:
+        return [stablehlo.broadcast_in_dim(op.operands[1], broadcast_dimensions=[],
+                                           result_type=result)]
     if not is_complex(element_of(op.operands[0])):
         return None
     (x, value), kw = arguments(op)
@@ -30,7 +42,8 @@ def _pad(op: ir.Operation):
 
 @dataclasses.dataclass
 class ExpandComplexPad(RulesPass):
-    """Pad the real and imaginary parts of a complex tensor separately."""
+    """Pad the real and imaginary parts of a complex tensor separately; a pad of an empty
+    tensor is a broadcast of its padding value."""
 
     NAME = "shlo-expand-complex-pad"
     RULES = {"stablehlo.pad": _pad}

@@ -1,4 +1,5 @@
-"""shlo-expand-integer-rng: stablehlo.rng UNIFORM over integers as a float rng, scaled.
+"""shlo-expand-integer-rng: stablehlo.rng UNIFORM over integers as a float rng, scaled; NORMAL
+over floats other than f32 as an f32 NORMAL, scaled.
 
 IREE 3.13 compiles stablehlo.rng only for floats ("failed to legalize" for si/ui/i1). The
 rewrite draws u, uniform in [0, 1), with a float stablehlo.rng of the same shape: f64 for
@@ -13,8 +14,13 @@ so every value lies in [a, b). The values are uniform to within the float's reso
 takes 2^24 (f32) or 2^53 (f64) values, so a range wider than that is covered on a grid, and
 float(span) may round. When b <= a the spec leaves the result implementation-defined; it is
 `a`. A boolean rng is [false, true) at most, i.e. `a`. NORMAL needs float a and b (the
-verifier rejects it for integers, spec C2), so only UNIFORM reaches the rule; float rngs are
-left to IREE.
+verifier rejects it for integers, spec C2), so only UNIFORM reaches the integer rule.
+
+IREE 3.13 compiles a NORMAL rng only for f32: f16, bf16 and f64 fail with "'stablehlo.broadcast'
+op requires the same element type for all operands and results" (also without shlo's passes;
+found by shlo-fuzz). Those draw z from an f32 NORMAL(0, 1) and return mu + sigma * z computed
+in the element type (its numbers are implementation-defined; the f64 ones have f32's
+resolution). UNIFORM rngs over floats are left to IREE.
 """
 from __future__ import annotations
 
@@ -44,6 +50,8 @@ def _as(x: Num, element: ir.Type) -> Num:
 def integer_rng(op: ir.Operation) -> list[ir.Value] | None:
     a, b, shape = op.operands
     element = element_of(a)
+    if is_float(element) and "NORMAL" in str(op.attributes["rng_distribution"]):
+        return _normal(op)
     if is_float(element) or "UNIFORM" not in str(op.attributes["rng_distribution"]):
         return None
     result_type = ir.RankedTensorType(op.results[0].type)
@@ -65,12 +73,29 @@ def integer_rng(op: ir.Operation) -> list[ir.Value] | None:
     return [select(b_n > a_n, drawn, a_n).value]
 
 
+def _normal(op: ir.Operation) -> list[ir.Value] | None:
+    """A NORMAL rng of a float type other than f32 as mu + sigma * (an f32 NORMAL(0, 1))."""
+    mu, sigma, shape = op.operands
+    element = element_of(mu)
+    if isinstance(element, ir.F32Type):
+        return None
+    result_type = ir.RankedTensorType(op.results[0].type)
+    f32 = ir.F32Type.get()
+    scalar = ir.RankedTensorType.get([], f32)
+    z = Num(stablehlo.rng(stablehlo.constant(0.0, result_type=scalar),
+                          stablehlo.constant(1.0, result_type=scalar), shape,
+                          rng_distribution="NORMAL", result_type=with_element(result_type, f32)))
+    return [(_spread(mu, shape, result_type) + _spread(sigma, shape, result_type)
+             * z.to(element)).value]
+
+
 RULES = {"stablehlo.rng": integer_rng}
 
 
 @dataclasses.dataclass
 class ExpandIntegerRng(RulesPass):
-    """Rewrite stablehlo.rng UNIFORM over integer types into a float rng scaled to [a, b)."""
+    """Rewrite stablehlo.rng UNIFORM over integer types into a float rng scaled to [a, b), and
+    NORMAL over floats other than f32 into a scaled f32 NORMAL."""
 
     NAME = "shlo-expand-integer-rng"
     RULES = RULES

@@ -247,8 +247,10 @@ def unexchange_arrays(dtypes, results) -> list:
     results, out = list(results), []
     for d in dtypes:
         if d == "C64":
-            re, im = results.pop(0), results.pop(0)
-            out.append((np.asarray(re) + 1j * np.asarray(im)).astype(np.complex64))
+            re, im = np.asarray(results.pop(0)), np.asarray(results.pop(0))
+            c = np.empty(re.shape, np.complex64)     # (re + 1j * im: an infinite im
+            c.real, c.imag = re, im                  # would make re NaN)
+            out.append(c)
         else:
             out.append(np.asarray(results.pop(0)).astype(NUMPY[d]))
     return out

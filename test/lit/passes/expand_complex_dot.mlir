@@ -60,3 +60,14 @@ func.func @in_a_loop(%a: tensor<2x2xcomplex<f32>>, %n: tensor<i32>) -> tensor<2x
   }
   return %r#1 : tensor<2x2xcomplex<f32>>
 }
+
+// A complex convolution: four real convolutions with the op's attributes (IREE's compiler
+// crashed on a dilated one with permuted layouts).
+// CHECK-LABEL: func.func @convolution
+// CHECK-COUNT-4: stablehlo.convolution({{.*}}) dim_numbers = [b, 1, f, 0]x[o, i, 0, 1]->[1, 0, f, b], window = {stride = [1, 1], pad = {{\[\[}}1, 2], [0, 0]], lhs_dilate = [1, 1], rhs_dilate = [2, 2]} {batch_group_count = 1 : i64, feature_group_count = 1 : i64} : (tensor<3x1x8x6xf32>, tensor<1x8x4x1xf32>) -> tensor<1x3x1x3xf32>
+// CHECK:         stablehlo.complex
+// CHECK-NOT:     stablehlo.convolution
+func.func @convolution(%x: tensor<3x1x8x6xcomplex<f32>>, %k: tensor<1x8x4x1xcomplex<f32>>) -> tensor<1x3x1x3xcomplex<f32>> {
+  %r = stablehlo.convolution(%x, %k) dim_numbers = [b, 1, f, 0]x[o, i, 0, 1]->[1, 0, f, b], window = {stride = [1, 1], pad = [[1, 2], [0, 0]], lhs_dilate = [1, 1], rhs_dilate = [2, 2]} {batch_group_count = 1 : i64, feature_group_count = 1 : i64} : (tensor<3x1x8x6xcomplex<f32>>, tensor<1x8x4x1xcomplex<f32>>) -> tensor<1x3x1x3xcomplex<f32>>
+  return %r : tensor<1x3x1x3xcomplex<f32>>
+}

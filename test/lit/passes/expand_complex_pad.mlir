@@ -21,3 +21,14 @@ func.func @real(%x: tensor<4xf32>, %c: tensor<f32>) -> tensor<6xf32> {
   %r = stablehlo.pad %x, %c, low = [1], high = [1], interior = [0] : (tensor<4xf32>, tensor<f32>) -> tensor<6xf32>
   return %r : tensor<6xf32>
 }
+
+// A pad of an empty operand (any type) is a broadcast of its padding value (IREE hoisted it
+// into a global initializer and failed to compile).
+// CHECK-LABEL: func.func @empty
+// CHECK-NOT:     stablehlo.pad
+// CHECK:         %[[R:.*]] = stablehlo.broadcast_in_dim %arg1, dims = [] : (tensor<bf16>) -> tensor<3x2xbf16>
+// CHECK:         return %[[R]]
+func.func @empty(%x: tensor<2x0xbf16>, %c: tensor<bf16>) -> tensor<3x2xbf16> {
+  %r = stablehlo.pad %x, %c, low = [0, 2], high = [1, 0], interior = [0, 3] : (tensor<2x0xbf16>, tensor<bf16>) -> tensor<3x2xbf16>
+  return %r : tensor<3x2xbf16>
+}

@@ -72,3 +72,30 @@ func.func @floats(%a: tensor<f32>, %b: tensor<f32>) -> (tensor<4xf32>, tensor<4x
   %1 = "stablehlo.rng"(%a, %b, %s) {rng_distribution = #stablehlo<rng_distribution NORMAL>} : (tensor<f32>, tensor<f32>, tensor<1xi64>) -> tensor<4xf32>
   return %0, %1 : tensor<4xf32>, tensor<4xf32>
 }
+
+// f16 NORMAL (IREE compiles NORMAL only for f32): mu + sigma * an f32 NORMAL(0, 1).
+// CHECK-LABEL: func.func @f16_normal
+// CHECK-DAG:     %[[F0:.*]] = stablehlo.constant dense<0.000000e+00> : tensor<f32>
+// CHECK-DAG:     %[[F1:.*]] = stablehlo.constant dense<1.000000e+00> : tensor<f32>
+// CHECK:         %[[Z:.*]] = stablehlo.rng %[[F0]], %[[F1]], %{{.*}}, distribution = NORMAL : (tensor<f32>, tensor<f32>, tensor<2xi64>) -> tensor<3x5xf32>
+// CHECK-DAG:     %[[MU:.*]] = stablehlo.broadcast_in_dim %arg0, dims = [] : (tensor<f16>) -> tensor<3x5xf16>
+// CHECK-DAG:     %[[SIGMA:.*]] = stablehlo.broadcast_in_dim %arg1, dims = [] : (tensor<f16>) -> tensor<3x5xf16>
+// CHECK-DAG:     %[[Z16:.*]] = stablehlo.convert %[[Z]] : (tensor<3x5xf32>) -> tensor<3x5xf16>
+// CHECK:         %[[S:.*]] = stablehlo.multiply %[[SIGMA]], %[[Z16]]
+// CHECK:         %[[R:.*]] = stablehlo.add %[[MU]], %[[S]]
+// CHECK:         return %[[R]]
+func.func @f16_normal(%mu: tensor<f16>, %sigma: tensor<f16>) -> tensor<3x5xf16> {
+  %s = stablehlo.constant dense<[3, 5]> : tensor<2xi64>
+  %0 = "stablehlo.rng"(%mu, %sigma, %s) {rng_distribution = #stablehlo<rng_distribution NORMAL>} : (tensor<f16>, tensor<f16>, tensor<2xi64>) -> tensor<3x5xf16>
+  return %0 : tensor<3x5xf16>
+}
+
+// An f32 NORMAL stays.
+// CHECK-LABEL: func.func @f32_normal
+// CHECK:         stablehlo.rng %arg0, %arg1, %{{.*}}, distribution = NORMAL
+// CHECK-NOT:     stablehlo.multiply
+func.func @f32_normal(%mu: tensor<f32>, %sigma: tensor<f32>) -> tensor<3x5xf32> {
+  %s = stablehlo.constant dense<[3, 5]> : tensor<2xi64>
+  %0 = "stablehlo.rng"(%mu, %sigma, %s) {rng_distribution = #stablehlo<rng_distribution NORMAL>} : (tensor<f32>, tensor<f32>, tensor<2xi64>) -> tensor<3x5xf32>
+  return %0 : tensor<3x5xf32>
+}
