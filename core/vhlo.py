@@ -43,7 +43,8 @@ def is_vhlo(module) -> bool:
 
 def to_stablehlo_text(generic_text: str) -> str:
     """The StableHLO text of a VHLO module printed in generic form."""
-    lines, owners = [], []
+    lines: list[str] = []
+    owners: list[str] = []
     for line in _convert(generic_text).split("\n"):
         stripped = line.strip()
         if stripped.startswith("})") and owners:
@@ -102,6 +103,8 @@ def _convert(s: str) -> str:
             i = j + 1
         elif s.startswith(("!vhlo.", "#vhlo."), i):
             m = _NAME.match(s, i)
+            if m is None:
+                raise VhloError(f"malformed VHLO name at {s[i:i + 40]!r}")
             body, i = None, m.end()
             if i < len(s) and s[i] == "<":
                 j = _matching(s, i)
@@ -141,13 +144,15 @@ def _attribute(name: str, body: str | None) -> str:
         return body or ""
     structured = {"output_operand_alias": "output_operand_alias",
                   "channel_handle": "channel_handle", "result_accuracy": "result_accuracy"}
+    if base not in structured and base != "type_extensions":
+        raise VhloError(f"VHLO attribute #vhlo.{name} has no StableHLO conversion in shlo")
+    if body is None:
+        raise VhloError(f"VHLO attribute #vhlo.{name} needs a <...> body")
     if base in structured:                  # (VHLO spells the fields in camelCase)
         fields = re.sub(r"\b([a-z]+[A-Za-z]*)(?=\s*=)",
                         lambda m: re.sub(r"([a-z])([A-Z])", r"\1_\2", m.group(1)).lower(), body)
         return f"#stablehlo.{structured[base]}<{fields}>"
-    if base == "type_extensions":
-        return f"#stablehlo.bounds<{body.partition('=')[2].strip().strip('[]')}>"
-    raise VhloError(f"VHLO attribute #vhlo.{name} has no StableHLO conversion in shlo")
+    return f"#stablehlo.bounds<{body.partition('=')[2].strip().strip('[]')}>"
 
 
 def _enum(text: str) -> str:

@@ -9,6 +9,7 @@ channel handles): an `Attr` names its struct and field, and the builder groups t
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import Any
 
 import numpy as np
 from iree.compiler import ir
@@ -127,7 +128,7 @@ class EnumArray(Enum):
     def doc(self) -> str:
         return f"list of {', '.join(self.names)}"
 
-    def normalize(self, v) -> tuple[str, ...]:
+    def normalize(self, v) -> tuple[str, ...]:  # type: ignore[override]  # names, not one name
         if isinstance(v, str) or not isinstance(v, Sequence):
             raise KindError(f"a sequence of {', '.join(self.names)}, got {v!r}")
         return tuple(Enum.normalize(self, x) for x in v)
@@ -135,7 +136,7 @@ class EnumArray(Enum):
     def encode(self, v) -> ir.Attribute:
         return ir.ArrayAttr.get([Enum.encode(self, x) for x in v])
 
-    def decode(self, a: ir.Attribute) -> tuple[str, ...]:
+    def decode(self, a: ir.Attribute) -> tuple[str, ...]:  # type: ignore[override]  # as normalize
         return tuple(enum_name(x) for x in ir.ArrayAttr(a))
 
 
@@ -495,7 +496,7 @@ class ConvStruct(Struct):
             return self._fields(body[3:], a.context)
         ins, _, output = body.partition("->")
         inp, _, ker = ins.partition("]x[")
-        out = {}
+        out: dict[str, int | tuple[int, ...]] = {}
         for (prefix, letters, names), layout in zip(self.LAYOUTS, (inp, ker, output)):
             dims = [d.strip() for d in layout.strip().strip("[]").split(",")]
             for letter, name in zip(letters, names):
@@ -519,7 +520,7 @@ class ResultAccuracy:
         mode = v.get("mode", "TOLERANCE" if set(v) - {"mode"} else "DEFAULT")
         if not isinstance(mode, str) or mode.upper() not in self.MODES:
             raise KindError(f"a mode in {', '.join(self.MODES)}, got {mode!r}")
-        out = {"atol": FLOAT.normalize(v.get("atol", 0.0)),
+        out: dict[str, Any] = {"atol": FLOAT.normalize(v.get("atol", 0.0)),
                "rtol": FLOAT.normalize(v.get("rtol", 0.0)),
                "ulps": I64.normalize(v.get("ulps", 0)), "mode": mode.upper()}
         tolerances = [out["atol"], out["rtol"], out["ulps"]]

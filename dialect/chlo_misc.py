@@ -78,9 +78,10 @@ def _select_shape(b) -> list[int] | None:
     out = [1] * n
     for s in shapes:
         for i, d in enumerate([1] * (n - len(s)) + s):
-            out[i] = broadcast_dim(out[i], d)
-            if out[i] is None:
+            dim = broadcast_dim(out[i], d)
+            if dim is None:
                 return None
+            out[i] = dim
     return out
 
 
@@ -94,7 +95,8 @@ BROADCAST_SELECT = OpDef(
     [Operand("pred", frozenset({T.BOOL})), Operand("on_true"), Operand("on_false")],
     checks=[Check("C1", K.same_element_type("on_true", "on_false")),
             Check("C2", _select_broadcasts)],
-    result_id="C2", infer=lambda b: T.with_shape(b.on_true, _select_shape(b)))
+    result_id="C2",
+    infer=lambda b: T.with_shape(b.on_true, _select_shape(b)))  # type: ignore[arg-type]  # C2
 
 # --- top_k -------------------------------------------------------------------------------------
 

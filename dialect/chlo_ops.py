@@ -84,13 +84,19 @@ def broadcast_shape(b) -> tuple[list[int] | None, str]:
         n = max(len(ls), len(rs))
         ls, rs = [1] * (n - len(ls)) + ls, [1] * (n - len(rs)) + rs
         out = [broadcast_dim(x, y) for x, y in zip(ls, rs)]
-        return (None if None in out else out), f"{b.lhs} and {b.rhs}"
+        return _known(out), f"{b.lhs} and {b.rhs}"
     small, large = _roles(b)
     out = list(T.shape(large))
     for d, bd in zip(T.shape(small), b.broadcast_dimensions):
         out[bd] = broadcast_dim(d, out[bd])
     pair = f"{b.lhs} and {b.rhs} with broadcast_dimensions {list(b.broadcast_dimensions)}"
-    return (None if None in out else out), pair
+    return _known(out), pair
+
+
+def _known(dims: list[int | None]) -> list[int] | None:
+    """`dims` if every one broadcast, else None."""
+    known = [d for d in dims if d is not None]
+    return known if len(known) == len(dims) else None
 
 
 def _broadcasts(b):

@@ -115,7 +115,7 @@ COMPOSITE = OpDef(
      Attr("version", A.I32, default=None)],
     checks=[Check("C1", _namespaced), Check("C2", _defined), Check("C3", _input_types)],
     result_id="C4", result_what="value",
-    infer=lambda b: list(_decomposition_type(b).results))
+    infer=lambda b: list(_decomposition_type(b).results))  # type: ignore[union-attr]  # C2 found it
 
 CHAPTER = "extensibility"
 OPS: list[OpDef] = [CUSTOM_CALL, COMPOSITE]

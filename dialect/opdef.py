@@ -14,6 +14,7 @@ from __future__ import annotations
 import inspect
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, replace
+from typing import Any
 
 from iree.compiler import ir
 
@@ -52,12 +53,12 @@ class Attr:
     """An attribute taking a plain Python value; default None means 'absent unless given',
     a `Derived` default is computed from the operands."""
     name: str
-    kind: object
+    kind: Any                    # an attributes kind: doc, normalize, encode, decode
     default: object = REQUIRED
     positional: bool = False     # also accepted positionally, after the operands (constant's value)
     label: str = ""
     mlir: str = ""               # the MLIR attribute's name, when it differs from `name`
-    struct: object = None        # an attributes.Struct this keyword is one field of ...
+    struct: Any = None           # an attributes.Struct this keyword is one field of ...
     field: str = ""              # ... under this field name (default: `name`)
 
     @property
@@ -130,12 +131,12 @@ class Build:
 
     def __init__(self, opdef: OpDef):
         self.opdef = opdef
-        self.values: dict[str, object] = {}
-        self.types: dict[str, object] = {}
-        self.attrs: dict[str, object] = {}
-        self.regions: dict[str, Callable] = {}
+        self.values: dict[str, Any] = {}       # operand name -> value (a list if variadic)
+        self.types: dict[str, Any] = {}
+        self.attrs: dict[str, Any] = {}
+        self.regions: dict[str, Any] = {}      # region name -> callable (a list if variadic)
         self.yielded: dict[str, list] = {}     # region name -> yielded types (list per branch)
-        self.blocks: dict[str, object] = {}    # region name -> its built block (list per branch)
+        self.blocks: dict[str, Any] = {}       # region name -> its built block (list per branch)
         self.result_type = None
         self.ip = None                         # the insertion point (composite looks up symbols)
 
@@ -156,9 +157,9 @@ def builder(opdef: OpDef, pyname: str | None = None) -> Callable:
         return build(opdef, sig, args, kwargs)
 
     build_op.__name__ = build_op.__qualname__ = pyname or opdef.mnemonic
-    build_op.__signature__ = sig
+    build_op.__signature__ = sig  # type: ignore[attr-defined]  # read by inspect.signature
     build_op.__doc__ = _docstring(opdef)
-    build_op.opdef = opdef
+    build_op.opdef = opdef  # type: ignore[attr-defined]  # read by gen_stubs and the docs
     return build_op
 
 
@@ -291,7 +292,7 @@ def _encode_or_fail(opdef: OpDef, b: Build, op_name: str, where) -> dict:
 
 def _region_slots(opdef: OpDef, b: Build) -> list:
     """(Region, branch index or None) for each MLIR region of the op, in order."""
-    out = []
+    out: list[tuple[Region, int | None]] = []
     for r in opdef.regions:
         if r.variadic:
             out += [(r, i) for i in range(len(b.regions[r.name]))]
@@ -474,7 +475,7 @@ def _compatible(given: ir.Type, inferred: ir.Type) -> bool:
 
 
 def _flat(opdef: OpDef, b: Build) -> list:
-    out = []
+    out: list = []
     for o in opdef.operands:
         v = b.values[o.name]
         out.extend(v if o.variadic else [] if v is None else [v])
@@ -490,7 +491,8 @@ def _encode(opdef: OpDef, b: Build) -> dict:
 def default_encode(opdef: OpDef, b: Build) -> dict:
     """{MLIR name: attribute} of the given attributes; struct fields grouped into their struct
     (a struct with every field None is left out)."""
-    out, structs = {}, {}
+    out: dict[str, ir.Attribute] = {}
+    structs: dict[str, tuple[Any, dict]] = {}
     for a in opdef.attrs:
         v = b.attrs[a.name]
         if a.struct is not None:
@@ -533,7 +535,7 @@ def _build_region(opdef: OpDef, b: Build, region, r: Region, index, loc, fail):
             b.blocks.setdefault(r.name, []).append(block)
         for check in (r.check, opdef.region_check):
             message = check.fn(b, types) if check is not None else None
-            if message:
+            if check is not None and message:
                 fail(message if index is None else f"{label}: {message}", check.id)
         if terminator is None:
             ir.Operation.create("stablehlo.return", operands=values)

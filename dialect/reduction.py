@@ -195,6 +195,7 @@ def _reduce_body(b, yielded) -> str | None:
     got = [str(t) for t in yielded]
     if got != want:
         return f"body must return ({', '.join(want)}), got ({', '.join(got)})"
+    return None
 
 
 def _reduce_infer(b):
@@ -285,8 +286,8 @@ def _einsum_ranks(b):
             return f"{term!r} has {len(body)} labels but operand {t} has rank {T.rank(t)}"
 
 
-def _label_sizes(b) -> dict:
-    sizes = {}
+def _label_sizes(b) -> dict[str, list[int]]:
+    sizes: dict[str, list[int]] = {}
     for _, _, _, pairs in _labels(b):
         for label, n in pairs:
             sizes.setdefault(label, []).append(n)

@@ -33,7 +33,7 @@ _DTYPES: list[tuple[np.dtype, str]] = [(np.dtype(d), t) for d, t in [
     (np.complex64, "complex<f32>"), (np.complex128, "complex<f64>"),
 ]]
 _TEXT_OF = {d: t for d, t in _DTYPES}
-_DTYPE_OF = {}
+_DTYPE_OF: dict[str, np.dtype] = {}
 for _d, _t in _DTYPES:
     _DTYPE_OF.setdefault(_t, _d)
 for _bits in (8, 16, 32, 64):   # signed MLIR integers read back as numpy signed integers
@@ -423,15 +423,16 @@ def quant_params(et: ir.Type) -> QuantParams:
     storage_text, expressed_text = parts[0], parts[1]
     axis = int(parts[2]) if len(parts) > 2 else None
     ctx = et.context
-    lo = hi = None
+    lo: int | None = None
+    hi: int | None = None
     if "<" in storage_text:
         storage_text, _, rng = storage_text.partition("<")
-        lo, _, hi = rng.rstrip(">").partition(":")
-        lo, hi = int(lo), int(hi)
+        lo_text, _, hi_text = rng.rstrip(">").partition(":")
+        lo, hi = int(lo_text), int(hi_text)
     if storage_text.startswith("u"):            # printed u8 for the unsigned ui8
         storage_text = "ui" + storage_text[1:]
     storage = ir.Type.parse(storage_text, ctx)
-    if lo is None:
+    if lo is None or hi is None:
         lo, hi = _storage_range(storage)
     pairs = split_top_level(params.strip("{}"))
     scales, zps = [], []

@@ -43,7 +43,7 @@ class XlaOp:
     def shape(self) -> Shape:
         if self._elements is not None:
             return Shape.tuple_shape([e.shape() for e in self._elements])
-        return Shape.from_ir(self._value.type)
+        return Shape.from_ir(self._value.type)  # type: ignore[union-attr]  # not a tuple: a value
 
     def is_tuple(self) -> bool:
         return self._elements is not None
@@ -103,6 +103,8 @@ class XlaBuilder:
         self._parent = _parent
         self._last: XlaOp | None = None
         self._built = False
+        self._root: XlaBuilder
+        self.context: ir.Context
         if _parent is not None:         # a region builder: shares the module of its root
             self._root, self.context, self._block = _parent._root, _parent.context, _block
             return

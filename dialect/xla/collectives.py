@@ -32,7 +32,7 @@ def _groups(op: str, replica_groups, size: int | None = None) -> list[list[int]]
 
 def _channel(op: str, channel_id, use_global_device_ids=None) -> dict:
     cid, ctype = channel(op, channel_id)
-    out = {"channel_id": cid}
+    out: dict[str, int | str | bool | None] = {"channel_id": cid}
     if ctype is not None:
         out["channel_type"] = ctype
     if use_global_device_ids:
@@ -64,8 +64,8 @@ def AllReduce(operand: XlaOp, computation, replica_groups=None, channel_id=None,
     """XLA AllReduce: reduce the operand (an array or a tuple of arrays) across a group's
     replicas with the scalar computation."""
     b = builder_of("AllReduce", operand)
-    xs = [array("AllReduce", o) for o in (operand._elements if operand.is_tuple() else
-                                           [operand])]
+    xs = [array("AllReduce", o) for o in (operand._elements if operand._elements is not None
+                                           else [operand])]
     if shape_with_layout is not None and as_shape("AllReduce", shape_with_layout) != \
             operand.shape():
         fail("AllReduce", f"shape_with_layout {shape_with_layout} differs from the operand's "

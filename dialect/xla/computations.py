@@ -3,6 +3,7 @@ Python callable receiving XlaOps, applied to values or turned into an op's regio
 from __future__ import annotations
 
 import inspect
+from collections.abc import Sequence
 
 from iree.compiler import ir
 from iree.compiler.dialects import func
@@ -51,7 +52,7 @@ def apply(op: str, computation, args: list[XlaOp], b: XlaBuilder, role: str) -> 
 
 
 def region(op: str, computation, b: XlaBuilder, shapes: list[Shape], role: str,
-           captured: list[XlaOp] = ()):
+           captured: Sequence[XlaOp] = ()):
     """A region body for shlo.dialect: block arguments (flattened `shapes`), or for argument-less
     regions (if, case) the `captured` outer XlaOps, are passed to `computation`."""
     def body(*block_args):

@@ -67,7 +67,7 @@ def _unary(name: str, module, fn_name: str, accuracy):
                     return b.wrap(builder_fn(x))
                 return b.wrap(builder_fn(x, result_accuracy=result_accuracy))
     else:
-        def op(operand: XlaOp) -> XlaOp:
+        def op(operand: XlaOp) -> XlaOp:  # type: ignore[misc]  # no result_accuracy here
             b = builder_of(name, operand)
             x = array(name, operand)
             with b.emit(name):
@@ -77,7 +77,8 @@ def _unary(name: str, module, fn_name: str, accuracy):
     return op
 
 
-_ACCURACY = next(a for a in stablehlo.exponential.opdef.attrs if a.name == "result_accuracy")
+_ACCURACY = next(a for a in stablehlo.exponential.opdef.attrs  # type: ignore[attr-defined]
+                 if a.name == "result_accuracy")                # (a builder carries its OpDef)
 
 
 def _check_accuracy(name: str, result_accuracy):

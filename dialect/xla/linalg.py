@@ -67,7 +67,7 @@ def Dot(lhs: XlaOp, rhs: XlaOp, precision_config=None, preferred_element_type=No
         fail("Dot", f"operands {lhs.shape() if isinstance(lhs, XlaOp) else lhs} and "
              f"{rhs.shape() if isinstance(rhs, XlaOp) else rhs} must be vectors or matrices",
              "Dot takes rank-1 or rank-2 arrays; use DotGeneral for more")
-    dn = DotDimensionNumbers([ranks[0] - 1], [0])
+    dn = DotDimensionNumbers((ranks[0] - 1,), (0,))
     return DotGeneral(lhs, rhs, dn, precision_config=precision_config,
                       preferred_element_type=preferred_element_type)
 

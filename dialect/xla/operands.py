@@ -1,6 +1,8 @@
 """Argument handling shared by the op modules: XlaOp operands, their builder, int lists."""
 from __future__ import annotations
 
+from typing import Literal, overload
+
 import numpy as np
 
 from .builder import XlaBuilder, XlaOp
@@ -21,7 +23,7 @@ def op_list(op: str, what: str, xs) -> list[XlaOp]:
 
 def builder_of(op: str, *operands) -> XlaBuilder:
     """The one builder all XlaOp operands (lists allowed) come from."""
-    flat = []
+    flat: list = []
     for x in operands:
         flat.extend(x if isinstance(x, (list, tuple)) else [x])
     found = None
@@ -52,6 +54,12 @@ def array(op: str, x: XlaOp, what: str = "operand"):
     if not s.is_array():
         fail(op, f"{what} must be an array, got {s}")
     return x.value
+
+
+@overload
+def ints(op: str, what: str, v, *, optional: Literal[False] = False) -> list[int]: ...
+@overload
+def ints(op: str, what: str, v, *, optional: bool) -> list[int] | None: ...
 
 
 def ints(op: str, what: str, v, *, optional: bool = False) -> list[int] | None:

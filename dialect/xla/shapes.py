@@ -118,7 +118,7 @@ class Shape:
     def element_type(self) -> np.dtype:
         if not self.is_array():
             raise XlaError(f"Shape: {self} has no element type")
-        return self._dtype
+        return self._dtype  # type: ignore[return-value]  # None only for a bare Shape()
 
     def dimensions(self) -> tuple[int, ...]:
         if not self.is_array():

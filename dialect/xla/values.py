@@ -29,7 +29,7 @@ def _literal(value) -> np.ndarray:
     kinds = {"b": np.bool_, "i": np.int32, "u": np.int32, "f": np.float32, "c": np.complex64}
     if arr.dtype.kind not in kinds:
         fail("Constant", f"the literal must hold numbers or booleans, got {arr.dtype} values")
-    out = arr.astype(kinds[arr.dtype.kind])
+    out: np.ndarray = arr.astype(kinds[arr.dtype.kind])
     if arr.dtype.kind in "iu" and not np.array_equal(out, arr):
         fail("Constant", "a Python int does not fit S32; pass a numpy array of the dtype wanted")
     return out
@@ -80,13 +80,14 @@ def Tuple(*args) -> XlaOp:
 def GetTupleElement(tuple_data: XlaOp, index: int) -> XlaOp:
     """XLA GetTupleElement(tuple_data, index): element `index` of a tuple."""
     b = builder_of("GetTupleElement", tuple_data)
-    if not tuple_data.is_tuple():
+    elements = tuple_data._elements
+    if elements is None:
         fail("GetTupleElement", f"tuple_data must be a tuple, got {tuple_data.shape()}")
-    n = len(tuple_data._elements)
+    n = len(elements)
     if isinstance(index, bool) or not isinstance(index, (int, np.integer)) or not 0 <= index < n:
         fail("GetTupleElement", f"index {index!r} is out of range for a {n}-tuple",
              "0 <= index < the tuple's size")
-    out = tuple_data._elements[int(index)]
+    out = elements[int(index)]
     b._last = out
     return out
 
