@@ -23,8 +23,9 @@ send / recv need their `source_target_pairs` here (the thread engine also has ch
 process may read; MPI must name the receiver): a send is an MPI_Isend to its target, tagged
 with its channel, on the communicator of the signatures, so a recv waiting for a rank that
 went on to a collective, or finished, without sending sees that rank's signature first (MPI
-keeps one sender's messages in order) and fails as a deadlock. Each run ends by checking that
-every message sent was received.
+keeps one sender's messages in order) and fails as a deadlock, as do two ranks that wait in a
+recv for each other (notices, `MpiGrid.recv`). Each run ends by checking that every message
+sent was received.
 """
 from __future__ import annotations
 
@@ -78,15 +79,19 @@ def default_timeout() -> float:
 
 
 class _Communicators:
-    """The communicators shlo uses on one world: duplicates for signatures and point-to-point
-    data, and one per process-group list (created collectively, on first use)."""
+    """The communicators shlo uses on one world: duplicates for signatures (and send/recv),
+    collective_permute's data and the notices of waiting recvs, and one per process-group
+    list (created collectively, on first use); the number of runs so far."""
 
     def __init__(self, comm, wait):
         self.world = comm
-        (self.control, first), (self.data, second) = comm.Idup(), comm.Idup()
-        wait({r: q for r, q in enumerate([first, second])}, "shlo.distributed's first run: "
-             "the ranks' communicators (MPI_Comm_idup)", name_ranks=False)
+        (self.control, first), (self.data, second), (self.notices, third) = \
+            comm.Idup(), comm.Idup(), comm.Idup()
+        wait({r: q for r, q in enumerate([first, second, third])}, "shlo.distributed's first "
+             "run: the ranks' communicators (MPI_Comm_idup)", name_ranks=False)
         self.groups: dict = {}
+        self.runs = 0
+        self.notes: list = []       # (request, buffer) of notices sent, until they complete
 
     def of(self, groups: list, me: int):
         """This rank's communicator in `groups` (COMM_NULL when it is in none)."""
@@ -127,7 +132,11 @@ class MpiGrid:
         self.outfeed_configs = [[] for _ in range(self.size)]
         self.collectives = 0
         self.failure = None
+        self.run = self.comms.runs              # (every rank counts its runs alike)
+        self.comms.runs += 1
         self.sent = self.received = 0           # send/recv messages of this run
+        self._sent_to = collections.Counter()   # rank -> messages sent to it, this run
+        self._read_from = collections.Counter()  # rank -> its messages read, this run
         self._sends: list = []                  # (request, buffer) of sends in flight
         self._mail = collections.defaultdict(collections.deque)   # (rank, tag) -> messages
                                                                   # a recv read on its way
@@ -270,12 +279,17 @@ class MpiGrid:
         buffer = np.frombuffer(data, np.int8)
         self._sends.append((self.comms.control.Isend(buffer, dest=target, tag=tag), buffer))
         self.sent += 1
+        self._sent_to[target] += 1
         traffic[0] += len(data)
 
     def recv(self, index: int, channel: int, source: int | None) -> bytes:
         """The next message rank `source` sent this rank on `channel`. Messages of other
         channels read on the way are kept for their recv; a signature of that rank means it
-        went on without sending this message: a deadlock."""
+        went on without sending this message: a deadlock. While it waits, it tells `source`
+        so (a notice: this run, how many of its messages it has read, how many it was sent);
+        a notice of `source` that it waits for this rank, having read all this rank sent it,
+        when this rank has read all `source` sent, is a deadlock too (two ranks that wait for
+        each other with nothing in flight; longer cycles end at the timeout)."""
         if source is None:
             raise HostError(f"stablehlo.recv on channel {channel}: under MPI a recv must say "
                             f"which rank sends to it (source_target_pairs, or the frontend "
@@ -284,10 +298,14 @@ class MpiGrid:
         MPI, comm = mpi(), self.comms.control
         tag = self._tag("stablehlo.recv", channel)
         mail, status = self._mail[(source, tag)], MPI.Status()
-        deadline, pause = time.monotonic() + self.timeout, 1e-5
+        deadline, pause, noticed = time.monotonic() + self.timeout, 1e-5, None
         while not mail:
             message = comm.Improbe(source=source, tag=MPI.ANY_TAG, status=status)
             if message is None:
+                if noticed != self._read_from[source]:
+                    noticed = self._read_from[source]
+                    self._notice(source, noticed)
+                self._check_notices(source, channel)
                 if time.monotonic() > deadline:
                     raise HostError(f"stablehlo.recv on channel {channel}: "
                                     f"{self.describe(self.rank)} waited {self.timeout:g} s for "
@@ -308,8 +326,30 @@ class MpiGrid:
                                 f"{self.describe(self.rank)} waits for a message of rank "
                                 f"{source}, which {went} without sending it")
             self._mail[(source, got)].append(buffer.tobytes())
+            self._read_from[source] += 1
         self.received += 1
         return mail.popleft()
+
+    def _notice(self, source: int, read: int) -> None:
+        """Tell `source` that this rank waits for it, having read `read` of its messages and
+        sent it what it sent."""
+        notes = self.comms.notes
+        notes[:] = [(q, b) for q, b in notes if not q.Test()]
+        note = np.array([self.run, read, self._sent_to[source]], np.int64)
+        notes.append((self.comms.notices.Isend(note, dest=source, tag=_TAG_SIGNATURE), note))
+
+    def _check_notices(self, source: int, channel: int) -> None:
+        """Read `source`'s notices; fail if it waits for this rank with nothing in flight
+        either way (its wait cannot have ended since: this rank sent it nothing more)."""
+        notices = self.comms.notices
+        while notices.Iprobe(source=source, tag=_TAG_SIGNATURE):
+            note = np.empty(3, np.int64)
+            notices.Recv(note, source=source, tag=_TAG_SIGNATURE)
+            if note[0] == self.run and note[1] == self._sent_to[source] and \
+                    note[2] == self._read_from[source]:
+                raise HostError(f"stablehlo.recv on channel {channel}: deadlock: "
+                                f"{self.describe(self.rank)} waits for a message of rank "
+                                f"{source}, which waits in a recv for a message of this rank")
 
     def _tag(self, op: str, channel: int) -> int:
         """The MPI tag of a channel's messages."""

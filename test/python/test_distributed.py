@@ -385,6 +385,9 @@ def test_send_recv_with_pairs_on_2_ranks(paired, tmp_path):
                                                r"\(replica 1, partition 0\) waits for a message "
                                                r"of rank 0, which went on to collective #0 "
                                                r"\(stablehlo.all_reduce\) without sending it"),
+    (["recv_first", "recv_first"], r"stablehlo.recv on channel 5: deadlock: rank \d \(replica "
+                                   r"\d, partition 0\) waits for a message of rank \d, which "
+                                   r"waits in a recv for a message of this rank"),
 ])
 def test_paired_send_recv_faults_on_mpi(paired, tmp_path, functions, message):
     """The faults test_host_collectives finds on threads, as one-line errors on MPI."""

@@ -255,6 +255,12 @@ func.func @recv_only() -> {X} {{
   %a:2 = "stablehlo.recv"(%t) {{{ZERO_TO_ONE}, {_channel(3)}}} : ({TOK}) -> ({X}, {TOK})
   return %a#0 : {X}
 }}
+func.func @recv_first(%x: {X}) -> {X} {{
+  %t = stablehlo.after_all : {TOK}
+  %a:2 = "stablehlo.recv"(%t) {{{RING}, {_channel(5)}}} : ({TOK}) -> ({X}, {TOK})
+  %t1 = "stablehlo.send"(%x, %a#1) {{{RING}, {_channel(5)}}} : ({X}, {TOK}) -> {TOK}
+  return %a#0 : {X}
+}}
 func.func @reduce_then_send(%x: {X}) -> {X} {{
   %s = "stablehlo.all_reduce"(%x) {ADD.replace("E", "f32")} {{replica_groups = dense<[[0, 1]]> : tensor<1x2xi64>}} : ({X}) -> {X}
   %t = stablehlo.after_all : {TOK}
@@ -293,6 +299,8 @@ PAIRED_FAULTS = [
                             r"that it did not receive"),
     (["reduce_then_send", "recv_then_reduce"], r"deadlock: process \d \(replica \d, "
                                                r"partition 0\) waits"),
+    (["recv_first", "recv_first"], r"stablehlo.recv on channel 5 from process \d \(replica "
+                                   r"\d, partition 0\): deadlock"),
 ]
 
 
