@@ -8,7 +8,8 @@ shlo-bench's cnn_train the batch-norm backward's column sum of a 16384x32 gradie
 with the 524288-element input gradient it feeds, took 11 ms of a 59 ms step. Fenced, the
 consumer is an elementwise dispatch over all workers. Only reduces outside loops and
 conditionals, with static shapes, at most MAX_RESULTS results from at least MIN_INPUT
-elements, read by an op of at least MIN_INPUT elements (directly or through small ops such as
+elements (or from the partial results of such a reduce: shlo-split-long-reduce's second
+stage), read by an op of at least MIN_INPUT elements (directly or through small ops such as
 a reshape or the division by the count), are fenced
 (`chlo_stablehlo_extras.fusion_barrier`).
 """
@@ -20,7 +21,7 @@ import math
 from iree.compiler import ir
 
 from ..lib import builders as extras
-from ..base import Pass, nested_ops
+from ..base import Pass, defined_by, nested_ops
 
 MAX_RESULTS = 256
 MIN_INPUT = 1 << 16
@@ -49,7 +50,10 @@ def _fenced(op: ir.Operation) -> bool:
     if op.parent.name != "func.func" or len(op.results) != 1:
         return False
     size = _size(op.results[0])
-    return (0 <= size <= MAX_RESULTS and _size(op.operands[0]) >= MIN_INPUT
+    # the second stage of a reduce that shlo-split-long-reduce split reads the first's results
+    first = defined_by(op.operands[0], "stablehlo.reduce")
+    stages = first is not None and _size(first.operands[0]) >= MIN_INPUT
+    return (0 <= size <= MAX_RESULTS and (_size(op.operands[0]) >= MIN_INPUT or stages)
             and _read_by_a_large_op(op.results[0]))
 
 

@@ -42,6 +42,19 @@ def test_fences_only_the_large_consumers_reduce(ctx):
     assert str(module).count("compute_barrier") == 1
 
 
+def test_a_split_sum_is_fenced_after_its_second_stage(ctx):
+    """shlo-split-long-reduce cuts the column sums in two stages; the fence goes after the
+    second, whose input is the first's few partial sums."""
+    from shlo.passes.pipeline import run_pipeline
+    module = shlo.parse_module(MODULE, context=ctx)
+    run_pipeline(module.operation,
+                 "builtin.module(shlo-split-long-reduce,shlo-fence-small-reductions)")
+    text = str(module)
+    assert text.count("stablehlo.reduce") == 5 and text.count("compute_barrier") == 1
+    fenced = text[text.index("compute_barrier") - 400:text.index("compute_barrier")]
+    assert "tensor<64x32xf32>, tensor<f32>) -> tensor<32xf32>" in fenced
+
+
 def test_unsigned_sums_are_fenced_in_order():
     """A fence of an unsigned result is bitcasts around the barrier, all after the reduce."""
     module = """

@@ -28,6 +28,8 @@ CASES = {   # name -> (shape, element, op, dims, init, numpy oracle)
     "min_seven": ((N,), "i32", "minimum", [0], "7", lambda x: min(x.min(), 7)),
     "and_bits": ((N,), "ui32", "and", [0], "4294967295", np.bitwise_and.reduce),
     "sum_i64": ((2, N), "i64", "add", [1], "0", lambda x: x.sum(axis=1)),
+    "sum_columns": ((16, 32, 32, 32), "f32", "add", [0, 1, 2], "0.0",
+                    lambda x: x.astype(np.float64).sum(axis=(0, 1, 2))),
 }
 
 

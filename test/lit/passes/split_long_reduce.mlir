@@ -25,6 +25,18 @@ func.func @max_rows(%x: tensor<8x1048576xi32>) -> tensor<8xi32> {
   return %0 : tensor<8xi32>
 }
 
+// A column reduction (batch-norm's sum over all but the channels): few elements per result,
+// but together enough for 16 parts of the batch.
+// CHECK-LABEL: func.func @sum_columns
+// CHECK:         stablehlo.reshape %arg0 : (tensor<16x32x32x32xf32>) -> tensor<16x1x32x32x32xf32>
+// CHECK:         stablehlo.reduce(%{{.*}} init: %{{.*}}) applies stablehlo.add across dimensions = [1, 2, 3] {shlo.canonical} : (tensor<16x1x32x32x32xf32>, tensor<f32>) -> tensor<16x32xf32>
+// CHECK:         stablehlo.reduce(%{{.*}} init: %{{.*}}) applies stablehlo.add across dimensions = [0] : (tensor<16x32xf32>, tensor<f32>) -> tensor<32xf32>
+func.func @sum_columns(%x: tensor<16x32x32x32xf32>) -> tensor<32xf32> {
+  %z = stablehlo.constant dense<0.0> : tensor<f32>
+  %0 = stablehlo.reduce(%x init: %z) applies stablehlo.add across dimensions = [0, 1, 2] : (tensor<16x32x32x32xf32>, tensor<f32>) -> tensor<32xf32>
+  return %0 : tensor<32xf32>
+}
+
 // A reduced dimension 64 does not divide: the largest of 32, 16, 8 that does.
 // CHECK-LABEL: func.func @odd_length
 // CHECK:         stablehlo.reshape %arg0 : (tensor<65576xf32>) -> tensor<8x8197xf32>
