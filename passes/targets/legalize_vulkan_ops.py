@@ -15,7 +15,7 @@ from .quirks import Quirk, QuirksPass
 from .vulkan.bf16 import (bf16_dot, bf16_iota, bf16_reduce, fence_bf16_rounded_product,
                           fence_widened_bf16_inputs)
 from .vulkan.expansions import complex_window, fenced_fft, grouped_convolution
-from .vulkan.fences import (fence_f64_operands, fence_narrow_window_inputs,
+from .vulkan.fences import (fence_f64_operands, fence_integer_to_bf16, fence_narrow_window_inputs,
                             fence_reduce_results, fence_zero_operands, iota_as_constant,
                             nd_iota_as_broadcast)
 from .vulkan.integers import (count_leading_zeros, float_remainder, signed_min_max_reduce,
@@ -70,6 +70,9 @@ VULKAN_QUIRKS: tuple[Quirk, ...] = (
     Quirk("vk-narrow-window-input", "a reduce_window's inputs computed from 8/16-bit numbers "
           "behind fusion barriers", ("stablehlo.reduce_window",), _VK,
           fence=fence_narrow_window_inputs),
+    Quirk("vk-integer-to-bf16", "a convert to bf16 of a float converted from integers reads "
+          "the float behind a fusion barrier", ("stablehlo.convert",), _VK,
+          fence=fence_integer_to_bf16),
     Quirk("vk-fft-fused-read", "a 1-D fft's result behind a fusion barrier, an IRFFT through "
           "the complex IFFT", ("stablehlo.fft",), _VK, rule=fenced_fft),
 )

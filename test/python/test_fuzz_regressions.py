@@ -63,10 +63,9 @@ def test_reverse_rank0(target):
     assert replay("reverse_rank0", target) is None
 
 
-@pytest.mark.xfail(strict=True, reason="vulkan: convert i32 -> f32 -> bf16 fails to compile "
-                   "('spirv.Bitcast' op mismatch in result type bitwidth 16 and operand type "
-                   "bitwidth 32); each convert alone compiles")
 def test_convert_i32_f32_bf16_vulkan():
+    """IREE 3.13 vulkan failed to compile the two converts in one dispatch ('spirv.Bitcast' op
+    mismatch in result type bitwidth 16 and operand type bitwidth 32); vk-integer-to-bf16."""
     from conftest import vulkan_or_skip
     vulkan_or_skip()
     assert replay("convert_i32_f32_bf16_vulkan") is None

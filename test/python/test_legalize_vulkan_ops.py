@@ -70,6 +70,26 @@ def test_integer_to_bf16(ctx, target):
 
 
 @pytest.mark.parametrize("target", TARGETS)
+def test_integers_through_f32_to_bf16(ctx, target):
+    """x.astype(f32).astype(bf16) rounds twice (vk-integer-to-bf16), 1M elements."""
+    exe = compile_for(ctx, """
+    func.func @main(%x: tensor<1048576xi32>) -> tensor<1048576xbf16> {
+      %0 = stablehlo.convert %x : (tensor<1048576xi32>) -> tensor<1048576xf32>
+      %1 = stablehlo.convert %0 : (tensor<1048576xf32>) -> tensor<1048576xbf16>
+      return %1 : tensor<1048576xbf16>
+    }""", target)
+    x = np.random.default_rng(6).integers(-2 ** 31, 2 ** 31, 1 << 20, dtype=np.int64)
+    x = x.astype(np.int32)
+    ties = [s * (2 ** (24 + k) + 2 ** (16 + k) + 2 ** k) for k in range(7) for s in (1, -1)]
+    x[:len(ties)] = ties        # an f32 tie, then a bf16 tie: rounding twice rounds down
+    want = x.astype(np.float32).astype(ml_dtypes.bfloat16)
+    got = np.asarray(exe(x))
+    np.testing.assert_array_equal(got.view(np.uint16), want.view(np.uint16))
+    down = [s * 2.0 ** (24 + k) for k in range(7) for s in (1, -1)]   # rounded once: up
+    np.testing.assert_array_equal(want[:len(ties)].astype(np.float64), down)
+
+
+@pytest.mark.parametrize("target", TARGETS)
 @pytest.mark.parametrize("dtype", ["i64", "ui64"])
 def test_count_leading_zeros_64(ctx, target, dtype):
     np_dtype = np.int64 if dtype == "i64" else np.uint64

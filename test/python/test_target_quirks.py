@@ -129,6 +129,12 @@ SAMPLES = {
       %r = "stablehlo.reduce_window"(%w, %i) <{{window_dimensions = array<i64: 2, 2>}}> {_sum("f32")} : (tensor<6x6xf32>, tensor<f32>) -> tensor<5x5xf32>
       return %r : tensor<5x5xf32>
     }}""",
+    "vk-integer-to-bf16": """
+    func.func @f(%x: tensor<4xi32>) -> tensor<4xbf16> {
+      %0 = stablehlo.convert %x : (tensor<4xi32>) -> tensor<4xf32>
+      %1 = stablehlo.convert %0 : (tensor<4xf32>) -> tensor<4xbf16>
+      return %1 : tensor<4xbf16>
+    }""",
     "vk-fft-fused-read": """
     func.func @f(%x: tensor<4x32xcomplex<f32>>) -> tensor<4x32xf32> {
       %0 = stablehlo.fft %x, type = FFT, length = [32] : (tensor<4x32xcomplex<f32>>) -> tensor<4x32xcomplex<f32>>

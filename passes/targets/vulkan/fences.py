@@ -8,7 +8,7 @@ from iree.compiler import ir
 from shlo.dialect import stablehlo
 from shlo.dialect.types import element_dtype
 from ...custom_calls.cumulative_window import is_identity
-from ...lib.builders import FUSION_BARRIER, fusion_barrier
+from ...lib.builders import FUSION_BARRIER, fence, fusion_barrier
 from ...lib.elementwise import ELEMENTWISE_OPS
 from ...lib.expr import element_of, is_complex, is_float, real_element
 
@@ -55,6 +55,21 @@ def fence_narrow_window_inputs(window: ir.Operation) -> None:
         for i in range(half):
             if window.operands[i] == old:
                 window.operands[i] = new
+
+
+def fence_integer_to_bf16(convert: ir.Operation) -> None:
+    """A convert to bf16 of a float converted from integers reads that float behind a fusion
+    barrier (the two converts round twice; one fused dispatch fails to compile)."""
+    convert = convert.operation
+    source = convert.operands[0]
+    producer = source.owner
+    if (not isinstance(ir.RankedTensorType(convert.results[0].type).element_type.maybe_downcast(), ir.BF16Type)
+            or isinstance(producer, ir.Block) or producer.name != "stablehlo.convert"
+            or not isinstance(ir.RankedTensorType(producer.operands[0].type).element_type,
+                              ir.IntegerType)):
+        return
+    with ir.InsertionPoint(convert), convert.location:
+        convert.operands[0] = fence([source])[0]
 
 
 def _moves_dimensions(result: ir.Value, kept: list[int]) -> bool:
