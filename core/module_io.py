@@ -45,6 +45,8 @@ def parse_module(source: str | bytes, *, context: ir.Context | None = None,
     handler = ctx.attach_diagnostic_handler(capture)
     shardy = False
     try:
+        if isinstance(source, str) and is_sharded_program(source) and "sdy.mesh" not in source:
+            source = per_device_program(source, source_name)      # GSPMD shardings
         module = parse_source(source, ctx, source_name)
         if module is None and mentions_legacy_arrays([d.message for d in captured]):
             upgraded = _upgraded_text(source)
