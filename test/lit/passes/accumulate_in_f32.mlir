@@ -52,3 +52,17 @@ func.func @stay(%x: tensor<8xbf16>, %a: tensor<4x8xbf16>, %b: tensor<8x2xbf16>, 
   %f = stablehlo.dot_general %c, %d, contracting_dims = [1] x [0] : (tensor<4x8xf32>, tensor<8x2xf32>) -> tensor<4x2xf32>
   return %m, %e, %f : tensor<7xbf16>, tensor<4x2xbf16>, tensor<4x2xf32>
 }
+
+// A grouped f16 convolution: f32 operands behind fusion barriers, an f32 result rounded once.
+// CHECK-LABEL: func.func @grouped
+// CHECK-DAG:     %[[X:.*]] = stablehlo.convert %arg0 : (tensor<2x8x6x6xf16>) -> tensor<2x8x6x6xf32>
+// CHECK-DAG:     %[[W:.*]] = stablehlo.convert %arg1 : (tensor<8x2x3x3xf16>) -> tensor<8x2x3x3xf32>
+// CHECK-DAG:     %[[BX:.*]] = iree_tensor_ext.compute_barrier.start %[[X]]
+// CHECK-DAG:     %[[BW:.*]] = iree_tensor_ext.compute_barrier.start %[[W]]
+// CHECK:         %[[C:.*]] = stablehlo.convolution(%[[BX]], %[[BW]]) {{.*}} feature_group_count = 4 {{.*}} -> tensor<2x8x6x6xf32>
+// CHECK:         %[[R:.*]] = stablehlo.convert %[[C]] : (tensor<2x8x6x6xf32>) -> tensor<2x8x6x6xf16>
+// CHECK:         return %[[R]]
+func.func @grouped(%x: tensor<2x8x6x6xf16>, %w: tensor<8x2x3x3xf16>) -> tensor<2x8x6x6xf16> {
+  %r = stablehlo.convolution(%x, %w) dim_numbers = [b, f, 0, 1]x[o, i, 0, 1]->[b, f, 0, 1], window = {pad = [[1, 1], [1, 1]]} {batch_group_count = 1 : i64, feature_group_count = 4 : i64} : (tensor<2x8x6x6xf16>, tensor<8x2x3x3xf16>) -> tensor<2x8x6x6xf16>
+  return %r : tensor<2x8x6x6xf16>
+}
