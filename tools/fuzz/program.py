@@ -268,8 +268,8 @@ def _float_floor(x: int, dtype: str, up: bool = False) -> float:
     a = abs(x)
     if a == 0:
         return 0.0
-    step = 2.0 ** max(a.bit_length() - p, 0)
-    v = math.floor(a / step) * step
+    step = 1 << max(a.bit_length() - p, 0)
+    v = float((a // step) * step)      # (integers: a / step rounds 2^63 - 1 up)
     v = min(v, float(ml_dtypes.finfo(NUMPY[dtype]).max))
     return -v if x < 0 else v
 
