@@ -19,6 +19,7 @@ from __future__ import annotations
 import copy
 import dataclasses
 import re
+from typing import NoReturn
 
 from iree.compiler import ir, passmanager
 
@@ -109,7 +110,7 @@ class Pipeline:
         steps[i + 1:i + 1] = [_entry(e) for e in entries]
         return self
 
-    def set_options(self, name: str, options: str | dict = (), /, **kwargs) -> Pipeline:
+    def set_options(self, name: str, options: str | dict | tuple = (), /, **kwargs) -> Pipeline:
         """Options on each occurrence of the pass `name` (if any), from option text
         (`"exp-log=true"`), a dict or keywords (`exp_log=True`); an option the pass already has
         keeps its value (the user's own options win)."""
@@ -157,7 +158,7 @@ def parse_pipeline(text: str) -> Pipeline:
 
 def parse_options(text: str) -> dict[str, str]:
     """`a=1 b="x y" c={...} d` -> {"a": "1", "b": "x y", "c": "...", "d": ""}."""
-    return PassStep("", text).values()
+    return PassStep("", text).values()  # type: ignore[arg-type]  # parsed in __post_init__
 
 
 _NAME = re.compile(r"[A-Za-z_][\w.\-$]*")
@@ -170,7 +171,7 @@ class _Parser:
     def __init__(self, text: str, what: str = "pass pipeline"):
         self.text, self.what, self.pos = text, what, 0
 
-    def error(self, message: str, pos: int | None = None):
+    def error(self, message: str, pos: int | None = None) -> NoReturn:
         column = (self.pos if pos is None else pos) + 1
         raise PipelineError(f"invalid {self.what} '{self.text}': {message} at column {column}")
 
@@ -188,7 +189,7 @@ class _Parser:
             self.error(f"unexpected '{self.peek()}'")
 
     def steps(self) -> list:
-        out = []
+        out: list = []
         if self.peek() in (")", ""):
             return out
         while True:
@@ -297,7 +298,7 @@ def _option_value(key: str, value) -> str:
         [f'"{text}"', f"'{text}'", f"{{{text}}}"]
     for raw in candidates:
         try:
-            if PassStep("", f"{key}={raw}").values() == {key: text}:
+            if PassStep("", f"{key}={raw}").values() == {key: text}:  # type: ignore[arg-type]
                 return raw
         except PipelineError:
             pass
@@ -386,6 +387,7 @@ def nest_implicitly(steps: list[PassStep], context: ir.Context,
                     m = re.search(r"restricted to '([^']+)'", str(e))
                     if not m:
                         _add_text(passmanager.PassManager(op_name), step.text())
+                        raise
                     anchor = m.group(1)
         nested.append(Pipeline(anchor, [step]) if anchor and anchor != op_name else step)
     return Pipeline(op_name, nested)

@@ -56,6 +56,7 @@ class _Direct:
 def _signature(op: ir.Operation, shapes: bool = True):
     """What decides an op's expansion: name, operand and result types (with `shapes=False`
     their element types only), attributes."""
+    attrs: tuple | str
     try:
         attrs = tuple(attributes(op).items())
     except TypeError:           # an attribute the bindings cannot wrap: key on the text
@@ -160,7 +161,7 @@ def _retyped(recipe: Recipe, op: ir.Operation) -> Recipe:
         values = [*block.arguments, *(r for o in ops for r in o.results)]
         for value, k in zip(values, recipe.kinds):
             value.set_type(types[k])
-        for i, element in recipe.uniform:
+        for i, element in recipe.uniform:  # type: ignore[union-attr]  # a uniform recipe
             ops[i].attributes["value"] = ir.DenseElementsAttr.get_splat(
                 ops[i].results[0].type, element)
     return Recipe(holder, recipe.outputs, recipe.uniform, recipe.elements, recipe.kinds)
@@ -190,7 +191,7 @@ def _lower(rule, op: ir.Operation, ip, cache: dict) -> list:
     if recipe is _Direct:
         with ip, op.location, scope():
             return list(rule(Match(op, list(op.operands))))
-    return _replay(recipe, op)
+    return _replay(recipe, op)  # type: ignore[arg-type]  # a Recipe: not _Direct, no error
 
 
 def _pattern(rule, cache: dict, errors: list):

@@ -132,7 +132,7 @@ def leading(values: list[ir.Value], limits: list[int] | ir.Value,
     starts = stablehlo.constant([0] * rank, result_type=vector)
     strides = stablehlo.constant([1] * rank, result_type=vector)
     return [extras.real_dynamic_slice(v, starts, limits, strides, t)
-            for v, t in zip(values, result_types)]
+            for v, t in zip(values, result_types)]  # type: ignore[arg-type]  # given with them
 
 
 def dynamic_top_k(op: ir.Operation) -> list[ir.Value]:
@@ -141,7 +141,7 @@ def dynamic_top_k(op: ir.Operation) -> list[ir.Value]:
     return top_k(op.operands[0], op.operands[1], list(op.results))
 
 
-_top_k.direct = True     # its sort holds a comparator region
+_top_k.direct = True  # type: ignore[attr-defined]  # its sort holds a comparator region
 
 
 # --- ragged_dot ----------------------------------------------------------------------------------
@@ -316,7 +316,7 @@ def _scan(m):
     return final[1 + inits_count:] + final[1:1 + inits_count]
 
 
-_scan.direct = True      # the while loop holds regions
+_scan.direct = True  # type: ignore[attr-defined]  # the while loop holds regions
 
 
 def _slice_at(x: ir.Value, dim: int, pos: ir.Value) -> ir.Value:

@@ -51,15 +51,16 @@ def decompose(op: ir.Operation) -> list[ir.Value] | None:
     combine = _body_op(op)
     if combine is None or not is_identity(init, combine):
         return None
-    axis, reverse = _scanned_dimension(op) or (None, None)
-    if axis is None:
+    scanned = _scanned_dimension(op)
+    if scanned is None:
         return None
+    axis, reverse = scanned
     if not is_narrow_float(element_of(x)):
         return [_scan(x, init, axis, reverse, combine)]
     # narrow floats are combined in f32 and rounded once, as shlo-accumulate-in-f32 does
     # for static windows (bf16 rounded at each of the log2(n) steps drifts twice as far)
     wide = [Num(v).to("f32").value for v in (x, init)]
-    return [Num(_scan(*wide, axis, reverse, combine)).to(element_of(x)).value]
+    return [Num(_scan(wide[0], wide[1], axis, reverse, combine)).to(element_of(x)).value]
 
 
 # ---- recognising the window ---------------------------------------------------------------

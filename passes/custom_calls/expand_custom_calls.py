@@ -138,7 +138,7 @@ class ExpandCustomCalls(Pass):
         if self.lapack not in ("stablehlo", "host"):
             raise PassError(f"{self.NAME}: lapack={self.lapack}: expected 'stablehlo' or "
                             f"'host'")
-        failed = []
+        failed: list[ir.Operation] = []
 
         def rule(call: ir.Operation):
             if failed:      # a decomposition failed after building ops: stop rewriting

@@ -36,7 +36,7 @@ from iree.compiler import ir
 from shlo.dialect import stablehlo
 from ..numerics.accumulate_in_f32 import widened_in_f32
 from ..lib.expr import Num, attributes, element_of, float_info, is_float, with_element
-from ..op_rules import CANONICAL, RulesPass
+from ..op_rules import CANONICAL, Rule, RulesPass
 from .round_narrow_float_converts import narrow_to_f32, round_to_grid, to_bf16_on_bits
 
 ROUNDING_OPS = ("add", "subtract", "multiply", "divide", "power", "atan2", "sqrt", "rsqrt",
@@ -128,7 +128,7 @@ def _reduce(op: ir.Operation):
             for wide, old in zip(results, op.results)]
 
 
-RULES = {f"stablehlo.{name}": _arithmetic for name in ROUNDING_OPS}
+RULES: dict[str, Rule] = {f"stablehlo.{name}": _arithmetic for name in ROUNDING_OPS}
 RULES["stablehlo.convert"] = _convert
 RULES["stablehlo.reduce"] = _reduce
 

@@ -31,7 +31,7 @@ from shlo.dialect.types import constant_values, element_dtype
 from ..lib.expr import (Num, float_info, is_float, round_even, select, shift_right_logical,
     with_element)
 from ..base import nested_ops
-from ..op_rules import CANONICAL, RulesPass, apply_rules
+from ..op_rules import CANONICAL, Rule, RulesPass, apply_rules
 
 # source float type -> (width, explicit mantissa bits, exponent bias)
 FLOAT_LAYOUTS = {"f32": (32, 23, 127), "f64": (64, 52, 1023)}
@@ -247,7 +247,7 @@ def _convert(op: ir.Operation):
     return _from_narrow(op) or _to_narrow(op) or _integer_to_bf16(op)
 
 
-RULES = {"stablehlo.convert": _convert}
+RULES: dict[str, Rule] = {"stablehlo.convert": _convert}
 
 
 @dataclasses.dataclass

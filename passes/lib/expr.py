@@ -203,7 +203,8 @@ class Num:
     def eq(self, o) -> "Num": return self._compare("EQ", o)
     def ne(self, o) -> "Num": return self._compare("NE", o)
 
-    __hash__ = None     # `==` is not overloaded (use eq/ne), and a Num is not a dict key
+    # `==` is not overloaded (use eq/ne), and a Num is not a dict key
+    __hash__ = None  # type: ignore[assignment]
 
     def _compare(self, direction: str, o) -> "Num":
         return Num(stablehlo.compare(self.value, self._o(o), comparison_direction=direction))

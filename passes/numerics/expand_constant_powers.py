@@ -50,7 +50,7 @@ def _integer_power(x: Num, n: int) -> Num:
         n >>= 1
         if n:
             square = square * square
-    return result
+    return result  # type: ignore[return-value]  # n >= 1: set
 
 
 def _power(op: ir.Operation):
@@ -62,10 +62,10 @@ def _power(op: ir.Operation):
         return None
     n, half = int(abs(c)), 2 * c % 2 == 1
     wide = Num(x).to("f64")
-    result = _integer_power(wide, n) if n else None
+    factors = [_integer_power(wide, n)] if n else []
     if half:
-        root = sqrt(wide)
-        result = root if result is None else result * root
+        factors.append(sqrt(wide))
+    result = factors[0] if len(factors) == 1 else factors[0] * factors[1]
     if c < 0:
         result = 1.0 / result
     if half:    # never negative; pow(-inf, c) is +inf or +0, where sqrt gave NaN

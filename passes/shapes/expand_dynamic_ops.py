@@ -133,7 +133,8 @@ def size_origins(value: ir.Value, d: int, limit: int = 64) -> set:
     elementwise ops (their operands' sizes agree, which shlo-insert-shape-checks checks), the
     kept dimensions of reductions and the sizes dynamic broadcasts were given."""
     from ..lib.elementwise import ELEMENTWISE_OPS
-    found, todo = set(), [(value, d)]
+    found: set[tuple[ir.Value, int]] = set()
+    todo = [(value, d)]
     while todo and len(found) < limit:
         v, k = todo.pop()
         if (v, k) in found:
@@ -329,7 +330,7 @@ def _slice_sizes(op) -> list | None:
     operand, sizes = op.operands[0], op.operands[2]
     rank = ir.RankedTensorType(operand.type).rank
     known = constant_values(sizes)
-    out = []
+    out: list[int | str] = []
     for d in range(rank):
         if known is not None:
             out.append(int(known[d]))

@@ -268,7 +268,9 @@ def _producer_types(value: ir.Value) -> str:
     known = evaluate(value)
     if known is not None:
         return str(known.reshape(-1).tolist())
-    found, stack, seen = [], [value], set()
+    found: list[str] = []
+    seen: set[ir.Value] = set()
+    stack = [value]
     while stack and len(seen) < 64:
         v = stack.pop()
         if v in seen:

@@ -42,7 +42,8 @@ def _static(*values: ir.Value) -> bool:
 
 def _known(values) -> list | None:
     arrays = [evaluate(v) for v in values]
-    return None if any(a is None for a in arrays) else [a.reshape(-1).tolist() for a in arrays]
+    known = [a.reshape(-1).tolist() for a in arrays if a is not None]
+    return known if len(known) == len(arrays) else None
 
 
 def _result_type(op: ir.Operation, dims, result: int = 0) -> ir.RankedTensorType:

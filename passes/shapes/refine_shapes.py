@@ -216,9 +216,9 @@ class Refiner:
         if known is not None:
             self._set_types(op, [known])
             return
-        types = inferred_types(op)
-        if types is not None:
-            self._set_types(op, types)
+        inferred = inferred_types(op)
+        if inferred is not None:
+            self._set_types(op, inferred)
 
     def refine_loop(self, op: ir.Operation) -> None:
         """A while: refine the loop-carried values whose type the body keeps."""

@@ -34,7 +34,8 @@ from ..lib import builders as extras
 from ..lib.expr import Num, const, element_of, is_float, total_order_int, with_element
 from ..expand.index_vectors import reshape
 
-FLOAT_PROBES = (-math.nan, -math.inf, -2.5, -1.0, -0.0, 0.0, 1.0, 2.5, math.inf, math.nan)
+FLOAT_PROBES: tuple[float, ...] = (-math.nan, -math.inf, -2.5, -1.0, -0.0, 0.0, 1.0, 2.5,
+                                   math.inf, math.nan)
 
 
 class _NotRecognised(Exception):

@@ -205,7 +205,8 @@ def _largest(packed: ir.Value, k: int, how: Plan, stride: int = 1) -> ir.Value:
     chunks = reshape(edge_pad(packed, I64_MIN, [0, 0], [0, count * chunk - n]),
                      [rows, count, chunk])
     # the maxima are in position order too: chunk c's largest has position // (stride * chunk) c
-    best = _largest(max_over(Num(chunks), [2], I64_MIN).value, k, how.maxima, stride * chunk)
+    best = _largest(max_over(Num(chunks), [2], I64_MIN).value, k,
+                    how.maxima, stride * chunk)  # type: ignore[arg-type]  # chunked: maxima set
     low = _positions(best)
     # chunks are powers of two: a shift (IREE's Vulkan i64 emulation has no unsigned divide)
     which = stablehlo.shift_right_logical(low, const((stride * chunk).bit_length() - 1, low))
