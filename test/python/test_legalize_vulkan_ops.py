@@ -90,6 +90,39 @@ def test_integers_through_f32_to_bf16(ctx, target):
 
 
 @pytest.mark.parametrize("target", TARGETS)
+def test_padded_windows_and_pads_of_widened_bf16(ctx, target):
+    """vk-bf16-widened-pad: a bf16 sum pooling with padding (3x3, stride 1, 'SAME') and a pad of
+    bf16 widened to f32, 64x256x256 (4M elements), against numpy."""
+    exe = compile_for(ctx, """
+    func.func @pool(%x: tensor<64x256x256xbf16>) -> tensor<64x256x256xbf16> {
+      %z = stablehlo.constant dense<0.0> : tensor<bf16>
+      %r = "stablehlo.reduce_window"(%x, %z) <{window_dimensions = array<i64: 1, 3, 3>,
+          padding = dense<[[0, 0], [1, 1], [1, 1]]> : tensor<3x2xi64>}> ({
+        ^bb0(%a: tensor<bf16>, %b: tensor<bf16>):
+          %s = stablehlo.add %a, %b : tensor<bf16>
+          stablehlo.return %s : tensor<bf16>
+        }) : (tensor<64x256x256xbf16>, tensor<bf16>) -> tensor<64x256x256xbf16>
+      return %r : tensor<64x256x256xbf16>
+    }
+    func.func @pad(%x: tensor<1x128xbf16>) -> tensor<1x131xf32> {
+      %c = stablehlo.constant dense<-2.5> : tensor<f32>
+      %w = stablehlo.convert %x : (tensor<1x128xbf16>) -> tensor<1x128xf32>
+      %p = stablehlo.pad %w, %c, low = [0, 1], high = [0, 2], interior = [0, 0]
+          : (tensor<1x128xf32>, tensor<f32>) -> tensor<1x131xf32>
+      return %p : tensor<1x131xf32>
+    }""", target)
+    rng = np.random.default_rng(7)
+    x = rng.standard_normal((64, 256, 256)).astype(ml_dtypes.bfloat16)
+    wide = np.pad(x.astype(np.float32), [(0, 0), (1, 1), (1, 1)])
+    exact = sum(wide[:, i:i + 256, j:j + 256] for i in range(3) for j in range(3))
+    got = np.asarray(exe.function("pool")(x)).astype(np.float32)
+    np.testing.assert_array_equal(got, exact.astype(ml_dtypes.bfloat16).astype(np.float32))
+    y = rng.standard_normal((1, 128)).astype(ml_dtypes.bfloat16)
+    want = np.pad(y.astype(np.float32), [(0, 0), (1, 2)], constant_values=-2.5)
+    np.testing.assert_array_equal(np.asarray(exe.function("pad")(y)), want)
+
+
+@pytest.mark.parametrize("target", TARGETS)
 @pytest.mark.parametrize("dtype", ["i64", "ui64"])
 def test_count_leading_zeros_64(ctx, target, dtype):
     np_dtype = np.int64 if dtype == "i64" else np.uint64

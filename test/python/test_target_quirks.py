@@ -135,6 +135,14 @@ SAMPLES = {
       %1 = stablehlo.convert %0 : (tensor<4xf32>) -> tensor<4xbf16>
       return %1 : tensor<4xbf16>
     }""",
+    "vk-bf16-widened-pad": """
+    func.func @f(%x: tensor<1x128xbf16>) -> tensor<1x129xf32> {
+      %c = stablehlo.constant dense<0.0> : tensor<f32>
+      %w = stablehlo.convert %x : (tensor<1x128xbf16>) -> tensor<1x128xf32>
+      %p = stablehlo.pad %w, %c, low = [0, 1], high = [0, 0], interior = [0, 0]
+          : (tensor<1x128xf32>, tensor<f32>) -> tensor<1x129xf32>
+      return %p : tensor<1x129xf32>
+    }""",
     "vk-fft-fused-read": """
     func.func @f(%x: tensor<4x32xcomplex<f32>>) -> tensor<4x32xf32> {
       %0 = stablehlo.fft %x, type = FFT, length = [32] : (tensor<4x32xcomplex<f32>>) -> tensor<4x32xcomplex<f32>>

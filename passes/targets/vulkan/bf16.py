@@ -2,10 +2,14 @@
 rounded to bf16 on the bits; f32 values around them stored first (docs/iree_gaps.md)."""
 from __future__ import annotations
 
+import ml_dtypes
+import numpy as np
 from iree.compiler import ir
 
 from shlo.dialect import stablehlo
+from shlo.dialect.rebuild import arguments
 from ...element_types.round_narrow_float_converts import to_bf16_on_bits
+from ...base import defined_by, is_splat_constant
 from ...lib.builders import fusion_barrier
 from ...lib.elementwise import ELEMENTWISE_OPS
 from ...lib.expr import Num, attributes, clone_retyped, element_of, with_element
@@ -123,3 +127,87 @@ def fence_bf16_rounded_product(op: ir.Operation) -> None:
     with ir.InsertionPoint.after(op), op.location:
         fenced = _consumer_barrier(result)
     result.replace_all_uses_except(fenced, fenced.owner.operation)
+
+
+def _widened_bf16(value: ir.Value) -> ir.Value | None:
+    """The bf16 value that `value` is an exact f32 convert of, else None."""
+    convert = defined_by(value, "stablehlo.convert")
+    if convert is None or str(element_of(convert.operands[0])) != "bf16":
+        return None
+    return convert.operands[0]
+
+
+def _bf16_splat(value: ir.Value):
+    """(bf16 value to reuse, or None; the number) when `value` is a splat f32 constant exact in
+    bf16 or the f32 convert of a splat bf16 constant, else None. Builds nothing."""
+    narrow = _widened_bf16(value)
+    if narrow is not None:
+        constant = defined_by(narrow, "stablehlo.constant")
+        return (narrow, None) if constant is not None and is_splat_constant(constant) else None
+    constant = defined_by(value, "stablehlo.constant")
+    if constant is None or not is_splat_constant(constant) or str(element_of(value)) != "f32":
+        return None
+    number = np.float32(ir.DenseElementsAttr(constant.attributes["value"]).get_splat_value().value)
+    exact = np.isnan(number) or (
+        number.astype(ml_dtypes.bfloat16).astype(np.float32).tobytes() == number.tobytes())
+    return (None, number) if exact else None
+
+
+def _bf16_exact(value: ir.Value) -> bool:
+    return _bf16_splat(value) is not None
+
+
+def _as_bf16_constant(value: ir.Value) -> ir.Value | None:
+    """A bf16 scalar of the same value as `value` (see _bf16_splat), or None."""
+    found = _bf16_splat(value)
+    if found is None:
+        return None
+    narrow, number = found
+    if narrow is not None:
+        return narrow
+    t = with_element(value.type, ir.BF16Type.get())
+    return stablehlo.constant(ir.DenseElementsAttr.get(
+        np.array(number.astype(ml_dtypes.bfloat16)).reshape(t.shape), type=t))
+
+
+def _padded_bf16(x: ir.Value, pad_value: ir.Value, low, high, interior) -> ir.Value:
+    """f32(pad(x, pad_value, ...)) for bf16 `x` and a bf16 scalar `pad_value`."""
+    padded = stablehlo.pad(x, pad_value, edge_padding_low=list(low), edge_padding_high=list(high),
+                           interior_padding=list(interior))
+    return Num(padded).to("f32").value
+
+
+def pad_before_widening(op: ir.Operation):
+    """A pad (or a reduce_window's padding and base dilation, but a scan's) of f32 converted
+    from bf16, with a bf16-exact padding value: the bf16 padded first, then converted."""
+    if op.name == "stablehlo.pad":
+        x = _widened_bf16(op.operands[0])
+        value = None if x is None else _as_bf16_constant(op.operands[1])
+        if value is None:
+            return None
+        a = attributes(op)
+        return [_padded_bf16(x, value, a["edge_padding_low"], a["edge_padding_high"],
+                             a["interior_padding"])]
+    half = len(op.operands) // 2
+    a = attributes(op)
+    rank = ir.RankedTensorType(op.operands[0].type).rank
+    padding = np.asarray(a.get("padding", np.zeros((rank, 2), np.int64))).reshape(rank, 2)
+    dilations = list(a.get("base_dilations", [1] * rank))
+    window = list(a["window_dimensions"])
+    shape = ir.RankedTensorType(op.operands[0].type).shape
+    if (not padding.any() and all(d == 1 for d in dilations)) or any(
+            w > 1 and w >= n for w, n in zip(window, shape)):
+        return None             # (a scan keeps its padding: shlo-split-long-reduce reads it)
+    inputs = [_widened_bf16(v) for v in list(op.operands)[:half]]
+    if any(v is None for v in inputs) or not all(_bf16_exact(v) for v in op.operands[half:]):
+        return None
+    inits = [_as_bf16_constant(v) for v in list(op.operands)[half:]]
+    padded = [_padded_bf16(x, init, padding[:, 0], padding[:, 1], [d - 1 for d in dilations])
+              for x, init in zip(inputs, inits)]
+    _, kw = arguments(op)
+    kw.pop("padding", None)
+    kw.pop("base_dilations", None)
+    body = op.regions[0].blocks[0]
+    kw["body"] = lambda *args: clone_retyped(body, args, lambda t: t)
+    results = stablehlo.reduce_window(padded, list(op.operands)[half:], **kw)
+    return list(results) if isinstance(results, (list, tuple)) else [results]
