@@ -15,9 +15,9 @@ from .quirks import Quirk, QuirksPass
 from .vulkan.bf16 import (bf16_dot, bf16_iota, bf16_reduce, fence_bf16_rounded_product,
                           fence_widened_bf16_inputs, pad_before_widening)
 from .vulkan.expansions import complex_window, fenced_fft, grouped_convolution
-from .vulkan.fences import (fence_f64_operands, fence_integer_to_bf16, fence_narrow_window_inputs,
-                            fence_reduce_results, fence_zero_operands, iota_as_constant,
-                            nd_iota_as_broadcast)
+from .vulkan.fences import (fence_broadcast_window_results, fence_f64_operands,
+                            fence_integer_to_bf16, fence_narrow_window_inputs, fence_reduce_results,
+                            fence_zero_operands, iota_as_constant, nd_iota_as_broadcast)
 from .vulkan.integers import (count_leading_zeros, float_remainder, signed_min_max_reduce,
                               signed_remainder, unsigned_quotient)
 
@@ -76,6 +76,9 @@ VULKAN_QUIRKS: tuple[Quirk, ...] = (
     Quirk("vk-bf16-widened-pad", "a pad (or a reduce_window's padding) of f32 converted from "
           "bf16 padded in bf16 before the convert", ("stablehlo.pad", "stablehlo.reduce_window"),
           _VK, rule=pad_before_widening),
+    Quirk("vk-window-broadcast", "the results of a reduce_window read by a broadcast_in_dim "
+          "behind fusion barriers", ("stablehlo.reduce_window",), _VK,
+          fence=fence_broadcast_window_results),
     Quirk("vk-fft-fused-read", "a 1-D fft's result behind a fusion barrier, an IRFFT through "
           "the complex IFFT", ("stablehlo.fft",), _VK, rule=fenced_fft),
 )

@@ -174,12 +174,10 @@ def test_rng_normal_of_every_float_type_is_normal(target):
         assert abs(got.std() - 2.0) < 0.05, (t, got.std())
 
 
-@pytest.mark.xfail(strict=True, reason="IREE 3.13 vulkan (also without shlo's passes): a "
-                   "reduce_window (window 2, any reducer) of 64-130 elements whose 33 or 65 "
-                   "results a broadcast_in_dim spreads over a new leading dimension of 2+: "
-                   "outputs 8-15 (24-31 without shlo's passes) come back 0, silently; a fusion "
-                   "barrier after the reduce_window makes it right")
 def test_reduce_window_broadcast_vulkan():
+    """IREE 3.13 vulkan (also without shlo's passes): a reduce_window (window 2, any reducer) of
+    64-130 elements whose 33 or 65 results a broadcast_in_dim spreads over a new leading
+    dimension of 2+: outputs 8-15 came back 0, silently; vk-window-broadcast."""
     from conftest import vulkan_or_skip
     vulkan_or_skip()
     assert replay("reduce_window_broadcast_vulkan") is None

@@ -123,6 +123,36 @@ def test_padded_windows_and_pads_of_widened_bf16(ctx, target):
 
 
 @pytest.mark.parametrize("target", TARGETS)
+def test_window_results_read_by_a_broadcast(ctx, target):
+    """vk-window-broadcast: max pooling (window 2, stride 2, padding 1) of 64 to 65536 values
+    spread over a new leading dimension; Vulkan returned zeros for some outputs."""
+    sizes, types = [64, 100, 130, 65536], {"f16": np.float16, "f32": np.float32}
+    exe = compile_for(ctx, "\n".join(f"""
+    func.func @pool_{t}_{n}(%x: tensor<{n}x{t}>) -> tensor<3x{n // 2 + 1}x{t}> {{
+      %low = stablehlo.constant dense<0xFF800000> : tensor<f32>
+      %init = stablehlo.convert %low : (tensor<f32>) -> tensor<{t}>
+      %r = "stablehlo.reduce_window"(%x, %init) <{{window_dimensions = array<i64: 2>,
+          window_strides = array<i64: 2>, padding = dense<1> : tensor<1x2xi64>}}> ({{
+        ^bb0(%a: tensor<{t}>, %b: tensor<{t}>):
+          %m = stablehlo.maximum %a, %b : tensor<{t}>
+          stablehlo.return %m : tensor<{t}>
+        }}) : (tensor<{n}x{t}>, tensor<{t}>) -> tensor<{n // 2 + 1}x{t}>
+      %s = stablehlo.broadcast_in_dim %r, dims = [1]
+          : (tensor<{n // 2 + 1}x{t}>) -> tensor<3x{n // 2 + 1}x{t}>
+      return %s : tensor<3x{n // 2 + 1}x{t}>
+    }}""" for t in types for n in sizes), target)
+    rng = np.random.default_rng(8)
+    for t, dtype in types.items():
+        for n in sizes:
+            x = rng.standard_normal(n).astype(dtype)
+            padded = np.concatenate([[-np.inf], x, [-np.inf]]).astype(dtype)
+            want = np.maximum(padded[0::2], padded[1::2])
+            got = np.asarray(exe.function(f"pool_{t}_{n}")(x))
+            np.testing.assert_array_equal(got, np.broadcast_to(want, (3, n // 2 + 1)),
+                                          err_msg=f"{t} {n}")
+
+
+@pytest.mark.parametrize("target", TARGETS)
 @pytest.mark.parametrize("dtype", ["i64", "ui64"])
 def test_count_leading_zeros_64(ctx, target, dtype):
     np_dtype = np.int64 if dtype == "i64" else np.uint64

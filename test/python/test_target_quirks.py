@@ -143,6 +143,17 @@ SAMPLES = {
           : (tensor<1x128xf32>, tensor<f32>) -> tensor<1x129xf32>
       return %p : tensor<1x129xf32>
     }""",
+    "vk-window-broadcast": """
+    func.func @f(%x: tensor<64xf32>, %i: tensor<f32>) -> tensor<3x33xf32> {
+      %r = "stablehlo.reduce_window"(%x, %i) <{window_dimensions = array<i64: 2>,
+          window_strides = array<i64: 2>, padding = dense<1> : tensor<1x2xi64>}> ({
+        ^bb0(%a: tensor<f32>, %b: tensor<f32>):
+          %m = stablehlo.maximum %a, %b : tensor<f32>
+          stablehlo.return %m : tensor<f32>
+        }) : (tensor<64xf32>, tensor<f32>) -> tensor<33xf32>
+      %s = stablehlo.broadcast_in_dim %r, dims = [1] : (tensor<33xf32>) -> tensor<3x33xf32>
+      return %s : tensor<3x33xf32>
+    }""",
     "vk-fft-fused-read": """
     func.func @f(%x: tensor<4x32xcomplex<f32>>) -> tensor<4x32xf32> {
       %0 = stablehlo.fft %x, type = FFT, length = [32] : (tensor<4x32xcomplex<f32>>) -> tensor<4x32xcomplex<f32>>

@@ -8,7 +8,7 @@ from iree.compiler import ir
 from shlo.dialect import stablehlo
 from shlo.dialect.types import element_dtype
 from ...custom_calls.cumulative_window import is_identity
-from ...lib.builders import FUSION_BARRIER, fence, fusion_barrier
+from ...lib.builders import FUSION_BARRIER, fence, fence_uses, fusion_barrier
 from ...lib.elementwise import ELEMENTWISE_OPS
 from ...lib.expr import element_of, is_complex, is_float, real_element
 
@@ -118,6 +118,14 @@ def fence_reduce_results(reduce: ir.Operation) -> None:
     for new, users in zip(fenced, uses):
         for user, index in users:
             user.operands[index] = new
+
+
+def fence_broadcast_window_results(window: ir.Operation) -> None:
+    """A reduce_window's results that a broadcast_in_dim reads behind fusion barriers."""
+    for result in window.operation.results:
+        if ir.RankedTensorType(result.type).has_static_shape and any(
+                use.owner.name == "stablehlo.broadcast_in_dim" for use in result.uses):
+            fence_uses(result)
 
 
 def fence_f64_operands(op: ir.Operation) -> None:
