@@ -247,11 +247,9 @@ def test_grouped_convolution_f16_vulkan():
     assert replay("grouped_convolution_f16_vulkan") is None
 
 
-@pytest.mark.xfail(strict=True, reason="vulkan: f16/bf16 -> f32 converts fused into a grouped "
-                   "f32 convolution (2x8x32x32 by 8x2x3x3, 4 groups) give 16 (f16) to 3213 (bf16) "
-                   "wrong results of 32768, silently; fusion barriers after the converts make it "
-                   "right (a vk- quirk of shlo-legalize-vulkan-ops, like vk-narrow-window-input)")
 def test_grouped_convolution_of_widened_narrow_vulkan():
+    """IREE 3.13 vulkan: f16/bf16 -> f32 converts fused into a grouped f32 convolution gave 16
+    (f16) to 3213 (bf16) wrong results of 32768, silently; vk-grouped-convolution fences them."""
     _check_grouped_convolutions("vulkan", widened=True)
 
 

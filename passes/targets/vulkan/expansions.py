@@ -113,9 +113,21 @@ def _split(value: ir.Value, dimension: int, groups: int) -> list[ir.Value] | Non
     return slices
 
 
+def _widened_fenced(value: ir.Value) -> ir.Value:
+    """`value` behind a fusion barrier when it is an f32 convert of f16 or bf16 (static)."""
+    producer = value.owner
+    if (isinstance(producer, ir.Block) or producer.name != "stablehlo.convert"
+            or str(element_of(producer.operands[0])) not in ("f16", "bf16")
+            or not ir.RankedTensorType(value.type).has_static_shape):
+        return value
+    return fusion_barrier(value)
+
+
 def grouped_convolution(op: ir.Operation):
     """A convolution with feature_group_count > 1 (but depthwise) or batch_group_count > 1 as
-    the spec defines it: one convolution per group over slices, concatenated."""
+    the spec defines it: one convolution per group over slices, concatenated. Operands
+    widened from f16 or bf16 are read behind fusion barriers (fused into the groups' slices,
+    the converts came out wrong)."""
     attrs = attributes(op)
     features = ir.IntegerAttr(attrs["feature_group_count"]).value
     batches = ir.IntegerAttr(attrs["batch_group_count"]).value
@@ -129,12 +141,14 @@ def grouped_convolution(op: ir.Operation):
         lhs_dimension = dims["input_feature_dimension"]
     else:
         return None
-    lhs_parts = _split(lhs, lhs_dimension, groups)
-    rhs_parts = _split(rhs, dims["kernel_output_feature_dimension"], groups)
     result = ir.RankedTensorType(op.results[0].type)
     out_dimension = dims["output_feature_dimension"]
-    if lhs_parts is None or rhs_parts is None or result.is_dynamic_dim(out_dimension):
+    if any(ir.ShapedType.is_dynamic_size(ir.RankedTensorType(v.type).shape[d]) for v, d in (
+            (lhs, lhs_dimension), (rhs, dims["kernel_output_feature_dimension"]))) or \
+            result.is_dynamic_dim(out_dimension):
         return None
+    lhs_parts = _split(_widened_fenced(lhs), lhs_dimension, groups)
+    rhs_parts = _split(_widened_fenced(rhs), dims["kernel_output_feature_dimension"], groups)
     shape = list(result.shape)
     shape[out_dimension] //= groups
     part_type = ir.RankedTensorType.get(shape, result.element_type)
