@@ -47,6 +47,9 @@ class PassError(Error):
 class CompileError(Error):
     """IREE rejected a module; carries IREE's diagnostics and a reproducer."""
 
+    diagnostics: list[str]      # IREE's messages (set when IREE gave them)
+    command: str                # the command that replays the compile (likewise)
+
     def __init__(self, message: str, *, location: str | None = None,
                  reproducer: str | None = None):
         self.reproducer = reproducer

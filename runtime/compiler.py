@@ -26,6 +26,7 @@ import shlex
 import sys
 import tempfile
 import threading
+from typing import Any
 
 from iree.compiler import ir
 
@@ -47,7 +48,7 @@ from .target_probe import probe_target
 
 _lock = threading.RLock()
 _claimed: dict[int, str] = {}                 # id(context) -> the session key its session serves
-_target_sessions: dict[str, object] = {}      # session key -> session, for foreign modules
+_target_sessions: dict[str, Any] = {}      # session key -> session, for foreign modules
 
 _SEVERITY_ERROR = 2
 _DiagnosticCallback = ctypes.CFUNCTYPE(None, ctypes.c_int, ctypes.c_void_p, ctypes.c_size_t,
@@ -124,7 +125,7 @@ def compile_module(module, target: Target, *, pipeline: str | None = DEFAULT,
     stages.write("boundary", work)
 
     store = CompileCache.from_environment() if cache is True else (cache or None)
-    key = store and cache_key(work, target)
+    key = cache_key(work, target) if store else ""
     if store and not dump_dir:
         cached = store.get(key)
         if cached is not None:
@@ -256,7 +257,7 @@ def compile_to_vmfb(module_op: ir.Operation, target: Target, *, original=None,
             sys.stderr.write(_DEMOTION_NOTE.sub("", printed.text))
         else:
             ok = invocation.execute()
-        if phase_dir:
+        if phase_dir and stages is not None:
             stages.adopt_iree_phases(phase_dir)
         if not ok:
             raise _compile_error(errors, target, original if original is not None else module_op,
@@ -276,7 +277,7 @@ def _compile_in_child(module_op: ir.Operation, target: Target, *, original, pipe
     if stages is not None and stages.directory:
         phase_dir = tempfile.mkdtemp(prefix=".iree-phases-", dir=stages.directory)
     vmfb, errors = compile_in_child(module_op, target.flags, phase_dir=phase_dir)
-    if phase_dir:
+    if phase_dir and stages is not None:
         stages.adopt_iree_phases(phase_dir)
     if errors:
         raise _compile_error(errors, target, original if original is not None else module_op,

@@ -97,7 +97,7 @@ def driver_available(driver: str) -> tuple[bool, str]:
         return False, str(e)
 
 
-def first_line(e: Exception) -> str:
+def first_line(e: BaseException) -> str:
     text = str(e).strip()
     return text.splitlines()[0] if text else type(e).__name__
 

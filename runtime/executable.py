@@ -114,8 +114,11 @@ class Function(standalone_loader.Function):
             if shape_error is not None:
                 raise shape_error from None
             raise self._device_failure(message) from None
-        results = []
+        results: list[np.ndarray] = []
         for i, value in enumerate(self.signature.outputs):
+            if value.transport is None:
+                raise InvocationError(f"{self.signature.name}: result {i} has type {value.spec}, "
+                                      f"whose element type has no numpy equivalent")
             view = ret_list.get_as_object(i, self._view)
             array = value.to_user(standalone_loader.download(self._device, view, value.transport))
             if any(np.may_share_memory(array, r) for r in results):   # one buffer returned twice

@@ -101,7 +101,7 @@ class Signature:
 
 def parse_reflection(name: str, reflection: dict) -> Signature:
     """A function's Signature from its reflection dict (IREE's declaration, shlo's signature)."""
-    declared = {"input": [], "output": []}
+    declared: dict[str, list[tuple[TensorSpec, TensorSpec]]] = {"input": [], "output": []}
     for kind, compiled, encoding in _DECLARED.findall(reflection.get("iree.abi.declaration", "")):
         declared[kind].append((tensor_spec(compiled), tensor_spec(encoding or compiled)))
     user = reflection.get("shlo.signature")
@@ -273,6 +273,7 @@ class Invoker:
     keeps its policy).
     """
     LONG_CALL_S = 1e-3
+    # (None where os has no sched_param: the scheduler calls below exist only where it does)
     _PARAM = os.sched_param(0) if hasattr(os, "sched_param") else None
 
     def __init__(self, vm_context, vm_function, driver: str):
@@ -291,14 +292,14 @@ class Invoker:
             self._long = time.perf_counter() - start >= self.LONG_CALL_S
         finally:
             if patient:
-                os.sched_setscheduler(0, os.SCHED_OTHER, self._PARAM)
+                os.sched_setscheduler(0, os.SCHED_OTHER, self._PARAM)  # type: ignore[arg-type]
 
     def _to_batch(self) -> bool:
         """Make the calling thread SCHED_BATCH if it is SCHED_OTHER; whether it did."""
         try:
             if os.sched_getscheduler(0) != os.SCHED_OTHER:
                 return False
-            os.sched_setscheduler(0, os.SCHED_BATCH, self._PARAM)
+            os.sched_setscheduler(0, os.SCHED_BATCH, self._PARAM)  # type: ignore[arg-type]
             return True
         except OSError:         # a sandbox that forbids it: wait as before
             self._may_switch = self._long = False

@@ -24,8 +24,9 @@ SMALL = """func.func @f(%a: tensor<2xf32>) -> tensor<2xf32> {
   return %2 : tensor<2xf32>
 }
 """
-CASES = (("empty module", "module {}\n", []),
-         ("small module, --cse --canonicalize", SMALL, ["--cse", "--canonicalize"]))
+CASES: tuple[tuple[str, str, list[str]], ...] = (
+    ("empty module", "module {}\n", []),
+    ("small module, --cse --canonicalize", SMALL, ["--cse", "--canonicalize"]))
 
 
 def tool(name: str) -> str:

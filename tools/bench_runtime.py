@@ -56,7 +56,7 @@ def median_us(fns: list, calls: int, repeats: int = 7) -> list[float]:
     """
     for fn in fns:
         fn()
-    samples = [[] for _ in fns]
+    samples: list[list[float]] = [[] for _ in fns]
     for _ in range(repeats):
         for fn, times in zip(fns, samples):
             start = time.perf_counter()

@@ -434,8 +434,8 @@ def run_case(case: Case, pipeline: str, target: str = "cpu", worst: int = 0):
         got = got.astype(DTYPES[case.type_name])
     errors = ulp_distance(got, case.want)
     for i in np.argsort(-np.nan_to_num(errors, posinf=1e300))[:worst]:
-        inputs = ", ".join(repr(a[i]) for a in case.args)
-        print(f"  {case.op}({inputs}) = {got[i]!r}, want {case.want[i]!r}: {errors[i]} ULP",
+        shown = ", ".join(repr(a[i]) for a in case.args)
+        print(f"  {case.op}({shown}) = {got[i]!r}, want {case.want[i]!r}: {errors[i]} ULP",
               file=sys.stderr)
     return errors
 

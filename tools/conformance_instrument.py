@@ -181,9 +181,8 @@ def _instrument_function(f, test: TestFunction, options: Options) -> None:
             _outfeed(op.operands[0], probe_id, op)
         op.results[0].replace_all_uses_with(op.operands[0])
         op.erase()
-    check_ops = [op for op in walk(f) if _check_of(op)]
-    for op in check_ops:
-        check_kind, written = _check_of(op)
+    check_ops = [(op, found) for op in walk(f) if (found := _check_of(op)) is not None]
+    for op, (check_kind, written) in check_ops:
         if kind(op.parent) != "func.func":
             test.unsupported = f"unsupported: {written} inside a region at line {line_of(op)}"
             return
@@ -250,8 +249,8 @@ def _erase_check(op) -> None:
 def _instrument_parallel(f, test: TestFunction) -> None:
     """The checks of a test run by `host_parallel`: each compares a result of its
     run_parallel with a constant."""
-    for op in [o for o in walk(f) if _check_of(o)]:
-        check_kind, written = _check_of(op)
+    for op, (check_kind, written) in [(o, found) for o in walk(f)
+                                      if (found := _check_of(o)) is not None]:
         actual = op.operands[0]
         expected = host_constant(op.operands[1]) if len(op.operands) == 2 else None
         owner = actual.owner
@@ -377,9 +376,9 @@ def _set_results(f, block, old_return, values: list, options: Options) -> list[E
                 outputs.append(ir.Operation.create(name, results=[part], operands=[value],
                                                    ip=ip).results[0])
             edge.parts = 2
-        elif options.carriers and carrier_of(element):
-            edge.carrier = carrier_of(element)
-            carrier_type = _with_element(value.type, edge.carrier)
+        elif options.carriers and (carrier := carrier_of(element)):
+            edge.carrier = carrier
+            carrier_type = _with_element(value.type, carrier)
             outputs.append(_convert(value, carrier_type, ip, old_return.location))
         else:
             outputs.append(value)

@@ -156,7 +156,8 @@ def host_parallel(module: ir.Module, func, host_value) -> tuple[ParallelRun | No
         return None, "unsupported: run_parallel's rows have different numbers of partitions"
     names = [name for row in grid for name in row]
     operands = list(op.operands)
-    inputs, results = [], []
+    inputs: list[list[np.ndarray]] = []
+    results: list[tuple[int, int] | None] = []
     for process, name in enumerate(names):
         f = funcs[name]
         ftype = function_type(f)

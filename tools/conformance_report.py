@@ -16,7 +16,7 @@ class Progress:
         self.stream = stream or sys.stderr
         self.enabled = self.stream.isatty()
         self.files, self.done = files, 0
-        self.counts = collections.Counter()
+        self.counts: collections.Counter[str] = collections.Counter()
         self.start = time.monotonic()
 
     def outcome(self, outcome: Outcome) -> None:

@@ -17,6 +17,7 @@ import subprocess
 import sys
 import tempfile
 import time
+from typing import IO
 
 from .conformance_syntax import split_chunks
 from .conformance_worker import Outcome
@@ -33,12 +34,20 @@ class Task:
 @dataclasses.dataclass
 class _Worker:
     process: subprocess.Popen
-    stderr: object
+    stderr: IO[bytes]
     task: Task | None = None
     started: float = 0.0
     buffer: bytes = b""
     phase: str = ""
     announced: dict = dataclasses.field(default_factory=dict)    # chunk -> test ids
+
+    @property
+    def stdin(self) -> IO[bytes]:
+        return self.process.stdin  # type: ignore[return-value]  # a PIPE
+
+    @property
+    def stdout(self) -> IO[bytes]:
+        return self.process.stdout  # type: ignore[return-value]  # a PIPE
 
 
 def discover(paths: list[str]) -> list[tuple[str, str]]:
@@ -115,11 +124,11 @@ class Runner:
             task, time.monotonic(), "starting", {}
         message = {"path": task.path, "display": task.display, "chunks": task.chunks,
                    "lift_constants": self.lift_constants}
-        worker.process.stdin.write((json.dumps(message) + "\n").encode())
-        worker.process.stdin.flush()
+        worker.stdin.write((json.dumps(message) + "\n").encode())
+        worker.stdin.flush()
 
     def _read(self, worker: _Worker, queue, selector, workers) -> None:
-        data = os.read(worker.process.stdout.fileno(), 1 << 16)
+        data = os.read(worker.stdout.fileno(), 1 << 16)
         if not data:
             code = worker.process.wait()
             why = f"signal {signal.Signals(-code).name}" if code < 0 else f"exit code {code}"
@@ -137,6 +146,7 @@ class Runner:
     def _event(self, worker: _Worker, event: dict) -> None:
         kind = event.pop("event")
         task = worker.task
+        assert task is not None     # a worker reports only while it has a task
         if kind == "phase":
             worker.phase = event["what"]
         elif kind == "tests":
@@ -189,22 +199,22 @@ class Runner:
     @staticmethod
     def _stop(worker: _Worker, selector, *, dead: bool = False) -> None:
         try:
-            selector.unregister(worker.process.stdout)
+            selector.unregister(worker.stdout)
         except (KeyError, ValueError):
             pass
         if not dead and worker.process.poll() is None:
             if worker.task:
                 worker.process.kill()
             else:
-                worker.process.stdin.close()
+                worker.stdin.close()
             try:
                 worker.process.wait(timeout=10)
             except subprocess.TimeoutExpired:
                 worker.process.kill()
                 worker.process.wait()
-        worker.process.stdout.close()
-        if not worker.process.stdin.closed:
-            worker.process.stdin.close()
+        worker.stdout.close()
+        if not worker.stdin.closed:
+            worker.stdin.close()
         worker.stderr.close()
 
 

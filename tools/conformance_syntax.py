@@ -60,6 +60,7 @@ def rewrite_test_ops(text: str) -> str:
             j += 1
         statement = " ".join(_strip_comment(l).strip() for l in lines[i:j + 1])
         m = _STATEMENT.match(statement)
+        assert m is not None, statement     # its first line matched
         generic = _generic(m.group("op"), m.group("rest").strip(), i + 1)
         out.append(m.group("indent") + (m.group("results") or "") + generic)
         out.extend([""] * (j - i))

@@ -25,6 +25,7 @@ import shlo
 from .conformance_checks import CheckMisuse, evaluate
 from .conformance_instrument import (Options, TestFunction, host_results, instrument,
                                      rename_functions)
+from .conformance_parallel import ParallelRun
 from .conformance_syntax import rewrite_test_ops, split_chunks
 from .conformance_values import ConformanceError
 
@@ -234,18 +235,17 @@ class FileRun:
 def _run_compiled(exe, test: TestFunction) -> list[np.ndarray]:
     from shlo.runtime.abi import ELEMENT_DTYPES
     if test.parallel:
-        return _run_processes(exe, test)
-    args = [edge.value.astype(ELEMENT_DTYPES[edge.carrier]) if edge.carrier else edge.value
-            for edge in test.args]
+        return _run_processes(exe, test.parallel)
+    args = [edge.value.astype(ELEMENT_DTYPES[edge.carrier])  # type: ignore[union-attr]
+            if edge.carrier else edge.value for edge in test.args]  # (an argument has a value)
     if test.probes:                 # one process, whose outfeed holds the probed values
         run = shlo.run_parallel(exe, [args], programs=[test.symbol])
         return host_results(test, list(_tuple(run[0]))) + _probed(test, run)
     return host_results(test, list(_tuple(exe.function(test.symbol)(*args))))
 
 
-def _run_processes(exe, test: TestFunction) -> list:
+def _run_processes(exe, run: ParallelRun) -> list:
     """run_parallel's results (None for its tokens), its programs run as processes."""
-    run = test.parallel
     outputs = shlo.run_parallel(exe, run.inputs, num_replicas=run.replicas,
                                 num_partitions=run.partitions, programs=run.programs,
                                 infeed=run.infeed)

@@ -12,6 +12,7 @@ import math
 import os
 import sys
 import time
+from typing import Any
 
 import numpy as np
 
@@ -83,7 +84,7 @@ def run_target(module, target: str, args, want, out_dir: str) -> dict:
     import shlo
     from shlo.runtime.devices import driver_available
 
-    row = {"target": target}
+    row: dict[str, Any] = {"target": target}
     start = time.perf_counter()
     executable = shlo.compile(module, target=target, pipeline=None, cache=False)
     row["compile_ms"] = (time.perf_counter() - start) * 1e3

@@ -57,7 +57,7 @@ def sweep_workload(w, configs: dict, rounds: int, budget: float) -> dict:
         except shlo.Error as e:
             row["configs"][name] = {"error": str(e).splitlines()[0][:200]}
             continue
-        result = {"compile_ms": (time.perf_counter() - start) * 1e3}
+        result: dict[str, object] = {"compile_ms": (time.perf_counter() - start) * 1e3}
         call = (lambda exe: lambda: exe(*args))(executable)
         error = disagreement(w, call(), want)
         if error:

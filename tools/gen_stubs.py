@@ -39,7 +39,7 @@ def _parameters(sig: inspect.Signature, annotate) -> str:
         if p.kind is p.KEYWORD_ONLY and not star:
             out.append("*")
             star = True
-        prefix = {p.VAR_POSITIONAL: "*", p.VAR_KEYWORD: "**"}.get(p.kind, "")
+        prefix = "*" if p.kind is p.VAR_POSITIONAL else "**" if p.kind is p.VAR_KEYWORD else ""
         star = star or p.kind is p.VAR_POSITIONAL
         text = prefix + p.name
         kind = annotate(p)
@@ -122,8 +122,9 @@ def _other_names(module, done: set[str]) -> list[str]:
                 lines.append(f"import {value.__name__} as {name}")
             continue
         home = getattr(value, "__module__", None)
-        if ((inspect.isclass(value) or inspect.isfunction(value)) and home != module.__name__
-                and getattr(sys.modules.get(home or ""), name, None) is value):
+        if (home is not None and home != module.__name__
+                and (inspect.isclass(value) or inspect.isfunction(value))
+                and getattr(sys.modules.get(home), name, None) is value):
             imports.setdefault(source(home), []).append(name)
         else:
             lines.append(f"{name}: {_value_type(value)}")

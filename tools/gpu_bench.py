@@ -207,7 +207,7 @@ _ENTRY = re.compile(r"^\.visible \.entry (\w+)\(", re.MULTILINE)
 
 def ptx_counts(body: str) -> dict:
     """Instruction class -> count in one kernel's PTX text."""
-    counts = collections.Counter()
+    counts: collections.Counter[str] = collections.Counter()
     for line in body.splitlines():
         line = line.strip()
         if line.startswith("@"):                        # predicated: `@%p1 bra ...`
@@ -316,7 +316,7 @@ def main(argv=None) -> int:
         return 2
     target = get_target(args.target)
     configs = list(CONFIGS) if args.command == "configs" else [args.config]
-    rows = []
+    rows: list = []       # result dicts (time), else (workload, config, Inspection)
     for w in suite:
         text = _lower(w) if args.command != "time" else None
         for config in configs:

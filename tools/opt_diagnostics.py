@@ -70,7 +70,7 @@ class SourceManager:
 
     def emit(self, diag: Diagnostic) -> None:
         """Print a diagnostic and its notes like mlir-opt."""
-        stack = []
+        stack: list[tuple[object, str | None]] = []
         shown = _location_to_show(diag.location)
         if shown is not None:
             stack.append((shown, None))
@@ -91,7 +91,7 @@ class SourceManager:
         else:
             self.emit_at(stack[0][0], diag.message, diag.severity)
             for where, context in stack[1:]:
-                self.emit_at(where, context, "note")
+                self.emit_at(where, context or "", "note")     # (each one "called from")
         for note in diag.notes:
             self.emit_at(note.location, note.message, note.severity,
                          show_source=str(loc) != str(note.location))
@@ -232,7 +232,8 @@ class Verifier:
     def _scan(self, name: str, data: bytes) -> list[Expected]:
         found = self.expected.setdefault(name, [])
         lines = data.split(b"\n")
-        last_plain, pending = 0, []
+        last_plain = 0
+        pending: list[Expected] = []
         for number, raw in enumerate(lines):
             text = raw.decode("latin-1").rstrip(" \t\n\v\f\r")
             m = _EXPECTED.search(text)

@@ -85,6 +85,8 @@ def load_pass_plugin(path: str) -> list[str]:
         raise PipelineError(f"cannot load pass plugin '{path}': no such file")
     module_name = "shlo_pass_plugin_" + os.path.splitext(os.path.basename(path))[0]
     spec = importlib.util.spec_from_file_location(module_name, path)
+    if spec is None or spec.loader is None:
+        raise PipelineError(f"cannot load pass plugin '{path}': not a Python source file")
     module = importlib.util.module_from_spec(spec)
     sys.modules[module_name] = module
     try:

@@ -116,7 +116,8 @@ class Driver:
             return 1
 
         chunks, separator = self._chunks(data)
-        outputs, ok = [], True
+        outputs: list[bytes] = []
+        ok = True
         for chunk in chunks:
             if chunk.index:
                 self._emit(separator, outputs)
@@ -185,19 +186,19 @@ class Driver:
         ctx.emit_error_diagnostics = True          # every diagnostic reaches our handler
         if self.verify:
             from .opt_diagnostics import Verifier
-            self.verifier = Verifier(self.sources, self.source_name,
-                                     self.sources.buffer(self.source_name), self.only_expected)
+            data = self.sources.buffer(self.source_name)
+            assert data is not None         # run() added it
+            self.verifier = Verifier(self.sources, self.source_name, data, self.only_expected)
         self.errors = 0
         self._hinted = False
         self._handler = ctx.attach_diagnostic_handler(self._on_diagnostic)
 
+        self.pipeline = None
         if get("pass-pipeline") is not None:
             self.pipeline = parse_pipeline(get("pass-pipeline"))
         elif self.options.pass_flags:
             self.pipeline = nest_implicitly(
                 [PassStep(name, opts) for name, opts in self.options.pass_flags], ctx)
-        else:
-            self.pipeline = None
         self.instrumentation = Instrumentation(
             print_before_all=bool(get("mlir-print-ir-before-all")),
             print_after_all=bool(get("mlir-print-ir-after-all")),

@@ -26,6 +26,7 @@ import io
 import os
 import re
 import sys
+from typing import Any
 
 import numpy as np
 
@@ -132,7 +133,7 @@ def format_result(array: np.ndarray, max_elements: int = 1024) -> str:
         return f"{float(x):G}"
 
     def row(a) -> str:                     # returns text; stops at the budget with "..."
-        parts = []
+        parts: list[str] = []
         for x in a:
             if budget[0] <= 0:
                 return " ".join(parts) + "..."
@@ -206,7 +207,7 @@ def main(argv: list[str] | None = None) -> int:
         name = args.function or executable.entry
         function = executable.function(name)
         specs = [v.spec for v in function.signature.inputs]
-        inputs = []
+        inputs: list = []
         for text in args.input:
             spec = specs[len(inputs) % len(specs)] if specs else None
             inputs.extend(parse_input(text, spec))
@@ -292,7 +293,7 @@ def _executable(path: str, args, device: str | None, comm):
     if path.endswith(".vmfb"):
         return shlo.load(path, device=device or "local-task")
     target = args.target or TARGET_FOR_DEVICE.get(device or "", "cpu")
-    built = None
+    built: Any = None           # (vmfb, device, None) or (None, None, (error type, message))
     if comm is None or comm.Get_rank() == 0:
         try:
             executable = shlo.compile(shlo.read_module(path), target=target,
@@ -323,7 +324,8 @@ def _fail(message: str, comm) -> int:
         print(f"shlo-run: {message}", file=sys.stderr)
         return 1
     from shlo.runtime import distributed
-    distributed.fail(f"shlo-run: {message}", comm)      # (aborts every rank)
+    # (aborts every rank; fail prints its error with str(), so a str serves)
+    distributed.fail(f"shlo-run: {message}", comm)  # type: ignore[arg-type]
     return 1
 
 
