@@ -23,10 +23,25 @@ demo: install
 # most of its time is IREE compiles, one core each. The 20 slowest tests are listed.
 PYTEST := $(BIN)/pytest -n auto --maxprocesses=4 --durations=20
 
-# ruff, lit, then pytest; all always run and every summary is printed, pytest's last.
+# mypy (basic mode, [tool.mypy] in pyproject.toml) on the package as it is installed: the
+# folders map to shlo, shlo.dialect, ... (package-dir), so build/typecheck/shlo is a tree of links
+# (core/'s files, the other folders) made afresh on each run; paths print as the repository's.
+TYPECHECK := build/typecheck
+define MYPY
+{ rm -rf $(TYPECHECK)/shlo && mkdir -p $(TYPECHECK)/shlo && \
+  for f in core/*.py core/*.pyi; do ln -s "$(CURDIR)/$$f" $(TYPECHECK)/shlo/; done && \
+  for d in dialect passes pipelines runtime tools; do \
+    ln -s "$(CURDIR)/$$d" $(TYPECHECK)/shlo/; done && \
+  cd $(TYPECHECK) && { "$(CURDIR)/$(BIN)/mypy" --config-file "$(CURDIR)/pyproject.toml" -p shlo \
+  >mypy.out 2>&1; s=$$?; sed -E -e 's#^shlo/(dialect|passes|pipelines|runtime|tools)/#\1/#' \
+  -e 's#^shlo/#core/#' mypy.out; exit $$s; }; }
+endef
+
+# ruff, mypy, lit, then pytest; all always run and every summary is printed, pytest's last.
 test: install-test
 	@status=0; \
 	$(BIN)/ruff check . || status=1; \
+	($(MYPY)) || status=1; \
 	PATH="$(CURDIR)/$(BIN):$$PATH" $(BIN)/lit -sv test/lit || status=1; \
 	$(PYTEST) test/python || status=1; \
 	exit $$status
@@ -35,23 +50,13 @@ test: install-test
 test-all: install-test
 	@status=0; \
 	$(BIN)/ruff check . || status=1; \
+	($(MYPY)) || status=1; \
 	PATH="$(CURDIR)/$(BIN):$$PATH" $(BIN)/lit -sv test/lit || status=1; \
 	$(PYTEST) -m '' test/python || status=1; \
 	exit $$status
 
-# mypy (basic mode, [tool.mypy] in pyproject.toml) on the package as it is installed: the
-# folders map to shlo, shlo.dialect, ... (package-dir), so build/typecheck/shlo is a tree of links
-# (core/'s files, the other folders) made afresh on each run; paths print as the repository's.
-TYPECHECK := build/typecheck
 typecheck: install-test
-	@rm -rf $(TYPECHECK)/shlo && mkdir -p $(TYPECHECK)/shlo
-	@for f in core/*.py core/*.pyi; do ln -s "$(CURDIR)/$$f" $(TYPECHECK)/shlo/; done
-	@for d in dialect passes pipelines runtime tools; do \
-		ln -s "$(CURDIR)/$$d" $(TYPECHECK)/shlo/$$d; done
-	@cd $(TYPECHECK) && { "$(CURDIR)/$(BIN)/mypy" --config-file "$(CURDIR)/pyproject.toml" \
-		-p shlo >mypy.out 2>&1; status=$$?; \
-		sed -E -e 's#^shlo/(dialect|passes|pipelines|runtime|tools)/#\1/#' -e 's#^shlo/#core/#' \
-		mypy.out; exit $$status; }
+	@$(MYPY)
 
 lit: install-test
 	PATH="$(CURDIR)/$(BIN):$$PATH" $(BIN)/lit -sv test/lit
