@@ -26,7 +26,7 @@ from shlo.dialect.rebuild import arguments
 from shlo.dialect.types import element_dtype
 from shlo.errors import PassError
 from ..base import binary_body
-from ..lib.expr import element_of, is_float
+from ..lib.expr import Num, complex_, element_of, imag, is_complex, is_float, real
 from ..lib.builders import fusion_barrier
 from ..custom_calls.cumulative_window import IDENTITIES, is_identity
 from ..op_rules import CANONICAL
@@ -74,8 +74,14 @@ def _cut(x: ir.Value, fill: ir.Value, dim: int, a: int, b: int, at_end: bool = T
     if extra:
         low, high = [0] * len(shape), [0] * len(shape)
         (high if at_end else low)[dim] = extra
-        x = stablehlo.pad(x, fill, edge_padding_low=low, edge_padding_high=high,
-                          interior_padding=[0] * len(shape))
+        padding = dict(edge_padding_low=low, edge_padding_high=high,
+                       interior_padding=[0] * len(shape))
+        if is_complex(element_of(x)):       # (IREE's compiler crashes on a complex pad)
+            re, im = (stablehlo.pad(part(Num(x)).value, part(Num(fill)).value, **padding)
+                      for part in (real, imag))
+            x = complex_(Num(re), Num(im)).value
+        else:
+            x = stablehlo.pad(x, fill, **padding)
     return stablehlo.reshape(x, result_type=_tensor(shape[:dim] + [a, b] + shape[dim + 1:],
                                                     element_of(x)))
 

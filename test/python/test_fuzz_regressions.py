@@ -257,12 +257,10 @@ def test_grouped_convolution_of_widened_narrow_cpu():
     _check_grouped_convolutions("cpu", widened=True)
 
 
-@pytest.mark.slow
-@pytest.mark.xfail(strict=True, reason="shlo-split-long-reduce{max-length=4096} (vulkan): a "
-                   "complex<f32> sum of 31x4x8x6 (5952 > 4096 elements) is cut into blocks by a "
-                   "complex pad (passes/dispatch/long_reductions.py), on which IREE's compiler "
-                   "crashes (SIGSEGV); without shlo's passes it compiles")
 def test_complex_sum_long_vulkan():
+    """shlo-split-long-reduce{max-length=4096} (vulkan) cut a complex<f32> sum of 31x4x8x6
+    (5952 elements) into blocks with a complex pad, on which IREE's compiler crashed (SIGSEGV);
+    the parts are padded apart now."""
     from conftest import vulkan_or_skip
     vulkan_or_skip()
     assert replay("complex_sum_long_vulkan", worker=Worker(timeout_s=300)) is None

@@ -49,6 +49,14 @@ def _kind_sum(shape, rng):
     return lambda x: jnp.sum(x, ax), [_signs(rng, shape)], lambda x: x.sum(ax)
 
 
+def _kind_complex_sum(shape, rng):
+    """A complex64 sum (the blocks of a long one are padded part by part: IREE's compiler
+    crashed on a complex pad)."""
+    ax = _reduce_axes(shape)
+    x = (_signs(rng, shape) + 1j * _signs(rng, shape)).astype(np.complex64)
+    return lambda x: jnp.sum(x, ax), [x], lambda x: x.sum(ax)
+
+
 def _kind_prod(shape, rng):
     ax = _reduce_axes(shape)
     x = rng.choice([-1.0, 1.0], shape).astype(np.float32)
@@ -262,6 +270,7 @@ def _run(target, picks):
 N16, N17, N20 = 1 << 16, 1 << 17, 1 << 20
 SLICE = [
     ("sum", (N16 + 1,)), ("sum", (N17 // 2, 2)), ("sum", (N17 // 64, 64, 3)),
+    ("complex_sum", (3, N16 + 1)),
     ("prod", (3, N16 // 3 + 1)), ("max", (N20,)), ("min_i32", (N17 // 64, 64, 3)),
     ("argmax", (N20,)), ("argmin", (3, N16 + 1)), ("any", (N16 + 1,)), ("all", (N17,)),
     ("variadic", (N17 // 2, 2)), ("cumsum", (N17 // 2, 2)), ("cumsum_reverse_i32", (3, N16 + 1)),
