@@ -62,6 +62,8 @@ PASSES: dict[str, tuple[str, str]] = {
                                       "HwioConvolutionKernels"),
     "shlo-few-output-convolutions": ("shlo.passes.dispatch.few_output_convolutions",
                                      "FewOutputConvolutions"),
+    "shlo-polyphase-convolutions": ("shlo.passes.dispatch.polyphase_convolutions",
+                                    "PolyphaseConvolutions"),
     "shlo-expand-constant-powers": ("shlo.passes.numerics.expand_constant_powers",
                                     "ExpandConstantPowers"),
     "shlo-fence-transposed-dots": ("shlo.passes.dispatch.fence_transposed_dots", "FenceTransposedDots"),
