@@ -30,6 +30,9 @@ def main(argv=None) -> int:
                     help="time allowed for shrinking one failure")
     ap.add_argument("--timeout", type=float, default=300.0,
                     help="seconds one compile-and-run may take before it counts as a crash")
+    ap.add_argument("--batch", type=int, default=8,
+                    help="programs compiled as one module per target (1: one by one); a "
+                         "program that fails is checked again alone")
     ap.add_argument("--replay", metavar="DIR", help="rerun a reproducer and compare")
     args = ap.parse_args(argv)
 
@@ -44,7 +47,8 @@ def main(argv=None) -> int:
     targets = [t for t in args.target.split(",") if t]
     result = fuzz.run(args.count, args.seed, targets, args.out, args.max_elements,
                       args.max_nodes, args.shrink_tests, Worker(args.timeout),
-                      first=args.first, shrink_seconds=args.shrink_seconds)
+                      first=args.first, shrink_seconds=args.shrink_seconds,
+                      batch=args.batch)
     print(result["summary"])
     return 1 if result["mismatches"] or result["crashes"] or result["errors"] else 0
 

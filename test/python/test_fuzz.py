@@ -48,6 +48,11 @@ def test_compare_rules():
     # close to either oracle; subnormals count as zero
     both = {"reference": [np.array([1e-40], np.float32)], "xla": [np.array([0.0], np.float32)]}
     assert compare([np.array([0.0], np.float32)], both, [f32]) is None
+    # a cancelling complex value: each part's tolerance is relative to the largest |z|
+    c64 = OutputMeta("C64", 1e-6, True, False)
+    fft = {"xla": [np.array([13, 0, 0], np.complex64)]}
+    assert compare([np.array([13, 3e-7 - 2e-7j, 0], np.complex64)], fft, [c64]) is None
+    assert compare([np.array([13, 1e-3j, 0], np.complex64)], fft, [c64])
     ints = {"reference": [np.arange(300, dtype=np.int32)]}
     got = np.arange(300, dtype=np.int32)
     got[5] += 1

@@ -84,11 +84,14 @@ def _compare_one(g: np.ndarray, want: dict, meta: OutputMeta) -> str | None:
             a, b = wp.values()
             spread = np.where(np.isfinite(a) & np.isfinite(b), np.abs(a - b), 0.0)
         ok = np.zeros(g.shape, bool)
-        for w in wp.values():
+        for k, w in wp.items():
             finite = np.isfinite(w)
             scale = np.abs(w)
-            if meta.cancel and finite.any():
-                scale = scale + np.max(np.abs(w[finite]))
+            if meta.cancel:     # relative to the array's largest magnitude (complex: |z|)
+                whole = np.abs(want[k].astype(np.complex128 if meta.dtype == "C64" else
+                                              np.float64))
+                whole = whole[np.isfinite(whole)]
+                scale = scale + (np.max(whole) if whole.size else 0.0)
             tol = rel * scale + 2 * spread + (tiny * 4 if meta.err else 0.0)
             close = np.abs(gp - w) <= tol
             ok |= (np.isnan(gp) & np.isnan(w)) | (gp == w) | (close & np.isfinite(gp) & finite)

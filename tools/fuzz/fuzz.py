@@ -13,7 +13,7 @@ import numpy as np
 
 from . import program as P
 from .compare import OutputMeta, compare, meta_of
-from .runner import Worker
+from .runner import Result, Worker
 
 
 # ops the reference interpreter aborts on (the process, not a clean error): unsupported ones,
@@ -57,6 +57,7 @@ class Checked:
     findings: list
     oracles: dict = dataclasses.field(default_factory=dict)
     invalid: str = ""        # the program did not build (a fuzzer or builder bug)
+    batch_only: list = dataclasses.field(default_factory=list)  # findings in a batch alone
 
 
 class Fuzzer:
@@ -92,7 +93,10 @@ class Fuzzer:
             out["xla"] = r.outputs if r.status == "ok" else None
         return out
 
-    def check(self, program: P.Program, targets=None, need_oracles: bool = True) -> Checked:
+    def check(self, program: P.Program, targets=None, need_oracles: bool = True,
+              given: dict | None = None) -> Checked:
+        """`program` on the targets (`given`: target -> a Result already at hand) against
+        the oracles."""
         try:
             built, text, ref_text = self.texts(program)
         except Exception as e:      # noqa: BLE001 - reported as an invalid program
@@ -100,7 +104,8 @@ class Fuzzer:
         metas = meta_of(program, built.vals)
         findings, oracles = [], None
         for target in targets or self.targets:
-            r = self.worker.call(target, text, list(program.inputs), self.target_timeout_s)
+            r = (given or {}).get(target) or self.worker.call(target, text, list(program.inputs),
+                                                             self.target_timeout_s)
             if r.status in ("crash", "timeout"):
                 findings.append(Finding("crash", target, f"{r.status}: {r.error}", program))
                 continue
@@ -115,6 +120,39 @@ class Fuzzer:
             if why:
                 findings.append(Finding("mismatch", target, why, program))
         return Checked(findings, oracles or {})
+
+    def check_batch(self, programs: list) -> list:
+        """`check` of each program, the targets' results from one module of them all per
+        target (one compile). A batch that fails to compile or run, and every program with a
+        finding, is checked alone: what is reported is what a program does by itself (one that
+        fails only in the batch is marked `batch_only`)."""
+        texts = {}
+        for i, program in enumerate(programs):
+            try:
+                texts[i] = str(P.build(program, self.max_elements).module)
+            except Exception:       # noqa: BLE001 - check() reports it
+                pass
+        given = [{} for _ in programs]
+        for target in self.targets:
+            if target.startswith("fake-") or len(texts) < 2:
+                continue
+            r = self.worker.call(f"batch:{target}", list(texts.values()),
+                                 [list(programs[i].inputs) for i in texts])
+            if r.status != "ok":
+                continue
+            for i, res in zip(texts, r.outputs):
+                given[i][target] = Result("ok", outputs=res["outputs"]) if res["ok"] else \
+                    Result("error", error=res["error"])
+        out = []
+        for program, known in zip(programs, given):
+            checked = self.check(program, given=known)
+            if checked.findings and known:
+                alone = self.check(program)
+                seen = {f.signature() for f in alone.findings}
+                alone.batch_only = [f for f in checked.findings if f.signature() not in seen]
+                checked = alone
+            out.append(checked)
+        return out
 
     def reproduces(self, finding: Finding, program: P.Program) -> bool:
         """Whether `program` fails as `finding` did."""
@@ -243,41 +281,24 @@ class Progress:
 def run(count: int, seed: int, targets, out_dir: str | None = None,
         max_elements: int = 1 << 22, max_nodes: int = 8, shrink_tests: int = 80,
         worker: Worker | None = None, stream=sys.stderr, first: int = 0,
-        shrink_seconds: float = 600.0) -> dict:
-    """Fuzz `count` programs (numbered from `first`); returns the counts and the findings."""
-    from .shrink import shrink
+        shrink_seconds: float = 600.0, batch: int = 8) -> dict:
+    """Fuzz `count` programs (numbered from `first`), compiled `batch` to a module; returns
+    the counts and the findings."""
     fuzzer = Fuzzer(targets, worker, max_elements)
-    counts = dict(programs=0, mismatches=0, crashes=0, errors=0, invalid=0)
+    counts = dict(programs=0, mismatches=0, crashes=0, errors=0, invalid=0, batch_only=0)
     findings, seen = [], {}
     progress = Progress(count, stream)
     try:
-        for i in range(first, first + count):
-            program = P.random_program(f"{seed}:{i}", max_elements, max_nodes)
-            checked = fuzzer.check(program)
-            counts["programs"] += 1
-            if checked.invalid:
-                counts["invalid"] += 1
-                progress.say(f"program {seed}:{i} did not build: {checked.invalid}")
-            for f in checked.findings:
-                counts[{"mismatch": "mismatches", "crash": "crashes", "error": "errors"}[
-                    f.kind]] += 1
-                sig = f.signature()
-                seen[sig] = seen.get(sig, 0) + 1
-                small = f
-                if shrink_tests and (f.kind == "mismatch" or seen[sig] <= 2):
-                    small = shrink(fuzzer, f, max_tests=shrink_tests,
-                                   max_seconds=shrink_seconds,
-                                   timeout_s=min(60.0, fuzzer.worker.timeout_s))
-                where = None
-                if out_dir:
-                    where = write_reproducer(
-                        fuzzer, small, os.path.join(out_dir, f"{f.kind}-{f.target}-{seed}-{i}"),
-                        note=f"found by shlo-fuzz --seed {seed} --first {i} --count 1; "
-                             f"before shrinking: {program.describe()}")
-                findings.append((f, small, where))
-                progress.say(f"{f.kind} on {f.target} (program {seed}:{i}): {small.detail}\n"
-                             f"  {small.program.describe()}" + (f"\n  -> {where}" if where else ""))
-            progress.update(i - first + 1, counts)
+        for start in range(first, first + count, max(batch, 1)):
+            numbers = range(start, min(start + max(batch, 1), first + count))
+            programs = [P.random_program(f"{seed}:{i}", max_elements, max_nodes)
+                        for i in numbers]
+            checks = fuzzer.check_batch(programs) if batch > 1 else \
+                [fuzzer.check(p) for p in programs]
+            for i, program, checked in zip(numbers, programs, checks):
+                _record(fuzzer, i, seed, program, checked, counts, findings, seen, progress,
+                        out_dir, shrink_tests, shrink_seconds)
+                progress.update(i - first + 1, counts)
     finally:
         progress.finish()
         fuzzer.close()
@@ -285,3 +306,35 @@ def run(count: int, seed: int, targets, out_dir: str | None = None,
                f"{counts['crashes']} crashes, {counts['errors']} errors, "
                f"{counts['invalid']} invalid")
     return dict(counts, findings=findings, summary=summary)
+
+
+def _record(fuzzer, i, seed, program, checked, counts, findings, seen, progress, out_dir,
+            shrink_tests, shrink_seconds) -> None:
+    """Count program i's result; shrink and write each of its findings."""
+    from .shrink import shrink
+    counts["programs"] += 1
+    if checked.batch_only:
+        counts["batch_only"] += 1
+        progress.say(f"program {seed}:{i} fails only when compiled with others: "
+                     + "; ".join(f"{f.kind} on {f.target}: {f.detail[:200]}"
+                                 for f in checked.batch_only))
+    if checked.invalid:
+        counts["invalid"] += 1
+        progress.say(f"program {seed}:{i} did not build: {checked.invalid}")
+    for f in checked.findings:
+        counts[{"mismatch": "mismatches", "crash": "crashes", "error": "errors"}[f.kind]] += 1
+        sig = f.signature()
+        seen[sig] = seen.get(sig, 0) + 1
+        small = f
+        if shrink_tests and (f.kind == "mismatch" or seen[sig] <= 2):
+            small = shrink(fuzzer, f, max_tests=shrink_tests, max_seconds=shrink_seconds,
+                           timeout_s=min(60.0, fuzzer.worker.timeout_s))
+        where = None
+        if out_dir:
+            where = write_reproducer(
+                fuzzer, small, os.path.join(out_dir, f"{f.kind}-{f.target}-{seed}-{i}"),
+                note=f"found by shlo-fuzz --seed {seed} --first {i} --count 1; "
+                     f"before shrinking: {program.describe()}")
+        findings.append((f, small, where))
+        progress.say(f"{f.kind} on {f.target} (program {seed}:{i}): {small.detail}\n"
+                     f"  {small.program.describe()}" + (f"\n  -> {where}" if where else ""))

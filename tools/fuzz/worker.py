@@ -5,12 +5,14 @@ only this process with it (`Worker` in the parent notices and starts a new one).
 
 Test targets: `fake-swap:<a>:<b>` runs the reference interpreter on the program with op
 `a` replaced by op `b` (a planted miscompilation); `fake-crash:<op>` aborts the process
-when the program contains `op` (`any`: always).
+when the program contains `op` (`any`: always). `batch:<target>` compiles several programs
+as one module (one compile and one device for all: 2-3x faster) and runs each.
 """
 from __future__ import annotations
 
 import os
 import pickle
+import re
 import struct
 import sys
 import traceback
@@ -66,8 +68,52 @@ def _shlo(text: str, target: str, inputs: list) -> list:
     return [np.asarray(o) for o in out]
 
 
+def merge(texts: list) -> str:
+    """One module of the programs `texts`, their functions renamed `<name>_p<i>` (program i's
+    entry point: `main_p<i>`)."""
+    bodies = []
+    for i, text in enumerate(texts):
+        names = re.findall(r"func\.func (?:private )?@([\w.$-]+)", text)
+        body = text[text.index("{") + 1:text.rindex("}")]
+        for name in sorted(set(names), key=len, reverse=True):
+            body = re.sub(rf"@{re.escape(name)}\b", f"@{name}_p{i}", body)
+        bodies.append(body)
+    return "module {\n" + "\n".join(bodies) + "\n}\n"
+
+
+def _shlo_batch(texts: list, target: str, inputs: list) -> list:
+    """Several programs compiled as one module for `target` (one compile, one device) and run
+    one by one: per program {"ok": True, "outputs": [...]} or {"ok": False, "error": ...}."""
+    import numpy as np
+
+    import shlo
+    from shlo.runtime.devices import release_device
+    exe = shlo.compile(merge(texts), target=target, cache=False)
+    results = []
+    try:
+        for i, args in enumerate(inputs):
+            try:
+                out = exe.function(f"main_p{i}")(*args)
+                out = list(out) if isinstance(out, (list, tuple)) else [out]
+                results.append({"ok": True, "outputs": [np.asarray(o) for o in out]})
+            except Exception as e:      # noqa: BLE001 - this program's run failed
+                results.append({"ok": False, "error": _one_line(e)})
+    finally:
+        if target == "vulkan":
+            del exe
+            release_device("vulkan")
+    return results
+
+
+def _one_line(e: Exception) -> str:
+    lines = [line for line in str(e).splitlines() if line.strip()]
+    return f"{type(e).__name__}: {lines[0] if lines else ''}"
+
+
 def handle(request: dict) -> list:
     kind, text, inputs = request["kind"], request["text"], request["inputs"]
+    if kind.startswith("batch:"):
+        return _shlo_batch(text, kind.split(":", 1)[1], inputs)
     if kind == "reference":
         return _interpreter(text, inputs)
     if kind == "xla":
@@ -106,8 +152,7 @@ def serve() -> None:
         try:
             reply = {"ok": True, "outputs": handle(request)}
         except Exception as e:      # a clean failure: reported, the worker goes on
-            lines = [line for line in str(e).splitlines() if line.strip()]
-            reply = {"ok": False, "error": f"{type(e).__name__}: {lines[0] if lines else ''}",
+            reply = {"ok": False, "error": _one_line(e),
                      "traceback": traceback.format_exc()[-4000:]}
         _write(replies, reply)
 
