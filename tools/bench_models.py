@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import dataclasses
 import math
+import re
 import sys
 import time
 from typing import Callable
@@ -492,11 +493,25 @@ class Prepared:
     xla_call: Callable
     xla_compile_ms: float
 
-    def shlo_compile(self, target: str = "cpu", flags=(), cache: bool = True):
-        """shlo's compiled function (`shlo.jax.jit`) for these inputs."""
+    def shlo_compile(self, target: str = "cpu", flags=(), cache: bool = True, without=()):
+        """shlo's compiled function (`shlo.jax.jit`) for these inputs; `without`: names of
+        passes left out of the target's default pipeline (a baseline to time against)."""
         import shlo.jax
-        return shlo.jax.jit(self.flat, target=target, flags=list(flags),
-                            cache=cache).compile(*self.args)
+        options = {"pipeline": pipeline_without(target, without)} if without else {}
+        return shlo.jax.jit(self.flat, target=target, flags=list(flags), cache=cache,
+                            **options).compile(*self.args)
+
+
+def pipeline_without(target: str, passes) -> str:
+    """The text of shlo's default pipeline for `target` without the named passes."""
+    from ..pipelines import default_pass_list
+    from ..pipelines.targets import get_target
+    pipeline = default_pass_list(get_target(target).passes)
+    for name in passes:
+        if not re.search(rf"(?<![\w-]){re.escape(name)}(?![\w-])", pipeline.text(", ")):
+            raise ValueError(f"--without {name}: no such pass in the {target} pipeline")
+        pipeline.remove(name)
+    return pipeline.text(", ")
 
 
 def prepare(model: Model, small: bool = False) -> Prepared:
@@ -547,9 +562,12 @@ def _first_line(e: Exception) -> str:
 
 
 def run_model(model: Model, *, rounds: int = 5, budget: float = 0.3, flags=(),
-              vulkan: bool = True, small: bool = False, target: str = "cpu") -> dict:
+              vulkan: bool = True, small: bool = False, target: str = "cpu",
+              without=()) -> dict:
     """One row: checks shlo on `target` against XLA on the CPU, then the interleaved times and
-    cold compile times (plus a vulkan compile-only column when `vulkan` and target is cpu)."""
+    cold compile times (plus a vulkan compile-only column when `vulkan` and target is cpu).
+    `without` (pass names): a second shlo contender compiled without them, checked and timed
+    in the same rounds (`baseline_ms`, `ratio_baseline`: shlo / that baseline)."""
     import shlo
     from .bench_timing import time_interleaved
 
@@ -571,13 +589,20 @@ def run_model(model: Model, *, rounds: int = 5, budget: float = 0.3, flags=(),
         return row
     row["shlo_compile_ms"] = (time.perf_counter() - start) * 1e3
     contenders = {"shlo": lambda: executable(*p.args), "xla": p.xla_call}
-    error = disagreement(model, contenders["shlo"](), contenders["xla"]())
-    if error:
-        row["error"] = error
-        return row
+    if without:
+        baseline = p.shlo_compile(target, flags, cache=False, without=without)
+        contenders["baseline"] = lambda: baseline(*p.args)
+    want = contenders["xla"]()
+    for name in contenders.keys() - {"xla"}:
+        error = disagreement(model, contenders[name](), want)
+        if error:
+            row["error"] = error if name == "shlo" else f"without {', '.join(without)}: {error}"
+            return row
     for name, (seconds, spread) in time_interleaved(contenders, rounds, budget).items():
         row[f"{name}_ms"], row[f"{name}_spread"] = seconds * 1e3, spread
     row["ratio_xla"] = row["shlo_ms"] / row["xla_ms"]
+    if without:
+        row["ratio_baseline"] = row["shlo_ms"] / row["baseline_ms"]
     row["compile_ratio"] = row["shlo_compile_ms"] / row["xla_compile_ms"]
     return row
 
@@ -599,6 +624,10 @@ def print_table(rows, out=None):
         print(f"{r['name']:<24} {r['shlo_ms']:>8.2f} {r['xla_ms']:>8.2f} {r['ratio_xla']:>8.2f} "
               f"{spread:>6.0%} {r['shlo_compile_ms'] / 1e3:>9.1f}/{r['xla_compile_ms'] / 1e3:<9.1f}"
               f"{r['compile_ratio']:>6.1f} {vulkan:>8}", file=out)
+    for r in rows:
+        if "ratio_baseline" in r:
+            print(f"{r['name']}: shlo / shlo without the named passes {r['ratio_baseline']:.2f} "
+                  f"({r['baseline_ms']:.2f} ms)", file=out)
     for r in rows:
         if "vulkan_error" in r:
             print(f"vulkan {r['name']}: {r['vulkan_error']}", file=out)
