@@ -11,7 +11,7 @@ stops a rule from matching its own output again. A rule reports an unsupported o
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from typing import ClassVar
 
 from iree.compiler import ir, rewrite
@@ -26,7 +26,7 @@ Rule = Callable[[ir.Operation], "list[ir.Value] | None"]
 CANONICAL = "shlo.canonical"
 
 
-def merge_rules(*tables: dict[str, Rule]) -> dict[str, Rule]:
+def merge_rules(*tables: Mapping[str, Rule]) -> dict[str, Rule]:
     """One table of several; an op name ruled twice is an error, not a silent override."""
     merged: dict[str, Rule] = {}
     for table in tables:
@@ -37,7 +37,7 @@ def merge_rules(*tables: dict[str, Rule]) -> dict[str, Rule]:
     return merged
 
 
-def apply_rules(root: ir.Operation, rules: dict[str, Rule], pass_name: str) -> None:
+def apply_rules(root: ir.Operation, rules: Mapping[str, Rule], pass_name: str) -> None:
     """Rewrite every op under `root` that a rule in `rules` matches, to a fixed point."""
     errors: list[PassError] = []
     patterns = rewrite.RewritePatternSet(root.context)
@@ -75,7 +75,7 @@ def _pattern(rule: Rule, pass_name: str, errors: list):
 class RulesPass(Pass):
     """A pass that applies its RULES table (op name -> rule) to a fixed point."""
 
-    RULES: ClassVar[dict[str, Rule]] = {}
+    RULES: ClassVar[Mapping[str, Rule]] = {}
 
     def run(self, op: ir.Operation) -> None:
         apply_rules(op, self.RULES, self.NAME)

@@ -227,6 +227,7 @@ class Target:
 
     @property
     def flags(self) -> tuple[str, ...]:
+        variant: tuple[str, ...]
         if self.kind.name == "cpu" and self.triple:
             variant = (f"--iree-llvmcpu-target-triple={self.triple}",
                        f"--iree-llvmcpu-target-cpu={self.cpu}")

@@ -152,10 +152,11 @@ def _signless_dynamic(op, inputs, indices, updates, kw):
         unsigned = any(isinstance(element_of(v), ir.IntegerType)
                        and element_of(v).is_unsigned for v in inner.operands)
         if inner.name in _ORDERED and unsigned:
-            return [stablehlo.select(_unsigned_compare(*operands, _ORDERED[inner.name]),
-                                     *operands)]
+            a, b = operands
+            return [stablehlo.select(_unsigned_compare(a, b, _ORDERED[inner.name]), a, b)]
         if inner.name == "stablehlo.compare" and unsigned:
-            return [_unsigned_compare(*operands, enum_name(
+            a, b = operands
+            return [_unsigned_compare(a, b, enum_name(
                 inner.attributes["comparison_direction"]))]
         if inner.name == "stablehlo.constant":
             value = ir.Operation.create(inner.name, results=[inner.results[0].type],

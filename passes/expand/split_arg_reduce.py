@@ -211,7 +211,9 @@ def split(reduce: ir.Operation, pick_max: bool, first: bool) -> list[ir.Value]:
     # over the lanes (the reducer is associative and commutative: recognise checked it)
     laned = [stablehlo.reshape(v, result_type=ir.RankedTensorType.get(
         [*value_type.shape[:-1], row // LANES, LANES], element_of(v))) for v in (values, indices)]
-    m, index = _split(*laned, value_init, index_init, [rank - 1], pick_max, first)
+    laned_values, laned_indices = laned
+    m, index = _split(laned_values, laned_indices, value_init, index_init, [rank - 1],
+                      pick_max, first)
     return _split(m, index, value_init, index_init, [rank - 1], pick_max, first)
 
 

@@ -186,11 +186,13 @@ def pick_max(a, b, greater: bool):
 
 
 def _maximum(op, args, dtype):
-    return pick_max(*args, True)
+    a, b = args
+    return pick_max(a, b, True)
 
 
 def _minimum(op, args, dtype):
-    return pick_max(*args, False)
+    a, b = args
+    return pick_max(a, b, False)
 
 
 def _clamp(op, args, dtype):
@@ -289,7 +291,7 @@ def _shape_op(name: str):
 
 
 def _reverse(op, args, dtype):
-    return np.flip(args[0], ints(op, "dimensions"))
+    return np.flip(args[0], tuple(ints(op, "dimensions")))
 
 
 def _pad(op, args, dtype):

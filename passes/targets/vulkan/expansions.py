@@ -98,11 +98,12 @@ def fenced_fft(op: ir.Operation):
     return [fusion_barrier(fft)]
 
 
-def _split(value: ir.Value, dimension: int, groups: int) -> list[ir.Value] | None:
-    """`value` cut into `groups` equal slices along `dimension` (None: a dynamic size)."""
+def _split(value: ir.Value, dimension: int, groups: int) -> list[ir.Value]:
+    """`value` cut into `groups` equal slices along `dimension` (a static size)."""
     shape = ir.RankedTensorType(value.type).shape
     if ir.ShapedType.is_dynamic_size(shape[dimension]):
-        return None
+        raise ValueError(f"_split: dimension {dimension} of {value.type} is dynamic; "
+                         "callers check static sizes first")
     size = shape[dimension] // groups
     slices = []
     for g in range(groups):

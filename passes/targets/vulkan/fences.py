@@ -77,14 +77,15 @@ def _moves_dimensions(result: ir.Value, kept: list[int]) -> bool:
     broadcasts) puts one of its dimensions at another position than the reduce's operand has
     it (`kept`: the operand dimension of each of the result's): the diagonal of a matrix
     scaling its columns, where the reduction ran over rows."""
-    pending = [(result, list(kept))]
+    pending: list[tuple[ir.Value, list[int | None]]] = [(result, list(kept))]
     while pending:
         value, where = pending.pop()
         for use in value.uses:
             user = use.owner.operation
             if user.name == "stablehlo.broadcast_in_dim":
                 dims = list(ir.DenseI64ArrayAttr(user.attributes["broadcast_dimensions"]))
-                placed = [None] * ir.RankedTensorType(user.results[0].type).rank
+                placed: list[int | None] = [None] * ir.RankedTensorType(
+                    user.results[0].type).rank
                 for source, target in zip(where, dims):
                     placed[target] = source
                 if any(d is not None and d != position for position, d in enumerate(placed)):
