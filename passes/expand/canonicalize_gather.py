@@ -14,6 +14,12 @@ rejects: indices with a dynamic dimension and a size-1 index vector dimension la
 static-only reshape ("'stablehlo.reshape' op result #0 must be statically shaped"). There the
 unit dimension is collapsed away (`tensor.collapse_shape`) and the index vector dimension made
 implicit.
+
+IREE 3.13's llvm-cpu backend fails to compile a gather from a slice with a stride (in the
+gathered dimension or another: `LLVM Translation failed for operation:
+builtin.unrealized_conversion_cast`, any element type, also without shlo's passes; found by
+shlo-fuzz); Vulkan is right. Such an operand is read behind a fusion barrier, which IREE
+compiles (the strided slice is a copy of its own).
 """
 from __future__ import annotations
 
@@ -43,9 +49,19 @@ def _gather(op: ir.Operation):
               operand_batching_dims=(), start_indices_batching_dims=(),
               start_index_map=vectors.dims, index_vector_dim=len(vectors.batch_shape))
     kw.pop("result_type", None)
+    if _strided_slice(operand):
+        operand = extras.fence([operand])[0]
     result = stablehlo.gather(operand, start, **kw)
     result.owner.attributes[CANONICAL] = ir.UnitAttr.get()
     return [result]
+
+
+def _strided_slice(value: ir.Value) -> bool:
+    """Whether `value` is a stablehlo.slice with a stride other than 1."""
+    owner = value.owner
+    if isinstance(owner, ir.Block) or owner.name != "stablehlo.slice":
+        return False
+    return any(s != 1 for s in ir.DenseI64ArrayAttr(owner.attributes["strides"]))
 
 
 def _implicit_unit_index_vector(operand: ir.Value, indices: ir.Value, kw: dict):

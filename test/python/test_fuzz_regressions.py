@@ -16,11 +16,34 @@ def replay(name: str, target: str | None = None, worker=None):
     return fuzz.replay(os.path.join(HERE, name), target, worker or InProcess())
 
 
-@pytest.mark.xfail(strict=True, reason="IREE 3.13 llvm-cpu: a gather from a slice with a "
-                   "stride in the gathered dimension fails to compile (LLVM Translation failed "
-                   "for builtin.unrealized_conversion_cast), also without shlo's passes")
 def test_gather_of_strided_slice_cpu():
+    """IREE 3.13 llvm-cpu failed to compile a gather from a strided slice (LLVM Translation
+    failed for builtin.unrealized_conversion_cast); shlo-canonicalize-gather fences it."""
     assert replay("gather_of_strided_slice_cpu") is None
+
+
+@pytest.mark.parametrize("target", ["cpu", "vulkan"])
+def test_gather_of_strided_slice_large(target):
+    """x[:, 1::3][:, idx] of a 512x3000 f32 matrix, 1000 data indices, against numpy."""
+    import numpy as np
+
+    import shlo
+    if target == "vulkan":
+        from conftest import vulkan_or_skip
+        vulkan_or_skip()
+    text = """func.func @main(%x: tensor<512x3000xf32>, %i: tensor<1000x1xi32>) -> tensor<1000x512xf32> {
+  %a = stablehlo.slice %x [0:512, 1:3000:3] : (tensor<512x3000xf32>) -> tensor<512x1000xf32>
+  %g = "stablehlo.gather"(%a, %i) <{dimension_numbers = #stablehlo.gather<offset_dims = [1],
+    collapsed_slice_dims = [1], start_index_map = [1], index_vector_dim = 1>,
+    indices_are_sorted = false, slice_sizes = array<i64: 512, 1>}>
+    : (tensor<512x1000xf32>, tensor<1000x1xi32>) -> tensor<1000x512xf32>
+  return %g : tensor<1000x512xf32>
+}"""
+    rng = np.random.default_rng(0)
+    x = rng.standard_normal((512, 3000)).astype(np.float32)
+    i = rng.integers(0, 1000, (1000, 1)).astype(np.int32)
+    got = shlo.compile(text, target=target, cache=False)(x, i)
+    assert np.array_equal(np.asarray(got), x[:, 1::3][:, i[:, 0]].T)
 
 
 def test_gather_of_strided_slice_vulkan():
