@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import json
 import re
+from typing import Any
 
 import numpy as np
 from iree.compiler import ir
@@ -47,7 +48,11 @@ def mentions_shardy(messages: list[str], source: str | bytes = b"") -> bool:
 def drop_shardy(module: ir.Module, source_name: str = "-") -> None:
     """Remove Shardy attributes and meshes, forward sharding constraints (in place)."""
     ops: list[ir.Operation] = []
-    module.operation.walk(lambda op: ops.append(op.operation) or ir.WalkResult.ADVANCE)
+
+    def collect(op):
+        ops.append(op.operation)
+        return ir.WalkResult.ADVANCE
+    module.operation.walk(collect)
     with module.context:
         for op in ops:
             _drop_from(op, source_name)
@@ -93,7 +98,7 @@ def is_sharded_program(text: str) -> bool:
     """Whether `text` is a program for several partitions with Shardy meshes or GSPMD
     shardings (`mhlo.sharding` strings)."""
     match = _PARTITIONS.search(text)
-    return bool(match) and int(match.group(1)) > 1 and (
+    return match is not None and int(match.group(1)) > 1 and (
         "sdy.mesh" in text or 'mhlo.sharding = "' in text)
 
 
@@ -179,7 +184,7 @@ def _plan(func, sdy, jir) -> dict:
             return None
         return jir.DictAttr(jir.ArrayAttr(func.attributes[entry])[k])
 
-    plan = {"args": [value(t, attrs_of("arg_attrs", k)) for k, t in enumerate(ftype.inputs)],
+    plan: dict[str, Any] = {"args": [value(t, attrs_of("arg_attrs", k)) for k, t in enumerate(ftype.inputs)],
             "results": [value(t, attrs_of("res_attrs", k))
                         for k, t in enumerate(ftype.results)]}
     mesh = mesh_used[0] or next(iter(meshes.values()), None)
@@ -198,7 +203,8 @@ _TILED = re.compile(r"devices=\[([\d,]+)\](?:<=\[([\d,]+)\](?:T\(([\d,]+)\))?|([
 
 
 def _factors(n: int) -> list[int]:
-    out, p = [], 2
+    out: list[int] = []
+    p = 2
     while n > 1:
         while n % p == 0:
             out.append(p)
@@ -241,7 +247,8 @@ def gspmd_axes(sharding: str, rank: int, what: str) -> tuple[list, list[list[int
     else:
         devices = [int(d) for d in match.group(4).split(",")]
         reshape, order = _as_iota(devices, count, sharding, what)
-    groups, sizes = [], []
+    groups: list[list[int]] = []
+    sizes: list[int] = []
     for r in reshape:
         groups.append(list(range(len(sizes), len(sizes) + len(_factors(r)))))
         sizes.extend(_factors(r))
@@ -300,7 +307,7 @@ def _sharding_text(op) -> str:
 def _shard_maps(calls: list, source_name: str) -> list:
     """The shard_maps of a GSPMD program: (body call, its @SPMDFullToShardShape calls, per
     result the manual @Sharding and @SPMDShardToFullShape calls), as jax lowers them."""
-    maps = []
+    maps: list[tuple[Any, list, list]] = []
     for op in calls:
         if _target(op) != "SPMDFullToShardShape":
             continue
@@ -351,7 +358,9 @@ def import_gspmd(module, jir, source_name: str = "-") -> bool:
         f.operation.walk(visit)
     maps = _shard_maps(calls, source_name)
     inside = [o for _, fulls, outs in maps for o in fulls + [m for pair in outs for m in pair]]
-    entries = []                  # (owner, entry name or None, index, type, sharding text)
+    # (owner, entry name or None, index, type or None, sharding text)
+    entries: list[tuple[Any, str | None, int, Any, str]] = []
+    entry: str | None
     for f in funcs:
         ftype = jir.FunctionType(f.attributes["function_type"].value)
         for entry, types in (("arg_attrs", ftype.inputs), ("res_attrs", ftype.results)):
