@@ -23,7 +23,7 @@ demo: install
 # most of its time is IREE compiles, one core each. The 20 slowest tests are listed.
 PYTEST := $(BIN)/pytest -n auto --maxprocesses=4 --durations=20
 
-# mypy (basic mode, [tool.mypy] in pyproject.toml) on the package as it is installed: the
+# mypy ([tool.mypy] in pyproject.toml: no strict flags) on the package as it is installed: the
 # folders map to shlo, shlo.dialect, ... (package-dir), so build/typecheck/shlo is a tree of links
 # (core/'s files, the other folders) made afresh on each run; paths print as the repository's.
 TYPECHECK := build/typecheck

@@ -52,7 +52,8 @@ def in_range(name: str, operand: str | None = None, *, rank=None, inclusive: boo
         v = b.attrs[name]
         if v is None:
             return None
-        r = rank(b) if rank is not None else rank_of(b, operand)
+        # (an operand is named whenever no rank function is)
+        r = rank(b) if rank is not None else rank_of(b, operand)  # type: ignore[arg-type]
         lo = -r if negative else 0
         hi = r + 1 if inclusive else r
         dims = list(v) if isinstance(v, tuple) else [v]

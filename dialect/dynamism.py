@@ -249,7 +249,7 @@ def _rds_strides(b):
 
 def _rds_infer(b):
     start, limit, strides = (_values(b, n) for n in _BOUNDS)
-    if None in (start, limit, strides):
+    if start is None or limit is None or strides is None:
         return T.with_shape(b.operand, [T.DYN] * T.rank(b.operand))
     return T.with_shape(b.operand, [-(-(hi - lo) // s) for lo, hi, s in
                                     zip(start, limit, strides)])

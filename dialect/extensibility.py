@@ -102,7 +102,8 @@ def _defined(b):
 
 def _input_types(b):
     ft = _decomposition_type(b)
-    want, got = [str(t) for t in ft.inputs], [str(t) for t in b.inputs]
+    want = [str(t) for t in ft.inputs]  # type: ignore[union-attr]  # C2 (checked first) found it
+    got = [str(t) for t in b.inputs]
     if want != got:
         return (f"inputs ({', '.join(got)}) must match decomposition @{b.decomposition}'s "
                 f"inputs ({', '.join(want)})")

@@ -88,9 +88,8 @@ class Function(standalone_loader.Function):
                 arg_list.push_ref(to_device(self.driver, self._device, array, element_type))
         except RuntimeError as e:
             raise self._device_failure(str(e)) from None
-        results = self._invoke(arg_list)
         results = tuple(r.copy() if any(np.may_share_memory(r, a) for a in arrays) else r
-                        for r in results)
+                        for r in self._invoke(arg_list))
         for index, (array, staged) in enumerate(zip(inputs, arrays)):
             if staged is not array:
                 self._staging.keep(index, staged)
@@ -144,7 +143,7 @@ class Executable:
         self.vmfb = bytes(vmfb)
         self.device = device            # a runtime driver; may be changed before a call
         self.target = target
-        self._loaded = None
+        self._loaded: tuple | None = None     # (device, config, vm context, exports)
         self._functions: dict[str, Function] = {}
         self._entry: Function | None = None
 

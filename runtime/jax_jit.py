@@ -242,6 +242,7 @@ class JitFunction:
                                    static_argnames=static_argnames, keep_unused=True)
         except (TypeError, ValueError) as e:
             raise InvocationError(self._named(_first_line(e))) from e
+        self._signature: inspect.Signature | None
         try:
             self._signature = inspect.signature(fun)
         except (TypeError, ValueError):

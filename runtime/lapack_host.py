@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import functools
 import threading
+from collections.abc import Callable
 
 import iree.runtime as rt
 import numpy as np
@@ -132,8 +133,9 @@ def sytrd(prefix, a, uplo):
     return out, d, e, tau, info
 
 
-ROUTINES = {"potrf": potrf, "trsm": trsm, "getrf": getrf, "geqrf": geqrf, "orgqr": orgqr,
-            "syevd": syevd, "gesdd": gesdd, "sytrd": sytrd}
+ROUTINES: dict[str, Callable[..., tuple]] = {
+    "potrf": potrf, "trsm": trsm, "getrf": getrf, "geqrf": geqrf, "orgqr": orgqr, "syevd": syevd,
+    "gesdd": gesdd, "sytrd": sytrd}
 
 
 def _function(device, routine: str, prefix: str):

@@ -10,6 +10,8 @@ pays no IREE compile for shapes seen before.
 """
 from __future__ import annotations
 
+from typing import Any
+
 import numpy as np
 from iree.compiler import ir
 
@@ -34,7 +36,7 @@ class SpecializingExecutable:
         self._bytecode = module_bytecode(module.operation)
         self._context = module.context
         self._compile = compile_refined            # ir.Module -> Executable
-        self.specializations: dict[tuple, object] = {}
+        self.specializations: dict[tuple, Any] = {}     # signature -> Executable
 
     def __call__(self, *args):
         return self.function("")(*args)

@@ -344,6 +344,10 @@ class Function:
                 from None
         results, seen = [], set()
         for i, value in enumerate(outputs):
+            if value.transport is None:
+                raise self.ArgumentError(f"{self.signature.name}: result {i} has type "
+                                         f"{value.spec}, whose element type has no numpy "
+                                         f"equivalent")
             array = value.to_user(download(self._device, ret_list.get_as_object(i, self._view),
                                            value.transport))
             address = array.__array_interface__["data"][0]

@@ -29,6 +29,7 @@ import re
 import sys
 import tempfile
 import time
+from typing import Any
 
 import numpy as np
 
@@ -69,7 +70,7 @@ class ResidentCall:
                        for a, t in zip(self._arrays, fn._element_types)]
         self._semaphore = fn._device.create_semaphore(0)
         self._value = 0
-        self._last = None
+        self._last: Any = None          # the last launch's result list
 
     def launch(self, n: int = 1) -> None:
         rt, fn = self._rt, self._fn

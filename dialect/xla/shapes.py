@@ -183,7 +183,7 @@ class Shape:
             return "(" + ", ".join(map(repr, self._tuple)) + ")"
         dims = ",".join(("?" if d == UNBOUNDED else f"<={d}") if dyn else str(d)
                         for d, dyn in zip(self._dims, self._dynamic))
-        return f"{type_name(self._dtype)}[{dims}]"
+        return f"{type_name(self._dtype)}[{dims}]"  # type: ignore[arg-type]  # as element_type
 
 
 def as_shape(what: str, shape) -> Shape:

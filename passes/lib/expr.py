@@ -154,6 +154,7 @@ class Num:
     """A tensor value in a formula; see the module docstring."""
 
     __slots__ = ("value",)
+    value: ir.Value
 
     def __init__(self, value):
         if isinstance(value, Num):

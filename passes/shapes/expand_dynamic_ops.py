@@ -356,7 +356,7 @@ def _whole_dimension_gather(op):
     sizes = _slice_sizes(op)
     start_map = [int(d) for d in kw.get("start_index_map") or ()]
     full = [d for d, size in enumerate(sizes or ()) if size == FULL]
-    if not full or any(d in start_map for d in full):
+    if sizes is None or not full or any(d in start_map for d in full):
         return None
     index_type = ir.RankedTensorType(indices.type)
     ivd = int(kw.get("index_vector_dim") or 0)

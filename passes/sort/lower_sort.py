@@ -245,8 +245,8 @@ class _Network:
             return stablehlo.compare(step, _i32_constant(len(schedule)),
                                      comparison_direction="LT")
 
-        def body(step, *carried):
-            carried = list(carried)
+        def body(step, *carried_in):
+            carried = list(carried_in)
             # made in the body, the iotas fuse into each step's dispatch (outside, IREE
             # materialised them and each step read them from memory)
             index = stablehlo.iota(iota_dimension=0, result_type=flat)

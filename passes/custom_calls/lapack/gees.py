@@ -307,6 +307,12 @@ def real_schur(a: Num) -> tuple[Num, Num, Num]:
     return t, z, converged
 
 
+def _conj(g: tuple[tuple[Num, Num], tuple[Num, Num]]) -> tuple[tuple[Num, Num], tuple[Num, Num]]:
+    """The entrywise conjugate of a 2x2 rotation (row by row)."""
+    (a, b), (c, d) = g
+    return (conj(a), conj(b)), (conj(c), conj(d))
+
+
 def triangularized(t: Num, z: Num) -> tuple[Num, Num]:
     """The complex Schur form (T', Z') of a real one (scipy's rsf2csf): each standardized 2x2
     block [[a, b], [c, a]] turned upper triangular by the unitary G whose adjoint's first
@@ -333,9 +339,8 @@ def triangularized(t: Num, z: Num) -> tuple[Num, Num]:
         v0 = complex_(select(acting, b / norm, b.like(1)), 0.0)
         v1 = complex_(b.like(0), select(acting, w / norm, w.like(0)))
         g = ((conj(v0), conj(v1)), (-v1, v0))                         # G (identity if idle)
-        t = columns.combine(rows.combine(t, k, g), k, tuple(tuple(conj(e) for e in row)
-                                                            for row in g))
-        z = columns.combine(z, k, tuple(tuple(conj(e) for e in row) for row in g))
+        t = columns.combine(rows.combine(t, k, g), k, _conj(g))
+        z = columns.combine(z, k, _conj(g))
         kk, idle = at.full(k), at.per_matrix(~acting, t)
         for (i, j), value in (((1, 0), complex_(a.like(0), 0.0)), ((0, 0), complex_(a, w)),
                               ((1, 1), complex_(a, -w))):
