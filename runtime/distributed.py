@@ -35,6 +35,7 @@ import sys
 import time
 import weakref
 import zlib
+from typing import Any
 
 import numpy as np
 
@@ -126,20 +127,22 @@ class MpiGrid:
         self.rank = comm.Get_rank()
         self.timeout = default_timeout() if timeout is None else float(timeout)
         self.comms = _communicators_of(comm, self._wait)
-        self.infeed = [[] for _ in range(self.size)]
+        self.infeed: list = [[] for _ in range(self.size)]     # this rank's: a deque
         self.infeed[self.rank] = collections.deque(infeed or [])
-        self.outfeed = [[] for _ in range(self.size)]
-        self.outfeed_configs = [[] for _ in range(self.size)]
+        self.outfeed: list[list[tuple]] = [[] for _ in range(self.size)]
+        self.outfeed_configs: list[list[str]] = [[] for _ in range(self.size)]
         self.collectives = 0
         self.failure = None
         self.run = self.comms.runs              # (every rank counts its runs alike)
         self.comms.runs += 1
         self.sent = self.received = 0           # send/recv messages of this run
-        self._sent_to = collections.Counter()   # rank -> messages sent to it, this run
-        self._read_from = collections.Counter()  # rank -> its messages read, this run
+        # rank -> messages sent to it, this run; rank -> its messages read, this run
+        self._sent_to: collections.Counter[int] = collections.Counter()
+        self._read_from: collections.Counter[int] = collections.Counter()
         self._sends: list = []                  # (request, buffer) of sends in flight
-        self._mail = collections.defaultdict(collections.deque)   # (rank, tag) -> messages
-                                                                  # a recv read on its way
+        # (rank, tag) -> messages a recv read on its way
+        self._mail: collections.defaultdict[tuple[int, int], collections.deque[bytes]] = \
+            collections.defaultdict(collections.deque)
 
     def describe(self, index: int) -> str:
         return describe_process(index, self.partitions).replace("process", "rank", 1)
@@ -361,7 +364,9 @@ class MpiGrid:
 
 
 _last: list = [[], []]
-_bound: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()   # executable -> its parts
+# executable -> its parts: (device config, host process, context, functions by name)
+_bound: weakref.WeakKeyDictionary[Any, tuple[Any, HostProcess | None, Any, dict[str, Any]]] = \
+    weakref.WeakKeyDictionary()
 
 
 def _function(executable, name: str, grid: MpiGrid):

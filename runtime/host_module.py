@@ -18,6 +18,8 @@ from __future__ import annotations
 
 import collections
 import threading
+from collections.abc import Callable
+from typing import Protocol
 
 import iree.runtime as rt
 import numpy as np
@@ -42,19 +44,19 @@ def process_groups(mode: str, rows: np.ndarray, replicas: int, partitions: int) 
     (no rows: one group of every id)."""
     bound = {"cross_replica": replicas, "cross_partition": partitions,
              "cross_replica_and_partition": replicas}.get(mode, replicas * partitions)
-    rows = [[int(x) for x in row if x != -1] for row in np.asarray(rows).reshape(
+    ids = [[int(x) for x in row if x != -1] for row in np.asarray(rows).reshape(
         len(rows), -1)] if np.size(rows) else [list(range(bound))]
-    bad = [x for row in rows for x in row if not 0 <= x < bound]
+    bad = [x for row in ids for x in row if not 0 <= x < bound]
     if bad:
-        raise HostError(f"{mode} process groups {rows} name id {bad[0]}, outside [0, {bound}) "
+        raise HostError(f"{mode} process groups {ids} name id {bad[0]}, outside [0, {bound}) "
                         f"for {replicas} replica(s) x {partitions} partition(s)")
     if mode == "cross_replica":
-        return [[r * partitions + p for r in row] for p in range(partitions) for row in rows]
+        return [[r * partitions + p for r in row] for p in range(partitions) for row in ids]
     if mode == "cross_partition":
-        return [[r * partitions + p for p in row] for r in range(replicas) for row in rows]
+        return [[r * partitions + p for p in row] for r in range(replicas) for row in ids]
     if mode == "cross_replica_and_partition":
-        return [[r * partitions + p for p in range(partitions) for r in row] for row in rows]
-    return rows                                                     # flattened_ids
+        return [[r * partitions + p for p in range(partitions) for r in row] for row in ids]
+    return ids                                                      # flattened_ids
 
 
 def exchange_result(primitive: int, op: str, groups: list, values: list, me: int,
@@ -110,9 +112,10 @@ class ProcessGrid:
         self.outfeed_configs: list[list[str]] = [[] for _ in range(self.size)]
         self._cond = threading.Condition()
         self._slots: dict[int, _Slot] = {}
-        self._channels: dict[int, collections.deque] = collections.defaultdict(
-            collections.deque)
-        self._waiting: dict[int, object] = {}
+        # channel (any target), or (channel, source, target)
+        self._channels: dict[int | tuple[int, int, int], collections.deque] = \
+            collections.defaultdict(collections.deque)
+        self._waiting: dict[int, Callable[[], bool]] = {}
         self._running = self.size
         self.failure: Exception | None = None
 
@@ -199,20 +202,41 @@ class ProcessGrid:
                                 f"target, on the same channel")
 
 
+class Grid(Protocol):
+    """What a HostProcess uses of its run's grid: a ProcessGrid (threads) or
+    runtime.distributed's MpiGrid (one MPI rank)."""
+
+    replicas: int
+    partitions: int
+    infeed: list                    # per process: its queue (a deque) of infeed items
+    outfeed: list[list[tuple]]
+    outfeed_configs: list[list[str]]
+
+    def describe(self, index: int) -> str: ...
+
+    def exchange(self, index: int, number: int, name: str, primitive: int, groups: list,
+                 data: bytes) -> bytes: ...
+
+    def send(self, index: int, channel: int, target: int | None, data: bytes) -> None: ...
+
+    def recv(self, index: int, channel: int, source: int | None) -> bytes: ...
+
+
 class HostProcess:
     """The `shlo_host` functions of one process (exported by `create_host_module`)."""
 
-    def __init__(self, grid: ProcessGrid, index: int, device):
+    def __init__(self, grid: Grid, index: int, device):
         self.index, self.device = index, device
         self.reset(grid)
 
-    def reset(self, grid: ProcessGrid) -> None:
+    def reset(self, grid: Grid) -> None:
         """Start a new run as process `index` of `grid`."""
         self.grid = grid
         self.error: Exception | None = None
         self._collectives = 0
         self._infeed_item: tuple | None = None
-        self._outfeed_parts, self._outfeed_config = [], ""
+        self._outfeed_parts: list[np.ndarray] = []
+        self._outfeed_config = ""
 
     # host functions (`after` only orders the calls): each records its error before IREE
     # wraps it
@@ -258,7 +282,7 @@ class HostProcess:
         groups = process_groups(host_abi.MODES[mode], rows, replicas, partitions) \
             if rows.size or primitive != host_abi.PERMUTE else []     # no pairs: nobody sends
         if primitive == host_abi.GROUP_SIZE:
-            group = next((g for g in groups if self.index in g), [])
+            group: list[int] = next((g for g in groups if self.index in g), [])
             return self._upload(np.int32(len(group)).tobytes())
         number, self._collectives = self._collectives, self._collectives + 1
         return self._upload(self.grid.exchange(self.index, number, name, primitive, groups,
@@ -309,6 +333,8 @@ class HostProcess:
             if len(self._infeed_item) != parts:
                 raise HostError(f"stablehlo.infeed reads {parts} tensor(s), the queue's item "
                                 f"has {len(self._infeed_item)}")
+        if self._infeed_item is None:
+            raise HostError(f"stablehlo.infeed: part {part} of {parts} read before part 0")
         array = np.asarray(self._infeed_item[part])
         dtype = ELEMENT_DTYPES[element]
         if array.shape != shape or not np.can_cast(array.dtype, dtype, "same_kind"):
