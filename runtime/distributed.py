@@ -117,7 +117,7 @@ def _communicators_of(comm, wait) -> _Communicators:
 
 
 class MpiGrid:
-    """The grid of one run as seen by one rank (the `ProcessGrid` interface HostProcess uses:
+    """The grid of one run as seen by one rank (host_module's `Grid`, what HostProcess uses:
     `exchange`, `send`, `recv`, queues), its data moved by MPI."""
 
     def __init__(self, replicas: int, partitions: int, comm, infeed=None,
