@@ -10,6 +10,9 @@ of a 65536-point fft into it and failed on the stack that needed), and rewrites 
   transpose, then moved back): FFT/IFFT transform every axis; RFFT is a real 1-D RFFT on the
   last axis followed by complex FFTs on the others; IRFFT is complex IFFTs on the leading axes
   followed by a 1-D IRFFT on the last;
+- a transform of length 1 is the identity (RFFT: a zero imaginary part, IRFFT: the real
+  part); IREE failed to compile a complex one of 2x1 (found by shlo-fuzz: "failed to legalize
+  unresolved source materialization from tensor<1x2xcomplex<f32>> to tensor<1x2xf32>");
 - a 1-D fft IREE cannot lower is a discrete Fourier transform on the real and imaginary parts:
   a dot_general with precomputed cos/sin matrices (twiddles from float64 numpy, angles reduced
   mod n), split four-step (n = n1 * n2: DFTs of n1 and n2 with a twiddle multiply between)
@@ -30,7 +33,7 @@ from shlo.dialect.attributes import enum_name
 from shlo.dialect.types import DYN, element_dtype
 from shlo.errors import PassError
 from ..lib import builders as extras
-from ..lib.expr import Num, element_of, imag, real, real_element
+from ..lib.expr import Num, const, element_of, imag, real, real_element
 from ..op_rules import RulesPass
 
 DENSE_MAX = 64          # a DFT at most this long is one matmul
@@ -200,6 +203,10 @@ def _slice_last(x: ir.Value, start: int, limit: int | None = None) -> ir.Value:
 def _fft_last(x: ir.Value, fft_type: str, n: int) -> ir.Value:
     """A 1-D fft of `fft_type` and length n on the last axis of x."""
     static = ir.RankedTensorType(x.type).has_static_shape
+    if n == 1:                  # one term: FFT and IFFT are the identity
+        if fft_type == "RFFT":
+            return stablehlo.complex(x, const(0, x))
+        return real(Num(x)).value if fft_type == "IRFFT" else x
     if _is_native(element_of(x), n) and static:
         return stablehlo.fft(x, fft_type=fft_type, fft_length=[n])
     if fft_type == "RFFT":
@@ -258,7 +265,8 @@ def _expand_fft(op: ir.Operation):
     lengths = list(ir.DenseI64ArrayAttr(op.attributes["fft_length"]))
     x, result = op.operands[0], op.results[0].type
     rt = ir.RankedTensorType(result)
-    if len(lengths) == 1 and _is_native(element_of(x), lengths[0]) and rt.has_static_shape:
+    if len(lengths) == 1 and _is_native(element_of(x), lengths[0]) and lengths[0] > 1 and \
+            rt.has_static_shape:
         # (IREE rejects every fft of run-time size: those are DFTs.) IREE fuses a consumer,
         # such as the real part, into its fft and then holds the whole spectrum on the stack:
         # "exceeded stack allocation limit" from 65536 points on. Its result goes behind a fence.

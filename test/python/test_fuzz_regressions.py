@@ -317,3 +317,43 @@ def test_scatter_of_own_slice(target):
         from conftest import vulkan_or_skip
         vulkan_or_skip()
     assert replay("scatter_of_own_slice", target) is None
+
+
+@pytest.mark.parametrize("target", ["cpu", "vulkan"])
+def test_fft_length_one(target):
+    """An fft over an axis of length 1 is the identity there: shlo-expand-fft left a complex
+    FFT of length 1, which IREE failed to compile; the shrunk finding and 2^18-element ffts
+    with a length-1 axis (FFT, RFFT, IRFFT) against numpy."""
+    import numpy as np
+
+    import shlo
+    if target == "vulkan":
+        from conftest import vulkan_or_skip
+        vulkan_or_skip()
+    assert replay("fft_length_one", target) is None
+    c, f = "complex<f32>", "f32"
+    text = f"""
+func.func @fft(%x: tensor<64x1x4096x{c}>) -> tensor<64x1x4096x{c}> {{
+  %0 = stablehlo.fft %x, type = FFT, length = [1, 4096] : (tensor<64x1x4096x{c}>) -> tensor<64x1x4096x{c}>
+  return %0 : tensor<64x1x4096x{c}>
+}}
+func.func @rfft(%x: tensor<64x4096x1x{f}>) -> tensor<64x4096x1x{c}> {{
+  %0 = stablehlo.fft %x, type = RFFT, length = [4096, 1] : (tensor<64x4096x1x{f}>) -> tensor<64x4096x1x{c}>
+  return %0 : tensor<64x4096x1x{c}>
+}}
+func.func @irfft(%x: tensor<64x1x2049x{c}>) -> tensor<64x1x4096x{f}> {{
+  %0 = stablehlo.fft %x, type = IRFFT, length = [1, 4096] : (tensor<64x1x2049x{c}>) -> tensor<64x1x4096x{f}>
+  return %0 : tensor<64x1x4096x{f}>
+}}"""
+    exe = shlo.compile(text, target=target, cache=False)
+    rng = np.random.default_rng(0)
+    x = rng.standard_normal((64, 1, 4096)) + 1j * rng.standard_normal((64, 1, 4096))
+    r = rng.standard_normal((64, 4096, 1))
+    h = np.fft.rfft(rng.standard_normal((64, 1, 4096)), axis=-1)
+    for name, arg, want in (("fft", x.astype(np.complex64), np.fft.fftn(x, axes=(1, 2))),
+                            ("rfft", r.astype(np.float32), np.fft.rfftn(r, axes=(1, 2))),
+                            ("irfft", h.astype(np.complex64), np.fft.irfftn(h, (1, 4096),
+                                                                             axes=(1, 2)))):
+        got = np.asarray(exe.function(name)(arg))
+        assert got.shape == want.shape, name
+        assert np.abs(got - want).max() <= 1e-5 * np.abs(want).max() * 12, name

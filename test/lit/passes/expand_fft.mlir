@@ -106,3 +106,13 @@ func.func @native_1d(%x: tensor<3x8xcomplex<f32>>) -> tensor<3x8xcomplex<f32>> {
 }
 
 // ERR: expand_fft_prime_length.mlir:3:8: error: stablehlo.fft: a DFT of length 4099 needs a 4099x4099 matrix (a prime factor or a dynamic shape); shlo builds at most 4096x4096
+
+// An axis of length 1 is the identity: no fft of length 1 remains (IREE failed to compile a
+// complex one).
+// CHECK-LABEL: func.func @rfft_length_one
+// CHECK:         stablehlo.fft %{{.*}}, type = RFFT, length = [2]
+// CHECK-NOT:     length = [1]
+func.func @rfft_length_one(%x: tensor<1x2xf32>) -> tensor<1x2xcomplex<f32>> {
+  %0 = stablehlo.fft %x, type = RFFT, length = [1, 2] : (tensor<1x2xf32>) -> tensor<1x2xcomplex<f32>>
+  return %0 : tensor<1x2xcomplex<f32>>
+}
