@@ -18,8 +18,9 @@ implicit.
 IREE 3.13's llvm-cpu backend fails to compile a gather from a slice with a stride (in the
 gathered dimension or another: `LLVM Translation failed for operation:
 builtin.unrealized_conversion_cast`, any element type, also without shlo's passes; found by
-shlo-fuzz); Vulkan is right. Such an operand is read behind a fusion barrier, which IREE
-compiles (the strided slice is a copy of its own).
+shlo-fuzz; also through a dynamic_slice of the whole slice); Vulkan is right. Such an operand
+(or one computed from it by slices, reshapes, transposes, reverses, converts or broadcasts)
+is read behind a fusion barrier, which IREE compiles.
 """
 from __future__ import annotations
 
@@ -56,12 +57,24 @@ def _gather(op: ir.Operation):
     return [result]
 
 
-def _strided_slice(value: ir.Value) -> bool:
-    """Whether `value` is a stablehlo.slice with a stride other than 1."""
-    owner = value.owner
-    if isinstance(owner, ir.Block) or owner.name != "stablehlo.slice":
-        return False
-    return any(s != 1 for s in ir.DenseI64ArrayAttr(owner.attributes["strides"]))
+# ops IREE folds or fuses into the gather with the strided slice they read
+_VIEWS = ("stablehlo.slice", "stablehlo.dynamic_slice", "stablehlo.reshape",
+          "stablehlo.transpose", "stablehlo.reverse", "stablehlo.convert",
+          "stablehlo.broadcast_in_dim")
+
+
+def _strided_slice(value: ir.Value, depth: int = 8) -> bool:
+    """Whether `value` is a stablehlo.slice with a stride other than 1, or is computed from one
+    by slices, reshapes, transposes, reverses, converts and broadcasts (`depth` ops back)."""
+    for _ in range(depth):
+        owner = value.owner
+        if isinstance(owner, ir.Block) or owner.name not in _VIEWS:
+            return False
+        if owner.name == "stablehlo.slice" and any(
+                s != 1 for s in ir.DenseI64ArrayAttr(owner.attributes["strides"])):
+            return True
+        value = owner.operands[0]
+    return False
 
 
 def _implicit_unit_index_vector(operand: ir.Value, indices: ir.Value, kw: dict):
