@@ -57,9 +57,10 @@ def test_gather_of_strided_slice_vulkan():
 
 @pytest.mark.slow
 @pytest.mark.xfail(strict=True, reason="IREE 3.13 llvm-cpu: iree-compile runs for minutes on "
-                   "a dot_general (no contracting dimensions) by a computed integer scalar: "
-                   "i64[8,2,128] by a scalar sliced from convert(f32[2,2]); i32[5,1] by an "
-                   "argmin's index (both hang the vulkan compile too)")
+                   "a product by a computed integer scalar: i64[8,2,128] by a scalar sliced from "
+                   "convert(f32[2,2]); i32[5,1] by an argmin's index (both hang the vulkan "
+                   "compile too); as a dot_general or as a multiply by the broadcast scalar, "
+                   "and without shlo's passes")
 @pytest.mark.parametrize("name", ["dot_scalar_of_converted_slice_cpu_hang",
                                   "dot_scalar_of_argmin_cpu_hang"])
 def test_dot_by_computed_scalar_cpu_hang(name):
