@@ -52,6 +52,8 @@ IDEMPOTENT = frozenset({"stablehlo.maximum", "stablehlo.minimum", "stablehlo.and
 
 def _split_point(shape: list[int], dims: list[int]) -> tuple[int, int] | None:
     """(the reduced dimension to cut, the number of parts), or None when no cut pays."""
+    if not dims:                # (a reduce over no dimension reads one element per result)
+        return None
     reduced = math.prod(shape[d] for d in dims)
     if math.prod(shape) // max(reduced, 1) > MAX_RESULTS:
         return None
