@@ -1,7 +1,7 @@
-"""shlo-unroll-scan-loops: counted loops that update a carried tensor run 8 steps a trip, and
-give XLA's values (scans with stacked outputs, a fori_loop from a non-zero start, a step that
-reads the buffer it writes); loops that do not count, or whose trip count no factor up to 8
-divides, and loops that update no carried tensor, stay as they are."""
+"""shlo-unroll-scan-loops: counted loops that update a carried tensor run up to 16 steps a
+trip, and give XLA's values (scans with stacked outputs, a fori_loop from a non-zero start, a
+step that reads the buffer it writes); loops that do not count, or whose trip count no factor
+up to 16 divides, and loops that update no carried tensor, stay as they are."""
 import numpy as np
 import pytest
 
@@ -24,10 +24,10 @@ def _programs():
             return lax.dynamic_update_slice(buf, jnp.sin(row) + i.astype(x.dtype), (i, 0))
         return lax.fori_loop(3, 43, body, x)
 
-    def prime(x):           # 11 steps: no factor from 2 to 8 divides it
+    def prime(x):           # 17 steps: no factor from 2 to 16 divides it
         def body(c, _):
             return c + 1.0, c
-        return lax.scan(body, x[0], None, length=11)
+        return lax.scan(body, x[0], None, length=17)
 
     return {"scan": (scan, (16, 128)), "reads_back": (reads_back, (48, 32)),
             "prime": (prime, (4, 8))}
@@ -51,7 +51,7 @@ def test_agrees_with_xla(name):
         np.testing.assert_allclose(g, np.asarray(w), rtol=1e-5, atol=1e-5)
 
 
-@pytest.mark.parametrize("name, updates", [("scan", 8 * 3), ("reads_back", 8), ("prime", 1)])
+@pytest.mark.parametrize("name, updates", [("scan", 16 * 3), ("reads_back", 10), ("prime", 1)])
 def test_steps_per_trip(ctx, name, updates):
     from shlo.passes.pipeline import run_pipeline
     _, _, text = _lowered(name)
