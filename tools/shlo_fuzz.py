@@ -10,6 +10,7 @@ interpreter and XLA. Failures are shrunk to small reproducers (docs/fuzzing.md).
 from __future__ import annotations
 
 import argparse
+import signal
 import sys
 
 
@@ -45,12 +46,17 @@ def main(argv=None) -> int:
         print(f"{args.replay}: " + ("passes" if why is None else f"still fails: {why}"))
         return 0 if why is None else 1
     targets = [t for t in args.target.split(",") if t]
+    signal.signal(signal.SIGTERM, _interrupt)   # `kill`: stop and print the summary so far
     result = fuzz.run(args.count, args.seed, targets, args.out, args.max_elements,
                       args.max_nodes, args.shrink_tests, Worker(args.timeout),
                       first=args.first, shrink_seconds=args.shrink_seconds,
                       batch=args.batch)
     print(result["summary"])
     return 1 if result["mismatches"] or result["crashes"] or result["errors"] else 0
+
+
+def _interrupt(signum, frame):
+    raise KeyboardInterrupt
 
 
 if __name__ == "__main__":

@@ -288,6 +288,7 @@ def run(count: int, seed: int, targets, out_dir: str | None = None,
     counts = dict(programs=0, mismatches=0, crashes=0, errors=0, invalid=0, batch_only=0)
     findings, seen = [], {}
     progress = Progress(count, stream)
+    interrupted = False
     try:
         for start in range(first, first + count, max(batch, 1)):
             numbers = range(start, min(start + max(batch, 1), first + count))
@@ -299,12 +300,14 @@ def run(count: int, seed: int, targets, out_dir: str | None = None,
                 _record(fuzzer, i, seed, program, checked, counts, findings, seen, progress,
                         out_dir, shrink_tests, shrink_seconds)
                 progress.update(i - first + 1, counts)
+    except KeyboardInterrupt:       # Ctrl-C: the summary of the programs checked so far
+        interrupted = True
     finally:
         progress.finish()
         fuzzer.close()
     summary = (f"{counts['programs']} programs, {counts['mismatches']} mismatches, "
                f"{counts['crashes']} crashes, {counts['errors']} errors, "
-               f"{counts['invalid']} invalid")
+               f"{counts['invalid']} invalid" + (" (interrupted)" if interrupted else ""))
     return dict(counts, findings=findings, summary=summary)
 
 

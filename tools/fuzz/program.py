@@ -118,6 +118,8 @@ class Builder:
         if src == "C64" and dtype != "C64":
             op, src = xla.Real(op), "F32"
         if src in FLOATS and dtype in INTS:
+            if v.err > 0:   # an inexact value near an integer (an fft round trip) would
+                op = xla.RoundNearestEven(op)   # truncate to either neighbour: round it
             op = xla.Select(xla.Ne(op, op), self.const(0, src, v.shape), op)
             lo, hi = _int_bounds(dtype)
             op = xla.Clamp(self.const(_float_floor(lo, src, up=True), src), op,
