@@ -297,10 +297,9 @@ def test_complex_sum_long_cpu():
     assert replay("complex_sum_long_vulkan", "cpu") is None
 
 
-@pytest.mark.xfail(strict=True, reason="shlo-split-long-reduce (cpu, since 9739ffb): a reduce "
-                   "over no dimensions is an internal error ('max() arg is an empty sequence' in "
-                   "_split_point's column test)")
 def test_reduce_no_dims_split_long_reduce_cpu():
+    """shlo-split-long-reduce raised an internal error ('max() arg is an empty sequence') on a
+    reduce over no dimensions from 9739ffb to fe4492e."""
     assert replay("reduce_no_dims_split_long_reduce_cpu") is None
 
 
