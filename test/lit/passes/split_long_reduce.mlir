@@ -37,6 +37,16 @@ func.func @sum_columns(%x: tensor<16x32x32x32xf32>) -> tensor<32xf32> {
   return %0 : tensor<32xf32>
 }
 
+// A reduce over no dimension (one element a result) stays as it is.
+// CHECK-LABEL: func.func @no_dimension
+// CHECK-NOT:     shlo.canonical
+// CHECK:         return
+func.func @no_dimension(%x: tensor<16xf32>) -> tensor<16xf32> {
+  %z = stablehlo.constant dense<0.0> : tensor<f32>
+  %0 = stablehlo.reduce(%x init: %z) applies stablehlo.add across dimensions = [] : (tensor<16xf32>, tensor<f32>) -> tensor<16xf32>
+  return %0 : tensor<16xf32>
+}
+
 // A reduced dimension 64 does not divide: the largest of 32, 16, 8 that does.
 // CHECK-LABEL: func.func @odd_length
 // CHECK:         stablehlo.reshape %arg0 : (tensor<65576xf32>) -> tensor<8x8197xf32>
