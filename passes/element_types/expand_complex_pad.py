@@ -5,7 +5,10 @@ IREE 3.13's compiler crashes (a segmentation fault, which ends the process) on a
 without interior padding (measured: tensor<4x6xcomplex<f32>> padded low [1, 0], high [0, 2]),
 and so on a complex reduce_window with padding, whose lowering pads, and on jnp.sort of
 complex values (shlo-lower-sort pads to a power of two). The parts pad as real tensors and
-join with stablehlo.complex; the result is the same tensor.
+join with stablehlo.complex; the result is the same tensor. The parts of a complex value
+converted from f16/bf16 are read behind fusion barriers: IREE 3.13 failed to compile their
+pads on Vulkan with the f16 -> f32 convert fused in ("failed to legalize unresolved
+materialization from memref<48xf32> to memref<2x24xf32>"; found by shlo-fuzz).
 
 A pad of an operand with no elements holds only the padding value. IREE 3.13 hoists it, with
 what computes the padding value, into a global initializer and then fails to compile
@@ -22,7 +25,8 @@ from iree.compiler import ir
 
 from shlo.dialect import stablehlo
 from shlo.dialect.rebuild import arguments
-from ..lib.expr import Num, complex_, element_of, imag, is_complex, real
+from ..lib import builders as extras
+from ..lib.expr import Num, complex_, element_of, imag, is_complex, is_narrow_float, real
 from ..op_rules import RulesPass
 
 
@@ -35,8 +39,13 @@ def _pad(op: ir.Operation):
         return None
     (x, value), kw = arguments(op)
     kw.pop("result_type", None)
+    narrow = not isinstance(x.owner, ir.Block) and x.owner.name == "stablehlo.convert" and \
+        is_narrow_float(element_of(x.owner.operands[0]))
     x, value = Num(x), Num(value)
-    parts = [stablehlo.pad(part(x).value, part(value).value, **kw) for part in (real, imag)]
+    inputs = [real(x).value, imag(x).value]
+    if narrow:      # (Vulkan failed on the f16 -> f32 convert fused into the part's pad)
+        inputs = extras.fence(inputs)
+    parts = [stablehlo.pad(v, part(value).value, **kw) for v, part in zip(inputs, (real, imag))]
     return [complex_(Num(parts[0]), Num(parts[1])).value]
 
 

@@ -388,3 +388,28 @@ def test_rsqrt_negative_zero_vulkan():
 
 def test_rsqrt_negative_zero_cpu():
     assert replay("rsqrt_negative_zero_vulkan", "cpu") is None
+
+
+@pytest.mark.parametrize("target", ["cpu", "vulkan"])
+def test_complex_pad_of_f16(target):
+    """shlo-expand-complex-pad pads a complex value's parts; Vulkan failed to compile those
+    pads with the f16 -> f32 convert fused in (now behind fusion barriers). The shrunk finding
+    and a 512x1000 f16 -> complex pad (interior 2) against numpy."""
+    import numpy as np
+
+    import shlo
+    if target == "vulkan":
+        from conftest import vulkan_or_skip
+        vulkan_or_skip()
+    assert replay("complex_pad_of_f16_vulkan", target) is None
+    text = """func.func @main(%x: tensor<512x1000xf16>) -> tensor<513x3000xcomplex<f32>> {
+  %c = stablehlo.convert %x : (tensor<512x1000xf16>) -> tensor<512x1000xcomplex<f32>>
+  %v = stablehlo.constant dense<(1.0, -2.0)> : tensor<complex<f32>>
+  %p = stablehlo.pad %c, %v, low = [0, 1], high = [1, 1], interior = [0, 2] : (tensor<512x1000xcomplex<f32>>, tensor<complex<f32>>) -> tensor<513x3000xcomplex<f32>>
+  return %p : tensor<513x3000xcomplex<f32>>
+}"""
+    x = np.random.default_rng(0).standard_normal((512, 1000)).astype(np.float16)
+    want = np.full((513, 3000), 1 - 2j, np.complex64)
+    want[:512, 1:3000:3] = x
+    got = shlo.compile(text, target=target, cache=False)(x)
+    assert np.array_equal(np.asarray(got), want)

@@ -32,3 +32,18 @@ func.func @empty(%x: tensor<2x0xbf16>, %c: tensor<bf16>) -> tensor<3x2xbf16> {
   %r = stablehlo.pad %x, %c, low = [0, 2], high = [1, 0], interior = [0, 3] : (tensor<2x0xbf16>, tensor<bf16>) -> tensor<3x2xbf16>
   return %r : tensor<3x2xbf16>
 }
+
+// The parts of a complex value converted from f16 are padded behind fusion barriers.
+// CHECK-LABEL: func.func @from_f16
+// CHECK:         %[[C:.*]] = stablehlo.convert %arg0
+// CHECK-DAG:     %[[RE:.*]] = stablehlo.real %[[C]]
+// CHECK-DAG:     %[[IM:.*]] = stablehlo.imag %[[C]]
+// CHECK-DAG:     %[[BR:.*]] = iree_tensor_ext.compute_barrier.start %[[RE]]
+// CHECK-DAG:     %[[BI:.*]] = iree_tensor_ext.compute_barrier.start %[[IM]]
+// CHECK-DAG:     stablehlo.pad %[[BR]]
+// CHECK-DAG:     stablehlo.pad %[[BI]]
+func.func @from_f16(%x: tensor<1x8xf16>, %c: tensor<complex<f32>>) -> tensor<2x24xcomplex<f32>> {
+  %0 = stablehlo.convert %x : (tensor<1x8xf16>) -> tensor<1x8xcomplex<f32>>
+  %r = stablehlo.pad %0, %c, low = [0, 1], high = [1, 1], interior = [0, 2] : (tensor<1x8xcomplex<f32>>, tensor<complex<f32>>) -> tensor<2x24xcomplex<f32>>
+  return %r : tensor<2x24xcomplex<f32>>
+}
