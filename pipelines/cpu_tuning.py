@@ -46,17 +46,17 @@ def _has_large_operand(op: ir.Operation) -> bool:
 SMALL_FREE_SIZE = 16
 
 
-def _thin_sides(op: ir.Operation, numbers: dict) -> list[int]:
+def _thin_sides(op: ir.Operation, numbers: dict, below: int = SMALL_FREE_SIZE) -> list[int]:
     """The operands (0: lhs, 1: rhs) of a dot_general (`numbers`: its dimension numbers, as
     `arguments` reads them) whose free (neither batch nor contracting) dimensions are static
-    and hold fewer than SMALL_FREE_SIZE elements."""
+    and hold fewer than `below` elements."""
     thin = []
     for index, side in enumerate(("lhs", "rhs")):
         shape = ir.RankedTensorType(op.operands[index].type).shape
         used = set(numbers.get(f"{side}_batching_dimensions") or ()) | \
             set(numbers.get(f"{side}_contracting_dimensions") or ())
         free = [shape[d] for d in range(len(shape)) if d not in used]
-        if all(size >= 0 for size in free) and math.prod(free) < SMALL_FREE_SIZE:
+        if all(size >= 0 for size in free) and math.prod(free) < below:
             thin.append(index)
     return thin
 
@@ -130,6 +130,30 @@ def _only_thin_products(module_op: ir.Operation) -> bool:
         for group in matrices)
 
 
+def _thin_products_in_loops(module_op: ir.Operation) -> bool:
+    """Whether a while loop's body holds a matrix product with a side of at most
+    SMALL_FREE_SIZE free elements (or a sum of broadcast products, `_reduced_product_matrix`):
+    data tiling would repack its matrix on every trip, whatever its size."""
+    found = []
+
+    def visit(op):
+        if op.name == "stablehlo.dot_general":
+            _, numbers = arguments(op)
+            if _thin_sides(op, numbers, SMALL_FREE_SIZE + 1):
+                found.append(op)
+        elif op.name == "stablehlo.reduce" and _reduced_product_matrix(op) is not None:
+            found.append(op)
+        return ir.WalkResult.ADVANCE if not found else ir.WalkResult.INTERRUPT
+
+    def visit_loops(op):
+        if op.name == "stablehlo.while":
+            for inner in op.regions[1].blocks[0].operations:
+                inner.operation.walk(visit)
+        return ir.WalkResult.ADVANCE if not found else ir.WalkResult.INTERRUPT
+    module_op.walk(visit_loops)
+    return bool(found)
+
+
 def _relaid_out_by_a_transpose(op: ir.Operation) -> bool:
     """Whether a dot_general's result reaches a transpose, or an operand comes from one,
     through reshapes alone (attention heads split off a projection, or merged into one)."""
@@ -175,6 +199,9 @@ MODULE_RULES: tuple[ModuleRule, ...] = (
     ModuleRule("cpu-thin-matvec", "builtin.module", NO_DATA_TILING,
                "data tiling repacks a matrix-vector product's whole matrix on every call",
                _only_thin_products),
+    ModuleRule("cpu-loop-thin-products", "builtin.module", NO_DATA_TILING,
+               "data tiling repacks a thin matrix product's matrix on every trip of a loop",
+               _thin_products_in_loops),
     ModuleRule("cpu-head-split-transpose", "stablehlo.dot_general", NO_TRANSPOSE_PROPAGATION,
                "IREE moves a head split into the projection's matmul, which it then neither "
                "data-tiles nor vectorizes along the rows", _relaid_out_by_a_transpose),

@@ -259,3 +259,42 @@ def test_an_unknown_id_is_a_one_line_error():
     with pytest.raises(PipelineError, match="unknown quirk id 'vk-nope' in disable=") as e:
         LegalizeVulkanOps.from_options({"disable": "vk-bf16-iota,vk-nope"})
     assert "\n" not in str(e.value) and "vk-bf16-iota" in str(e.value)
+
+
+LOOP_WITH_A_THIN_PRODUCT = """
+func.func @f(%w: tensor<{k}x512xf32>, %h: tensor<{rows}x{k}xf32>) -> tensor<{rows}x512xf32> {{
+  %zero = stablehlo.constant dense<0> : tensor<i32>
+  %init = stablehlo.constant dense<0.0> : tensor<{rows}x512xf32>
+  %r:2 = stablehlo.while(%i = %zero, %acc = %init) : tensor<i32>, tensor<{rows}x512xf32>
+    cond {{
+      %n = stablehlo.constant dense<48> : tensor<i32>
+      %c = stablehlo.compare LT, %i, %n : (tensor<i32>, tensor<i32>) -> tensor<i1>
+      stablehlo.return %c : tensor<i1>
+    }} do {{
+      %p = stablehlo.dot_general %h, %w, contracting_dims = [1] x [0]
+          : (tensor<{rows}x{k}xf32>, tensor<{k}x512xf32>) -> tensor<{rows}x512xf32>
+      %s = stablehlo.add %acc, %p : tensor<{rows}x512xf32>
+      %one = stablehlo.constant dense<1> : tensor<i32>
+      %j = stablehlo.add %i, %one : tensor<i32>
+      stablehlo.return %j, %s : tensor<i32>, tensor<{rows}x512xf32>
+    }}
+  return %r#1 : tensor<{rows}x512xf32>
+}}"""
+
+
+@pytest.mark.parametrize("rows, in_loop, tiled", [(16, True, False), (64, True, True),
+                                                  (16, False, True)])
+def test_thin_products_in_loops_compile_without_data_tiling(ctx, rows, in_loop, tiled):
+    """cpu-loop-thin-products: a product of at most 16 rows inside a loop (an RNN step) turns
+    data tiling off whatever the matrix size; 64 rows, or no loop, keep it."""
+    from shlo.pipelines.cpu_tuning import NO_DATA_TILING, module_flags
+    text = LOOP_WITH_A_THIN_PRODUCT.format(rows=rows, k=128)
+    if not in_loop:
+        text = f"""
+        func.func @f(%w: tensor<128x512xf32>, %h: tensor<{rows}x128xf32>) -> tensor<{rows}x512xf32> {{
+          %p = stablehlo.dot_general %h, %w, contracting_dims = [1] x [0]
+              : (tensor<{rows}x128xf32>, tensor<128x512xf32>) -> tensor<{rows}x512xf32>
+          return %p : tensor<{rows}x512xf32>
+        }}"""
+    flags = module_flags(shlo.parse_module(text, context=ctx).operation)
+    assert (set(NO_DATA_TILING) <= set(flags)) != tiled
