@@ -8,6 +8,10 @@ stablehlo.reduce_precision when it is narrower than theirs and computed in one p
 as bf16_6x emulate f32, so they compute in full precision), and the product is summed in the
 accumulation type when it is wider than the result's, then converted. Integer operands are
 exact in any algorithm: the attribute is dropped.
+
+A dot_general whose contracting dimensions hold no elements is a tensor of zeros (a sum of no
+products); IREE 3.13's Vulkan compiler crashed on one (SIGFPE, f64[0,1] by f64[1,0,5,8]; found
+by shlo-fuzz, also without shlo's passes): with a static result it becomes the zero constant.
 """
 from __future__ import annotations
 
@@ -17,6 +21,7 @@ import re
 from iree.compiler import ir
 
 from shlo.dialect import stablehlo
+from shlo.dialect.rebuild import arguments
 from ..lib.expr import float_info, is_float, with_element
 from ..op_rules import RulesPass
 
@@ -40,7 +45,22 @@ def _rounded(value: ir.Value, precision: str | None, components: str | None) -> 
     return stablehlo.reduce_precision(value, exponent_bits=exponent, mantissa_bits=mantissa)
 
 
+def _empty_contraction(op: ir.Operation):
+    """A dot_general summing over no elements: zeros of the result's (static) type."""
+    result_type = ir.RankedTensorType(op.results[0].type)
+    lhs = ir.RankedTensorType(op.operands[0].type)
+    _, numbers = arguments(op)
+    contracting = list(numbers.get("lhs_contracting_dimensions") or ())
+    if not result_type.has_static_shape or not lhs.has_static_shape or \
+            all(lhs.shape[d] != 0 for d in contracting) or 0 in result_type.shape:
+        return None
+    return [stablehlo.constant(0, result_type=result_type)]
+
+
 def _dot_general(op: ir.Operation):
+    empty = _empty_contraction(op)
+    if empty is not None:
+        return empty
     if "algorithm" not in op.attributes:
         return None
     text = str(op.attributes["algorithm"])

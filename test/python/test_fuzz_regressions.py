@@ -413,3 +413,23 @@ def test_complex_pad_of_f16(target):
     want[:512, 1:3000:3] = x
     got = shlo.compile(text, target=target, cache=False)(x)
     assert np.array_equal(np.asarray(got), want)
+
+
+@pytest.mark.parametrize("target", ["cpu", "vulkan"])
+def test_dot_empty_contraction(target):
+    """IREE 3.13's Vulkan compiler crashed (SIGFPE) on a dot_general over an empty contraction;
+    shlo-legalize-dot-algorithm makes it the zeros it is (also at 1024x2048)."""
+    import numpy as np
+
+    import shlo
+    if target == "vulkan":
+        from conftest import vulkan_or_skip
+        vulkan_or_skip()
+    assert replay("dot_empty_contraction_vulkan", target, worker=Worker(timeout_s=300)) is None
+    text = """func.func @main(%a: tensor<1024x0xf32>, %b: tensor<0x2048xf32>) -> tensor<1024x2048xf32> {
+  %0 = stablehlo.dot_general %a, %b, contracting_dims = [1] x [0] : (tensor<1024x0xf32>, tensor<0x2048xf32>) -> tensor<1024x2048xf32>
+  return %0 : tensor<1024x2048xf32>
+}"""
+    got = shlo.compile(text, target=target, cache=False)(np.zeros((1024, 0), np.float32),
+                                                          np.zeros((0, 2048), np.float32))
+    assert np.array_equal(np.asarray(got), np.zeros((1024, 2048), np.float32))

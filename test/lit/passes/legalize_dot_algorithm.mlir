@@ -42,3 +42,13 @@ func.func @ints(%a: tensor<2x2x2xi64>, %b: tensor<2x2x2xi64>) -> (tensor<2x2x2xi
   %1 = stablehlo.dot_general %a, %b, batching_dims = [0] x [0], contracting_dims = [2] x [1] : (tensor<2x2x2xi64>, tensor<2x2x2xi64>) -> tensor<2x2x2xi64>
   return %0, %1 : tensor<2x2x2xi64>, tensor<2x2x2xi64>
 }
+
+// A contraction over no elements is zeros (IREE's Vulkan compiler crashed on it).
+// CHECK-LABEL: func.func @empty_contraction
+// CHECK-NOT:     stablehlo.dot_general
+// CHECK:         %[[Z:.*]] = stablehlo.constant dense<0.000000e+00> : tensor<5x8xf64>
+// CHECK:         return %[[Z]]
+func.func @empty_contraction(%a: tensor<0x1xf64>, %b: tensor<1x0x5x8xf64>) -> tensor<5x8xf64> {
+  %0 = stablehlo.dot_general %a, %b, contracting_dims = [1, 0] x [0, 1] : (tensor<0x1xf64>, tensor<1x0x5x8xf64>) -> tensor<5x8xf64>
+  return %0 : tensor<5x8xf64>
+}
