@@ -53,6 +53,10 @@ def test_compare_rules():
     fft = {"xla": [np.array([13, 0, 0], np.complex64)]}
     assert compare([np.array([13, 3e-7 - 2e-7j, 0], np.complex64)], fft, [c64]) is None
     assert compare([np.array([13, 1e-3j, 0], np.complex64)], fft, [c64])
+    # a complex NaN is one value: -0+nanj agrees with nan+nanj, inf+nanj does not
+    nan = {"xla": [np.array([complex(np.nan, np.nan)], np.complex64)]}
+    assert compare([np.array([complex(-0.0, np.nan)], np.complex64)], nan, [c64]) is None
+    assert compare([np.array([complex(np.inf, np.nan)], np.complex64)], nan, [c64])
     ints = {"reference": [np.arange(300, dtype=np.int32)]}
     got = np.arange(300, dtype=np.int32)
     got[5] += 1
