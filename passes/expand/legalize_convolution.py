@@ -1,5 +1,9 @@
 """shlo-legalize-convolution: the convolution attributes IREE 3.13 gets wrong, made explicit.
 
+* a convolution of an empty operand (s64[2,0,1,1] by ui32[0] reshaped: found by shlo-fuzz)
+  failed to compile on Vulkan after shlo's passes ("offset 2 is out-of-bounds: 0 >= 0"): its
+  results are sums of no products, the zero constant;
+
 * window_reversal is ignored on grouped convolutions (feature_group_count > 1: measured on
   CPU and Vulkan, the result is the unreversed convolution's). Reversing a window dimension
   is, by the spec's definition, reversing the kernel along that spatial dimension: the pass
@@ -121,8 +125,19 @@ def _padding_attr(padding: np.ndarray) -> ir.Attribute:
         list(padding.shape), ir.IntegerType.get_signless(64)))
 
 
+def _empty_operand(op: ir.Operation):
+    """A convolution of an operand with no elements: each result is a sum of no products."""
+    result = ir.RankedTensorType(op.results[0].type)
+    shapes = [ir.RankedTensorType(v.type) for v in op.operands[:2]]
+    if not result.has_static_shape or not all(t.has_static_shape for t in shapes) or \
+            all(0 not in t.shape for t in shapes) or 0 in result.shape:
+        return None
+    return [stablehlo.constant(0, result_type=result)]
+
+
 def _legalize(op: ir.Operation):
-    return _reversal(op) or _single_output_stride(op) or _negative_padding(op)
+    return _empty_operand(op) or _reversal(op) or _single_output_stride(op) or \
+        _negative_padding(op)
 
 
 @dataclasses.dataclass

@@ -433,3 +433,23 @@ def test_dot_empty_contraction(target):
     got = shlo.compile(text, target=target, cache=False)(np.zeros((1024, 0), np.float32),
                                                           np.zeros((0, 2048), np.float32))
     assert np.array_equal(np.asarray(got), np.zeros((1024, 2048), np.float32))
+
+
+@pytest.mark.parametrize("target", ["cpu", "vulkan"])
+def test_convolution_empty(target):
+    """A convolution of an empty operand failed to compile on Vulkan after shlo's passes;
+    shlo-legalize-convolution makes it the zeros it is (also 8x0x64x64 by 16x0x3x3)."""
+    import numpy as np
+
+    import shlo
+    if target == "vulkan":
+        from conftest import vulkan_or_skip
+        vulkan_or_skip()
+    assert replay("convolution_empty_vulkan", target) is None
+    text = """func.func @main(%x: tensor<8x0x64x64xf32>, %w: tensor<16x0x3x3xf32>) -> tensor<8x16x62x62xf32> {
+  %0 = stablehlo.convolution(%x, %w) dim_numbers = [b, f, 0, 1]x[o, i, 0, 1]->[b, f, 0, 1], window = {} {batch_group_count = 1 : i64, feature_group_count = 1 : i64} : (tensor<8x0x64x64xf32>, tensor<16x0x3x3xf32>) -> tensor<8x16x62x62xf32>
+  return %0 : tensor<8x16x62x62xf32>
+}"""
+    got = shlo.compile(text, target=target, cache=False)(np.zeros((8, 0, 64, 64), np.float32),
+                                                          np.zeros((16, 0, 3, 3), np.float32))
+    assert np.array_equal(np.asarray(got), np.zeros((8, 16, 62, 62), np.float32))

@@ -37,3 +37,12 @@ func.func @untouched(%x: tensor<1x1x6xf32>, %w: tensor<1x1x3xf32>) -> tensor<1x1
   %r = stablehlo.convolution(%x, %w) dim_numbers = [b, f, 0]x[o, i, 0]->[b, f, 0], window = {stride = [2], pad = [[1, 0]]} {batch_group_count = 1 : i64, feature_group_count = 1 : i64} : (tensor<1x1x6xf32>, tensor<1x1x3xf32>) -> tensor<1x1x3xf32>
   return %r : tensor<1x1x3xf32>
 }
+
+// A convolution of an empty operand is zeros.
+// CHECK-LABEL: func.func @empty_operand
+// CHECK-NOT:     stablehlo.convolution
+// CHECK:         stablehlo.constant dense<0.000000e+00> : tensor<2x3x6xf32>
+func.func @empty_operand(%x: tensor<2x0x8xf32>, %w: tensor<3x0x3xf32>) -> tensor<2x3x6xf32> {
+  %0 = stablehlo.convolution(%x, %w) dim_numbers = [b, f, 0]x[o, i, 0]->[b, f, 0], window = {} {batch_group_count = 1 : i64, feature_group_count = 1 : i64} : (tensor<2x0x8xf32>, tensor<3x0x3xf32>) -> tensor<2x3x6xf32>
+  return %0 : tensor<2x3x6xf32>
+}
