@@ -24,6 +24,7 @@ DTYPES = {"f32": np.float32, "f16": np.float16, "bf16": ml_dtypes.bfloat16, "i32
           "ui32": np.uint32, "i8": np.int8}
 TOP_K = {   # function -> (element type, shape, k): chlo.top_k along the last dimension
     "chunked_f32": ("f32", (64, 4096), 16),
+    "ranked_f32": ("f32", (32, 4096), 40),        # the selections of 80 to 160 by rank
     "padded_chunks_f32": ("f32", (1, 100000), 7),
     "k1_i32": ("i32", (5, 3000), 1),
     "ui32": ("ui32", (4, 2048), 8),
@@ -136,18 +137,20 @@ def test_every_sort_became_iree_top_k(module_and_exe):
                  for f in nested_ops(module.operation, "func.func")}
     count = {name: len(list(nested_ops(f, "iree_linalg_ext.topk")))
              for name, f in functions.items()}
-    levels = 0
-    plan = sort_top_k.plan(4096, 16, 64)
-    while plan.chunk is not None:
-        levels, plan = levels + 1, plan.maxima
-    assert levels >= 2                          # chunk maxima of chunk maxima
-    assert count["chunked_f32"] == levels + 1   # the top maxima, then each level's chunks
-    assert count["direct_f16"] == 1             # 10 of 40: no chunks
+    for name, (_, shape, k) in TOP_K.items():   # a topk per selection not made by rank
+        n, rows = shape[-1], int(np.prod(shape[:-1]))
+        plan, sizes = sort_top_k.top_k_plan(n, k, rows), []
+        while plan.chunk is not None:           # each level's k chunks, then the top maxima
+            sizes, n, plan = sizes + [k * plan.chunk], -(-n // plan.chunk), plan.maxima
+        if name == "chunked_f32":
+            assert len(sizes) >= 2              # chunk maxima of chunk maxima
+        assert count[name] == sum(k > 1 and not sort_top_k.by_rank(m, k)
+                                  for m in sizes + [n]), name
+    assert count["k1_i32"] == 0                 # the largest: a max reduction
+    assert sort_top_k.by_rank(40, 10) and count["direct_f16"] == 0     # 10 of 40: by rank
     assert count["long_direct_f32"] == 1
     fenced = functions["long_direct_f32"]
     assert len(list(nested_ops(fenced, "iree_tensor_ext.compute_barrier.start"))) == 1
-    assert count.pop("k1_i32") == 0             # the largest: a max reduction
-    assert all(count.values())
 
 
 @pytest.mark.parametrize("name", TOP_K)
