@@ -886,6 +886,9 @@ def convolution(b: Builder, rng, a: Val, others) -> Val:
     if _size(oshape) > b.max_elements or _size(oshape) * k_inner > 50 * b.max_elements:
         return a
     kernel = b.coerce(others[0] if others else a, kshape, a.dtype)
+    if a.dtype in FLOATS + ("C64",):    # 0 * inf in padding and dilation holes: NaN by the
+        bound = 16.0 if a.dtype == "F16" else 1e30      # spec's pad-then-dot, XLA skips
+        a, kernel = _finite(b, a, bound), _finite(b, kernel, bound)   # them; no f16 overflow
     dn = xla.ConvolutionDimensionNumbers(batch_dim, feat_dim, tuple(sp_dims), klayout[1],
                                          klayout[0], tuple(klayout[2:]), olayout[0], olayout[1],
                                          tuple(olayout[2:]))
@@ -905,6 +908,7 @@ def _finite(b: Builder, v: Val, bound: float = 1e30) -> Val:
     """`v` (a float or C64 value) with NaN and infinities as 0 and magnitudes clamped to
     `bound` (sums over specials give NaN or inf by rounding luck)."""
     real = "F32" if v.dtype == "C64" else v.dtype
+    bound = min(bound, float(ml_dtypes.finfo(NUMPY[real]).max))
 
     def clean(x):
         x = xla.Select(xla.IsFinite(x), x, b.const(0, real, v.shape))
