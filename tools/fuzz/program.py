@@ -360,7 +360,10 @@ def binary(b: Builder, rng, a: Val, others) -> Val:
     cancel = a.cancel or c.cancel or (name in ("Add", "Sub") and err > 0) or name == "Rem"
     if name == "Rem" and (a.err or c.err):
         fragile = True
-    return Val(xla.OPS[name](a.op, c.op), a.shape, a.dtype, err, cancel, fragile)
+    lhs = a.op
+    if name == "Pow" and (a.err or c.err):  # a negative base to an inexact integer power
+        lhs = xla.Abs(lhs)                  # (-4 to -4.0000005) is NaN or a number by luck
+    return Val(xla.OPS[name](lhs, c.op), a.shape, a.dtype, err, cancel, fragile)
 
 
 DIRECTIONS = ("EQ", "NE", "LT", "LE", "GT", "GE")
