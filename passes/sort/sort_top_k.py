@@ -14,16 +14,20 @@ comparisons; with a chunked first pass that drops most of a row, fewer still:
   maxima (otherwise k chunk maxima, k distinct elements, would come before it), so the top k
   of those k chunks (k s candidates) is the top k of the row; the k largest maxima are found
   the same way when that pays too (`Plan`);
+- a selection of the k largest of a few hundred values is made by rank (each value's count
+  of larger ones in its row, one fused reduction, then the value of rank j put at place j),
+  vectorized work that costs less than IREE's topk, whose scalar loop takes 1 to 2 ns a
+  comparison; longer ones, or for a small k, are IREE's topk (`by_rank`);
 - the positions in the low halves of the top k gather every operand (an iota along the
   dimension is the positions).
 
-`plan` picks the chunk sizes by counting comparisons per row (a direct top-k of n: n k; a
-level of chunks of s: n for the maxima, the maxima's plan, k s k for the candidates, and its
-dispatches); `top_k_plan` keeps the network where a time model fitted to measurements says
-it is faster. The largest alone (k = 1) is a max reduction. IREE's topk takes no comparator
-on other operands, so only a sort whose comparator orders its first operand alone by a known
-order (`sort_keys.recognise`) or that is chlo.top_k's (`shlo.top_k_order`), keys of at most
-32 bits, qualifies; static shapes only.
+`plan` picks the chunk sizes by counting comparisons per row (a direct top-k of n: n k, or
+its rank's cost; a level of chunks of s: n for the maxima, the maxima's plan, the selection
+from k s candidates, and its dispatches); `top_k_plan` keeps the network where a time model
+fitted to measurements says it is faster. The largest alone (k = 1) is a max reduction.
+IREE's topk takes no comparator on other operands, so only a sort whose comparator orders its
+first operand alone by a known order (`sort_keys.recognise`) or that is chlo.top_k's
+(`shlo.top_k_order`), keys of at most 32 bits, qualifies; static shapes only.
 """
 from __future__ import annotations
 
@@ -105,6 +109,10 @@ FUSED_ROW_LIMIT = 2048
 # a level of chunks adds a reduction, a gather and a top-k dispatch: a few us a call, the time
 # of this many comparisons
 LEVEL_OVERHEAD = 8_000
+# and per row, this many comparisons' time per value kept (fitted after selections by rank,
+# 2026-11-29: 32 and 64 rows of 4096, k = 40, three levels rather than five, 8 % faster;
+# 64 rows of 600, k = 5, one level rather than two, 14 % faster)
+LEVEL_PER_KEPT = 20
 
 
 @dataclasses.dataclass(frozen=True)
@@ -141,7 +149,8 @@ def plan(n: int, k: int, rows: int) -> Plan:
     chunk = 2                                       # powers of two only (`_largest` shifts)
     while -(-n // chunk) > k:
         maxima = plan(-(-n // chunk), k, rows)
-        cost = n + maxima.cost + selection_cost(k * chunk, k) + LEVEL_OVERHEAD / rows
+        cost = (n + maxima.cost + selection_cost(k * chunk, k) + LEVEL_OVERHEAD / rows
+                + LEVEL_PER_KEPT * k)
         if cost < best.cost:
             best = Plan(cost, chunk, maxima)
         chunk *= 2
