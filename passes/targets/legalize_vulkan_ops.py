@@ -14,7 +14,7 @@ from .common import sum_of_negation
 from .quirks import Quirk, QuirksPass
 from .vulkan.bf16 import (bf16_dot, bf16_iota, bf16_reduce, fence_bf16_rounded_product,
                           fence_widened_bf16_inputs, pad_before_widening)
-from .vulkan.expansions import complex_window, fenced_fft, grouped_convolution
+from .vulkan.expansions import complex_window, fenced_fft, grouped_convolution, signed_zero_root
 from .vulkan.fences import (fence_broadcast_window_results, fence_f64_operands,
                             fence_integer_to_bf16, fence_narrow_window_inputs, fence_reduce_results,
                             fence_zero_operands, iota_as_constant, nd_iota_as_broadcast)
@@ -79,6 +79,9 @@ VULKAN_QUIRKS: tuple[Quirk, ...] = (
     Quirk("vk-window-broadcast", "the results of a reduce_window read by a broadcast_in_dim "
           "behind fusion barriers", ("stablehlo.reduce_window",), _VK,
           fence=fence_broadcast_window_results),
+    Quirk("vk-signed-zero-root", "sqrt and rsqrt of +-0 selected apart, so that their results' "
+          "sign is not assumed", ("stablehlo.sqrt", "stablehlo.rsqrt"), _VK,
+          rule=signed_zero_root),
     Quirk("vk-fft-fused-read", "a 1-D fft's result behind a fusion barrier, an IRFFT through "
           "the complex IFFT", ("stablehlo.fft",), _VK, rule=fenced_fft),
 )

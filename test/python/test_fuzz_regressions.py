@@ -376,11 +376,10 @@ func.func @irfft(%x: tensor<64x1x2049x{c}>) -> tensor<64x1x4096x{f}> {{
         assert np.abs(got - want).max() <= 1e-5 * np.abs(want).max() * 12, name
 
 
-@pytest.mark.xfail(strict=True, reason="IREE 3.13 vulkan (also without shlo's passes): "
-                   "is_finite(rsqrt(-0.0)) fused into one dispatch is true (rsqrt(-0.0) = -inf "
-                   "is stored right; -1, +0 and 4 are right), so a program that zeroes "
-                   "non-finite values keeps -inf: here an IFFT of them is 1e29 off, silently")
 def test_rsqrt_negative_zero_vulkan():
+    """IREE 3.13 vulkan (also without shlo's passes): is_finite(rsqrt(-0.0)) fused into one
+    dispatch was true, so a program that zeroes non-finite values kept -inf and its IFFT was
+    1e29 off, silently; vk-signed-zero-root."""
     from conftest import vulkan_or_skip
     vulkan_or_skip()
     assert replay("rsqrt_negative_zero_vulkan") is None

@@ -153,6 +153,34 @@ def test_window_results_read_by_a_broadcast(ctx, target):
 
 
 @pytest.mark.parametrize("target", TARGETS)
+@pytest.mark.parametrize("t, dtype", [("f32", np.float32), ("f16", np.float16)])
+def test_roots_of_signed_zeros_read_by_abs_and_is_finite(ctx, target, t, dtype):
+    """vk-signed-zero-root: abs(rsqrt(-0)) was -inf and is_finite(rsqrt(-0)) true on Vulkan
+    (the compiler took the root for non-negative); 1M values with +-0, +-inf, NaN, negatives."""
+    n = 1 << 20
+    exe = compile_for(ctx, f"""
+    func.func @main(%x: tensor<{n}x{t}>) -> (tensor<{n}x{t}>, tensor<{n}x{t}>, tensor<{n}xi1>) {{
+      %r = stablehlo.rsqrt %x : tensor<{n}x{t}>
+      %s = stablehlo.sqrt %x : tensor<{n}x{t}>
+      %ar = stablehlo.abs %r : tensor<{n}x{t}>
+      %as = stablehlo.abs %s : tensor<{n}x{t}>
+      %one = stablehlo.constant dense<1.0> : tensor<{n}x{t}>
+      %inv = stablehlo.divide %one, %as : tensor<{n}x{t}>
+      %f = stablehlo.is_finite %r : (tensor<{n}x{t}>) -> tensor<{n}xi1>
+      return %ar, %inv, %f : tensor<{n}x{t}>, tensor<{n}x{t}>, tensor<{n}xi1>
+    }}""", target)
+    rng = np.random.default_rng(11)
+    x = (rng.standard_normal(n) * 100).astype(dtype)
+    x[:6] = [-0.0, 0.0, -np.inf, np.inf, np.nan, -1]
+    x[rng.integers(0, n, 4096)] = -0.0
+    with np.errstate(all="ignore"):
+        root = np.sqrt(x)
+        want = (np.abs(1 / root), 1 / np.abs(root), np.isfinite(1 / root))
+    for got, w in zip(exe(x), want):
+        np.testing.assert_array_equal(np.asarray(got), w)
+
+
+@pytest.mark.parametrize("target", TARGETS)
 @pytest.mark.parametrize("dtype", ["i64", "ui64"])
 def test_count_leading_zeros_64(ctx, target, dtype):
     np_dtype = np.int64 if dtype == "i64" else np.uint64

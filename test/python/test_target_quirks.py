@@ -154,6 +154,11 @@ SAMPLES = {
       %s = stablehlo.broadcast_in_dim %r, dims = [1] : (tensor<33xf32>) -> tensor<3x33xf32>
       return %s : tensor<3x33xf32>
     }""",
+    "vk-signed-zero-root": """
+    func.func @f(%x: tensor<4xf32>) -> tensor<4xf32> {
+      %r = stablehlo.rsqrt %x : tensor<4xf32>
+      return %r : tensor<4xf32>
+    }""",
     "vk-fft-fused-read": """
     func.func @f(%x: tensor<4x32xcomplex<f32>>) -> tensor<4x32xf32> {
       %0 = stablehlo.fft %x, type = FFT, length = [32] : (tensor<4x32xcomplex<f32>>) -> tensor<4x32xcomplex<f32>>

@@ -1,5 +1,6 @@
 """Vulkan quirk rewrites that expand an op into others: complex windows on real and imaginary
-parts, ffts behind barriers, grouped convolutions per group (docs/iree_gaps.md)."""
+parts, ffts behind barriers, grouped convolutions per group, roots of signed zeros
+(docs/iree_gaps.md)."""
 from __future__ import annotations
 
 from iree.compiler import ir
@@ -9,8 +10,9 @@ from shlo.dialect.attributes import CONV_DIMS, enum_name
 from shlo.dialect.rebuild import arguments
 from ...expand.expand_fft import irfft_through_ifft
 from ...lib.builders import FUSION_BARRIER, fusion_barrier
-from ...lib.expr import (Num, attributes, complex_, element_of, imag, is_complex, real,
-                         select)
+from ...lib.expr import (Num, attributes, complex_, element_of, imag, is_complex, is_float,
+                         real, select)
+from ...op_rules import CANONICAL
 
 
 def _pairs_body(body: ir.Block, args: list[ir.Value]) -> list[ir.Value]:
@@ -159,3 +161,17 @@ def grouped_convolution(op: ir.Operation):
              for lhs_part, rhs_part in zip(lhs_parts, rhs_parts)]
     return [stablehlo.concatenate(parts, dimension=out_dimension)]
 
+
+
+def signed_zero_root(op: ir.Operation):
+    """sqrt(x) and rsqrt(x) of real floats with x = +-0 taken apart: select(x == 0, x or 1 / x,
+    op(x)), so that the compiler cannot take the root's result for non-negative (the sign of
+    sqrt(-0) = -0 and rsqrt(-0) = -inf was lost to an abs or is_finite read after it)."""
+    x = op.operands[0]
+    if CANONICAL in op.attributes or not is_float(element_of(x)):
+        return None
+    root = ir.Operation.create(op.name, results=[x.type], operands=[x]).result
+    root.owner.attributes[CANONICAL] = ir.UnitAttr.get()
+    zero = Num(x).like(0)
+    at_zero = Num(x) if op.name == "stablehlo.sqrt" else Num(x).like(1) / Num(x)
+    return [select(Num(x).eq(zero), at_zero, Num(root)).value]
