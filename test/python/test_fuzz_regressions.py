@@ -452,3 +452,17 @@ def test_convolution_empty(target):
     got = shlo.compile(text, target=target, cache=False)(np.zeros((8, 0, 64, 64), np.float32),
                                                           np.zeros((16, 0, 3, 3), np.float32))
     assert np.array_equal(np.asarray(got), np.zeros((8, 16, 62, 62), np.float32))
+
+
+@pytest.mark.xfail(strict=True, reason="shlo-copy-overlapping-updates (vulkan): its rewrite of "
+                   "dynamic_update_slice(x, slice(x), i) of f32[32,32,4] (x from a case) fails "
+                   "to compile ('memref.collapse_shape' op expected memref<4096xf32> in workgroup "
+                   "memory, found a storage buffer); without shlo's passes it compiles")
+def test_dynamic_update_slice_own_copy_vulkan():
+    from conftest import vulkan_or_skip
+    vulkan_or_skip()
+    assert replay("dynamic_update_slice_own_copy_vulkan") is None
+
+
+def test_dynamic_update_slice_own_copy_cpu():
+    assert replay("dynamic_update_slice_own_copy_vulkan", "cpu") is None
