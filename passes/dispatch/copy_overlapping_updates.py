@@ -1,5 +1,7 @@
 """shlo-copy-overlapping-updates: rewrite a dynamic_update_slice whose update is a view of its own
-operand into a select, which IREE computes into a new buffer.
+operand into a select, which IREE computes into a new buffer; a scatter whose updates are a
+view of its own input reads them through an optimization_barrier (IREE 3.13 failed to compile
+one: 'expected rank to be smaller or equal to the other rank').
 
 IREE 3.13 writes `dynamic_update_slice(x, u, i)` in place into x's buffer; when u is a view of x
 (`x[:-1]`) it reads u after writing it (llvm-cpu: silently wrong, or "source and target ranges
@@ -102,6 +104,32 @@ class CopyOverlappingUpdates(Pass):
     def run(self, op: ir.Operation) -> None:
         if any(_rewrite_needed(o) for o in nested_ops(op, "stablehlo.dynamic_update_slice")):
             apply_rules(op, {"stablehlo.dynamic_update_slice": _rewrite}, self.NAME)
+        for scatter in nested_ops(op, "stablehlo.scatter"):
+            _copy_own_updates(scatter)
+
+
+def _root(value: ir.Value) -> ir.Value:
+    """The value `value` is a view (VIEWS) or a pad of, followed back as far as it goes."""
+    while isinstance(value, ir.OpResult) and (
+            value.owner.name in VIEWS or value.owner.name == "stablehlo.pad"):
+        value = value.owner.operands[0]
+    return value
+
+
+def _copy_own_updates(scatter: ir.Operation) -> None:
+    """A scatter's updates that are views of what one of its inputs is a view or a pad of,
+    read through an optimization_barrier (a copy)."""
+    n = (len(scatter.operands) - 1) // 2
+    inputs = list(scatter.operands)[:n]
+    for k in range(n + 1, 2 * n + 1):
+        update = scatter.operands[k]
+        owner = update.owner
+        if isinstance(owner, ir.Block) or owner.name == "stablehlo.optimization_barrier":
+            continue
+        if any(_root(update) == _root(x) for x in inputs):
+            with ir.InsertionPoint(scatter), scatter.location:
+                copied = stablehlo.optimization_barrier([update])   # (a fusion barrier: no)
+                scatter.operands[k] = copied[0] if isinstance(copied, list) else copied
 
 
 def _rewrite_needed(op: ir.Operation) -> bool:

@@ -309,13 +309,10 @@ def test_reduce_no_dims_vulkan():
     assert replay("reduce_no_dims_split_long_reduce_cpu", "vulkan") is None
 
 
-@pytest.mark.xfail(strict=True, reason="IREE 3.13 (also without shlo's passes): a scatter of "
-                   "i8[3,1] whose updates are a slice of its own operand fails to compile "
-                   "('expected rank to be smaller or equal to the other rank'), cpu and vulkan; "
-                   "the updates behind an optimization_barrier compile (a scatter case for "
-                   "shlo-copy-overlapping-updates)")
 @pytest.mark.parametrize("target", ["cpu", "vulkan"])
 def test_scatter_of_own_slice(target):
+    """IREE 3.13 (also without shlo's passes) failed to compile a scatter of i8[3,1] whose
+    updates are a slice of its own operand; shlo-copy-overlapping-updates copies them."""
     if target == "vulkan":
         from conftest import vulkan_or_skip
         vulkan_or_skip()
