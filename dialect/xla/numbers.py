@@ -3,6 +3,7 @@ Padding (SAME/VALID), ChannelHandle; and the enum/precision/padding normalizers.
 from __future__ import annotations
 
 import enum
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 from .errors import fail
@@ -14,10 +15,10 @@ def _ints(v) -> tuple:
 
 @dataclass
 class DotDimensionNumbers:
-    lhs_contracting_dimensions: tuple = ()
-    rhs_contracting_dimensions: tuple = ()
-    lhs_batch_dimensions: tuple = ()
-    rhs_batch_dimensions: tuple = ()
+    lhs_contracting_dimensions: Sequence[int] = ()
+    rhs_contracting_dimensions: Sequence[int] = ()
+    lhs_batch_dimensions: Sequence[int] = ()
+    rhs_batch_dimensions: Sequence[int] = ()
 
     def __post_init__(self):
         for f in self.__dataclass_fields__:
@@ -33,22 +34,22 @@ class RaggedDotDimensionNumbers:
 
 @dataclass
 class GatherDimensionNumbers:
-    offset_dims: tuple = ()
-    collapsed_slice_dims: tuple = ()
-    start_index_map: tuple = ()
+    offset_dims: Sequence[int] = ()
+    collapsed_slice_dims: Sequence[int] = ()
+    start_index_map: Sequence[int] = ()
     index_vector_dim: int = 0
-    operand_batching_dims: tuple = ()
-    start_indices_batching_dims: tuple = ()
+    operand_batching_dims: Sequence[int] = ()
+    start_indices_batching_dims: Sequence[int] = ()
 
 
 @dataclass
 class ScatterDimensionNumbers:
-    update_window_dims: tuple = ()
-    inserted_window_dims: tuple = ()
-    scatter_dims_to_operand_dims: tuple = ()
+    update_window_dims: Sequence[int] = ()
+    inserted_window_dims: Sequence[int] = ()
+    scatter_dims_to_operand_dims: Sequence[int] = ()
     index_vector_dim: int = 0
-    input_batching_dims: tuple = ()
-    scatter_indices_batching_dims: tuple = ()
+    input_batching_dims: Sequence[int] = ()
+    scatter_indices_batching_dims: Sequence[int] = ()
 
 
 @dataclass

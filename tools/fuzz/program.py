@@ -78,7 +78,7 @@ class Val:
     (0: exact in every correct implementation), whether it can suffer cancellation (its error
     is relative to the array's magnitude, not the element's) and whether it is a discrete
     value computed from an inexact one (a few elements may legitimately differ)."""
-    op: object
+    op: xla.XlaOp
     shape: tuple
     dtype: str
     err: float = 0.0
@@ -102,7 +102,7 @@ class Builder:
         self.work = 0       # element operations, roughly: the interpreter's cost
 
     # --- helpers -------------------------------------------------------------------------------
-    def const(self, value, dtype: str, shape=(), builder=None) -> object:
+    def const(self, value, dtype: str, shape=(), builder=None) -> xla.XlaOp:
         """A scalar constant, broadcast to `shape`."""
         a = np.asarray(value, dtype=np.float64 if dtype in FLOATS else None).astype(NUMPY[dtype])
         op = xla.Constant(builder or self.b, a)
@@ -152,7 +152,7 @@ class Builder:
                                                         [(0, m - n, 0)]), shape=(m,))
         return self.reshape(flat, shape)
 
-    def scalar_index(self, v: Val | None, rng: random.Random, bound: int) -> object:
+    def scalar_index(self, v: Val | None, rng: random.Random, bound: int) -> xla.XlaOp:
         """An S32 scalar from data (`v`'s first element, wrapped into [-1, bound]) or a
         constant when no exact value is at hand."""
         if v is None or v.fragile or v.err > 0 or _size(v.shape) == 0:
