@@ -18,7 +18,7 @@ import math
 import re
 import sys
 import time
-from typing import Callable
+from typing import Any, Callable
 
 import numpy as np
 
@@ -572,7 +572,7 @@ def run_model(model: Model, *, rounds: int = 5, budget: float = 0.3, flags=(),
     from .bench_timing import time_interleaved
 
     p = prepare(model, small)
-    row = {"name": model.name, "group": model.group, "target": target,
+    row: dict[str, Any] = {"name": model.name, "group": model.group, "target": target,
            "xla_compile_ms": p.xla_compile_ms}
     if vulkan and target.split(":")[0] != "vulkan":
         start = time.perf_counter()
@@ -656,7 +656,7 @@ def main(args) -> int:
                   file=sys.stderr)
             return 2
         suite = [m for m in suite if m.name in names]
-    rows = []
+    rows: list[dict] = []
     for m in suite:
         print(f"[{len(rows) + 1}/{len(suite)}] {m.name}", file=sys.stderr, flush=True)
         rows.append(run_model(m, rounds=args.rounds, budget=args.budget, flags=args.iree_flag,

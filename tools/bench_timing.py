@@ -65,7 +65,7 @@ def time_interleaved(contenders: dict, rounds: int, budget: float) -> dict:
         start = time.perf_counter()
         fn()
         repeats[name] = _repeats(time.perf_counter() - start, budget)
-    medians = {name: [] for name in contenders}
+    medians: dict[str, list[float]] = {name: [] for name in contenders}
     for _ in range(rounds):
         for name, fn in contenders.items():
             medians[name].append(_time(fn, repeats[name]))

@@ -125,7 +125,7 @@ class BoundDispatchOperands(Pass):
                 if op.name in _SPLIT:
                     self._split(op, groups, returned)
                 return              # else left to the runtime's error (runtime/executable.py)
-            self._fence(max(candidates, key=takes.get), groups)
+            self._fence(max(candidates, key=lambda v: takes[v]), groups)
         if root:
             group = _Group(_COMPUTED.reads, root=group.reads | group.writes)
         for r in op.results:
@@ -143,7 +143,9 @@ class BoundDispatchOperands(Pass):
         operands = list(op.operands)
         shared = operands[n:len(operands) - n] if op.name == "stablehlo.scatter" else []
         firsts, seconds = operands[:n], operands[len(operands) - n:]
-        chunks, chunk, group = [], [], _Group()
+        chunks: list[list[int]] = []
+        chunk: list[int] = []
+        group = _Group()
         for i in range(n):
             lane = self._group(firsts[i], groups) | self._group(seconds[i], groups)
             for v in shared:

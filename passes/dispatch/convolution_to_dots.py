@@ -52,8 +52,9 @@ def _transpose(x: ir.Value, permutation: list[int]) -> ir.Value:
 
 def group_counts(attrs: dict) -> tuple[int, int]:
     """A convolution's (feature_group_count, batch_group_count), 1 where absent."""
-    return tuple(ir.IntegerAttr(attrs[name]).value if name in attrs else 1
-                 for name in ("feature_group_count", "batch_group_count"))
+    features, batches = (ir.IntegerAttr(attrs[name]).value if name in attrs else 1
+                         for name in ("feature_group_count", "batch_group_count"))
+    return features, batches
 
 
 def _eligible(op: ir.Operation, attrs: dict, dims: dict) -> bool:

@@ -87,7 +87,7 @@ def _reduce(value: ir.Value, combine: str) -> ir.Operation | None:
 
 
 def row_of(value: ir.Value, combine: str, of: ir.Value, dims: list[int],
-           guarded: bool = False) -> tuple[ir.Value, list[int]] | None:
+           guarded: bool = False) -> tuple[ir.Value, list[int | None]] | None:
     """(r, where) when `value` (shaped like `of`) is r broadcast back along `dims`, r the
     `combine` reduce of `of` (or of a transpose of `of`'s) over them; r's dim i runs along
     `of`'s dim where[i]. With `guarded`, r may also be a maximum of such a reduce and
@@ -97,10 +97,11 @@ def row_of(value: ir.Value, combine: str, of: ir.Value, dims: list[int],
     guard = defined_by(source, "stablehlo.maximum")
     if guarded and guard is not None:
         candidates += [broadcast_source(operand, where) for operand in guard.operands]
-    identity = list(range(len(_shape(of))))
+    identity: list[int | None] = list(range(len(_shape(of))))
     tensors = [(of, identity)]
     base, along = broadcast_source(of)      # of itself re-indexed: base's dim b is of's along[b]
-    if base is not of and sorted(along) == identity:
+    if (base is not of and None not in along
+            and sorted(d for d in along if d is not None) == identity):
         tensors.append((base, along))
     for source, where in candidates:
         reduce = _reduce(source, combine)
@@ -109,7 +110,9 @@ def row_of(value: ir.Value, combine: str, of: ir.Value, dims: list[int],
                 continue
             reduced = [int(d) for d in ir.DenseI64ArrayAttr(reduce.attributes["dimensions"])]
             kept = [to_of[b] for b in range(len(to_of)) if b not in reduced]
-            if sorted(to_of[b] for b in reduced) == dims and where == kept:
+            along_of = [to_of[b] for b in reduced]
+            if (None not in along_of and sorted(d for d in along_of if d is not None) == dims
+                    and where == kept):
                 return source, where
     return None
 
@@ -124,7 +127,7 @@ def softmax_parts(weights: ir.Value, dims: list[int]):
     exp = defined_by(e, "stablehlo.exponential")
     shifted = exp and defined_by(exp.operands[0], "stablehlo.subtract")
     total = shifted and row_of(divisor, "stablehlo.add", e, dims)
-    if not total:
+    if not total or shifted is None:
         return None
     s, row_max = shifted.operands
     return (e, *total) if row_of(row_max, "stablehlo.maximum", s, dims, guarded=True) else None

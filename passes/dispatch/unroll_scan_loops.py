@@ -51,10 +51,10 @@ def trip_count(loop: ir.Operation) -> int | None:
     if step is None or step.operands[0] != body.arguments[index] or \
             _constant_int(step.operands[1]) != 1:
         return None
-    start = _constant_int(loop.operands[index])
-    if start is None:
+    start, end = _constant_int(loop.operands[index]), _constant_int(bound)
+    if start is None or end is None:
         return None
-    return _constant_int(bound) - start
+    return end - start
 
 
 def _updates_a_carried_tensor(loop: ir.Operation) -> bool:
