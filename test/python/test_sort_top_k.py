@@ -25,6 +25,7 @@ DTYPES = {"f32": np.float32, "f16": np.float16, "bf16": ml_dtypes.bfloat16, "i32
 TOP_K = {   # function -> (element type, shape, k): chlo.top_k along the last dimension
     "chunked_f32": ("f32", (64, 4096), 16),
     "ranked_f32": ("f32", (32, 4096), 40),        # the selections of 80 to 160 by rank
+    "ranked_short_rows_f32": ("f32", (4096, 24), 8),  # by rank, a scatter of 98K values
     "padded_chunks_f32": ("f32", (1, 100000), 7),
     "k1_i32": ("i32", (5, 3000), 1),
     "ui32": ("ui32", (4, 2048), 8),
@@ -144,10 +145,11 @@ def test_every_sort_became_iree_top_k(module_and_exe):
             sizes, n, plan = sizes + [k * plan.chunk], -(-n // plan.chunk), plan.maxima
         if name == "chunked_f32":
             assert len(sizes) >= 2              # chunk maxima of chunk maxima
-        assert count[name] == sum(k > 1 and not sort_top_k.by_rank(m, k)
-                                  for m in sizes + [n]), name
+        topks = sum(not sort_top_k.by_rank(m, k) for m in sizes + [n])
+        assert count[name] == (topks if k > 1 else 0), name
     assert count["k1_i32"] == 0                 # the largest: a max reduction
     assert sort_top_k.by_rank(40, 10) and count["direct_f16"] == 0     # 10 of 40: by rank
+    assert count["ranked_short_rows_f32"] == 0
     assert count["long_direct_f32"] == 1
     fenced = functions["long_direct_f32"]
     assert len(list(nested_ops(fenced, "iree_tensor_ext.compute_barrier.start"))) == 1
