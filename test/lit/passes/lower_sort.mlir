@@ -142,28 +142,35 @@ func.func @two_keys_dynamic(%x: tensor<?xi32>, %y: tensor<?xi32>) -> (tensor<?xi
 }
 
 // top-k=true (the cpu target): a stable sort cut to its first 16 of 4096 along dimension 1,
-// comparator on the keys alone (chlo.top_k's form), becomes IREE's top-k of packed i64 keys,
-// as the cost model plans it for 64 rows: the largest of chunks of 8, the largest of those in
-// chunks of 4, then of 2; the top 16 of those 64; the 16 chunks of 2 maxima they are in, their
-// top 16; the 16 chunks of 4 maxima those are in, their top 16; the 16 chunks of 8 those are in,
-// their top 16. The operand is gathered at the positions (one flat offset each), the iota is
-// the positions. Without the option, the network.
+// comparator on the keys alone (chlo.top_k's form), becomes a top-k of packed i64 keys, as the
+// cost model plans it for 64 rows: the largest of chunks of 4, of those in chunks of 4, and
+// again; the top 16 of those 64 by rank (each one's count of larger ones, then a scatter to
+// place min(rank, 16) of rows of 17); the 16 chunks of 4 maxima they are in, their top 16 by
+// rank; twice more. The operand is gathered at the positions (one flat offset each), the
+// iota is the positions. Without the option, the network.
 // TOPK-LABEL: func.func @first_sixteen
 // TOPK-NOT:     stablehlo.sort
 // TOPK-NOT:     stablehlo.while
 // TOPK:         stablehlo.shift_left {{.*}} : tensor<64x4096xi64>
-// TOPK:         stablehlo.reduce{{.*}} applies stablehlo.maximum across dimensions = [2] : (tensor<64x512x8xi64>, tensor<i64>) -> tensor<64x512xi64>
-// TOPK:         stablehlo.reduce{{.*}} applies stablehlo.maximum across dimensions = [2] : (tensor<64x128x4xi64>, tensor<i64>) -> tensor<64x128xi64>
-// TOPK:         stablehlo.reduce{{.*}} applies stablehlo.maximum across dimensions = [2] : (tensor<64x64x2xi64>, tensor<i64>) -> tensor<64x64xi64>
+// TOPK:         stablehlo.reduce{{.*}} applies stablehlo.maximum across dimensions = [2] : (tensor<64x1024x4xi64>, tensor<i64>) -> tensor<64x1024xi64>
+// TOPK:         stablehlo.reduce{{.*}} applies stablehlo.maximum across dimensions = [2] : (tensor<64x256x4xi64>, tensor<i64>) -> tensor<64x256xi64>
+// TOPK:         stablehlo.reduce{{.*}} applies stablehlo.maximum across dimensions = [2] : (tensor<64x64x4xi64>, tensor<i64>) -> tensor<64x64xi64>
 // TOPK-NOT:     stablehlo.optimization_barrier
-// TOPK:         iree_linalg_ext.topk dimension(1) ins({{.*}} : tensor<64x64xi64>) outs({{.*}} : tensor<64x16xi64>, tensor<64x16xi32>)
-// TOPK:           arith.cmpi sgt
-// TOPK:         "stablehlo.gather"{{.*}} -> tensor<64x16x2xi64>
-// TOPK:         iree_linalg_ext.topk dimension(1) ins({{.*}} : tensor<64x32xi64>)
+// TOPK-NOT:     iree_linalg_ext.topk
+// TOPK:         stablehlo.compare GT, {{.*}} : (tensor<64x64x64xi64>, tensor<64x64x64xi64>) -> tensor<64x64x64xi1>
+// TOPK:         stablehlo.reduce{{.*}} applies stablehlo.add across dimensions = [2] : (tensor<64x64x64xi32>, tensor<i32>) -> tensor<64x64xi32>
+// TOPK:         "stablehlo.scatter"
+// TOPK:         }) : (tensor<1088xi64>, tensor<4096x1xi32>, tensor<4096xi64>) -> tensor<1088xi64>
 // TOPK:         "stablehlo.gather"{{.*}} -> tensor<64x16x4xi64>
-// TOPK:         iree_linalg_ext.topk dimension(1) ins({{.*}} : tensor<64x64xi64>)
-// TOPK:         "stablehlo.gather"{{.*}} -> tensor<64x16x8xi64>
-// TOPK:         iree_linalg_ext.topk dimension(1) ins({{.*}} : tensor<64x128xi64>)
+// TOPK:         stablehlo.compare GT, {{.*}} -> tensor<64x64x64xi1>
+// TOPK:         "stablehlo.scatter"
+// TOPK:         }) : (tensor<1088xi64>, tensor<4096x1xi32>, tensor<4096xi64>) -> tensor<1088xi64>
+// TOPK:         "stablehlo.gather"{{.*}} -> tensor<64x16x4xi64>
+// TOPK:         "stablehlo.scatter"
+// TOPK:         }) : (tensor<1088xi64>, tensor<4096x1xi32>, tensor<4096xi64>) -> tensor<1088xi64>
+// TOPK:         "stablehlo.gather"{{.*}} -> tensor<64x16x4xi64>
+// TOPK:         "stablehlo.scatter"
+// TOPK:         }) : (tensor<1088xi64>, tensor<4096x1xi32>, tensor<4096xi64>) -> tensor<1088xi64>
 // TOPK:         %[[POSITIONS:.*]] = stablehlo.convert {{.*}} : (tensor<64x16xi64>) -> tensor<64x16xi32>
 // TOPK:         %[[VALUES:.*]] = "stablehlo.gather"{{.*}} : (tensor<262144xf32>, tensor<64x16xi32>) -> tensor<64x16xf32>
 // TOPK-NEXT:    return %[[VALUES]], %[[POSITIONS]]
