@@ -61,6 +61,7 @@ class LowerSort(Pass):
     NAME = "shlo-lower-sort"
     min_size: int = 512          # shorter sorts stay IREE's (faster there, measured)
     top_k: bool = False          # sorts cut to their first k: IREE's top-k where cheaper (cpu)
+    top_k_rank: bool = True      # and their selections by rank where cheaper (slower on lavapipe)
     static_from: int = 1 << 14   # elements from which the steps are in line (measured)
     unroll: int = 8              # steps per loop iteration below that (measured)
 
@@ -71,7 +72,7 @@ class LowerSort(Pass):
             if 0 in ir.RankedTensorType(sort.operands[0].type).shape:
                 _replace(sort, list(sort.operands))     # no elements: nothing to order
                 continue
-            if self.top_k and _as_top_k(sort):
+            if self.top_k and _as_top_k(sort, self.top_k_rank):
                 continue
             min_size = 2 if _is_stable(sort) else self.min_size
             if why_not_lowered(sort, min_size) is None:
@@ -90,9 +91,10 @@ class LowerSort(Pass):
                     _pack_keys(sort, order)
 
 
-def _as_top_k(sort: ir.Operation) -> bool:
-    """Replace a sort of which only the first k are used by IREE's top-k where the cost
-    model says it is cheaper than the network (`sort_top_k`); whether it did."""
+def _as_top_k(sort: ir.Operation, ranked: bool) -> bool:
+    """Replace a sort of which only the first k are used by IREE's top-k (selections by rank
+    where `ranked` and cheaper) where the cost model says it is cheaper than the network
+    (`sort_top_k`); whether it did."""
     uses = sort_top_k.leading(sort)
     if uses is None or why_not_lowered(sort, 2) is not None:
         return False
@@ -101,7 +103,7 @@ def _as_top_k(sort: ir.Operation) -> bool:
     dimension = ir.IntegerAttr(sort.attributes["dimension"]).value % t.rank
     n = t.shape[dimension]
     rows = int(np.prod(t.shape, dtype=np.int64)) // n
-    how = sort_top_k.top_k_plan(n, uses.k, rows) if rows else None
+    how = sort_top_k.top_k_plan(n, uses.k, rows, ranked) if rows else None
     if order is None or how is None:
         return False
     sort_top_k.replace(sort, uses, *order, how)

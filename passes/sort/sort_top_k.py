@@ -122,6 +122,7 @@ class Plan:
     cost: float                                     # comparisons per row
     chunk: int | None = None
     maxima: "Plan | None" = None
+    ranked: bool = True                             # selections by rank where they pay
 
 
 # the k largest of m by rank (`_ranked`): m (m + k) vectorized integer operations, each this
@@ -140,22 +141,24 @@ def by_rank(m: int, k: int) -> bool:
     return RANK_MIN_K <= k and m <= RANK_ROW_LIMIT and RANK_COST * m * (m + k) < m * k
 
 
-def selection_cost(m: int, k: int) -> float:
-    """Comparisons per row (or their equivalent) to select the k largest of m."""
-    return RANK_COST * m * (m + k) if by_rank(m, k) else m * k
+def selection_cost(m: int, k: int, ranked: bool) -> float:
+    """Comparisons per row (or their equivalent) to select the k largest of m (by rank where
+    `ranked` and `by_rank`)."""
+    return RANK_COST * m * (m + k) if ranked and by_rank(m, k) else m * k
 
 
 @functools.cache
-def plan(n: int, k: int, rows: int) -> Plan:
-    """The cheapest plan for the k largest of n in each of `rows` rows."""
-    best = Plan(selection_cost(n, k))
+def plan(n: int, k: int, rows: int, ranked: bool = True) -> Plan:
+    """The cheapest plan for the k largest of n in each of `rows` rows; selections by rank
+    where `ranked` and it pays, else IREE's topk."""
+    best = Plan(selection_cost(n, k, ranked), ranked=ranked)
     chunk = 2                                       # powers of two only (`_largest` shifts)
     while -(-n // chunk) > k:
-        maxima = plan(-(-n // chunk), k, rows)
-        cost = (n + maxima.cost + selection_cost(k * chunk, k) + LEVEL_OVERHEAD / rows
-                + LEVEL_PER_KEPT * k)
+        maxima = plan(-(-n // chunk), k, rows, ranked)
+        cost = (n + maxima.cost + selection_cost(k * chunk, k, ranked) + LEVEL_OVERHEAD / rows
+                + (LEVEL_PER_KEPT * k if ranked else 0))
         if cost < best.cost:
-            best = Plan(cost, chunk, maxima)
+            best = Plan(cost, chunk, maxima, ranked)
         chunk *= 2
     return best
 
@@ -169,12 +172,12 @@ NETWORK_ELEMENT_NS = 0.25
 COMPARISON_NS = 1.0
 
 
-def top_k_plan(n: int, k: int, rows: int) -> Plan | None:
+def top_k_plan(n: int, k: int, rows: int, ranked: bool = True) -> Plan | None:
     """The plan for a sort of n cut to its first k, or None where the network is faster."""
     width = 1 << (n - 1).bit_length()
     log = width.bit_length() - 1
     network = log * (log + 1) // 2 * (NETWORK_STEP_NS + rows * width * NETWORK_ELEMENT_NS)
-    best = plan(n, k, rows)
+    best = plan(n, k, rows, ranked)
     return best if rows * best.cost * COMPARISON_NS < network else None
 
 
@@ -227,7 +230,7 @@ def _largest(packed: ir.Value, k: int, how: Plan, stride: int = 1) -> ir.Value:
     """The k largest of each row of the [rows, n] i64 `packed`, largest first; an element's
     place in its row is its position (the low half) // `stride`."""
     if how.chunk is None:
-        return _iree_top_k(packed, k)
+        return _iree_top_k(packed, k, how.ranked)
     rows, n = ir.RankedTensorType(packed.type).shape
     chunk = how.chunk
     count = -(-n // chunk)
@@ -253,10 +256,10 @@ def _largest(packed: ir.Value, k: int, how: Plan, stride: int = 1) -> ir.Value:
         chunks, stablehlo.select(first, row, which), offset_dims=[2],
         collapsed_slice_dims=[0, 1], start_index_map=[0, 1], index_vector_dim=2,
         slice_sizes=[1, 1, chunk], result_type=ir.RankedTensorType.get([rows, k, chunk], i64))
-    return _iree_top_k(reshape(picked, [rows, k * chunk]), k)
+    return _iree_top_k(reshape(picked, [rows, k * chunk]), k, how.ranked)
 
 
-def _iree_top_k(values: ir.Value, k: int) -> ir.Value:
+def _iree_top_k(values: ir.Value, k: int, ranked: bool) -> ir.Value:
     """The k largest of each row of the [rows, n] i64 `values`, largest first: their maximum
     for k = 1, else `iree_linalg_ext.topk`. A row longer than FUSED_ROW_LIMIT goes in behind
     a fusion barrier, which keeps its producer in a dispatch of its own (optimization
@@ -265,7 +268,7 @@ def _iree_top_k(values: ir.Value, k: int) -> ir.Value:
     rows, n = ir.RankedTensorType(values.type).shape
     if k == 1:
         return reshape(max_over(Num(values), [1], I64_MIN).value, [rows, 1])
-    if by_rank(n, k):
+    if ranked and by_rank(n, k):
         return _ranked(values, k)
     i64 = ir.IntegerType.get_signless(64)
     i32 = ir.IntegerType.get_signless(32)

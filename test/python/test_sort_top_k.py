@@ -174,6 +174,19 @@ def test_sort_then_slice_along_dimension_0_in_jax_order(module_and_exe):
     same(values, np.take_along_axis(x, order, 0))
 
 
+def test_without_rank_selections_every_selection_is_iree_top_k(ctx):
+    """top-k-rank=false (for lavapipe, where ranks measured slower): the plan of topk levels."""
+    module = shlo.parse_module(top_k_function("no_rank", "f32", (32, 4096), 40), context=ctx)
+    LegalizeChlo().apply(module)
+    LowerSort(top_k=True, top_k_rank=False).apply(module)
+    plan, levels = sort_top_k.top_k_plan(4096, 40, 32, ranked=False), 0
+    while plan.chunk is not None:
+        levels, plan = levels + 1, plan.maxima
+    assert levels == 3
+    assert len(list(nested_ops(module.operation, "iree_linalg_ext.topk"))) == levels + 1
+    assert not list(nested_ops(module.operation, "stablehlo.scatter"))
+
+
 def test_cost_model_keeps_the_network_where_it_is_cheaper(ctx):
     """k = 1024 of 4096: the network (78 steps) beats a top-k of 1024 compares per element."""
     module = shlo.parse_module(top_k_function("wide_k", "f32", (4, 4096), 1024), context=ctx)
