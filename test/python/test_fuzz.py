@@ -4,12 +4,13 @@ minimal program, a crash of the child process is reported, not fatal."""
 import io
 
 import numpy as np
+import pytest
 from conftest import vulkan_or_skip
 from shlo.tools.fuzz import fuzz
 from shlo.tools.fuzz import program as P
-from shlo.tools.fuzz.compare import OutputMeta, compare
-from shlo.tools.fuzz.runner import InProcess, Worker
-from shlo.tools.fuzz.shrink import shrink
+from shlo.tools.fuzz.compare import OutputMeta, compare, meta_of
+from shlo.tools.fuzz.runner import InProcess, Result, Worker
+from shlo.tools.fuzz.shrink import _cut_stage, shrink
 
 
 def _same(a: P.Program, b: P.Program) -> bool:
@@ -111,12 +112,37 @@ def test_shrinker_reduces_a_planted_miscompilation(tmp_path):
     assert fuzz.replay(where, "fake-swap:maximum:maximum", InProcess()) is None
 
 
+def test_shrinker_cuts_an_inner_value_into_a_parameter():
+    """The shrinker's cut stage: an inner node replaced by a parameter holding its XLA value
+    leaves a smaller program with the same outputs (XLA on both, the fuzzer's tolerances)."""
+    worker = InProcess()
+    fuzzer = fuzz.Fuzzer(["cpu"], worker, max_elements=4096)
+    cut = 0
+    for i in range(12):
+        prog = P.random_program(f"3:{i}", 4096, 4)
+        if all(n.id in prog.outputs for n in prog.nodes):
+            continue
+        built = P.build(prog, 4096)
+        want = worker.call("xla", str(built.module), list(prog.inputs)).values()
+        metas = meta_of(prog, built.vals)
+        for c in _cut_stage(prog, fuzzer):
+            assert len(c.nodes) < len(prog.nodes) and c.outputs == prog.outputs
+            got = worker.call("xla", str(P.build(c, 4096).module), list(c.inputs)).values()
+            assert compare(got, {"xla": want}, metas) is None, (i, c.describe())
+            cut += 1
+        if cut >= 3:
+            break
+    assert cut >= 3
+
+
 def test_a_crashing_child_is_reported_not_fatal():
     out = io.StringIO()
     result = fuzz.run(2, 0, ["fake-crash:any"], shrink_tests=0, stream=out,
                       worker=Worker(timeout_s=120))
     assert result["programs"] == 2 and result["crashes"] == 2
     assert all("SIGABRT" in f.detail for f, _, _ in result["findings"])
+    with pytest.raises(RuntimeError, match="'crash', not 'ok' with outputs: worker died"):
+        Result("crash", error="worker died").values()
 
 
 def test_reproducers_keep_bf16_and_complex_inputs(tmp_path):

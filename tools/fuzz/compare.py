@@ -79,7 +79,7 @@ def _compare_one(g: np.ndarray, want: dict, meta: OutputMeta) -> str | None:
     for part in range(2 if meta.dtype == "C64" else 1):
         gp = _floats(_parts(g)[part], tiny)
         wp = {k: _floats(_parts(w)[part], tiny) for k, w in want.items()}
-        spread = 0.0
+        spread: float | np.ndarray = 0.0
         if len(wp) == 2:
             a, b = wp.values()
             spread = np.where(np.isfinite(a) & np.isfinite(b), np.abs(a - b), 0.0)

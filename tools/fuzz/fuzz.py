@@ -86,7 +86,7 @@ class Fuzzer:
         if "reference" in self.use and built.work <= self.reference_work and \
                 interpretable(ref_text):
             r = self.worker.call("reference", ref_text, P.exchange_inputs(program))
-            out["reference"] = P.exchange_outputs(program, built.vals, r.outputs) \
+            out["reference"] = P.exchange_outputs(program, built.vals, r.values()) \
                 if r.status == "ok" else None
         if "xla" in self.use:
             r = self.worker.call("xla", text, list(program.inputs))
@@ -116,7 +116,7 @@ class Fuzzer:
                 continue
             if oracles is None:
                 oracles = self.oracles(program, built, text, ref_text)
-            why = compare(r.outputs, oracles, metas)
+            why = compare(r.values(), oracles, metas)
             if why:
                 findings.append(Finding("mismatch", target, why, program))
         return Checked(findings, oracles or {})
@@ -132,7 +132,7 @@ class Fuzzer:
                 texts[i] = str(P.build(program, self.max_elements).module)
             except Exception:       # noqa: BLE001 - check() reports it
                 pass
-        given = [{} for _ in programs]
+        given: list[dict[str, Result]] = [{} for _ in programs]
         for target in self.targets:
             if target.startswith("fake-") or len(texts) < 2:
                 continue
@@ -140,7 +140,7 @@ class Fuzzer:
                                  [list(programs[i].inputs) for i in texts])
             if r.status != "ok":
                 continue
-            for i, res in zip(texts, r.outputs):
+            for i, res in zip(texts, r.values()):
                 given[i][target] = Result("ok", outputs=res["outputs"]) if res["ok"] else \
                     Result("error", error=res["error"])
         out = []
@@ -168,12 +168,12 @@ class Fuzzer:
             return None
         r = self.worker.call("xla", text, list(sub.inputs))
         if r.status == "ok":
-            return r.outputs[0]
+            return r.values()[0]
         if not interpretable(ref_text):
             return None
         r = self.worker.call("reference", ref_text, P.exchange_inputs(sub))
         if r.status == "ok":
-            return P.exchange_outputs(sub, built.vals, r.outputs)[0]
+            return P.exchange_outputs(sub, built.vals, r.values())[0]
         return None
 
 
@@ -231,7 +231,7 @@ def replay(directory: str, target: str | None = None, worker: Worker | None = No
         got = worker.call(target, text, inputs)
         if got.status != "ok":
             return f"{got.status}: {got.error}"
-        oracles = {}
+        oracles: dict[str, list | None] = {}
         if interpretable(ref_text):
             r = worker.call("reference", ref_text,
                             P.exchange_arrays(meta["input_dtypes"], inputs))
@@ -239,7 +239,7 @@ def replay(directory: str, target: str | None = None, worker: Worker | None = No
                 oracles["reference"] = P.unexchange_arrays([m.dtype for m in metas], r.outputs)
         r = worker.call("xla", text, inputs)
         oracles["xla"] = r.outputs if r.status == "ok" else None
-        return compare(got.outputs, oracles, metas)
+        return compare(got.values(), oracles, metas)
     finally:
         worker.close()
 
@@ -286,7 +286,8 @@ def run(count: int, seed: int, targets, out_dir: str | None = None,
     the counts and the findings."""
     fuzzer = Fuzzer(targets, worker, max_elements)
     counts = dict(programs=0, mismatches=0, crashes=0, errors=0, invalid=0, batch_only=0)
-    findings, seen = [], {}
+    findings: list[tuple[Finding, Finding, str | None]] = []
+    seen: dict[str, int] = {}
     progress = Progress(count, stream)
     interrupted = False
     try:

@@ -589,10 +589,10 @@ def _arg_reduce(b: Builder, rng, a: Val, dims) -> Val:
     else:
         init = b.const(_identity(a.dtype, "Max" if want_max else "Min"), a.dtype)
     out = xla.Reduce([a.op, index], [init, b.const(2**31 - 1, "S32")], body, dims)
-    shape = tuple(d for i, d in enumerate(a.shape) if i not in dims)
+    out_shape = tuple(d for i, d in enumerate(a.shape) if i not in dims)
     if rng.random() < 0.5:
-        return Val(xla.GetTupleElement(out, 0), shape, a.dtype, a.err, a.cancel, a.fragile)
-    return Val(xla.GetTupleElement(out, 1), shape, "S32", 0.0, False, a.fragile or a.err > 0)
+        return Val(xla.GetTupleElement(out, 0), out_shape, a.dtype, a.err, a.cancel, a.fragile)
+    return Val(xla.GetTupleElement(out, 1), out_shape, "S32", 0.0, False, a.fragile or a.err > 0)
 
 
 def reduce_window(b: Builder, rng, a: Val, others) -> Val:
@@ -1251,7 +1251,7 @@ def random_program(seed, max_elements: int = 1 << 22, max_nodes: int = 8) -> Pro
     rng = random.Random(f"shlo-fuzz:{seed}")
     nrng = np.random.default_rng(rng.randrange(1 << 63))
     dtypes, weights = zip(*DTYPE_WEIGHTS.items())
-    params = []
+    params: list[Param] = []
     for i in range(rng.choice((1, 1, 2, 2, 3))):
         shape = random_shape(rng, max_elements) if i == 0 or rng.random() < 0.5 else \
             params[0].shape

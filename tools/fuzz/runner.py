@@ -12,6 +12,7 @@ import subprocess
 import sys
 import tempfile
 import time
+from typing import IO
 
 
 @dataclasses.dataclass
@@ -21,6 +22,13 @@ class Result:
     error: str = ""
     seconds: float = 0.0
 
+    def values(self) -> list:
+        """The outputs of an "ok" result (a clear error for any other)."""
+        if self.status != "ok" or self.outputs is None:
+            raise RuntimeError(f"the worker's result is {self.status!r}, not 'ok' with outputs"
+                               + (f": {self.error}" if self.error else ""))
+        return self.outputs
+
 
 class Worker:
     """One `python -m shlo.tools.fuzz.worker` child, restarted after a crash or timeout."""
@@ -28,29 +36,39 @@ class Worker:
     def __init__(self, timeout_s: float = 300.0, env: dict | None = None):
         self.timeout_s = timeout_s
         self.env = env
-        self.proc = None
-        self.log = None
+        self.proc: subprocess.Popen[bytes] | None = None
+        self.log: IO[bytes] | None = None
 
-    def _start(self):
+    def _start(self) -> subprocess.Popen[bytes]:
         self.log = tempfile.TemporaryFile()
         env = dict(os.environ, **(self.env or {}))
         self.proc = subprocess.Popen([sys.executable, "-m", "shlo.tools.fuzz.worker"],
                                      stdin=subprocess.PIPE, stdout=subprocess.PIPE,
                                      stderr=self.log, env=env, start_new_session=True)
+        return self.proc
+
+    def _running(self) -> subprocess.Popen[bytes]:
+        if self.proc is None:
+            raise RuntimeError("the fuzz worker is not running (call() starts it)")
+        return self.proc
 
     def _stderr_tail(self, n: int = 1500) -> str:
+        if self.log is None:
+            return ""
         self.log.seek(0)
         return self.log.read().decode(errors="replace")[-n:]
 
-    def call(self, kind: str, text: str, inputs: list, timeout_s: float | None = None) -> Result:
-        if self.proc is None or self.proc.poll() is not None:
-            self._start()
+    def call(self, kind: str, text: str | list[str], inputs: list, timeout_s: float | None = None) -> Result:
+        proc = self.proc
+        if proc is None or proc.poll() is not None:
+            proc = self._start()
+        assert proc.stdin is not None   # Popen(stdin=PIPE)
         start = time.monotonic()
         data = pickle.dumps({"kind": kind, "text": text, "inputs": inputs},
                             protocol=pickle.HIGHEST_PROTOCOL)
         try:
-            self.proc.stdin.write(struct.pack("<Q", len(data)) + data)
-            self.proc.stdin.flush()
+            proc.stdin.write(struct.pack("<Q", len(data)) + data)
+            proc.stdin.flush()
             reply = self._reply(start + (timeout_s or self.timeout_s))
         except (BrokenPipeError, EOFError):
             return self._died(start)
@@ -64,7 +82,9 @@ class Worker:
         return Result("error", error=reply["error"], seconds=seconds)
 
     def _reply(self, deadline: float) -> dict:
-        fd = self.proc.stdout.fileno()
+        stdout = self._running().stdout
+        assert stdout is not None       # Popen(stdout=PIPE)
+        fd = stdout.fileno()
         head = self._read(fd, 8, deadline)
         (n,) = struct.unpack("<Q", head)
         return pickle.loads(self._read(fd, n, deadline))
@@ -84,7 +104,7 @@ class Worker:
         return b"".join(chunks)
 
     def _died(self, start: float) -> Result:
-        code = self.proc.wait()
+        code = self._running().wait()
         how = f"signal {signal.Signals(-code).name}" if code < 0 else f"exit status {code}"
         tail = self._stderr_tail().strip().splitlines()
         self.proc = None
@@ -108,7 +128,7 @@ class InProcess:
 
     timeout_s = float("inf")
 
-    def call(self, kind: str, text: str, inputs: list, timeout_s: float | None = None) -> Result:
+    def call(self, kind: str, text: str | list[str], inputs: list, timeout_s: float | None = None) -> Result:
         from .worker import handle
         start = time.monotonic()
         try:

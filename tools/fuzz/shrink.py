@@ -4,6 +4,7 @@ node seeds; keep every change after which the program still fails the same way."
 from __future__ import annotations
 
 import dataclasses
+import functools
 import time
 
 import numpy as np
@@ -114,10 +115,9 @@ def _shrink(fuzzer, finding, best, max_tests, deadline):
     changed = True
     while changed and tests < max_tests and time.monotonic() < deadline:
         changed = False
-        for stage in (_outputs_stage, _bypass_stage, _cut_stage, _shape_candidates,
-                      _input_candidates, _seed_candidates):
-            gen = stage(best, fuzzer) if stage in (_cut_stage,) else stage(best)
-            found = first_accepted(gen)
+        for stage in (_outputs_stage, _bypass_stage, functools.partial(_cut_stage, fuzzer=fuzzer),
+                      _shape_candidates, _input_candidates, _seed_candidates):
+            found = first_accepted(stage(best))
             if found is not None:
                 best, changed = found, True
                 break

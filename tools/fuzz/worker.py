@@ -16,6 +16,7 @@ import re
 import struct
 import sys
 import traceback
+from typing import Any
 
 
 def _interpreter(text: str, inputs: list) -> list:
@@ -35,7 +36,7 @@ def _interpreter(text: str, inputs: list) -> list:
         return [np.array(r, copy=True) for r in stablehlo.eval_module(module, attrs)]
 
 
-_XLA = {}
+_XLA: dict[str, Any] = {}
 
 
 def _xla(text: str, inputs: list) -> list:
