@@ -199,8 +199,11 @@ MODULE_RULES: tuple[ModuleRule, ...] = (
     ModuleRule("cpu-thin-matvec", "builtin.module", NO_DATA_TILING,
                "data tiling repacks a matrix-vector product's whole matrix on every call",
                _only_thin_products),
-    ModuleRule("cpu-loop-thin-products", "builtin.module", NO_DATA_TILING,
-               "data tiling repacks a thin matrix product's matrix on every trip of a loop",
+    ModuleRule("cpu-loop-thin-products", "builtin.module",
+               NO_DATA_TILING + NO_CONST_EXPR_HOISTING,
+               "data tiling repacks a thin matrix product's matrix on every trip of a loop "
+               "(hoisting off too: without data tiling a hoisted initializer failed at run "
+               "time)",
                _thin_products_in_loops),
     ModuleRule("cpu-head-split-transpose", "stablehlo.dot_general", NO_TRANSPOSE_PROPAGATION,
                "IREE moves a head split into the projection's matmul, which it then neither "
