@@ -267,9 +267,10 @@ def test_an_unknown_id_is_a_one_line_error():
 
 
 LOOP_WITH_A_THIN_PRODUCT = """
-func.func @f(%w: tensor<{k}x512xf32>, %h: tensor<{rows}x{k}xf32>) -> tensor<{rows}x512xf32> {{
+func.func @f(%w: tensor<{k}x512xf32>, %h: tensor<{rows}x{k}xf32>{init_argument})
+    -> tensor<{rows}x512xf32> {{
+  {init_constant}
   %zero = stablehlo.constant dense<0> : tensor<i32>
-  %init = stablehlo.constant dense<0.0> : tensor<{rows}x512xf32>
   %r:2 = stablehlo.while(%i = %zero, %acc = %init) : tensor<i32>, tensor<{rows}x512xf32>
     cond {{
       %n = stablehlo.constant dense<48> : tensor<i32>
@@ -291,9 +292,16 @@ func.func @f(%w: tensor<{k}x512xf32>, %h: tensor<{rows}x{k}xf32>) -> tensor<{row
                                                   (16, False, True)])
 def test_thin_products_in_loops_compile_without_data_tiling(ctx, rows, in_loop, tiled):
     """cpu-loop-thin-products: a product of at most 16 rows inside a loop (an RNN step) turns
-    data tiling off whatever the matrix size; 64 rows, or no loop, keep it."""
+    data tiling off whatever the matrix size; 64 rows, no loop, or a loop whose carried values
+    start from constants keep it."""
     from shlo.pipelines.cpu_tuning import NO_DATA_TILING, module_flags
-    text = LOOP_WITH_A_THIN_PRODUCT.format(rows=rows, k=128)
+    def loop(from_constants: bool) -> str:
+        return LOOP_WITH_A_THIN_PRODUCT.format(
+            rows=rows, k=128,
+            init_argument="" if from_constants else f", %init: tensor<{rows}x512xf32>",
+            init_constant=(f"%init = stablehlo.constant dense<0.0> : tensor<{rows}x512xf32>"
+                           if from_constants else ""))
+    text = loop(False)
     if not in_loop:
         text = f"""
         func.func @f(%w: tensor<128x512xf32>, %h: tensor<{rows}x128xf32>) -> tensor<{rows}x512xf32> {{
@@ -303,3 +311,6 @@ def test_thin_products_in_loops_compile_without_data_tiling(ctx, rows, in_loop, 
         }}"""
     flags = module_flags(shlo.parse_module(text, context=ctx).operation)
     assert (set(NO_DATA_TILING) <= set(flags)) != tiled
+    if in_loop:                 # the same loop, its carried values started from constants
+        flags = module_flags(shlo.parse_module(loop(True), context=ctx).operation)
+        assert not set(NO_DATA_TILING) <= set(flags)
