@@ -104,24 +104,24 @@ def test_complex128_products_are_as_accurate_as_xla(ctx):
     shlo's through IREE's fused multiply-adds.)"""
     import jax
     import jax.numpy as jnp
-    jax.config.update("jax_enable_x64", True)
-    rng = np.random.default_rng(7)
-    small = [(rng.normal(size=(4, 3)) * 3).astype(np.float16),
-             (rng.normal(size=(4, 3)) * 3).astype(np.float32),
-             rng.integers(0, 7, (4, 3)).astype(np.uint32)]
-    big = rng.normal(size=(16, 64)) + 1j * rng.normal(size=(16, 64))
-    cases = [(a, (rng.normal(size=(3, 6)) + 1j * rng.normal(size=(3, 6))) * 3) for a in small
-             for _ in range(8)]
-    cases.append((big, rng.normal(size=(64, 16)) + 1j * rng.normal(size=(64, 16))))
+    with jax.enable_x64(True):          # (scoped: a global switch leaked into other tests)
+        rng = np.random.default_rng(7)
+        small = [(rng.normal(size=(4, 3)) * 3).astype(np.float16),
+                 (rng.normal(size=(4, 3)) * 3).astype(np.float32),
+                 rng.integers(0, 7, (4, 3)).astype(np.uint32)]
+        big = rng.normal(size=(16, 64)) + 1j * rng.normal(size=(16, 64))
+        cases = [(a, (rng.normal(size=(3, 6)) + 1j * rng.normal(size=(3, 6))) * 3) for a in small
+                 for _ in range(8)]
+        cases.append((big, rng.normal(size=(64, 16)) + 1j * rng.normal(size=(64, 16))))
 
-    def product(a, b):
-        return jnp.matmul(a.astype(jnp.complex128), b)
-    ours, xla = [], []
-    for a, b in cases:
-        exe = shlo.compile(jax.jit(product).lower(a, b).as_text(), target="cpu")
-        exact = _correctly_rounded(a.astype(np.complex128), b)
-        ours.append(_ulps(np.asarray(exe(a, b)), exact))
-        xla.append(_ulps(np.asarray(jax.jit(product)(a, b)), exact))
+        def product(a, b):
+            return jnp.matmul(a.astype(jnp.complex128), b)
+        ours, xla = [], []
+        for a, b in cases:
+            exe = shlo.compile(jax.jit(product).lower(a, b).as_text(), target="cpu")
+            exact = _correctly_rounded(a.astype(np.complex128), b)
+            ours.append(_ulps(np.asarray(exe(a, b)), exact))
+            xla.append(_ulps(np.asarray(jax.jit(product)(a, b)), exact))
     for got, ref, what in ((ours[:-1], xla[:-1], "4x3 from f16/f32/u32"),
                            (ours[-1:], xla[-1:], "16x64 complex")):
         got, ref = np.concatenate(got), np.concatenate(ref)
