@@ -26,7 +26,8 @@ from shlo.dialect.rebuild import arguments
 from shlo.dialect.types import element_dtype
 from shlo.errors import PassError
 from ..base import binary_body
-from ..lib.expr import Num, complex_, element_of, imag, is_complex, is_float, real
+from ..element_types.expand_complex_pad import pad_by_parts
+from ..lib.expr import element_of, is_complex, is_float
 from ..lib.builders import fusion_barrier
 from ..custom_calls.cumulative_window import IDENTITIES, is_identity
 from ..op_rules import CANONICAL
@@ -77,9 +78,7 @@ def _cut(x: ir.Value, fill: ir.Value, dim: int, a: int, b: int, at_end: bool = T
         padding = dict(edge_padding_low=low, edge_padding_high=high,
                        interior_padding=[0] * len(shape))
         if is_complex(element_of(x)):       # (IREE's compiler crashes on a complex pad)
-            re, im = (stablehlo.pad(part(Num(x)).value, part(Num(fill)).value, **padding)
-                      for part in (real, imag))
-            x = complex_(Num(re), Num(im)).value
+            x = pad_by_parts(x, fill, **padding)
         else:
             x = stablehlo.pad(x, fill, **padding)
     return stablehlo.reshape(x, result_type=_tensor(shape[:dim] + [a, b] + shape[dim + 1:],

@@ -39,14 +39,19 @@ def _pad(op: ir.Operation):
         return None
     (x, value), kw = arguments(op)
     kw.pop("result_type", None)
+    return [pad_by_parts(x, value, **kw)]
+
+
+def pad_by_parts(x: ir.Value, value: ir.Value, **padding) -> ir.Value:
+    """A complex pad as the complex of the pads of the real and imaginary parts."""
     narrow = not isinstance(x.owner, ir.Block) and x.owner.name == "stablehlo.convert" and \
         is_narrow_float(element_of(x.owner.operands[0]))
-    x, value = Num(x), Num(value)
-    inputs = [real(x).value, imag(x).value]
+    inputs = [real(Num(x)).value, imag(Num(x)).value]
     if narrow:      # (Vulkan failed on the f16 -> f32 convert fused into the part's pad)
         inputs = extras.fence(inputs)
-    parts = [stablehlo.pad(v, part(value).value, **kw) for v, part in zip(inputs, (real, imag))]
-    return [complex_(Num(parts[0]), Num(parts[1])).value]
+    parts = [stablehlo.pad(v, part(Num(value)).value, **padding)
+             for v, part in zip(inputs, (real, imag))]
+    return complex_(Num(parts[0]), Num(parts[1])).value
 
 
 @dataclasses.dataclass

@@ -25,19 +25,17 @@ def signed_min_max_reduce(op: ir.Operation):
     combine = binary_body(op)
     if combine is None or combine.name not in ("stablehlo.minimum", "stablehlo.maximum"):
         return None
+    pick = stablehlo.minimum if combine.name == "stablehlo.minimum" else stablehlo.maximum
     dimensions = [int(d) for d in ir.DenseI64ArrayAttr(op.attributes["dimensions"])]
     if not dimensions:          # each result is min/max(init, x): elementwise, signed
         x, init = op.operands
         spread = stablehlo.broadcast_in_dim(init, broadcast_dimensions=[], result_type=x.type)
-        pick = stablehlo.minimum if combine.name == "stablehlo.minimum" else stablehlo.maximum
         return [pick(spread, x)]
     sign = -(1 << (element.width - 1))
     unsigned = ir.IntegerType.get_unsigned(element.width)
     moved = [(Num(v) ^ sign).bitcast(unsigned).value for v in op.operands]
-    combine_unsigned = (stablehlo.minimum if combine.name == "stablehlo.minimum"
-                        else stablehlo.maximum)
     result = stablehlo.reduce([moved[0]], [moved[1]], dimensions=dimensions,
-                              body=lambda a, b: combine_unsigned(a, b))
+                              body=lambda a, b: pick(a, b))
     return fence([(Num(result).bitcast(element) ^ sign).value])
 
 
