@@ -1,7 +1,8 @@
 """shlo-expand-complex-bitcast: bitcast_convert between complex<f64> and complex<f32> through
 integers.
 
-IREE 3.13's compiler segfaults on `bitcast_convert` between complex<f64> and complex<f32>, in
+IREE's compiler crashes (docs/iree_gaps.md#shlo-expand-complex-bitcast) on `bitcast_convert`
+between complex<f64> and complex<f32>, in
 either direction (the spec allows bitcasts only between complex types when either side is
 complex), and on one from a complex type to itself (jax's bitcast_convert_type(x, complex64)
 of a complex64 x), which is its operand and is replaced by it. For the others, the rewrite

@@ -1,15 +1,12 @@
 """shlo-expand-complex-dot: complex dot_general (and convolution) as four real ones.
 
-IREE 3.13 fails to compile a complex<f32> matrix product (measured, 4x8 times 8x3: on the CPU
-"'vector.transfer_read' op requires valid padding vector elemental type", on Vulkan "failed
-to legalize unresolved source materialization"); a dot of two vectors and complex
-convolutions compile. A complex<f64> product compiles alone, but one inside a loop (the
-triangular solve of jax's complex128 solve_triangular: a 1x4 row times the 4x5 solution so
-far) crashed the compiler, and the process with it, when data tiling is on; it takes the
-same rewrite in f64. Small complex convolutions compile, but a complex<f32> convolution
-with a dilated kernel and permuted layouts (3x1x8x6 by 1x8x4x1, found by shlo-fuzz) crashes
-the compiler (SIGSEGV, also without shlo's passes, on CPU and Vulkan): convolutions take the
-same rewrite, each product a real convolution with the op's attributes. The failing part is the complex tensor inside the matmul's
+IREE fails to compile a complex<f32> matrix product on CPU and Vulkan; a dot of two vectors
+compiles. A complex<f64> product compiles alone, but one inside a loop (the triangular solve
+of jax's complex128 solve_triangular) crashes the compiler when data tiling is on; it takes
+the same rewrite in f64. Small complex convolutions compile, but some complex<f32> ones (a
+dilated kernel with permuted layouts) crash the compiler: convolutions take the same rewrite,
+each product a real convolution with the op's attributes
+(docs/iree_gaps.md#shlo-expand-complex-dot). The failing part is the complex tensor inside the matmul's
 dispatch: the rewrite keeps the dimension numbers, precision and algorithm of the op, computes
 (a_re b_re - a_im b_im) + i (a_re b_im + a_im b_re), each product a real dot_general IREE
 compiles and data-tiles like any other, and puts a fusion barrier between the two real

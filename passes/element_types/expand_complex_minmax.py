@@ -1,7 +1,7 @@
 """shlo-expand-complex-minmax: stablehlo.maximum/minimum on complex numbers, as the spec says.
 
-The spec orders complex numbers lexicographically (real part, then imaginary part); IREE 3.13
-picks the wrong element (measured: max((0, 1.5), (-0, 2.5)) gives (0, 1.5)). The rewrite
+The spec orders complex numbers lexicographically (real part, then imaginary part); IREE
+picks the wrong element (docs/iree_gaps.md#shlo-expand-complex-minmax). The rewrite
 compares the parts and selects each part separately (a select on complex values does not
 compile for Vulkan).
 """

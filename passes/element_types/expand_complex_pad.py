@@ -1,21 +1,17 @@
 """shlo-expand-complex-pad: a complex stablehlo.pad as the pads of its real and imaginary parts;
 a pad of an empty operand (of any type) as a broadcast of its padding value.
 
-IREE 3.13's compiler crashes (a segmentation fault, which ends the process) on a complex pad
-without interior padding (measured: tensor<4x6xcomplex<f32>> padded low [1, 0], high [0, 2]),
-and so on a complex reduce_window with padding, whose lowering pads, and on jnp.sort of
-complex values (shlo-lower-sort pads to a power of two). The parts pad as real tensors and
-join with stablehlo.complex; the result is the same tensor. The parts of a complex value
-converted from f16/bf16 are read behind fusion barriers: IREE 3.13 failed to compile their
-pads on Vulkan with the f16 -> f32 convert fused in ("failed to legalize unresolved
-materialization from memref<48xf32> to memref<2x24xf32>"; found by shlo-fuzz).
+IREE's compiler crashes (ending the process) on a complex pad without interior padding, and
+so on a complex reduce_window with padding, whose lowering pads, and on jnp.sort of complex
+values (shlo-lower-sort pads to a power of two). The parts pad as real tensors and join with
+stablehlo.complex; the result is the same tensor. The parts of a complex value converted from
+f16/bf16 are read behind fusion barriers: IREE fails to compile their pads on Vulkan with the
+f16 -> f32 convert fused in.
 
-A pad of an operand with no elements holds only the padding value. IREE 3.13 hoists it, with
-what computes the padding value, into a global initializer and then fails to compile
-(also without shlo's passes; found by shlo-fuzz): "failed to legalize operation
-'util.initializer'" (a bf16 pad of 0 elements whose value is another such pad) or "jit global
-source initialization order invalid: global __hoisted_tensor_3x2xf16 has no value" (an argmin
-of a pad of a 2x0 argument). With a static result it becomes the broadcast it is.
+A pad of an operand with no elements holds only the padding value. IREE hoists it, with what
+computes the padding value, into a global initializer and then fails to compile (also without
+shlo's passes). With a static result it becomes the broadcast it is.
+Evidence: docs/iree_gaps.md#shlo-expand-complex-pad.
 """
 from __future__ import annotations
 

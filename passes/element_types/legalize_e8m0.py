@@ -1,10 +1,9 @@
 """shlo-legalize-e8m0: f8E8M0FNU arithmetic and conversions with the spec's rounding.
 
 f8E8M0FNU (the MX scale type) holds only powers of two, 2^-127 .. 2^127 as biased exponents
-0 .. 254, and NaN (255); no zero, no sign. IREE 3.13 converts to it wrongly (measured on
-the CPU: NaN becomes 2.0, 2^-127 * 2^-127 becomes 2^-127 for any product of two values) and
-on Vulkan also from it (every value off by one binade). A silently wrong result wherever a
-model computes with MX scales.
+0 .. 254, and NaN (255); no zero, no sign. IREE converts to it wrongly, and on Vulkan also
+from it (docs/iree_gaps.md#shlo-legalize-e8m0): a silently wrong result wherever a model
+computes with MX scales.
 
 This pass does both conversions on the bits, with the interpreter's (APFloat's) rounding:
 

@@ -1,5 +1,5 @@
-"""shlo-legalize-integer-ops: rewrite the integer ops IREE 3.13 rejects or computes wrongly into
-forms it gets right, with the spec's semantics.
+"""shlo-legalize-integer-ops: rewrite the integer ops IREE rejects or computes wrongly into
+forms it gets right, with the spec's semantics (docs/iree_gaps.md#shlo-legalize-integer-ops).
 
 * `add` of booleans (i1) is logical OR in the spec; IREE computes XOR (true + true = false):
   it becomes stablehlo.or;

@@ -1,17 +1,15 @@
 """shlo-round-narrow-arithmetic: every bf16 and 8-bit float arithmetic result is rounded to
 its type, as the spec says, before the next op reads it.
 
-IREE 3.13 computes bf16 and 8-bit float arithmetic in f32 (no CPU or GPU here has it) and
-gets the rounding back wrong in two ways:
+IREE computes bf16 and 8-bit float arithmetic in f32 (no CPU or GPU here has it) and gets
+the rounding back wrong in two ways (docs/iree_gaps.md#shlo-round-narrow-arithmetic):
 
 * inside a fused dispatch it drops the rounding between two ops (an f32 -> bf16 -> f32 round
   trip folds away, explicit converts included), so a chain of bf16 ops ran in f32 and was
-  rounded once at its end: measured on CPU and Vulkan, x * y + x differed from the spec (and
-  from XLA and the reference interpreter, which round every op) in 30 % of the elements,
-  sin(10 x) + y in 65 % (up to 0.06 apart);
+  rounded once at its end, unlike the spec (and XLA and the reference interpreter, which
+  round every op), on CPU and Vulkan;
 * an 8-bit float result just below the type's smallest normal becomes 0 (the conversion bug
-  shlo-round-narrow-float-converts works around): f8E4M3FN x * y = 0.0146 gave 0, not 2^-6;
-  1-3 % of products scaled by 0.01 were 0 for every f8 type.
+  shlo-round-narrow-float-converts works around).
 
 f16 and f32 arithmetic round per op already. Here each such op that rounds (add, multiply,
 sqrt, exp, ...) computes in f32 and its result is rounded by ops IREE cannot fold: to bf16 on

@@ -1,9 +1,9 @@
 """shlo-round-narrow-float-converts: round to 8-bit and 4-bit floats in the source type first.
 
-IREE 3.13 converts f32 (and f16, bf16, f64) values that lie just below a narrow float's
-smallest normal number to 0 instead of rounding them up to it (measured for every f8 type and
-f4E2M1FN: e.g. 0.0147 -> 0 for f8E4M3FN, want 2^-6; 0.76 -> 0 for f4E2M1FN, want 1): a
-silently wrong result wherever a model quantizes to f8. This pass rounds the value to the
+IREE converts f32 (and f16, bf16, f64) values that lie just below a narrow float's smallest
+normal number to 0 instead of rounding them up to it, for every f8 type and f4E2M1FN
+(docs/iree_gaps.md#shlo-round-narrow-float-converts): a silently wrong result wherever a model
+quantizes to f8. This pass rounds the value to the
 target's grid in the source's own type (round-to-nearest-even at the target's quantum for
 the value's binade, the subnormal quantum below the smallest normal), so the conversion that
 follows only ever meets values it represents exactly. NaN, infinities and values beyond the
@@ -217,11 +217,10 @@ def exact_for_bf16(x: Num) -> Num:
 
 def _integer_to_bf16(op: ir.Operation):
     """An integer -> bf16 convert, rounded once, in ops every target compiles: IREE's CPU
-    code calls __truncsfbf2, which it does not link, on CPUs without AVX512-BF16 (measured:
-    "undefined symbol"), and SPIR-V fails on the 32- to 16-bit bitcast. A constant is
-    converted here (IREE evaluates the bit operations on a constant at compile time, and in a
-    module with run-time sizes failed to: "failed to legalize operation 'util.initializer'",
-    jnp.pad of bf16 with a symbolic size)."""
+    code calls __truncsfbf2, which it does not link, on CPUs without AVX512-BF16, and SPIR-V
+    fails on the 32- to 16-bit bitcast. A constant is converted here (IREE evaluates the bit
+    operations on a constant at compile time, and fails to in a module with run-time sizes;
+    docs/iree_gaps.md#shlo-round-narrow-float-converts)."""
     x = Num(op.operands[0])
     target = ir.RankedTensorType(op.results[0].type).element_type
     if str(target) != "bf16" or not isinstance(x.element, ir.IntegerType):

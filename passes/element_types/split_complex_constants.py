@@ -1,9 +1,8 @@
 """shlo-split-complex-constants: a complex<f64> constant as stablehlo.complex of two f64 constants.
 
-IREE 3.13 cannot materialize complex<f64> constants that no dispatch absorbs (a loop's
-initial value, a constant returned from a function): a splat fails to compile
-("'stream.async.splat' op operand #0 must be 8-bit ... or 64-bit signless integer": its fill
-pattern is at most 64 bits), and a non-splat one kills the compiler with SIGFPE. jax's
+IREE cannot materialize complex<f64> constants that no dispatch absorbs (a loop's initial
+value, a constant returned from a function): a splat's fill pattern is at most 64 bits, and a
+non-splat one crashes the compiler (docs/iree_gaps.md#shlo-split-complex-constants). jax's
 complex128 cholesky starts its loop from such a zero matrix. The pass writes every
 complex<f64> constant as `stablehlo.complex` of its real and imaginary parts, two f64
 constants (bit-exact, NaN payloads included). It runs after the pipeline's canonicalize,

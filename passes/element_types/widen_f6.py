@@ -1,7 +1,7 @@
 """shlo-widen-f6: compute f6E2M3FN and f6E3M2FN tensors in f32, on the f6 grid.
 
-IREE 3.13 cannot store a 6-bit float: any f6 tensor, even a constant that is only converted
-to f32, fails to compile (`failed to legalize operation 'arith.truncf' ... -> f6E2M3FN`).
+IREE cannot store a 6-bit float: any f6 tensor, even a constant that is only converted
+to f32, fails to compile (docs/iree_gaps.md#shlo-widen-f6).
 Inside each function this pass gives every f6 value the type f32 and keeps it on the f6
 grid: an f6 constant becomes the f32 constant of the same values (each exact in f32); a
 conversion to f6 rounds to the nearest f6 value (ties to even; the subnormal quantum below

@@ -1,7 +1,8 @@
 """shlo-widen-sub-byte: compute i2/i4/ui2/ui4 tensors in bytes, wrapping to the narrow range.
 
-IREE 3.13 cannot store a sub-byte tensor whose byte size is fractional (tensor<5xi4> is 2.5
-bytes), so such a tensor cannot live between two dispatches. This pass gives every value of
+IREE cannot store a sub-byte tensor whose byte size is fractional (tensor<5xi4> is 2.5
+bytes), so such a tensor cannot live between two dispatches
+(docs/iree_gaps.md#shlo-widen-sub-byte). This pass gives every value of
 those element types inside a function the byte type of the same signedness (i8, ui8), with
 narrow values sign- or zero-extended, and re-narrows after each op that can leave the range
 (add, multiply, shift_left, convert, ...: `(x << 8-N) >> 8-N` for signed, `x & (2^N - 1)` for

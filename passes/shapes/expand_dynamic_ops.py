@@ -1,4 +1,5 @@
-"""shlo-expand-dynamic-ops: rewrite the dynamic ops IREE 3.13 cannot compile into forms it can.
+"""shlo-expand-dynamic-ops: rewrite the dynamic ops IREE cannot compile into forms it can
+(docs/iree_gaps.md#shlo-expand-dynamic-ops).
 
 - `dynamic_reshape` to a result with dynamic dimensions (IREE: "failed to legalize"):
   `tensor.collapse_shape` to 1-D, then `tensor.expand_shape` to the sizes read from the
@@ -7,8 +8,8 @@
   for it (both read from one dimension of one value, through elementwise ops, reductions'
   kept dimensions and earlier broadcasts: jax's softmax and layernorm with a symbolic batch)
   is marked non-expanding there; a broadcast of a broadcast keeps that when merged (IREE
-  merges the pair itself and drops it). IREE 3.13 failed at run time on the `stablehlo.if`
-  branches below for these ("transient buffer has not been committed", local-task).
+  merges the pair itself and drops it). IREE fails at run time on the `stablehlo.if`
+  branches below for these.
 - `dynamic_broadcast_in_dim` with an operand dimension that is dynamic and not known to
   expand or not (IREE rejects it): a `stablehlo.if` on whether that size is 1, each branch a
   dynamic_broadcast_in_dim that says which (nested for several such dimensions, at most
@@ -192,7 +193,7 @@ def _broadcast_variant(op, expanding, nonexpanding) -> ir.Value:
 
 def _composed(op: ir.Operation) -> ir.Value | None:
     """A dynamic broadcast of a dynamic broadcast whose only use it is, as one broadcast that
-    keeps what both knew about non-expanding dimensions. IREE 3.13's canonicalizer merges such
+    keeps what both knew about non-expanding dimensions. IREE's canonicalizer merges such
     a pair itself but drops those attributes, and then rejects the merged broadcast as
     ambiguous (jax's softmax with a symbolic batch: rows summed, reshaped to [b, 1], broadcast
     to [b, n])."""
@@ -425,7 +426,7 @@ def _convolution(op):
 
 def _dynamic_update_slice(op):
     """A dynamic_update_slice into a run-time sized operand (lax.scan stacking its outputs
-    over a symbolic length; IREE 3.13: "failed to legalize") as a `tensor.insert_slice` at
+    over a symbolic length, which IREE cannot legalize) as a `tensor.insert_slice` at
     the start indices clamped as the op clamps them, to [0, size - update size]."""
     operand, update, *starts = op.operands
     if ir.RankedTensorType(operand.type).has_static_shape:

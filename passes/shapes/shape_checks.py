@@ -1,8 +1,8 @@
 """Runtime shape checks that IREE honours: a predicate computed in StableHLO, then
 `tensor.extract` + `cf.assert` with a message that names the op, its location and its types.
 
-IREE 3.13 drops `stablehlo.custom_call @shape_assertion` silently (measured: a mismatch then
-computes wrong values); `cf.assert` becomes a VM failure that the call reports, and shlo's
+IREE drops `stablehlo.custom_call @shape_assertion` silently
+(docs/iree_gaps.md#passesshapesshape_checks); `cf.assert` becomes a VM failure that the call reports, and shlo's
 runtime turns a failure whose message starts with `MARKER` into an `InvocationError`.
 A predicate known at compile time emits nothing when true and is an error when false.
 """
