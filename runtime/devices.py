@@ -88,6 +88,15 @@ def release_device(driver: str) -> None:
         gc.collect()            # executables and their functions refer to each other
 
 
+def device_count(driver: str) -> int:
+    """How many devices `driver` finds on this host (0 where the driver cannot load)."""
+    try:
+        with without_mpi_environment():
+            return len(rt.get_driver(driver).query_available_devices())
+    except Exception:
+        return 0
+
+
 def driver_available(driver: str) -> tuple[bool, str]:
     """Whether a driver can open a device here, and if not, why."""
     try:

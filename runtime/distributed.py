@@ -7,7 +7,8 @@
         y = d.run(exe, my_x, num_replicas=2, num_partitions=2)
 
 Rank r is process r of the spec (replica r // P, partition r % P); `run` calls this rank's
-function with this rank's inputs and returns its results. The program's collectives are calls
+function with this rank's inputs and returns its results. On a GPU driver named alone
+("cuda"), each rank opens the GPU of its position on its host (`rank_device`). The program's collectives are calls
 of shlo's host runtime (shlo-host-collectives); here they move bytes with MPI instead of
 through the shared memory of `shlo.run_parallel`'s threads, and return the same bytes, so both
 engines give identical results (reductions fold in the program, in group order, either way).
@@ -41,14 +42,15 @@ import numpy as np
 
 from .. import host_abi
 from ..errors import InvocationError
-from .devices import device_config
+from .devices import device_config, device_count
 from .host_module import HostError, HostProcess, describe_process, exchange_result
+from .mpi_env import local_rank
 
 _TAG_SIGNATURE, _TAG_END = 1, 2
 _TAG_CHANNEL = 16               # send/recv messages: tag _TAG_CHANNEL + channel handle
 _END = -1                       # signature number of a rank that finished its function
 _FORWARD_PAUSE = 1.0           # seconds a failing rank waits between its message and MPI_Abort
-GPU_DRIVERS = {"cuda": "NCCL", "hip": "RCCL"}    # drivers run() refuses on several ranks
+GPU_DRIVERS = ("cuda", "hip")  # drivers whose ranks each take a GPU of their host (rank_device)
 _SIGNATURE = 6                  # int64s: number, op, primitive, byte count, groups crc, 0
 
 
@@ -385,6 +387,31 @@ def _function(executable, name: str, grid: MpiGrid):
     return functions[name]
 
 
+def rank_device(device: str, count=device_count) -> str:
+    """The device this rank opens for `device`: a GPU driver named alone ("cuda", "hip") is
+    the host's GPU number local rank mod `count(driver)` (IREE's `cuda://N`), so the ranks of a
+    host share its GPUs evenly; a device named in full, or any other driver, as it is."""
+    if device not in GPU_DRIVERS:
+        return device
+    gpus = count(device)
+    return f"{device}://{host_rank() % gpus}" if gpus else device
+
+
+def host_rank() -> int:
+    """This rank's position among the world's ranks on its host: the launcher's variable
+    (mpi_env.local_rank), else MPI's shared-memory split of the world (once)."""
+    if _host_rank:
+        return _host_rank[0]
+    found = local_rank()
+    if found is None:
+        found = world().Split_type(mpi().COMM_TYPE_SHARED).Get_rank()
+    _host_rank.append(found)
+    return found
+
+
+_host_rank: list[int] = []
+
+
 def run(executable, *args, num_replicas: int | None = None, num_partitions: int = 1,
         function: str | None = None, infeed=None, timeout: float | None = None, comm=None,
         abort: bool = True):
@@ -397,15 +424,6 @@ def run(executable, *args, num_replicas: int | None = None, num_partitions: int 
         num_replicas = max(1, ranks // max(1, num_partitions))
     me = comm.Get_rank()
     try:
-        driver = str(executable.device).split(":")[0]
-        if driver in GPU_DRIVERS and ranks > 1:
-            raise InvocationError(
-                f"shlo.distributed: device '{executable.device}' under MPI is not supported: "
-                f"shlo gives no rank a GPU of its own (every rank of a host would open GPU 0) "
-                f"and this path has never run on a GPU; IREE's own GPU channels "
-                f"({GPU_DRIVERS[driver]}) bootstrap through OpenMPI's libmpi.so, which the pip "
-                f"MPI wheels lack. Run GPU modules on one machine with shlo.run_parallel, or "
-                f"under MPI on cpu or vulkan")
         if num_replicas * num_partitions != ranks:
             raise InvocationError(f"shlo.distributed: the module runs as {num_replicas} "
                                   f"replica(s) x {num_partitions} partition(s) = "
@@ -413,6 +431,7 @@ def run(executable, *args, num_replicas: int | None = None, num_partitions: int 
                                   f"{ranks} rank(s): start it with mpiexec -n "
                                   f"{num_replicas * num_partitions}")
         grid = MpiGrid(num_replicas, num_partitions, comm, infeed, timeout)
+        executable.device = rank_device(str(executable.device))
         call = _function(executable, function or executable.entry, grid)
         result = call.call(*args)
         grid.finished(me)

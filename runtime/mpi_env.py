@@ -12,11 +12,25 @@ import contextlib
 import os
 
 PREFIXES = ("PMI_", "PMIX_", "OMPI_COMM_WORLD", "MPIEXEC_")
+# the launchers' variables for a rank's position among the ranks of its host: MPICH's hydra,
+# Open MPI, Slurm's srun, PMIx, Cray PALS, MVAPICH
+LOCAL_RANK_VARIABLES = ("MPI_LOCALRANKID", "OMPI_COMM_WORLD_LOCAL_RANK", "SLURM_LOCALID",
+                        "PMIX_LOCAL_RANK", "PALS_LOCAL_RANKID", "MV2_COMM_WORLD_LOCAL_RANK")
 
 
 def launched_by_mpi() -> bool:
     """Whether this process was started by an MPI launcher (mpiexec, srun with PMI)."""
     return any(k.startswith(PREFIXES) for k in os.environ)
+
+
+def local_rank() -> int | None:
+    """This process's rank among the ranks on its host, as the launcher tells it (None when
+    no launcher variable says)."""
+    for name in LOCAL_RANK_VARIABLES:
+        value = os.environ.get(name, "")
+        if value.isdigit():
+            return int(value)
+    return None
 
 
 @contextlib.contextmanager

@@ -31,7 +31,11 @@ pack() {
     rm -rf "$dir"/site/iree/_runtime_libs_tracy         # the tracing runtime: not needed
     XZ_OPT=-9T0 tar -C "$dir/site" -cJf .gpu/iree-cp312.tar.xz .
     rm -rf "$dir"
-    ls -l .gpu/iree-cp312.tar.xz
+    # MPI for the two-rank CUDA test (pip installs them on the GPU machine, offline)
+    $py -m pip download --only-binary=:all: --python-version 3.12 --implementation cp \
+        --platform manylinux_2_28_x86_64 --platform manylinux_2_17_x86_64 \
+        --platform manylinux2014_x86_64 -d .gpu/mpi mpi4py mpich || return 1
+    ls -l .gpu/iree-cp312.tar.xz .gpu/mpi
 }
 
 step() {    # step NAME SECONDS COMMAND...: run with a time limit, log to $OUT/NAME.log
@@ -68,6 +72,14 @@ run() {
     $PY -c "import jax; print('jax', jax.__version__, jax.devices())" >> "$OUT/gpu.txt" 2>&1
     step tests 150 $PY -m pytest -q -rs -p no:cacheprovider test/python/test_runtime_cuda.py \
         test/python/test_legalize_gpu_ops.py
+    # two ranks under mpiexec, one GPU each where there are two, collectives through the host
+    if [ -d .gpu/mpi ] && $PY -m pip install -q --no-index --find-links .gpu/mpi mpi4py mpich \
+            > "$OUT/mpi-install.log" 2>&1; then
+        step mpi 120 $PY -m pytest -q -rs -p no:cacheprovider test/python/test_distributed.py \
+            -k "cuda or gpu"
+    else
+        echo "- \`mpi\`: skipped (no .gpu/mpi wheels: tools/gpu_check.sh pack)" >> "$OUT/steps.md"
+    fi
     # device-resident timing, both sides (the numbers to compare with XLA)
     step resident 240 $PY -m shlo.tools.shlo_bench --target "$TARGET" --resident --rounds 3 \
         --budget 0.1 --json "$OUT/resident.json" "${only[@]}"
@@ -96,6 +108,9 @@ report() {
     echo; echo '```'; cat "$OUT/gpu.txt"; echo '```'
     echo; echo "## Steps"; cat "$OUT/steps.md"
     echo; echo "## Tests"; echo '```'; tail -n 15 "$OUT/tests.log"; echo '```'
+    if [ -f "$OUT/mpi.log" ]; then
+        echo; echo "## Tests under mpiexec"; echo '```'; tail -n 15 "$OUT/mpi.log"; echo '```'
+    fi
     for name in resident host models; do
         [ -f "$OUT/$name.log" ] || continue
         echo; echo "## shlo-bench: $name"; echo '```'; grep -v '^\[' "$OUT/$name.log" | tail -n 40

@@ -19,6 +19,7 @@ import numpy as np
 import pytest
 
 import shlo
+from shlo.runtime import distributed
 
 import test_host_collectives as spec_cases
 from conftest import tool
@@ -396,11 +397,42 @@ def test_paired_send_recv_faults_on_mpi(paired, tmp_path, functions, message):
     _one_line_failure(done, message)
 
 
-def test_gpu_devices_under_mpi_are_a_clear_error(pair, tmp_path):
-    """CUDA under MPI is refused before any device opens (no GPU needed to check it)."""
-    inputs = save_inputs(tmp_path / "in.npz", [(np.ones(4, np.float32),)] * 2)
-    done = worker(2, tmp_path, [{"vmfb": pair, "function": "main", "replicas": 2,
-                                 "partitions": 1, "inputs": inputs, "out": str(tmp_path / "o")}],
+@pytest.mark.parametrize("driver", ["cuda", "hip"])
+def test_each_rank_of_a_host_opens_its_own_gpu(monkeypatch, driver):
+    """A GPU driver named alone is the GPU local rank mod count; other devices stay as named."""
+    for rank, gpus, want in [(0, 2, "://0"), (1, 2, "://1"), (2, 2, "://0"), (3, 4, "://3"),
+                             (5, 1, "://0"), (1, 0, "")]:
+        monkeypatch.setattr(distributed, "_host_rank", [])
+        monkeypatch.setenv("MPI_LOCALRANKID", str(rank))
+        assert distributed.rank_device(driver, count=lambda d: gpus) == driver + want
+    for named in (f"{driver}://1", f"{driver}://GPU-00ff", "local-task", "local-sync", "vulkan"):
+        assert distributed.rank_device(named, count=lambda d: 4) == named
+
+
+@pytest.fixture(scope="module")
+def cuda_pair(ctx, tmp_path_factory):
+    """The .vmfb of ALL_REDUCE over 64K floats for CUDA (IREE compiles PTX with no GPU here)."""
+    path = tmp_path_factory.mktemp("cuda_pair") / "all_reduce.vmfb"
+    module = shlo.parse_module(ALL_REDUCE.replace("4xf32", "65536xf32"), context=ctx)
+    path.write_bytes(shlo.compile(module, target="cuda:sm_80").vmfb)
+    return str(path)
+
+
+def test_cuda_ranks_reduce_through_the_host(cuda_pair, tmp_path):
+    """Two CUDA ranks, each on its own GPU where the host has two, all-reduce 64K floats
+    through shlo's host calls; on a host without a CUDA device the job ends with the device
+    error in one line."""
+    from shlo.runtime.devices import device_count
+    x = [np.random.default_rng(r).standard_normal(65536).astype(np.float32) for r in range(2)]
+    inputs = save_inputs(tmp_path / "in.npz", [(a,) for a in x])
+    out = str(tmp_path / "o")
+    done = worker(2, tmp_path, [{"vmfb": cuda_pair, "function": "main", "replicas": 2,
+                                 "partitions": 1, "inputs": inputs, "out": out}],
                   device="cuda")
-    _one_line_failure(done, r"shlo: rank \d of 2 failed: shlo.distributed: device 'cuda' under "
-                            r"MPI is not supported: shlo gives no rank a GPU of its own .*NCCL")
+    if device_count("cuda") == 0:
+        _one_line_failure(done, r"shlo: rank \d of 2 failed: cannot open IREE device 'cuda'")
+        return
+    assert done.returncode == 0, done.stderr[-3000:]
+    for rank in range(2):
+        total, replica = rank_results(out, rank, [x[0], np.uint32(0)])
+        assert total.tobytes() == (x[0] + x[1]).tobytes() and int(replica) == rank
