@@ -10,7 +10,7 @@ IREE then reads in place (`importable`: 3.7x faster than IREE's own copy), on
 others by IREE (`standalone_loader.upload`). numpy aligns large
 arrays to 16 bytes only: `empty_aligned` / `aligned` make arrays that qualify,
 and the arrays shlo returns on CPU already do, so chained calls never copy.
-IREE 3.13 may update an input buffer in place (dynamic_update_slice, scatter,
+IREE may update an input buffer in place (dynamic_update_slice, scatter,
 sort, loops), so only functions whose module IREE merely reads
 (`abi.mark_read_only_inputs`, recorded at compile time) get zero-copy inputs.
 """

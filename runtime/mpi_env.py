@@ -1,6 +1,6 @@
 """The MPI launcher's environment, hidden while IREE opens a device.
 
-Under `mpiexec` (or `srun`), IREE 3.13's device creation sees PMI_*/OMPI_COMM_WORLD_*/
+Under `mpiexec` (or `srun`), IREE's device creation sees PMI_*/OMPI_COMM_WORLD_*/
 MPIEXEC_* variables and tries to load an MPI channel provider from `libmpi.so`, which fails
 ("MPI runtime library not available ... creating MPI channel provider") with the pip MPI
 wheels; shlo needs no IREE channel (its collectives are host calls), so the variables are
