@@ -93,6 +93,8 @@ PASSES: dict[str, tuple[str, str]] = {
                                      "SplitComplexConstants"),
     "shlo-legalize-vhlo": ("shlo.passes.expand.legalize_vhlo", "LegalizeVhlo"),
     "shlo-simplify": ("shlo.passes.folding.simplify", "Simplify"),
+    "shlo-slice-before-elementwise": ("shlo.passes.shapes.slice_before_elementwise",
+                                      "SliceBeforeElementwise"),
 }
 
 

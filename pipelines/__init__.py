@@ -50,6 +50,7 @@ DEFAULT_PASSES = [
     "shlo-expand-complex-pad",
     "shlo-legalize-reducer-rounding",
     "shlo-round-narrow-arithmetic",
+    "shlo-slice-before-elementwise",
     "shlo-barrier-loop-captures",
     "shlo-bound-dispatch-operands",
     "canonicalize",

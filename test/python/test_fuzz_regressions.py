@@ -465,12 +465,10 @@ def test_dynamic_update_slice_own_copy_cpu():
     assert replay("dynamic_update_slice_own_copy_vulkan", "cpu") is None
 
 
-@pytest.mark.xfail(strict=True, reason="IREE 3.13 (also without shlo's passes): two words "
-                   "sliced from i64 converts of f32[8,17,8,5] seed two rng_bit_generators: a "
-                   "dispatch keeps the whole converted tensor on its stack ('exceeded stack "
-                   "allocation limit of 32768 bytes ... Got 43520 bytes'); 4M-element programs "
-                   "of the same shape fail on vulkan's shared memory too")
 def test_slice_of_converted_stack_cpu():
+    """Two words sliced from a flattened i64 convert of f32[8,17,8,5] seed two
+    rng_bit_generators: IREE kept the whole converted tensor on a dispatch's stack ('exceeded
+    stack allocation limit'); shlo-slice-before-elementwise slices before converting."""
     assert replay("slice_of_converted_stack_cpu") is None
 
 

@@ -1,0 +1,155 @@
+"""shlo-slice-before-elementwise: slice a reshaped elementwise value by slicing its operands.
+
+`slice(reshape(f(x, ...)))` with `f` elementwise becomes `f(slice(reshape(x)), ...)`, repeated
+up the chain of elementwise ops. Each element of an elementwise op depends only on the same
+element of its operands, so the result is exactly the same. IREE 3.13 fuses such a chain into
+the dispatch that reads the slice and, when a reshape sits between them, keeps the whole
+elementwise value on that dispatch's stack ("exceeded stack allocation limit of 32768 bytes"
+on llvm-cpu, too much shared memory on Vulkan): two words sliced from a flattened
+`convert(f32[8,17,8,5] -> i64)` that seed an rng_bit_generator failed to compile, also without
+shlo's passes (docs/fuzzing.md, `slice_of_converted_stack_cpu`).
+
+An elementwise op is sliced through when the slice keeps at most half of it or nothing else
+uses it (else the whole op stays and the slice would compute part of it twice). Rank-0
+operands (clamp bounds, a select's scalar predicate) stay as they are; broadcast scalars and
+splat constants become ones of the slice's shape. Each value of a chain is sliced once per
+slice (a diamond of ops is not duplicated), at most MAX_OPS elementwise ops per slice.
+"""
+from __future__ import annotations
+
+import dataclasses
+
+import numpy as np
+from iree.compiler import ir
+
+from shlo.dialect import stablehlo
+from ..base import Pass, is_splat_constant, nested_ops
+from ..lib.elementwise import ELEMENTWISE_OPS
+
+# elementwise ops sliced through for one slice, at most (bounds the IR a slice can copy)
+MAX_OPS = 64
+
+
+def _static(value: ir.Value) -> ir.RankedTensorType | None:
+    t = value.type.maybe_downcast()
+    return t if isinstance(t, ir.RankedTensorType) and t.has_static_shape else None
+
+
+def _users(value: ir.Value) -> int:
+    """How many distinct ops use `value`."""
+    return len({use.owner for use in value.uses})
+
+
+def _owner(value: ir.Value) -> ir.Operation | None:
+    return value.owner.operation if isinstance(value, ir.OpResult) else None
+
+
+def _is_elementwise(op: ir.Operation | None, shape: list[int]) -> bool:
+    """An elementwise op of one static result of `shape` whose operands have that shape or
+    rank 0."""
+    if op is None or op.name not in ELEMENTWISE_OPS or len(op.results) != 1:
+        return False
+    result = _static(op.results[0])
+    if result is None or list(result.shape) != shape:
+        return False
+    types = [_static(v) for v in op.operands]
+    return all(t is not None and (list(t.shape) == shape or t.rank == 0) for t in types)
+
+
+@dataclasses.dataclass
+class _Slicer:
+    """Builds `slice(reshape(v))` of the matched slice for values `v` of the reshape's
+    operand's shape, through elementwise ops."""
+
+    slice_op: ir.Operation
+    reshaped: list[int]         # the reshape's result shape
+    source: list[int]           # the reshape's operand shape
+    small: bool                 # the slice keeps at most half of the elements
+    budget: int = MAX_OPS
+    memo: dict = dataclasses.field(default_factory=dict)
+
+    def shaped(self, element: ir.Type) -> ir.RankedTensorType:
+        return ir.RankedTensorType.get(
+            ir.RankedTensorType(self.slice_op.results[0].type).shape, element)
+
+    def sliced(self, value: ir.Value) -> ir.Value:
+        if value not in self.memo:
+            self.memo[value] = self._build(value)
+        return self.memo[value]
+
+    def _build(self, value: ir.Value) -> ir.Value:
+        element = ir.RankedTensorType(value.type).element_type
+        op = _owner(value)
+        if op is not None and op.name == "stablehlo.broadcast_in_dim" and \
+                ir.RankedTensorType(op.operands[0].type).rank == 0:
+            return stablehlo.broadcast_in_dim(op.operands[0], broadcast_dimensions=[],
+                                              result_type=self.shaped(element))
+        if op is not None and is_splat_constant(op) and not isinstance(
+                element, ir.ComplexType):
+            splat = ir.DenseElementsAttr(op.attributes["value"])
+            return stablehlo.constant(ir.DenseElementsAttr.get_splat(
+                self.shaped(element), splat.get_splat_value()), result_type=None)
+        if (self.budget > 0 and _is_elementwise(op, self.source)
+                and (self.small or _users(value) == 1)):
+            self.budget -= 1
+            operands = [v if ir.RankedTensorType(v.type).rank == 0 else self.sliced(v)
+                        for v in op.operands]
+            return ir.Operation.create(
+                op.name, results=[self.shaped(element)], operands=operands,
+                attributes={n: op.attributes[n] for n in op.attributes}).result
+        if op is not None and op.name == "stablehlo.reshape":
+            value = op.operands[0]          # reshape(reshape(y)) is reshape(y)
+        if list(ir.RankedTensorType(value.type).shape) != self.reshaped:
+            value = stablehlo.reshape(value, result_type=ir.RankedTensorType.get(
+                self.reshaped, element))
+        attrs = self.slice_op.attributes
+        return stablehlo.slice(
+            value, start_indices=list(ir.DenseI64ArrayAttr(attrs["start_indices"])),
+            limit_indices=list(ir.DenseI64ArrayAttr(attrs["limit_indices"])),
+            strides=list(ir.DenseI64ArrayAttr(attrs["strides"])),
+            result_type=self.shaped(element))
+
+
+def _rewrite(slice_op: ir.Operation) -> bool:
+    """Rewrite one `slice(reshape(elementwise))`; whether it changed anything."""
+    reshape = _owner(slice_op.operands[0])
+    if reshape is None or reshape.name != "stablehlo.reshape":
+        return False
+    result, reshaped = _static(slice_op.results[0]), _static(reshape.results[0])
+    source = _static(reshape.operands[0])
+    if result is None or reshaped is None or source is None:
+        return False
+    root = _owner(reshape.operands[0])
+    if not _is_elementwise(root, list(source.shape)):
+        return False
+    small = 2 * int(np.prod(result.shape)) <= int(np.prod(source.shape))
+    if not small and (_users(reshape.results[0]) != 1 or _users(reshape.operands[0]) != 1):
+        return False
+    slicer = _Slicer(slice_op, list(reshaped.shape), list(source.shape), small)
+    with ir.InsertionPoint(slice_op), slice_op.location:
+        value = slicer.sliced(reshape.operands[0])
+    slice_op.results[0].replace_all_uses_with(value)
+    slice_op.erase()
+    return True
+
+
+def _erase_dead(root: ir.Operation) -> None:
+    """Erase the reshapes, elementwise ops, broadcasts and constants nothing uses (users
+    come after their operands in walk order, so one reverse sweep erases whole chains)."""
+    pure = ELEMENTWISE_OPS | {"stablehlo.reshape", "stablehlo.broadcast_in_dim",
+                              "stablehlo.constant"}
+    for op in reversed(nested_ops(root, "stablehlo.")):
+        if op.name in pure and not any(_users(r) for r in op.results):
+            op.erase()
+
+
+@dataclasses.dataclass
+class SliceBeforeElementwise(Pass):
+    """Slice the operands of reshaped elementwise ops instead of their result."""
+
+    NAME = "shlo-slice-before-elementwise"
+
+    def run(self, op: ir.Operation) -> None:
+        changed = [_rewrite(s) for s in nested_ops(op, "stablehlo.slice")]
+        if any(changed):
+            _erase_dead(op)
