@@ -1,24 +1,24 @@
 """shlo-canonicalize-gather: rewrite every stablehlo.gather so IREE lowers it, with its start
 indices clamped into the operand as the spec says.
 
-IREE 3.13 crashes (segfault in the compiler) on gathers with operand batching dimensions.
+IREE's compiler crashes on gathers with operand batching dimensions
+(docs/iree_gaps.md#shlo-canonicalize-gather).
 The rewrite makes each batching dimension an ordinary collapsed dimension whose start index
 is an iota along the matching indices dimension, moves the index vector dimension last (in a
 signed index type), and clamps every start index component c to
 `[0, shape(operand)[d] - slice_sizes[d]]` (d = start_index_map[c]), the spec's
 `clamp(start_index, 0, shape(operand) - slice_sizes)`, instead of relying on the backend.
 The result shape and dimension order do not change. The rewritten op carries `shlo.canonical`
-so the rule leaves it alone. Dynamic shapes are left to IREE, but for one form IREE 3.13
+so the rule leaves it alone. Dynamic shapes are left to IREE, but for one form IREE
 rejects: indices with a dynamic dimension and a size-1 index vector dimension last
 (`tensor<?x1xi32>`, jax's `table[i]` under shape polymorphism), which IREE collapses with a
-static-only reshape ("'stablehlo.reshape' op result #0 must be statically shaped"). There the
+static-only reshape. There the
 unit dimension is collapsed away (`tensor.collapse_shape`) and the index vector dimension made
 implicit.
 
-IREE 3.13's llvm-cpu backend fails to compile a gather from a slice with a stride (in the
-gathered dimension or another: `LLVM Translation failed for operation:
-builtin.unrealized_conversion_cast`, any element type, also without shlo's passes; found by
-shlo-fuzz; also through a dynamic_slice of the whole slice); Vulkan is right. Such an operand
+IREE's llvm-cpu backend fails to compile a gather from a slice with a stride (in the
+gathered dimension or another, any element type, also through a dynamic_slice of the whole
+slice); Vulkan is right. Such an operand
 (or one computed from it by slices, reshapes, transposes, reverses, converts or broadcasts)
 is read behind a fusion barrier, which IREE compiles.
 """

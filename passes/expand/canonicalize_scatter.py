@@ -1,9 +1,8 @@
 """shlo-canonicalize-scatter: rewrite every stablehlo.scatter into the one form IREE lowers
 correctly, with out-of-bounds updates dropped as the spec says.
 
-IREE 3.13 rejects most dimension numbers ('iree_linalg_ext.scatter' op expected indices to be
-equal to batch rank or batch rank + 1; mismatch in shape of indices and update value) and
-writes out of bounds for indices outside the operand (iree-org/iree#13580), while the spec
+IREE rejects most dimension numbers and writes out of bounds for indices outside the operand
+(docs/iree_gaps.md#shlo-canonicalize-scatter), while the spec
 discards each update element whose result index is out of bounds. The canonical form:
 
 * operand transposed so the indexed dimensions come first, in index-vector order, then the
@@ -18,9 +17,9 @@ discards each update element whose result index is out of bounds. The canonical 
   dimension and sliced off afterwards (skipped when the indices are constants in bounds).
 
 The rewritten op carries `shlo.canonical` so the rule leaves it alone; a scatter with no update
-elements becomes its inputs. Dynamic shapes are left to IREE, except unsigned ones: IREE 3.13
-fails on a dynamically shaped unsigned scatter ("'arith.constant' op integer return type must
-be signless"; jax's x.at[0].set(7) on a ui8 array of symbolic size), so such a scatter runs on
+elements becomes its inputs. Dynamic shapes are left to IREE, except unsigned ones: IREE
+fails on a dynamically shaped unsigned scatter (jax's x.at[0].set(7) on a ui8 array of
+symbolic size), so such a scatter runs on
 signless integers of the same width, its body rebuilt to order them as unsigned ones (a
 compare, and maximum and minimum as a compare and a select, on values with the sign bit
 flipped); a body with other order-dependent ops stays.

@@ -1,6 +1,7 @@
 """shlo-expand-batch-norm-grad: stablehlo.batch_norm_grad as the StableHLO the spec defines it by.
 
-IREE 3.13 has no lowering for batch_norm_grad. The spec gives the op as a decomposition (the
+IREE has no lowering for batch_norm_grad (docs/iree_gaps.md#shlo-expand-batch-norm-grad).
+The spec gives the op as a decomposition (the
 one of XLA's batchnorm_expander.cc); this pass emits exactly it, with F the feature dimension
 and every sum a `stablehlo.reduce` (add) over all other dimensions, broadcast back along F:
 

@@ -1,18 +1,16 @@
-"""shlo-expand-fft: every stablehlo.fft as the 1-D ffts and DFT matmuls IREE 3.13 can compile.
+"""shlo-expand-fft: every stablehlo.fft as the 1-D ffts and DFT matmuls IREE can compile.
 
-IREE 3.13 lowers a `stablehlo.fft` only when it is 1-D, f32/complex<f32> and of a power-of-two
-length (measured: an fft_length of 2 or 3 entries, a length like 6, and any f64/complex<f64> fft
-fail, the last with "'arith.mulf' op requires the same type for all operands and results").
-This pass keeps those native ffts, each behind a fence (`extras.fence`: IREE fused the real part
-of a 65536-point fft into it and failed on the stack that needed), and rewrites the others:
+IREE lowers a `stablehlo.fft` only when it is 1-D, f32/complex<f32> and of a power-of-two
+length (docs/iree_gaps.md#shlo-expand-fft). This pass keeps those native ffts, each behind a
+fence (`extras.fence`: IREE fuses the real part of a long fft into it and runs out of stack),
+and rewrites the others:
 
 - an n-D fft becomes 1-D ffts along each transformed axis (the axis moved last with a
   transpose, then moved back): FFT/IFFT transform every axis; RFFT is a real 1-D RFFT on the
   last axis followed by complex FFTs on the others; IRFFT is complex IFFTs on the leading axes
   followed by a 1-D IRFFT on the last;
 - a transform of length 1 is the identity (RFFT: a zero imaginary part, IRFFT: the real
-  part); IREE failed to compile a complex one of 2x1 (found by shlo-fuzz: "failed to legalize
-  unresolved source materialization from tensor<1x2xcomplex<f32>> to tensor<1x2xf32>");
+  part); IREE fails to compile some complex ones (a 2x1);
 - a 1-D fft IREE cannot lower is a discrete Fourier transform on the real and imaginary parts:
   a dot_general with precomputed cos/sin matrices (twiddles from float64 numpy, angles reduced
   mod n), split four-step (n = n1 * n2: DFTs of n1 and n2 with a twiddle multiply between)
@@ -74,7 +72,7 @@ def _matrix(values: np.ndarray, element: ir.Type) -> ir.Value:
 
 def _dot_last(x: ir.Value, matrix: ir.Value) -> ir.Value:
     """[..., n] x [n, m] -> [..., m]. Leading run-time sized dimensions are collapsed into one
-    first (IREE 3.13 rejects a dot_general with several run-time free dimensions)."""
+    first (IREE rejects a dot_general with several run-time free dimensions)."""
     shape = _shape(x)
     rank = len(shape)
     if rank <= 2 or DYN not in shape[:-1]:
@@ -216,7 +214,7 @@ def _fft_last(x: ir.Value, fft_type: str, n: int) -> ir.Value:
     else:
         re, im = _dft(real(Num(x)).value, imag(Num(x)).value, n, fft_type == "IFFT", n)
     # a barrier: IREE fuses the matmuls into the complex op and cannot vectorize that for f32
-    # (not on run-time sizes: IREE 3.13 rejects a barrier there, "unexpected tensor.dim")
+    # (not on run-time sizes: IREE rejects a barrier there)
     return stablehlo.complex(*(extras.fence([re, im]) if static else (re, im)))
 
 

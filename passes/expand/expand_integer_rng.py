@@ -1,7 +1,7 @@
 """shlo-expand-integer-rng: stablehlo.rng UNIFORM over integers as a float rng, scaled; NORMAL
 over floats other than f32 as an f32 NORMAL, scaled.
 
-IREE 3.13 compiles stablehlo.rng only for floats ("failed to legalize" for si/ui/i1). The
+IREE compiles stablehlo.rng only for floats (docs/iree_gaps.md#shlo-expand-integer-rng). The
 rewrite draws u, uniform in [0, 1), with a float stablehlo.rng of the same shape: f64 for
 64-bit integers, f32 for the narrower ones (IREE compiles both). In the unsigned type U of the
 element's width, where the wrapping arithmetic is exact:
@@ -16,9 +16,8 @@ float(span) may round. When b <= a the spec leaves the result implementation-def
 `a`. A boolean rng is [false, true) at most, i.e. `a`. NORMAL needs float a and b (the
 verifier rejects it for integers, spec C2), so only UNIFORM reaches the integer rule.
 
-IREE 3.13 compiles a NORMAL rng only for f32: f16, bf16 and f64 fail with "'stablehlo.broadcast'
-op requires the same element type for all operands and results" (also without shlo's passes;
-found by shlo-fuzz). Those draw z from an f32 NORMAL(0, 1) and return mu + sigma * z computed
+IREE compiles a NORMAL rng only for f32 (f16, bf16 and f64 fail, also without shlo's passes).
+Those draw z from an f32 NORMAL(0, 1) and return mu + sigma * z computed
 in the element type (its numbers are implementation-defined; the f64 ones have f32's
 resolution). UNIFORM rngs over floats are left to IREE.
 """

@@ -1,6 +1,7 @@
 """shlo-expand-linalg: stablehlo.triangular_solve and stablehlo.cholesky as loops of StableHLO.
 
-IREE 3.13 has no lowering for either op. Both become a `stablehlo.while` over the rows (or
+IREE has no lowering for either op (docs/iree_gaps.md#shlo-expand-linalg).
+Both become a `stablehlo.while` over the rows (or
 columns) of the matrix, each step a masked `dot_general` (batched over the leading dims) and
 a few slices, so any batch shape, size and element type (real or complex) works.
 

@@ -3,11 +3,10 @@ sees only a plain sliding window over exactly the elements it reads.
 
 The spec defines reduce_window on `pad(inputs, init_values, padding_low, padding_high,
 base_dilations - 1)`: edge padding and the holes of base dilation hold the init value. IREE
-3.13 lowers the padding itself, and fails where it should not: padding of unsigned integers
-(`unresolved target materialization from ('ui32') to ('i32')`, every unsigned cumsum,
-cumprod, cummin, cummax), and windows whose strides leave the padded input's tail unread
-(`'linalg.generic' op inferred input/output operand #1 has shape's dimension #0 to be 3,
-but found 2`). The rewrite pads each input with its init value (stablehlo.pad with interior
+lowers the padding itself, and fails where it should not: padding of unsigned integers
+(every unsigned cumsum, cumprod, cummin, cummax), and windows whose strides leave the padded
+input's tail unread (docs/iree_gaps.md#shlo-expand-reduce-window).
+The rewrite pads each input with its init value (stablehlo.pad with interior
 padding for base dilation; negative padding slices), slices off the tail no window reaches,
 and keeps window dimensions, strides and window dilations. A reduce_window without base
 dilation or unread tail is left alone when it has no padding or its padding is of a signed or
@@ -18,7 +17,7 @@ Vulkan on complex scans too: a complex sum becomes the sums of its real and imag
 and any other complex padding but a scan's is made explicit (shlo-expand-complex-pad pads
 the parts).
 
-IREE 3.13 rejects every reduce_window with run-time sizes. One of one input and a one-op body
+IREE rejects every reduce_window with run-time sizes. One of one input and a one-op body
 (a symbolic batch, or a static window sliding along a symbolic length: pooling over time) is
 spelt out: the op over one strided `tensor.extract_slice` of the padded input per window
 position (at most `MAX_WINDOW_POSITIONS`), each sized by the one run-time window count.
@@ -154,7 +153,7 @@ def _dynamic_window(op: ir.Operation, inputs, inits, kw):
         piece = extras.extract_slice(padded, start, sizes, strides, result_type)
         if acc is None:
             if is_identity(inits[0], combine.name):
-                acc = piece     # (IREE 3.13 fails on the init broadcast to 2 run-time sizes)
+                acc = piece     # (IREE fails on the init broadcast to 2 run-time sizes)
                 continue
             acc = extras.dynamic_broadcast_in_dim(inits[0], extras.shape_of(piece), [],
                                                   result_type)

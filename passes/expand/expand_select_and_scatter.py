@@ -1,7 +1,6 @@
-"""shlo-expand-select-and-scatter: decompose stablehlo.select_and_scatter, which IREE 3.13
-cannot lower with padding ("failed to legalize operation 'stablehlo.select_and_scatter'"),
-with windows of one element, or with strides that leave the operand's tail unread
-("'linalg.generic' op inferred input/output operand #1 has shape's dimension #0 to be 3").
+"""shlo-expand-select-and-scatter: decompose stablehlo.select_and_scatter, which IREE cannot
+lower with padding, with windows of one element, or with strides that leave the operand's tail
+unread (docs/iree_gaps.md#shlo-expand-select-and-scatter).
 
 The spec's semantics, step by step: for each window (over the operand padded by `padding`,
 whose padding elements are never selected), walk its elements in index order and keep the

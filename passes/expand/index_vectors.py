@@ -57,8 +57,8 @@ def reshape(x: ir.Value, shape: Sequence[int]) -> ir.Value:
 
 def edge_pad(x: ir.Value, value, low: Sequence[int], high: Sequence[int]) -> ir.Value:
     """x with low[d] / high[d] (>= 0) copies of the constant `value` before / after it along
-    each dimension d. Complex tensors are padded by concatenation: IREE 3.13's compiler
-    crashes (segfault) on a stablehlo.pad of complex elements."""
+    each dimension d. Complex tensors are padded by concatenation: IREE's compiler crashes
+    on a stablehlo.pad of complex elements (docs/iree_gaps.md#shlo-expand-complex-pad)."""
     t = ir.RankedTensorType(x.type)
     if not any(low) and not any(high):
         return x

@@ -1,18 +1,17 @@
-"""shlo-legalize-convolution: the convolution attributes IREE 3.13 gets wrong, made explicit.
+"""shlo-legalize-convolution: the convolution attributes IREE gets wrong, made explicit
+(docs/iree_gaps.md#shlo-legalize-convolution).
 
-* a convolution of an empty operand (s64[2,0,1,1] by ui32[0] reshaped: found by shlo-fuzz)
-  failed to compile on Vulkan after shlo's passes ("offset 2 is out-of-bounds: 0 >= 0"): its
-  results are sums of no products, the zero constant;
+* a convolution of an empty operand fails to compile on Vulkan: its results are sums of no
+  products, the zero constant;
 
-* window_reversal is ignored on grouped convolutions (feature_group_count > 1: measured on
-  CPU and Vulkan, the result is the unreversed convolution's). Reversing a window dimension
+* window_reversal is ignored on grouped convolutions (feature_group_count > 1, CPU and
+  Vulkan: the result is the unreversed convolution's). Reversing a window dimension
   is, by the spec's definition, reversing the kernel along that spatial dimension: the pass
   reverses the kernel with stablehlo.reverse and drops the attribute, for every convolution
   (the reverse touches the small kernel tensor only).
 * a stride over a spatial dimension with a single output position fails to compile when the
-  window does not end at the input's end ("'linalg.generic' op inferred input/output operand
-  #1 has shape's dimension #0 to be 4, but found 3", CPU and Vulkan: input 4, window 3,
-  stride 2). One output position needs no stride: the stride becomes 1 and the high padding
+  window does not end at the input's end (CPU and Vulkan).
+  One output position needs no stride: the stride becomes 1 and the high padding
   drops the input past the window (negative padding, next rule).
 * negative padding can meet the same failure; the spec pads the lhs-dilated input, and the
   pass does that part with stablehlo.pad, which takes negative amounts: a dimension with

@@ -1,6 +1,7 @@
 """shlo-legalize-dot-algorithm: dot_general with an `algorithm` as a plain dot_general.
 
-IREE 3.13 rejects any dot_general that carries the `algorithm` attribute. The algorithm sets
+IREE rejects any dot_general that carries the `algorithm` attribute
+(docs/iree_gaps.md#shlo-legalize-dot-algorithm). The algorithm sets
 the precision the operands are multiplied in and the type the products are summed in; this
 pass makes both explicit: float operands are rounded to the algorithm's precision type with
 stablehlo.reduce_precision when it is narrower than theirs and computed in one pass
@@ -10,8 +11,8 @@ accumulation type when it is wider than the result's, then converted. Integer op
 exact in any algorithm: the attribute is dropped.
 
 A dot_general whose contracting dimensions hold no elements is a tensor of zeros (a sum of no
-products); IREE 3.13's Vulkan compiler crashed on one (SIGFPE, f64[0,1] by f64[1,0,5,8]; found
-by shlo-fuzz, also without shlo's passes): with a static result it becomes the zero constant.
+products); IREE's Vulkan compiler crashes on one: with a static result it becomes the zero
+constant.
 """
 from __future__ import annotations
 

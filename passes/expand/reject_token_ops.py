@@ -1,7 +1,8 @@
 """shlo-reject-token-ops: a clear error for a function that returns a !stablehlo.token.
 
-IREE has no token type at a function's boundary, and IREE 3.13 fails on a returned token with
-an internal legalization error; this pass names the op that made the token instead. Token
+IREE has no token type at a function's boundary and fails on a returned token with an
+internal legalization error (docs/iree_gaps.md#shlo-reject-token-ops); this pass names the op
+that made the token instead. Token
 plumbing inside a function is pure and is removed when nothing uses it; the token I/O ops
 (infeed, outfeed, send, recv) run through shlo's host runtime (shlo-host-collectives, which
 runs first in the default pipeline and leaves fresh after_all tokens in their place).

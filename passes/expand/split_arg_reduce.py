@@ -4,13 +4,12 @@ jnp.argmax, tf.argmax and XLA's ArgMax lower to one reduce over (values, indices
 keeps the larger value and, on ties, the smaller index. Two one-operand reduces vectorize
 better: m = reduce-max(values), then index = reduce-min(select(values == m, indices, INT_MAX))
 (NaN: m is NaN and the first NaN's index wins, as jax and numpy say). The rows are read twice,
-yet measured on 4096x4096 f32 rows (inlined, IREE 3.13) the pair takes 3.1 ms where IREE's
-variadic reduce takes 5.0 ms (XLA 34 ms, numpy 2.4 ms). A long innermost row (a multiple of
+yet the pair is faster than IREE's variadic reduce. A long innermost row (a multiple of
 LANES) is first seen as rows of LANES lanes, [..., n / 8, 8]: the pair reduces over the middle
-dimension, keeping the lanes, then a second pair over the lanes. IREE vectorizes a reduce over
-a middle dimension better than one over the innermost: on an AVX2 machine 7.1-8.0 ms -> 4.2 ms
-for the 4096x4096 rows (XLA 18 ms, numpy 4.9 ms; 16 lanes 4.5 ms, 32: 5.7 ms; a plain sum does
-not gain). The reducer is associative and commutative (what `recognise` proves), so the
+dimension, keeping the lanes, then a second pair over the lanes, because IREE vectorizes a
+reduce over a middle dimension better than one over the innermost (timings:
+docs/iree_gaps.md#shlo-split-arg-reduce). The reducer is associative and commutative (what
+`recognise` proves), so the
 regrouping changes no result.
 
 The body is recognised by what it computes, not how it is spelt: it is evaluated on every
