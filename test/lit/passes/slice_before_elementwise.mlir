@@ -1,0 +1,65 @@
+// RUN: shlo-opt --shlo-slice-before-elementwise %s | filecheck %s
+
+// Two words of a flattened clamp-and-convert: the argument is reshaped and sliced, and the
+// clamp (scalar bounds kept) and convert run on the two words.
+// CHECK-LABEL: func.func @words
+// CHECK:         %[[R:.*]] = stablehlo.reshape %arg0 : (tensor<8x17x8x5xf32>) -> tensor<5440xf32>
+// CHECK:         %[[S:.*]] = stablehlo.slice %[[R]] [0:2] : (tensor<5440xf32>) -> tensor<2xf32>
+// CHECK:         %[[C:.*]] = stablehlo.clamp %{{.*}}, %[[S]], %{{.*}} : (tensor<f32>, tensor<2xf32>, tensor<f32>) -> tensor<2xf32>
+// CHECK:         %[[I:.*]] = stablehlo.convert %[[C]] : (tensor<2xf32>) -> tensor<2xi64>
+// CHECK:         return %[[I]]
+// CHECK-NOT:     tensor<8x17x8x5xi64>
+func.func @words(%x: tensor<8x17x8x5xf32>) -> tensor<2xi64> {
+  %lo = stablehlo.constant dense<-9.0e+18> : tensor<f32>
+  %hi = stablehlo.constant dense<9.0e+18> : tensor<f32>
+  %c = stablehlo.clamp %lo, %x, %hi : (tensor<f32>, tensor<8x17x8x5xf32>, tensor<f32>) -> tensor<8x17x8x5xf32>
+  %i = stablehlo.convert %c : (tensor<8x17x8x5xf32>) -> tensor<8x17x8x5xi64>
+  %r = stablehlo.reshape %i : (tensor<8x17x8x5xi64>) -> tensor<5440xi64>
+  %s = stablehlo.slice %r [0:2] : (tensor<5440xi64>) -> tensor<2xi64>
+  return %s : tensor<2xi64>
+}
+
+// A diamond (x used by both sides of an add) is sliced once; a broadcast scalar and a splat
+// constant become ones of the slice's shape; a strided slice keeps its stride.
+// CHECK-LABEL: func.func @diamond
+// CHECK:         %[[R:.*]] = stablehlo.reshape %arg0 : (tensor<4x64xf32>) -> tensor<256xf32>
+// CHECK:         %[[S:.*]] = stablehlo.slice %[[R]] [0:8:2] : (tensor<256xf32>) -> tensor<4xf32>
+// CHECK-NOT:     stablehlo.slice
+// CHECK:         %[[N:.*]] = stablehlo.negate %[[S]] : tensor<4xf32>
+// CHECK:         %[[A:.*]] = stablehlo.add %[[S]], %[[N]] : tensor<4xf32>
+// CHECK:         %[[B:.*]] = stablehlo.broadcast_in_dim %arg1, dims = [] : (tensor<f32>) -> tensor<4xf32>
+// CHECK:         %[[M:.*]] = stablehlo.multiply %[[A]], %[[B]] : tensor<4xf32>
+// CHECK:         %[[K:.*]] = stablehlo.constant dense<3.000000e+00> : tensor<4xf32>
+// CHECK:         %[[T:.*]] = stablehlo.maximum %[[M]], %[[K]] : tensor<4xf32>
+// CHECK:         return %[[T]]
+func.func @diamond(%x: tensor<4x64xf32>, %y: tensor<f32>) -> tensor<4xf32> {
+  %n = stablehlo.negate %x : tensor<4x64xf32>
+  %a = stablehlo.add %x, %n : tensor<4x64xf32>
+  %b = stablehlo.broadcast_in_dim %y, dims = [] : (tensor<f32>) -> tensor<4x64xf32>
+  %m = stablehlo.multiply %a, %b : tensor<4x64xf32>
+  %k = stablehlo.constant dense<3.0> : tensor<4x64xf32>
+  %t = stablehlo.maximum %m, %k : tensor<4x64xf32>
+  %r = stablehlo.reshape %t : (tensor<4x64xf32>) -> tensor<256xf32>
+  %s = stablehlo.slice %r [0:8:2] : (tensor<256xf32>) -> tensor<4xf32>
+  return %s : tensor<4xf32>
+}
+
+// The convert is also returned whole and the slice keeps more than half of it: computing the
+// slice's part again would not pay, so nothing changes. A slice of a non-elementwise value
+// (a transpose) and a slice without a reshape are left alone too.
+// CHECK-LABEL: func.func @declined
+// CHECK:         %[[I:.*]] = stablehlo.convert %arg0 : (tensor<4x64xf32>) -> tensor<4x64xi32>
+// CHECK:         %[[R:.*]] = stablehlo.reshape %[[I]] : (tensor<4x64xi32>) -> tensor<256xi32>
+// CHECK:         stablehlo.slice %[[R]] [0:200]
+// CHECK:         stablehlo.transpose
+// CHECK:         stablehlo.slice %[[I]] [0:1, 0:2]
+func.func @declined(%x: tensor<4x64xf32>) -> (tensor<4x64xi32>, tensor<200xi32>, tensor<2xi32>, tensor<1x2xi32>) {
+  %i = stablehlo.convert %x : (tensor<4x64xf32>) -> tensor<4x64xi32>
+  %r = stablehlo.reshape %i : (tensor<4x64xi32>) -> tensor<256xi32>
+  %s = stablehlo.slice %r [0:200] : (tensor<256xi32>) -> tensor<200xi32>
+  %t = stablehlo.transpose %i, dims = [1, 0] : (tensor<4x64xi32>) -> tensor<64x4xi32>
+  %tr = stablehlo.reshape %t : (tensor<64x4xi32>) -> tensor<256xi32>
+  %ts = stablehlo.slice %tr [0:2] : (tensor<256xi32>) -> tensor<2xi32>
+  %d = stablehlo.slice %i [0:1, 0:2] : (tensor<4x64xi32>) -> tensor<1x2xi32>
+  return %i, %s, %ts, %d : tensor<4x64xi32>, tensor<200xi32>, tensor<2xi32>, tensor<1x2xi32>
+}

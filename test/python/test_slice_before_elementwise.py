@@ -1,0 +1,57 @@
+"""shlo-slice-before-elementwise at 4M elements: a few words sliced from a flattened
+clamp-and-convert seed an rng_bit_generator (IREE 3.13 kept the whole converted tensor on the
+dispatch's stack: 'exceeded stack allocation limit', also without shlo's passes); the words
+against numpy, the generator's bits against the same generator seeded by an argument."""
+import numpy as np
+import pytest
+
+import shlo
+
+SHAPE = (64, 256, 256)          # 4M elements
+N = int(np.prod(SHAPE))
+S = "x".join(map(str, SHAPE))
+
+SEEDED = f"""
+func.func @seeded(%x: tensor<{S}xf32>) -> (tensor<2xui64>, tensor<2xui64>, tensor<1024xi64>, tensor<4xi32>) {{
+  %nan = stablehlo.compare NE, %x, %x, FLOAT : (tensor<{S}xf32>, tensor<{S}xf32>) -> tensor<{S}xi1>
+  %zero = stablehlo.constant dense<0.0> : tensor<{S}xf32>
+  %clean = stablehlo.select %nan, %zero, %x : tensor<{S}xi1>, tensor<{S}xf32>
+  %lo = stablehlo.constant dense<-9.0e+18> : tensor<f32>
+  %hi = stablehlo.constant dense<9.0e+18> : tensor<f32>
+  %c = stablehlo.clamp %lo, %clean, %hi : (tensor<f32>, tensor<{S}xf32>, tensor<f32>) -> tensor<{S}xf32>
+  %i = stablehlo.convert %c : (tensor<{S}xf32>) -> tensor<{S}xi64>
+  %r = stablehlo.reshape %i : (tensor<{S}xi64>) -> tensor<{N}xi64>
+  %w = stablehlo.slice %r [5:7] : (tensor<{N}xi64>) -> tensor<2xi64>
+  %state = stablehlo.convert %w : (tensor<2xi64>) -> tensor<2xui64>
+  %next, %bits = stablehlo.rng_bit_generator %state, algorithm = DEFAULT : (tensor<2xui64>) -> (tensor<2xui64>, tensor<1024xi64>)
+  %n = stablehlo.negate %x : tensor<{S}xf32>
+  %a = stablehlo.abs %n : tensor<{S}xf32>
+  %k = stablehlo.convert %a : (tensor<{S}xf32>) -> tensor<{S}xi32>
+  %kr = stablehlo.reshape %k : (tensor<{S}xi32>) -> tensor<{N}xi32>
+  %ks = stablehlo.slice %kr [{N - 8}:{N}:2] : (tensor<{N}xi32>) -> tensor<4xi32>
+  return %state, %next, %bits, %ks : tensor<2xui64>, tensor<2xui64>, tensor<1024xi64>, tensor<4xi32>
+}}
+func.func @by_argument(%state: tensor<2xui64>) -> (tensor<2xui64>, tensor<1024xi64>) {{
+  %next, %bits = stablehlo.rng_bit_generator %state, algorithm = DEFAULT : (tensor<2xui64>) -> (tensor<2xui64>, tensor<1024xi64>)
+  return %next, %bits : tensor<2xui64>, tensor<1024xi64>
+}}
+"""
+
+
+@pytest.mark.parametrize("target", ["cpu", "vulkan"])
+def test_words_of_a_large_convert_seed_a_generator(target):
+    if target == "vulkan":
+        from conftest import vulkan_or_skip
+        vulkan_or_skip()
+    rng = np.random.default_rng(37)
+    x = (rng.standard_normal(SHAPE) * 1e6).astype(np.float32)
+    x.reshape(-1)[5:7] = [np.nan, 12345.75]
+    x.reshape(-1)[-8:] = [-3.5, 1, 7.9, 1, -1e9, 1, 2.5, 1]
+    exe = shlo.compile(SEEDED, target=target)
+    state, following, bits, ks = exe.function("seeded")(x)
+    flat = np.nan_to_num(x.reshape(-1), nan=0.0)
+    np.testing.assert_array_equal(state, np.trunc(flat[5:7]).astype(np.int64).view(np.uint64))
+    np.testing.assert_array_equal(ks, np.trunc(np.abs(flat[-8::2])).astype(np.int32))
+    want_next, want_bits = exe.function("by_argument")(state)
+    np.testing.assert_array_equal(following, want_next)
+    np.testing.assert_array_equal(bits, want_bits)
