@@ -1,9 +1,9 @@
 """shlo-fold-dynamic-self-ops: fold an integer op of a value with itself on a dynamic shape.
 
-IREE 3.13's StableHLO input folder turns `compare %x, %x` of integers or booleans (every
+IREE's StableHLO input folder turns `compare %x, %x` of integers or booleans (every
 direction) and integer `subtract %x, %x` into a constant of the result's type, and then rejects
-that constant when the type is dynamic ("'stablehlo.constant' op result #0 must be statically
-shaped"). Such ops appear in user programs and after CSE merges two equal values (chlo.next_after
+that constant when the type is dynamic (docs/iree_gaps.md#shlo-fold-dynamic-self-ops).
+Such ops appear in user programs and after CSE merges two equal values (chlo.next_after
 of a value with itself, for one). This pass folds them first, into the constant they are
 (true for EQ/LE/GE, false for NE/LT/GT, 0 for subtract) broadcast to the operand's runtime shape.
 Float comparisons are left alone (x == x is false for NaN), and so are TOTALORDER ones, which

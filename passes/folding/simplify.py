@@ -1,7 +1,8 @@
 """shlo-simplify: fold StableHLO ops on constants and apply exact algebraic identities.
 
 The counterpart of stablehlo-opt's `--stablehlo-aggressive-simplification` and
-`--stablehlo-aggressive-folder`: IREE 3.13's `canonicalize` has no StableHLO folders.
+`--stablehlo-aggressive-folder`: IREE's `canonicalize` has no StableHLO folders
+(docs/iree_gaps.md#shlo-simplify).
 
 Folded (simplify_fold.py), when every operand is a `stablehlo.constant` of i1, i8..i64,
 ui8..ui64, f16, bf16, f32 or f64 and the result is a static tensor of at most

@@ -2,10 +2,9 @@
 f32 (f16, bf16, the f8 types) accumulate in f32 and round each result once, as XLA does.
 
 The spec leaves the accumulation type of these ops to the implementation (dot_general's
-`algorithm` names it where a program cares). IREE 3.13 accumulates a convolution, a batched
-dot_general and an expanded cumulative sum in the narrow type, rounding after every step: a
-bf16 3x3 convolution over 32 features came out up to 5900 ulps from the exact result, XLA's
-within 1 (docs/iree_gaps.md has the measurements).
+`algorithm` names it where a program cares). IREE accumulates a convolution, a batched
+dot_general and an expanded cumulative sum in the narrow type, rounding after every step, far
+less accurate than XLA (docs/iree_gaps.md#shlo-accumulate-in-f32).
 
 Here the narrow operands feed an op with an f32 result (dot_general and convolution take
 mixed types; a reduce_window converts its operands and inits and computes its body in f32),
@@ -49,11 +48,9 @@ def _grouped(op: ir.Operation) -> bool:
 def _product_in_f32(op: ir.Operation):
     """A dot_general or convolution with a narrow float result: the same op with an f32
     result, converted. A grouped convolution takes f32 operands, each behind a fusion barrier
-    (IREE 3.13 failed to compile an f16 one with an f32 result on Vulkan, "'tensor.collapse_shape'
-    op expected collapsed type to be 'tensor<4x4xf16>', but got 'tensor<4x4xf32>'" (found by
-    shlo-fuzz), and computed f16 -> f32 converts fused into a grouped one wrongly there:
-    2x8x32x32 by 8x2x3x3 in 4 groups, 16 to 3213 results off); products of narrow floats are
-    exact in f32, so the values are the same."""
+    (IREE fails to compile an f16 one with an f32 result on Vulkan, and computes f16 -> f32
+    converts fused into a grouped one wrongly there; docs/iree_gaps.md#shlo-accumulate-in-f32);
+    products of narrow floats are exact in f32, so the values are the same."""
     result = op.results[0]
     if not is_narrow_float(element_of(result)) or "algorithm" in op.attributes:
         return None

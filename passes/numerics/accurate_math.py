@@ -1,15 +1,12 @@
 """shlo-accurate-math: the float functions IREE computes wrongly, rewritten into accurate ones.
 
-Measured on IREE 3.13 for the CPU (mpmath at 120+ bits, log-spaced grids; docs/iree_gaps.md):
-f32 sine is off by 1.7e9 ULP (the wrong sign for tiny negative x), cosine by 3e4 ULP near
-its zeros at |x| = 33, and both return +-inf past |x| ~ 1e20; tan follows them; atan2 gives
-+pi for (y < 0, x = -huge) and is 36 ULP off elsewhere; every complex<f32> function that
-IREE builds on them (exp, expm1, sin, cos, tan, tanh) inherits their errors, and complex log,
-log1p, sqrt and rsqrt are 36-686 ULP off. f16, bf16 and the f8 types compute these in f32
-and inherit the same errors.
-
-IREE's f32 cbrt is up to 10 ULP off (NaN for inf); complex abs and sign overflow past
-sqrt(max) (|z|^2 computed directly).
+On the CPU, IREE's f32 sine and cosine lose accuracy for tiny and for large arguments and
+overflow to +-inf for huge ones; tan follows them; atan2 is wrong for (y < 0, x = -huge) and
+inaccurate elsewhere; every complex<f32> function IREE builds on them (exp, expm1, sin, cos,
+tan, tanh) inherits their errors, and complex log, log1p, sqrt and rsqrt are inaccurate too.
+f16, bf16 and the f8 types compute these in f32 and inherit the same errors. IREE's f32 cbrt
+is inaccurate (NaN for inf); complex abs and sign overflow past sqrt(max) (|z|^2 computed
+directly). The errors measured: docs/iree_gaps.md#shlo-accurate-math.
 
 This pass rewrites those ops, for every float type below f64 and for complex<f32>, into
 shlo's kernels: sin/cos with exact argument reduction (`chlo_sincos`), tan and atan2 from
@@ -19,7 +16,7 @@ round once. f64 and complex<f64> are shlo-expand-f64-math's. With `exp-log=true`
 targets whose own f32 exp and log1p are wrong set (`TargetKind.pass_options`: Vulkan), f32
 exp, expm1, log1p and logistic become `f32_math`'s kernels too. pow below f64 is computed
 in f64 (fdlibm's, `f64_math`) unless `f64=false`, which targets without f64 set. The price
-is speed (an f32 sine costs about 7x IREE's own, still 0.2x XLA's): `shlo.compile(...,
+is speed (measured in the same subsection): `shlo.compile(...,
 fast_math=True)` or `shlo-compile --fast-math` leaves this pass out.
 """
 from __future__ import annotations

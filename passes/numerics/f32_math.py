@@ -1,8 +1,9 @@
 """f32 exp, expm1, log1p, logistic and cbrt from arithmetic, for targets whose own are wrong.
 
-Mesa's SPIR-V compiler (Vulkan on lavapipe) computes exp through exp2(x log2 e), 44 ULP off
-at |x| ~ 65-88, and log1p as log(1 + x), which is all rounding error for |x| < 1e-7
-(7.7e6 ULP, measured). IREE's CPU versions are within 1-2 ULP, so these kernels run only
+Mesa's SPIR-V compiler (Vulkan on lavapipe) computes exp through exp2(x log2 e), inaccurate
+for large |x|, and log1p as log(1 + x), which is all rounding error for tiny |x|
+(docs/iree_gaps.md#passesnumericsf32_math). IREE's CPU versions are accurate, so these
+kernels run only
 where a target asks for them (`shlo-accurate-math{exp-log=true}`, set by the Vulkan target).
 
 exp: x = k ln2 + r by Cody-Waite (ln2 in two parts, the first of 16 bits so k * ln2_hi is

@@ -1,16 +1,15 @@
 """shlo-guard-square-sums: a float sum of squares reads each square through maximum(x * x, 0),
 which is the square itself, so that IREE vectorizes it.
 
-IREE 3.13 fuses the multiply into the sum and takes the pair for a contraction. It compiles
-that contraction to scalar code (`vfmadd231ss`, one element at a time). Row sums of squares of
-a 4096x4096 f32 took 3.66 ms against 1.28 ms with the guard (XLA 1.19 ms; a plain row sum
-1.26 ms). Sums of squares are in norms, RMSNorm and squared errors. The
+IREE fuses the multiply into the sum and takes the pair for a contraction. It compiles that
+contraction to scalar code (`vfmadd231ss`, one element at a time), about 3x slower
+(docs/iree_gaps.md#shlo-guard-square-sums). Sums of squares are in norms, RMSNorm and squared
+errors. The
 guard changes no value: a square is never negative, maximum(+0, 0) is +0, and maximum keeps a
 NaN. Products of two different values are left alone: they are not always >= 0, and read
-twice the memory, which hides most of the loss (3.5 ms against XLA's 2.9 ms). So are squares
-of values computed from another reduce's result, such as a variance's x minus its mean:
-IREE fuses the two reductions and vectorizes them already, and the guard made those 10 %
-slower (jnp.var over 4096x4096 rows: 1.60-1.62 -> 1.77 ms in shuffled interleaved rounds).
+twice the memory, which hides most of the loss. So are squares of values computed from
+another reduce's result, such as a variance's x minus its mean: IREE fuses the two
+reductions and vectorizes them already, and the guard made those slower.
 """
 from __future__ import annotations
 

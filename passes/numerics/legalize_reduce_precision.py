@@ -2,7 +2,7 @@
 
 The spec's interpreter keeps a NaN a NaN when the format has mantissa bits, and turns it into
 +inf (whatever the NaN's sign) when it has none: such a format (e5m0) has no NaN.
-IREE 3.13 keeps the NaN in both cases (measured: f64 0x7FFF... -> e5m0 gives 0x7FFF...). The
+IREE keeps the NaN in both cases (docs/iree_gaps.md#shlo-legalize-reduce-precision). The
 rewrite keeps IREE's reduce_precision for every other value and selects +inf for NaN inputs
 when mantissa_bits is 0 (for types with an infinity). Formats with mantissa bits stay IREE's
 own: they match the interpreter.

@@ -1,11 +1,11 @@
 """shlo-legalize-reducer-rounding: round_nearest_even/afz inside reducer bodies, from floor.
 
-IREE 3.13 turns a reducer body (reduce, reduce_window, scatter, select_and_scatter, sort,
-map) into scalar code, and has no scalar form for stablehlo.round_nearest_even or
-round_nearest_afz there: `failed to legalize unresolved source materialization from ('f64')
-to ('tensor<f64>')`. Both also come from shlo's own expansions (the argument reduction of
-exp, sin, cos, tan, tanh, pow, cbrt, remainder), so jax's cumlogsumexp on f64 or a sine in
-a reduce_window did not compile (measured). Inside those bodies this pass computes them from
+IREE turns a reducer body (reduce, reduce_window, scatter, select_and_scatter, sort, map)
+into scalar code, and has no scalar form for stablehlo.round_nearest_even or
+round_nearest_afz there (docs/iree_gaps.md#shlo-legalize-reducer-rounding). Both also come
+from shlo's own expansions (the argument reduction of exp, sin, cos, tan, tanh, pow, cbrt,
+remainder), so jax's cumlogsumexp on f64 or a sine in a reduce_window would not compile.
+Inside those bodies this pass computes them from
 floor, which IREE does convert, exactly:
 
     t = floor(x), d = x - t (exact)

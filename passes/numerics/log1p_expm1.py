@@ -9,7 +9,8 @@ from ..lib.expr import Num, is_complex
 
 def log1p(x) -> Num:
     """log(1 + x). f64 takes fdlibm's algorithm in f64 arithmetic (shlo.passes.numerics.f64_math, <= 1
-    ULP): IREE's CPU code computes the f64 op as log(1 + x), 0 for |x| < 1e-16 (measured)."""
+    ULP): IREE's CPU code computes the f64 op as log(1 + x), 0 for tiny |x|
+    (docs/iree_gaps.md#passesnumericslog1p_expm1)."""
     x = Num(x)
     if not x.is_f64 or is_complex(x.element):
         return Num(stablehlo.log_plus_one(x.value))

@@ -1,6 +1,6 @@
 """shlo-lower-sort: rewrite `stablehlo.sort` into a bitonic sorting network of StableHLO ops.
 
-IREE 3.13 sorts on CPU with one thread and quadratic time (64K floats: 24 s). A bitonic
+IREE sorts on CPU with one thread and quadratic time (docs/iree_gaps.md#shlo-lower-sort). A bitonic
 network sorts 2^k elements in k(k+1)/2 compare-exchange steps, O(n log² n) work in
 O(log² n) passes over memory, each step one elementwise dispatch. A long sort (`static-from`
 elements or more) has its steps written out in line: each pairs elements a static distance
@@ -22,13 +22,13 @@ value is sorted as an unstable one: keys that tie are the same value (and its pa
 order's last value, so it needs no index operand).
 
 Unstable sorts shorter than `min-size` stay as they are (IREE is fast there); stable ones of
-any length take the network, because IREE's own sort is not stable (measured: ties of a
-12-element argsort come out of order). Sorts the network cannot express stay too: dynamic
+any length take the network, because IREE's own sort is not stable. Sorts the network cannot
+express stay too: dynamic
 shapes, or a comparator with a non-elementwise op. When the comparator orders the first
 operand alone by a known order (`sort_keys`), a sort becomes one sort of packed (key,
 position) integers and gathers by the positions: before the network (one integer compare a
 step, no ties, one carried array; not for a plain float compare, which orders no NaN), and
-for a run-time sized sort of several operands (IREE 3.13 cannot compile it) or a stable one,
+for a run-time sized sort of several operands (IREE cannot compile it) or a stable one,
 which stays IREE's. One integer operand ordered by value keeps its keys (narrower).
 With `top-k` (the cpu target), a sort of which only the first k are used becomes IREE's
 top-k where a cost model says it is cheaper than the network (`sort_top_k`).
@@ -50,8 +50,8 @@ from ..lib.elementwise import ELEMENTWISE_OPS
 
 I32_MAX = 2**31 - 1
 SPREAD_BITS = 3      # the lowest bits of a position, kept at the top of the storage index
-LANES = 64           # the innermost dimension of a step's view (measured: 1024 and more
-                     # took twice as long, IREE's tiles then spanning 64 strided rows)
+LANES = 64           # the innermost dimension of a step's view (tuned, like the defaults
+                     # below: docs/iree_gaps.md#shlo-lower-sort)
 
 
 @dataclasses.dataclass
@@ -59,11 +59,11 @@ class LowerSort(Pass):
     """Lower stablehlo.sort to a bitonic network of elementwise StableHLO ops."""
 
     NAME = "shlo-lower-sort"
-    min_size: int = 512          # shorter sorts stay IREE's (faster there, measured)
+    min_size: int = 512          # shorter sorts stay IREE's (faster there)
     top_k: bool = False          # sorts cut to their first k: IREE's top-k where cheaper (cpu)
     top_k_rank: bool = True      # and their selections by rank where cheaper (slower on lavapipe)
-    static_from: int = 1 << 14   # elements from which the steps are in line (measured)
-    unroll: int = 8              # steps per loop iteration below that (measured)
+    static_from: int = 1 << 14   # elements from which the steps are in line
+    unroll: int = 8              # steps per loop iteration below that
 
     def run(self, op: ir.Operation) -> None:
         for sort in nested_ops(op, "stablehlo.sort"):

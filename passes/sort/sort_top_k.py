@@ -101,17 +101,16 @@ def leading(sort: ir.Operation) -> Leading | None:
 
 
 # the longest row IREE's topk takes fused with its producer: fused, the producer's row goes
-# into a stack buffer (8 bytes an element; IREE's cpu limit of 32 KiB a function is reached
-# at 4089, measured)
+# into a stack buffer (8 bytes an element, under IREE's cpu stack limit of 32 KiB a function;
+# docs/iree_gaps.md#shlo-lower-sort)
 FUSED_ROW_LIMIT = 2048
 
 
 # a level of chunks adds a reduction, a gather and a top-k dispatch: a few us a call, the time
 # of this many comparisons
 LEVEL_OVERHEAD = 8_000
-# and per row, this many comparisons' time per value kept (fitted after selections by rank,
-# 2026-11-29: 32 and 64 rows of 4096, k = 40, three levels rather than five, 8 % faster;
-# 64 rows of 600, k = 5, one level rather than two, 14 % faster)
+# and per row, this many comparisons' time per value kept (fitted: the constants of this
+# cost model and their measurements are in docs/iree_gaps.md#shlo-lower-sort)
 LEVEL_PER_KEPT = 20
 
 
@@ -126,13 +125,11 @@ class Plan:
 
 
 # the k largest of m by rank (`_ranked`): m (m + k) vectorized integer operations, each this
-# fraction of a top-k comparison (32 rows of 4096, k = 40: the selections of 80 to 160 took
-# 0.46 ms less than IREE's topk's, 2026-11-29)
+# fraction of a top-k comparison (fitted)
 RANK_COST = 0.1
 # the longest row selected by rank (its [rows, m, m] comparisons are fused into a reduction)
 RANK_ROW_LIMIT = 1024
-# the least k selected by rank (64 rows of 600, k = 5: 40 candidates by rank took 0.145 ms
-# a call, 38 maxima and 80 candidates 0.182, IREE's topk 0.122, paired)
+# the least k selected by rank (below it IREE's topk is faster)
 RANK_MIN_K = 8
 
 
@@ -163,10 +160,9 @@ def plan(n: int, k: int, rows: int, ranked: bool = True) -> Plan:
     return best
 
 
-# the time model that picks between them (IREE's topk fitted to chlo.top_k on the AVX-512 VM,
-# 2026-11-27, 1 to 64 rows of 600 to 16384: about 1 ns a comparison, 0.9 to 1.4 measured; the
-# network of static steps to argsorts of 1 to 256 rows of 1024 to 65536, 2026-11-28: about
-# 1.5 us a step plus 0.2 to 0.3 ns an element, keys and positions moving)
+# the time model that picks between them: IREE's topk a time per comparison, the network of
+# static steps a time per step plus one per element (keys and positions moving); fitted on
+# the cpu target (docs/iree_gaps.md#shlo-lower-sort)
 NETWORK_STEP_NS = 1_500
 NETWORK_ELEMENT_NS = 0.25
 COMPARISON_NS = 1.0
