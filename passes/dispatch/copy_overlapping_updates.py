@@ -9,9 +9,11 @@ must not overlap"; vulkan: fails to compile). See docs/iree_gaps.md. This pass r
 update (static shapes, u a view of x through slices, reshapes, transposes, broadcasts, converts,
 barriers) into
 
-    select(start <= iota < start + size, dynamic_slice(pad(u), size(x) - size(u) - start), x)
+    select(start <= iota < start + size, dynamic_update_slice(broadcast(u[0]), u, start), x)
 
-with the start indices clamped as dynamic_update_slice clamps them.
+with the start indices clamped as dynamic_update_slice clamps them (the update lands in a fresh
+splat, never in x's buffer). An earlier form, dynamic_slice(pad(u), ...), failed to compile on
+vulkan for a 3-D update ('memref.collapse_shape' ... workgroup memory; docs/iree_gaps.md).
 """
 from __future__ import annotations
 
@@ -63,20 +65,18 @@ def _rewrite(op: ir.Operation):
     rank, element = len(shape), shape_type.element_type
     i64 = ir.IntegerType.get_signless(64)
     index_type = ir.RankedTensorType.get(shape, i64)
-    # the pad value is never selected: any element of the update will do
+    # the filler is never selected: any element of the update will do
     first = stablehlo.slice(update, start_indices=[0] * rank, limit_indices=[1] * rank,
                             strides=[1] * rank)
-    pad_value = stablehlo.reshape(first, result_type=ir.RankedTensorType.get([], element))
+    fill_value = stablehlo.reshape(first, result_type=ir.RankedTensorType.get([], element))
     margins = [n - m for n, m in zip(shape, sizes)]
-    padded = stablehlo.pad(update, pad_value, edge_padding_low=margins,
-                           edge_padding_high=margins, interior_padding=[0] * rank)
     offsets, mask = [], None
     for d, start in enumerate(starts):
         start_element = ir.RankedTensorType(start.type).element_type
         clamped = stablehlo.clamp(_scalar(0, start_element), start,
                                   _scalar(margins[d], start_element))
         clamped = stablehlo.convert(clamped, result_type=ir.RankedTensorType.get([], i64))
-        offsets.append(stablehlo.subtract(_scalar(margins[d], i64), clamped))
+        offsets.append(clamped)
         if margins[d] == 0:
             continue                                      # the update spans this dimension
         iota = stablehlo.iota(iota_dimension=d, result_type=index_type)
@@ -88,7 +88,9 @@ def _rewrite(op: ir.Operation):
             stablehlo.compare(low, iota, comparison_direction="LE"),
             stablehlo.compare(iota, high, comparison_direction="LT"))
         mask = inside if mask is None else stablehlo.and_(mask, inside)
-    shifted = stablehlo.dynamic_slice(padded, offsets, slice_sizes=shape)
+    filler = stablehlo.broadcast_in_dim(fill_value, broadcast_dimensions=[],
+                                        result_type=shape_type)
+    shifted = stablehlo.dynamic_update_slice(filler, update, offsets)
     if mask is None:
         return [shifted]                                  # the update is the whole result
     return [stablehlo.select(mask, shifted, operand)]

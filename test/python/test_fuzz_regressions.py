@@ -451,14 +451,42 @@ def test_convolution_empty(target):
     assert np.array_equal(np.asarray(got), np.zeros((8, 16, 62, 62), np.float32))
 
 
-@pytest.mark.xfail(strict=True, reason="shlo-copy-overlapping-updates (vulkan): its rewrite of "
-                   "dynamic_update_slice(x, slice(x), i) of f32[32,32,4] (x from a case) fails "
-                   "to compile ('memref.collapse_shape' op expected memref<4096xf32> in workgroup "
-                   "memory, found a storage buffer); without shlo's passes it compiles")
 def test_dynamic_update_slice_own_copy_vulkan():
+    """shlo-copy-overlapping-updates' old rewrite (dynamic_slice of a pad) of a 3-D
+    dynamic_update_slice(x, slice(x), i) failed to compile on vulkan ('memref.collapse_shape'
+    op expected ... workgroup memory); the update is now written into a splat."""
     from conftest import vulkan_or_skip
     vulkan_or_skip()
     assert replay("dynamic_update_slice_own_copy_vulkan") is None
+
+
+@pytest.mark.parametrize("target", ["cpu", "vulkan"])
+def test_dynamic_update_slice_own_copy_3d_large(target):
+    """The rewritten 3-D own-slice update at real size, f32[64,64,16] (56x12x1 from x's first
+    672 elements), starts in range, clamped and negative, against numpy."""
+    import numpy as np
+    import shlo
+    if target == "vulkan":
+        from conftest import vulkan_or_skip
+        vulkan_or_skip()
+    text = """func.func @main(%a: tensor<65536xf32>, %i: tensor<i32>, %j: tensor<i32>, %k: tensor<i32>) -> tensor<64x64x16xf32> {
+  %n = stablehlo.negate %a : tensor<65536xf32>
+  %x = stablehlo.reshape %n : (tensor<65536xf32>) -> tensor<64x64x16xf32>
+  %f = stablehlo.reshape %x : (tensor<64x64x16xf32>) -> tensor<65536xf32>
+  %s = stablehlo.slice %f [0:672] : (tensor<65536xf32>) -> tensor<672xf32>
+  %u = stablehlo.reshape %s : (tensor<672xf32>) -> tensor<56x12x1xf32>
+  %r = stablehlo.dynamic_update_slice %x, %u, %i, %j, %k : (tensor<64x64x16xf32>, tensor<56x12x1xf32>, tensor<i32>, tensor<i32>, tensor<i32>) -> tensor<64x64x16xf32>
+  return %r : tensor<64x64x16xf32>
+}"""
+    exe = shlo.compile(text, target=target, cache=False)
+    a = np.random.default_rng(3).standard_normal(65536).astype(np.float32)
+    x = -a.reshape(64, 64, 16)
+    for start in [(2, 7, -1), (0, 0, 0), (8, 52, 15), (5, 60, 20), (-4, 30, 9)]:
+        want = x.copy()
+        i, j, k = (min(max(s, 0), n - m) for s, n, m in zip(start, (64, 64, 16), (56, 12, 1)))
+        want[i:i + 56, j:j + 12, k:k + 1] = x.reshape(-1)[:672].reshape(56, 12, 1)
+        got = exe(a, *(np.int32(s) for s in start))
+        np.testing.assert_array_equal(np.asarray(got), want, err_msg=f"start {start}")
 
 
 def test_dynamic_update_slice_own_copy_cpu():
