@@ -3,9 +3,10 @@ on |r| <= 1/2 (the gamma-function reflections) and sin/cos of any argument (stab
 sine/cosine/tan through shlo-accurate-math, complex functions, chlo.tan).
 
 Why not stablehlo.sine/cosine: IREE's CPU backend has no f64 sine or cosine (the link fails),
-and its f32 ones are wrong: the sign of sin(x) for tiny negative x, 3e4 ULP near the zeros of
-cos at |x| = 33 (its argument reduction loses about one ULP per unit of |x|), and +-inf past
-|x| ~ 1e20 (measured). Here the argument is reduced modulo pi/2 by Cody-Waite (exact while
+and its f32 ones are wrong: the sign of sin(x) for tiny negative x, large errors near the
+zeros of cos (its argument reduction loses about one ULP per unit of |x|), and +-inf for huge
+|x| (docs/iree_gaps.md#shlo-accurate-math).
+Here the argument is reduced modulo pi/2 by Cody-Waite (exact while
 |x| < 2^12 pi/2 in f32, 2^20 pi/2 in f64) and, for larger arguments, by Payne-Hanek: the
 significand times a window of the bits of 2/pi chosen by the exponent, in 64-bit integer
 arithmetic on 32-bit limbs: 24 bits times 96 for f32, 53 bits times 192 for f64 (the

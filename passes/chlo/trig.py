@@ -67,8 +67,8 @@ def _split(value: float, is_f64: bool) -> tuple[float, float]:
 
 def atan2(y: Num, x: Num) -> Num:
     """atan2 with its IEEE special cases, from the Taylor series of atan on [0, tan(pi/8)].
-    Replaces stablehlo.atan2 inside the inverse functions: IREE's f32 atan2 is off by up to
-    37 ULP and its CPU backend has no f64 atan2 at all (measured)."""
+    Replaces stablehlo.atan2 inside the inverse functions: IREE's f32 atan2 is inaccurate
+    and its CPU backend has no f64 atan2 at all (docs/iree_gaps.md#passeschlotrig)."""
     f64 = x.is_f64
     ax, ay = abs(x), abs(y)
     mx, mn = maximum(ax, ay), minimum(ax, ay)

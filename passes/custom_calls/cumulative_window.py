@@ -1,6 +1,7 @@
 """Cumulative reductions along a run-time sized dimension: jax's `custom_call
 @stablehlo.dynamic_reduce_window` for jnp.cumsum, cumprod, cummax and cummin (and their
-`reverse=True` forms) under shape polymorphism, which IREE 3.13 cannot compile.
+`reverse=True` forms) under shape polymorphism, which IREE cannot compile
+(docs/iree_gaps.md#passescustom_callscumulative_window).
 
 jax writes a cumulative reduction over a dimension of size n as a reduce_window whose window
 there is n long, padded by n - 1 init values before the data (after it when reversed), with
@@ -183,7 +184,7 @@ def _scan(x: ir.Value, init: ir.Value, axis: int, reverse: bool, combine: str) -
 
     def body(s, y):
         # y shifted by s along the axis, the identity shifted in (sizes read from y: IREE
-        # 3.13 fails on a loop whose body reads run-time sized tensors from outside)
+        # fails on a loop whose body reads run-time sized tensors from outside)
         identity = extras.dynamic_broadcast_in_dim(init, extras.shape_of(y), [], t)
         parts = [y, identity] if reverse else [identity, y]
         joined = stablehlo.concatenate(parts, dimension=axis)

@@ -59,9 +59,10 @@ def is_unsigned_dynamic(value: ir.Value) -> bool:
 
 def signless(value: ir.Value) -> ir.Value:
     """`value` converted to signless integers of its width when it is an unsigned tensor with a
-    dynamic shape, else itself. IREE 3.13 cannot read the size of such a tensor (it asks the
-    value from before its unsigned -> signless type conversion: "failed to legalize operation
-    'tensor.dim'"); a convert (a no-op once IREE makes both signless) gives it one it can."""
+    dynamic shape, else itself. IREE cannot read the size of such a tensor (it asks the
+    value from before its unsigned -> signless type conversion;
+    docs/iree_gaps.md#passeslibbuilders); a convert (a no-op once IREE makes both signless)
+    gives it one it can."""
     if not is_unsigned_dynamic(value):
         return value
     t = ir.RankedTensorType(value.type)
@@ -71,10 +72,9 @@ def signless(value: ir.Value) -> ir.Value:
 
 def shape_source(value: ir.Value) -> ir.Value:
     """The earliest value whose shape is `value`'s through elementwise ops and element
-    lookups (a gather of one element per index). IREE 3.13 cannot always work out the size
-    of a gather's dynamic result ("failed to legalize operation 'tensor.dim'": f32 and f64
-    sine on `tensor<?xf32>`, whose argument reduction looks words up in a table), so sizes
-    are read where the shape comes from instead."""
+    lookups (a gather of one element per index). IREE cannot always work out the size of a
+    gather's dynamic result (docs/iree_gaps.md#passeslibbuilders), so sizes are read where
+    the shape comes from instead."""
     from .elementwise import ELEMENTWISE_OPS
     while isinstance(value, ir.OpResult):
         op = value.owner
@@ -259,8 +259,8 @@ def extract_slice(source: ir.Value, offsets: Sequence[int], sizes: Sequence,
                   strides: Sequence[int], result_type: ir.Type) -> ir.Value:
     """`tensor.extract_slice` with static offsets and strides; a size is an int or an `index`
     value. Slices sized by one shared value have sizes IREE knows are equal (a
-    real_dynamic_slice's size is recomputed from its own limits: IREE 3.13 then cannot
-    resolve the sizes of an elementwise op over several such slices)."""
+    real_dynamic_slice's size is recomputed from its own limits: IREE then cannot resolve
+    the sizes of an elementwise op over several such slices)."""
     dynamic, static = _mixed_sizes(sizes)
     return _create("tensor.extract_slice", [result_type], [source, *dynamic], {
         "static_offsets": _i64_array(offsets), "static_sizes": _i64_array(static),
@@ -317,8 +317,8 @@ def fusion_barrier(value: ir.Value) -> ir.Value:
     """`iree_tensor_ext.compute_barrier.start`: the value, unchanged, which IREE computes in
     dispatches of its own, fused into none of its consumers (an optimization_barrier fences
     too, but IREE then waits on the host for the value before it goes on). Static shapes.
-    Unsigned integers pass as signless ones of their width (IREE 3.13 cannot convert the
-    barrier's unsigned type: "failed to legalize operation")."""
+    Unsigned integers pass as signless ones of their width (IREE cannot convert the
+    barrier's unsigned type)."""
     t = ir.RankedTensorType(value.type)
     element = t.element_type.maybe_downcast()
     if isinstance(element, ir.IntegerType) and element.is_unsigned:

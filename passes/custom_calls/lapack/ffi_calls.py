@@ -149,8 +149,8 @@ def getrf(op: ir.Operation, a: ir.Value):
         # the column below the pivot divided by it (left as it is for a zero pivot), and the
         # trailing block's rank-one update
         # (the pivot is column j's entry in row p, picked from the column: taken from row_p's
-        # matrix instead, IREE 3.13 fused that sum into its users wrongly from 17 rows on:
-        # multipliers off by 2x, jnp.linalg.det and lu wrong)
+        # matrix instead, IREE fuses that sum into its users wrongly from 17 rows on:
+        # docs/iree_gaps.md#passescustom_callslapackffi_calls)
         pivot_value = sum_over(select(row_ids.eq(spread(p, row_ids, rank - 2)), column,
                                       column.like(0)), [rank - 2])                     # [...]
         pivot = spread(spread(pivot_value, row_ids, rank - 2), lu, rank - 1)
@@ -257,8 +257,8 @@ class HouseholderStep:
         qr = _reflect(qr, v, conj(tau), rows, columns, j, True, rank)     # H^H on the left
         qr = select(in_column & below, select(reflect, v, qr), qr)
         qr = select(in_column & rows.eq(jj) & reflect, beta, qr)
-        # two reduces: one over both dimensions came out wrong from IREE 3.13 here (jax's svd
-        # of a wide 3x5 f64, full_matrices; not yet reduced to a minimal reproducer)
+        # two reduces: IREE computes one over both dimensions wrongly here
+        # (docs/iree_gaps.md#passescustom_callslapackffi_calls)
         tau_j = sum_over(sum_over(select(in_column & rows.eq(jj), tau, qr.like(0)), [rank - 1]),
                          [rank - 2])
         taus = select(slots.eq(broadcast_scalar(j, slots.type)), spread(tau_j, taus, rank - 2), taus)

@@ -22,7 +22,8 @@ T is upper quasi-triangular, each complex conjugate pair of eigenvalues a 2x2 bl
 
 wr and wi are T's eigenvalues in its diagonal order (a block's pair as a +- i sqrt(|b c|)),
 sdim 0 (jax asks for no sorting; a sorted form is an error). Every loop's results are read
-through an optimization barrier, as lapack_geev does (IREE 3.13 runtime failures otherwise).
+through an optimization barrier, as lapack_geev does (IREE's runtime fails otherwise;
+docs/iree_gaps.md#passescustom_callslapackgeev).
 """
 from __future__ import annotations
 

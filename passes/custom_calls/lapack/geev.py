@@ -23,11 +23,9 @@ exactly real, and steps 3 below follow. For a complex input:
 
 Every loop's results (Hessenberg reduction, Q, both Schur loops, eigenvectors) are read
 through an optimization barrier: without them, or with barriers after the Schur loops only,
-IREE 3.13's runtime failed at the call for some inputs ("indirect buffer reference slot 0 is
-out range of the declared binding capacity of the command buffer", in
-hal.command_buffer.copy_buffer; random 5x5 matrices without barriers, a triangular 2x2 with
-the Schur loops' only). A 2x2 matrix is Hessenberg already and skips the reduction, after
-which the same failure met every 2x2 (f32 eig and eigvals, 2026-11-26).
+IREE's runtime fails at the call for some inputs (docs/iree_gaps.md#passescustom_callslapackgeev).
+A 2x2 matrix is Hessenberg already and skips the reduction (with it, the same failure met
+every 2x2).
 
 LAPACK's order of eigenvalues is its deflation order, which this follows where the QR
 iteration deflates alike: for real inputs jax's (LAPACK's) eigenvalues matched elementwise
@@ -120,7 +118,7 @@ def geev(op: ir.Operation, a: ir.Value):
         if chars.get(side, "N") != "V":
             outputs.append(broadcast_scalar(Num(scalar_constant(0, complex_element)), vector_type).value)
             continue
-        if a.type.shape[-1] < 2:         # (IREE 3.13 miscompiled the 1x1 left product)
+        if a.type.shape[-1] < 2:         # (IREE miscompiles the 1x1 left product)
             outputs.append(broadcast_scalar(Num(scalar_constant(1, complex_element)), vector_type).value)
             continue
         if side == "compute_right":

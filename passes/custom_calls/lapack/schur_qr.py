@@ -46,8 +46,8 @@ class Matrices:
         return sum_over(select(self.columns.eq(self.full(j)), x, x.like(0)), [self.batch + 1])
 
     def entry(self, x: Num, i: Num, j: Num) -> Num:
-        """x[..., i, j] as a [...] tensor (two reduces: one over both dimensions came out
-        wrong from IREE 3.13 in householder_qr)."""
+        """x[..., i, j] as a [...] tensor (two reduces: IREE computes one over both
+        dimensions wrongly here; docs/iree_gaps.md#passescustom_callslapackschur_qr)."""
         at = self.rows.eq(self.full(i)) & self.columns.eq(self.full(j))
         return sum_over(sum_over(select(at, x, x.like(0)), [self.batch + 1]), [self.batch])
 
@@ -110,8 +110,8 @@ def complex_schur(a: Num) -> tuple[Num, Num, Num]:
         reflected, taus = fenced([x.value for x in hessenberg(a, 1, n, tau_type)])
         z = orghr(reflected, taus)
         t = select(rows <= columns + 1, reflected, a.like(0))
-    else:                # already Hessenberg (IREE 3.13's runtime failed on the 2x2 reduction;
-                         # without the barrier it failed to compile complex<f64>)
+    else:                # already Hessenberg (IREE's runtime fails on the 2x2 reduction;
+                         # without the barrier it fails to compile complex<f64>)
         t, z = fenced([a.value, identity_matrix(shape[:-2], n, a.element).value])
     eps = float_info(real_element(a.element)).eps
     tiny = float_info(real_element(a.element)).tiny
@@ -196,8 +196,8 @@ def complex_schur(a: Num) -> tuple[Num, Num, Num]:
 def chase_range(lo: Num, hi: Num, n: int) -> tuple[Num, Num]:
     """The steps [first, last) of a bulge chase over a batch: from the smallest lo of the
     matrices with an active block [lo, hi] (hi > 0) to the largest hi, at least one step
-    (with these loops' barriers, a sweep that could run no step was part of what made IREE
-    3.13's runtime fail; see the module docstring)."""
+    (with these loops' barriers, a sweep that could run no step was part of what made IREE's
+    runtime fail; docs/iree_gaps.md#passescustom_callslapackschur_qr)."""
     batch = list(range(lo.type.rank))
     first = min_over(select(hi > hi.like(0), lo, lo.like(n)), batch, n)
     return first, maximum(max_over(hi, batch, 0), first + 1)

@@ -60,8 +60,9 @@ def _transpose(x: Num, batch: int) -> Num:
 
 def polar(z: Num) -> tuple[Num, Num]:
     """(|z|, z / |z|) of a complex z, from real operations (so that the phase has modulus 1 to
-    rounding; the phase IREE's complex division gave was off for tiny |z|, and 40 sweeps of
-    such rotations moved eigenvalues by 0.8); the phase is 1 where z is 0."""
+    rounding; the phase IREE's complex division gives is off for tiny |z|, which sweeps of
+    such rotations accumulate: docs/iree_gaps.md#passescustom_callslapacksyevd); the phase
+    is 1 where z is 0."""
     size = hypot(abs(real(z)), abs(imag(z)))
     zero = size.eq(0)
     safe = select(zero, size.like(1), size)

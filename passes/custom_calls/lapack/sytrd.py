@@ -112,7 +112,7 @@ def sytrd(op: ir.Operation, a: ir.Value):
         return [a.value, broadcast_scalar(Num(scalar_constant(0, d_type.element_type)), d_type).value,
                 broadcast_scalar(Num(scalar_constant(0, e_type.element_type)), e_type).value,
                 broadcast_scalar(Num(scalar_constant(0, tau_type.element_type)), tau_type).value, info.value]
-    if n == 1:                 # no step (and no loop: IREE 3.13's runtime failed on complex
+    if n == 1:                 # no step (and no loop: IREE's runtime fails on complex
         d = real(diagonal_of(a, rank - 2))             # 1x1s with one, as in lapack_geev)
         out = complex_(real(a), 0.0) if is_complex(a.element) else a
         return [out.value, d.value, broadcast_scalar(Num(scalar_constant(0, e_type.element_type)), e_type).value,
