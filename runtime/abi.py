@@ -20,12 +20,12 @@ __all__ = ["ELEMENT_DTYPES", "Signature", "TensorSpec", "Value", "describe", "pa
 
 
 # ---- inputs IREE only reads -------------------------------------------------------------------
-# IREE 3.13 may update a function argument's buffer in place (dynamic_update_slice, scatter,
+# IREE may update a function argument's buffer in place (dynamic_update_slice, scatter,
 # sort, loop-carried values: ops it lowers to tied dispatches). Ops of READ_ONLY_OPS never do;
 # the mutating ops of READ_SLOTS only ever read the operands it names (a scatter's indices
 # and updates, a dynamic_update_slice's update and start indices, an if's predicate). An
 # argument whose every use is one of those is marked, so that CPU devices may hand IREE the
-# caller's own memory for it.
+# caller's own memory for it (docs/iree_gaps.md#runtimeabi).
 _STRUCTURE = ("broadcast broadcast_in_dim concatenate constant convolution dot dot_general "
               "dynamic_slice gather iota pad reduce reduce_window reshape return reverse slice "
               "transpose optimization_barrier").split()

@@ -16,7 +16,7 @@ from ..pipelines.targets import F64_ARITHMETIC, F64_NONE, Target
 from .boundary import F64_ELEMENTS as _F64, element_name
 
 # Ops whose f64 form needs GLSL.std.450 functions that only exist for 16/32-bit floats
-# (measured on IREE 3.13's SPIR-V backend: each fails to compile in f64 for vulkan:llvmpipe).
+# (IREE's SPIR-V backend fails to compile each in f64; docs/iree_gaps.md#runtimef64).
 F64_TRANSCENDENTAL = frozenset({
     "stablehlo.cbrt", "stablehlo.cosine", "stablehlo.exponential",
     "stablehlo.exponential_minus_one", "stablehlo.log", "stablehlo.log_plus_one",

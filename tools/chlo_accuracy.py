@@ -12,10 +12,11 @@ pipeline otherwise), and the error in units in the last place of the result type
 mpmath evaluated at 120 bits and rounded to that type. Complex results count the worse of the
 real and imaginary parts.
 
-IREE's CPU code flushes subnormal inputs and results to zero (measured: f32 and f64 inputs,
-f32 results), so device grids leave out subnormal inputs and the points whose exact result
-is subnormal in the computing type. The 6-, 4- and some 8-bit float types cannot cross IREE's
-function boundary: their functions take and return f32 and convert inside.
+IREE's CPU code flushes subnormal inputs and results to zero
+(docs/iree_gaps.md#toolschlo_accuracy), so device grids leave out subnormal inputs and the
+points whose exact result is subnormal in the computing type. The 6-, 4- and some 8-bit
+float types cannot cross IREE's function boundary: their functions take and return f32 and
+convert inside.
 
 The module also serves the tests (grids, oracle, ULP distance, module text).
 """
@@ -58,8 +59,8 @@ NATIVE_BOUNDARY = ("f64", "f32", "f16", "bf16", "complex<f32>", "complex<f64>")
 REAL_TYPES = ("f64", "f32", "f16", "bf16", "f8E4M3FN", "f8E5M2", "f8E4M3FNUZ", "f8E5M2FNUZ",
               "f8E4M3B11FNUZ", "f8E3M4", "f8E4M3", "f6E2M3FN", "f6E3M2FN", "f4E2M1FN")
 COMPLEX_TYPES = ("complex<f32>", "complex<f64>")
-# IREE 3.13 cannot compile a conversion to a 6-bit float (`arith.truncf` to f6 is left illegal),
-# so these rows evaluate the legalized StableHLO in the reference interpreter instead
+# IREE cannot compile a conversion to a 6-bit float (docs/iree_gaps.md#shlo-widen-f6), so
+# these rows evaluate the legalized StableHLO in the reference interpreter instead
 REFERENCE_ONLY = ("f6E2M3FN", "f6E3M2FN")
 
 
@@ -405,8 +406,8 @@ def make_case(spec: OpSpec, type_name: str, n: int, max_points: int | None = Non
     args, exact = without_subnormals(args, exact, compute_dtype(type_name))
     args, exact = without_unencodable(args, exact, dtype)
     if dtype.itemsize == 1 and exact.size % 64:
-        # IREE 3.13 cannot store a sub-byte tensor of odd byte size in a kernel: repeat
-        # points up to a multiple of 64 elements
+        # IREE cannot store a sub-byte tensor of odd byte size in a kernel: repeat points up
+        # to a multiple of 64 elements (docs/iree_gaps.md#toolschlo_accuracy)
         take = np.arange(-(-exact.size // 64) * 64) % exact.size
         args, exact = [a[take] for a in args], exact[take]
     with np.errstate(all="ignore"):
