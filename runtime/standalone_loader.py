@@ -265,10 +265,10 @@ class Invoker:
     IREE's local-task wait ends in a spin (`pause`) until the worker that signalled the
     call's fence has finished signalling it. Linux wakes the caller on that worker's CPU and
     lets it preempt the worker, so with as many workers as cores the caller can spin for a
-    whole scheduler slice while the worker it waits for cannot run: a 1024^3 matmul on 2
-    cores took 5.3 ms in most calls and 8 or 10 ms in the others (docs/performance.md). A
-    SCHED_BATCH thread does not preempt when it wakes up. The switch there and back costs
-    two system calls (3-6 us of a 40 us call), so only a function whose previous call took
+    whole scheduler slice while the worker it waits for cannot run, and some calls take up to
+    twice as long (docs/iree_gaps.md#runtimestandalone_loader). A SCHED_BATCH thread does not
+    preempt when it wakes up. The switch there and back costs two system calls, so only a
+    function whose previous call took
     LONG_CALL_S or more switches, and only from SCHED_OTHER (a real-time or idle caller
     keeps its policy).
     """

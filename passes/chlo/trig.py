@@ -106,7 +106,7 @@ _F32_EXP_DROP = 9.0         # past this e^-x / e^x < 2^-25: cosh and sinh are e^
 
 def _sinh_cosh_f32(x: Num) -> tuple[Num, Num]:
     """f32 sinh and cosh within 2 ULP: the series of sinh below |x| = 1, (e +- 1/e) / 2 with
-    f32_math's exp (within 1 ULP; IREE's is 4 ULP off near overflow) up to 9, and e^|x| / 2
+    f32_math's exp (within 1 ULP; IREE's loses accuracy near overflow) up to 9, and e^|x| / 2
     as one scaled exp beyond (no exp(|x| + log(1/2)), whose rounded argument costs |x| ULP,
     nor exp(|x| / 2)^2)."""
     a = abs(x)

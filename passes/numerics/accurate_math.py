@@ -64,7 +64,7 @@ EXPANSIONS = {
     "stablehlo.sign": (None, c_sign),
 }
 # with f64=true (targets that compute f64 arithmetic): pow below f64 goes through f64 (IREE
-# computes exp(y log x) in f32: 64 ULP off for large results, 128 in bf16)
+# computes exp(y log x) in f32, inaccurate for large results; docs/iree_gaps.md#shlo-accurate-math)
 F64_POWER = {"stablehlo.power": _power_in_f64}
 # with exp-log=true (targets whose own f32 exp and log1p are wrong: Vulkan on Mesa)
 EXP_LOG = {

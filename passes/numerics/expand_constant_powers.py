@@ -3,7 +3,8 @@ integer (|c| <= 8, c != 0) is computed in f64 as a product of x's, times sqrt(x)
 inverted for a negative c, and rounded to f32 once.
 
 shlo-accurate-math computes every f32 pow in f64 with fdlibm's pow (IREE's own is exp(y log x)
-in f32, 64 ULP off): logs, exps and their splitting cost about 100 operations an element. A
+in f32, inaccurate; docs/iree_gaps.md#shlo-accurate-math): logs, exps and their splitting
+cost about 100 operations an element. A
 simulation's x ** -1.5 (n-body forces, r2 ** -1.5 over 256 x 256 pairs and 40 steps) spent
 most of its time there. The product form is as accurate: at most ~10 f64 operations of 2^-53
 each before one rounding to f32, so the f32 result is the correctly rounded one except within

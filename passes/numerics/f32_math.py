@@ -11,9 +11,9 @@ exact), e^r by its Taylor series on |r| <= ln2/2, 2^k applied in two halves thro
 bits. expm1: its Taylor series for |x| < 1 (no cancellation), exp(x) - 1 beyond. log1p:
 2 atanh(s), s = x / (2 + x), by the series of atanh for |x| < 0.4, log(1 + x) beyond.
 None of them relies on an error-free transformation that Mesa's optimiser could fold.
-exp also serves f32 sinh and cosh on every target (chlo_trig; IREE's CPU exp is 4 ULP off
+exp also serves f32 sinh and cosh on every target (chlo_trig; IREE's CPU exp loses accuracy
 near overflow), with a power-of-two scale that keeps e^x / 2 finite past e^x's overflow.
-cbrt (IREE's own f32 cbrt is up to 10 ULP off, NaN for inf) runs on every target below f64.
+cbrt (IREE's own f32 cbrt is inaccurate, NaN for inf) runs on every target below f64.
 """
 from __future__ import annotations
 
@@ -71,7 +71,7 @@ def logistic(x: Num) -> Num:
 def cbrt(x: Num) -> Num:
     """The real cube root: e^(log|x| / 3) from the target's exp and log, then one Newton step
     y - (y - |x| / y^2) / 3, which leaves the square of their relative error (IREE's own f32
-    cbrt is up to 10 ULP off and gives NaN for inf). x itself for 0, inf and NaN."""
+    cbrt is inaccurate and gives NaN for inf). x itself for 0, inf and NaN."""
     a = abs(x)
     y = _target_exp(log(select((a > 0.0) & is_finite(a), a, a.like(1.0))) * (1.0 / 3.0))
     y = y - (y - a / (y * y)) * (1.0 / 3.0)

@@ -1,8 +1,9 @@
 """A sort of which only the first k along its dimension are used, as IREE's top-k (cpu, Vulkan).
 
 chlo.top_k (and sort-then-slice, jax.lax.approx_max_k off TPU) sorts whole rows to keep k of
-them: the bitonic network does O(n log² n) work per row (64 rows of 4096, k = 16: 28 ms a call
-against XLA's 0.48 ms). `iree_linalg_ext.topk` keeps a running top-k per row instead, O(n k)
+them: the bitonic network does O(n log² n) work per row, far more than XLA's top-k
+(docs/iree_gaps.md#shlo-lower-sort). `iree_linalg_ext.topk` keeps a running top-k per row
+instead, O(n k)
 comparisons; with a chunked first pass that drops most of a row, fewer still:
 
 - every element becomes one i64, ordered like the sort (the comparator's order as a signed
