@@ -18,8 +18,8 @@ from .vulkan.expansions import complex_window, fenced_fft, grouped_convolution, 
 from .vulkan.fences import (fence_broadcast_window_results, fence_f64_operands,
                             fence_integer_to_bf16, fence_narrow_window_inputs, fence_reduce_results,
                             fence_zero_operands, iota_as_constant, nd_iota_as_broadcast)
-from .vulkan.integers import (count_leading_zeros, float_remainder, signed_min_max_reduce,
-                              signed_remainder, unsigned_quotient)
+from .vulkan.integers import (count_leading_zeros, float_remainder, negated_divisor,
+                              signed_min_max_reduce, signed_remainder, unsigned_quotient)
 
 _VK = ("vulkan",)
 _PRODUCTS = ("stablehlo.dot_general", "stablehlo.convolution")
@@ -61,6 +61,9 @@ VULKAN_QUIRKS: tuple[Quirk, ...] = (
           rule=unsigned_quotient),
     Quirk("vk-signed-remainder-min", "a signed remainder of -2^N taken of -2^N + |divisor|",
           ("stablehlo.remainder",), _VK, rule=signed_remainder),
+    Quirk("vk-negated-divisor", "a signed integer divide or remainder by the negated divisor "
+          "(IREE made it unsigned, which fails to compile on a vector<1>)",
+          ("stablehlo.divide", "stablehlo.remainder"), _VK, rule=negated_divisor),
     Quirk("vk-float-remainder", "a float remainder below f64 as the exact f64 fmod",
           ("stablehlo.remainder",), _VK, rule=float_remainder, needs=frozenset({"f64"})),
     Quirk("vk-grouped-convolution", "a grouped convolution as one convolution per group",

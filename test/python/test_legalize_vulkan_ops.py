@@ -776,3 +776,73 @@ def test_f64_3d_convolution_of_a_computed_input(ctx, target):
     x, k = rng.standard_normal((8, 8)), rng.standard_normal((3, 1, 1, 3, 3))
     want = np.stack([np.stack([correlate(x, k[o, 0, 0], mode="same")] * 2) for o in range(3)])
     np.testing.assert_allclose(exe(x, k)[0], want, rtol=1e-12, atol=1e-12)
+
+
+def _divide_xla(a, b):
+    """Integer a / b and a % b as XLA defines them (x / 0 = -1, x % 0 = x; MIN / -1 = MIN)."""
+    wide_a, wide_b = a.astype(np.int64), b.astype(np.int64)
+    safe = np.where(wide_b == 0, 1, wide_b)
+    q = np.sign(wide_a) * np.sign(safe) * (np.abs(wide_a) // np.abs(safe))
+    r = wide_a - safe * q
+    q, r = np.where(wide_b == 0, -1, q), np.where(wide_b == 0, wide_a, r)
+    return q.astype(a.dtype), r.astype(a.dtype)      # (MIN / -1 wraps to MIN)
+
+
+@pytest.mark.parametrize("target", TARGETS)
+def test_divisions_of_values_known_non_negative(ctx, target):
+    """vk-negated-divisor: i32 divide/remainder of ui8 values (zero-extended) by a constant and
+    by ui8 values, ui8 and ui32 divisions, and i32 ones with 0, -1 and MIN divisors, at 16
+    (where IREE's unsigned form of them failed to compile on vulkan), 64 and 65536 elements."""
+    functions = []
+    for n in (16, 64, 65536):
+        i32, u8 = f"tensor<{n}xi32>", f"tensor<{n}xui8>"
+        functions.append(f"""
+    func.func @widened_{n}(%a: {u8}, %b: {u8}) -> ({i32}, {i32}, {i32}, {i32}) {{
+      %x = stablehlo.convert %a : ({u8}) -> {i32}
+      %y = stablehlo.convert %b : ({u8}) -> {i32}
+      %c = stablehlo.constant dense<7> : {i32}
+      %q = stablehlo.divide %x, %c : {i32}
+      %r = stablehlo.remainder %x, %c : {i32}
+      %s = stablehlo.divide %x, %y : {i32}
+      %t = stablehlo.remainder %x, %y : {i32}
+      return %q, %r, %s, %t : {i32}, {i32}, {i32}, {i32}
+    }}
+    func.func @signed_{n}(%x: {i32}, %y: {i32}) -> ({i32}, {i32}) {{
+      %q = stablehlo.divide %x, %y : {i32}
+      %r = stablehlo.remainder %x, %y : {i32}
+      return %q, %r : {i32}, {i32}
+    }}
+    func.func @unsigned_{n}(%a: {u8}, %b: {u8}, %c: tensor<{n}xui32>, %d: tensor<{n}xui32>)
+        -> ({u8}, {u8}, tensor<{n}xui32>, tensor<{n}xui32>) {{
+      %q = stablehlo.divide %a, %b : {u8}
+      %r = stablehlo.remainder %a, %b : {u8}
+      %s = stablehlo.divide %c, %d : tensor<{n}xui32>
+      %t = stablehlo.remainder %c, %d : tensor<{n}xui32>
+      return %q, %r, %s, %t : {u8}, {u8}, tensor<{n}xui32>, tensor<{n}xui32>
+    }}""")
+    exe = compile_for(ctx, "\n".join(functions), target)
+    rng = np.random.default_rng(37)
+    low, high = np.iinfo(np.int32).min, np.iinfo(np.int32).max
+    for n in (16, 64, 65536):
+        a, b = (rng.integers(0, 255, n, dtype=np.uint8, endpoint=True) for _ in range(2))
+        b[:3] = 0
+        x, y = a.astype(np.int32), b.astype(np.int32)
+        got = [np.asarray(v) for v in exe.function(f"widened_{n}")(a, b)]
+        want = [*_divide_xla(x, np.full(n, 7, np.int32)), *_divide_xla(x, y)]
+        for k, (g, w) in enumerate(zip(got, want)):
+            np.testing.assert_array_equal(g, w, err_msg=f"widened_{n} output {k}")
+        x = rng.integers(low, high, n, dtype=np.int32, endpoint=True)
+        y = rng.integers(-1000, 1000, n, dtype=np.int32)
+        x[:8] = [low, low, low, low, 5, -5, 7, low + 1]
+        y[:8] = [-1, low, 0, 1, 0, low, -1, low]
+        got = [np.asarray(v) for v in exe.function(f"signed_{n}")(x, y)]
+        for k, (g, w) in enumerate(zip(got, _divide_xla(x, y))):
+            np.testing.assert_array_equal(g, w, err_msg=f"signed_{n} output {k}")
+        c = rng.integers(0, 2**32 - 1, n, dtype=np.uint32, endpoint=True)
+        d = rng.integers(1, 2**32 - 1, n, dtype=np.uint32, endpoint=True) >> rng.integers(
+            0, 32, n).astype(np.uint32)
+        b[b == 0], d[d == 0] = 1, 1
+        q, r, s, t = (np.asarray(v) for v in exe.function(f"unsigned_{n}")(a, b, c, d))
+        for g, w, what in ((q, a // b, "ui8 /"), (r, a % b, "ui8 %"), (s, c // d, "ui32 /"),
+                           (t, c % d, "ui32 %")):
+            np.testing.assert_array_equal(g, w, err_msg=f"unsigned_{n} {what}")

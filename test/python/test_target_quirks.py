@@ -100,8 +100,14 @@ SAMPLES = {
       return %r : tensor<4xui32>
     }""",
     "vk-signed-remainder-min": """
-    func.func @f(%a: tensor<4xi32>, %b: tensor<4xi32>) -> tensor<4xi32> {
+    func.func @f(%a: tensor<4xi32>) -> tensor<4xi32> {
+      %b = stablehlo.constant dense<-3> : tensor<4xi32>
       %r = stablehlo.remainder %a, %b : tensor<4xi32>
+      return %r : tensor<4xi32>
+    }""",
+    "vk-negated-divisor": """
+    func.func @f(%a: tensor<4xi32>, %b: tensor<4xi32>) -> tensor<4xi32> {
+      %r = stablehlo.divide %a, %b : tensor<4xi32>
       return %r : tensor<4xi32>
     }""",
     "vk-float-remainder": """

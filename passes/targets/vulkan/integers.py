@@ -132,3 +132,44 @@ def float_remainder(op: ir.Operation):
     from ...numerics import f64_math         # (imported when used: it builds on lib.expr)
     return [f64_math.fmod_narrow(x.to("f64"), y.to("f64")).to(x.element).value]
 
+
+
+NEGATED_DIVISOR = "shlo.negated_divisor"     # a divide/remainder already rewritten below
+
+
+def negated_divisor(op: ir.Operation):
+    """A signed integer divide or remainder by the negated divisor, so that IREE cannot prove
+    both operands non-negative and make it unsigned (its spirv.UDiv/UMod of a vector<1> fail
+    to convert): x % b = x % -b for every b; x / c = -(x / -c) for a constant c > 0, and
+    for other divisors with b = 0 (-1) and MIN / MIN (1) selected apart."""
+    if NEGATED_DIVISOR in op.attributes:
+        return None
+    x, b = (Num(v) for v in op.operands)
+    element = x.element
+    if not isinstance(element, ir.IntegerType) or element.is_unsigned or element.width == 1:
+        return None
+    divisor = _constant_divisor(b.value)
+    if divisor is not None and divisor.size and (divisor < 0).all():
+        return None                                   # already negative: stays signed
+    if op.name == "stablehlo.remainder":
+        out = stablehlo.remainder(x.value, (-b).value)
+        for name in (CANONICAL, NEGATED_DIVISOR):     # (keeps vk-signed-remainder-min's form)
+            out.owner.attributes[name] = ir.UnitAttr.get()
+        return [out]
+    quotient = stablehlo.divide(x.value, (-b).value)
+    quotient.owner.attributes[NEGATED_DIVISOR] = ir.UnitAttr.get()
+    q = -Num(quotient)
+    if divisor is not None and divisor.size and (divisor > 0).all():
+        return [q.value]
+    most_negative = -(1 << (element.width - 1))
+    q = select(b.eq(0), x.like(-1), q)
+    q = select(Num(stablehlo.and_(x.eq(most_negative).value, b.eq(most_negative).value)),
+               x.like(1), q)
+    return [q.value]
+
+
+def _constant_divisor(value: ir.Value):
+    """The values of a constant divisor (through broadcasts), or None."""
+    while isinstance(value, ir.OpResult) and value.owner.name == "stablehlo.broadcast_in_dim":
+        value = value.owner.operands[0]
+    return constant_values(value)
