@@ -3,11 +3,8 @@
 `slice(reshape(f(x, ...)))` with `f` elementwise becomes `f(slice(reshape(x)), ...)`, repeated
 up the chain of elementwise ops. Each element of an elementwise op depends only on the same
 element of its operands, so the result is exactly the same. IREE 3.13 fuses such a chain into
-the dispatch that reads the slice and, when a reshape sits between them, keeps the whole
-elementwise value on that dispatch's stack ("exceeded stack allocation limit of 32768 bytes"
-on llvm-cpu, too much shared memory on Vulkan): two words sliced from a flattened
-`convert(f32[8,17,8,5] -> i64)` that seed an rng_bit_generator failed to compile, also without
-shlo's passes (docs/fuzzing.md, `slice_of_converted_stack_cpu`).
+the dispatch that reads the slice and computes all of it there: over the stack or shared memory
+limit, or a compile that never ends (docs/iree_gaps.md#shlo-slice-before-elementwise).
 
 An elementwise op is sliced through when the slice keeps at most half of it or nothing else
 uses it (else the whole op stays and the slice would compute part of it twice). Rank-0
@@ -89,7 +86,7 @@ class _Slicer:
             splat = ir.DenseElementsAttr(op.attributes["value"])
             return stablehlo.constant(ir.DenseElementsAttr.get_splat(
                 self.shaped(element), splat.get_splat_value()), result_type=None)
-        if (self.budget > 0 and _is_elementwise(op, self.source)
+        if (op is not None and self.budget > 0 and _is_elementwise(op, self.source)
                 and (self.small or _users(value) == 1)):
             self.budget -= 1
             operands = [v if ir.RankedTensorType(v.type).rank == 0 else self.sliced(v)
