@@ -8,7 +8,8 @@ limit, or a compile that never ends (docs/iree_gaps.md#shlo-slice-before-element
 
 An elementwise op is sliced through when the slice keeps at most half of it or nothing else
 uses it (else the whole op stays and the slice would compute part of it twice). Rank-0
-operands (clamp bounds, a select's scalar predicate) stay as they are; broadcast scalars and
+operands of a ranked op (clamp bounds, a select's scalar predicate) stay as they are; those of
+a rank-0 op are reshaped and sliced like the others; broadcast scalars and
 splat constants become ones of the slice's shape. Each value of a chain is sliced once per
 slice (a diamond of ops is not duplicated), at most MAX_OPS elementwise ops per slice.
 """
@@ -89,8 +90,8 @@ class _Slicer:
         if (op is not None and self.budget > 0 and _is_elementwise(op, self.source)
                 and (self.small or _users(value) == 1)):
             self.budget -= 1
-            operands = [v if ir.RankedTensorType(v.type).rank == 0 else self.sliced(v)
-                        for v in op.operands]
+            operands = [v if self.source and ir.RankedTensorType(v.type).rank == 0
+                        else self.sliced(v) for v in op.operands]
             return ir.Operation.create(
                 op.name, results=[self.shaped(element)], operands=operands,
                 attributes={n: op.attributes[n] for n in op.attributes}).result

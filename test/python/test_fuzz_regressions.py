@@ -548,3 +548,10 @@ def test_dynamic_update_slice_of_returned_argument(target):
         from conftest import vulkan_or_skip
         vulkan_or_skip()
     assert replay("dynamic_update_slice_of_returned_argument", target) is None
+
+
+def test_slice_of_rank0_convert():
+    """shlo-slice-before-elementwise kept the scalar clamp bounds of a rank-0 chain unsliced
+    when slicing its one reshaped element ('stablehlo.convert' op requires the same shape;
+    seed 30 program 64)."""
+    assert replay("slice_of_rank0_convert") is None

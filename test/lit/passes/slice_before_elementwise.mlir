@@ -63,3 +63,20 @@ func.func @declined(%x: tensor<4x64xf32>) -> (tensor<4x64xi32>, tensor<200xi32>,
   %d = stablehlo.slice %i [0:1, 0:2] : (tensor<4x64xi32>) -> tensor<1x2xi32>
   return %i, %s, %ts, %d : tensor<4x64xi32>, tensor<200xi32>, tensor<2xi32>, tensor<1x2xi32>
 }
+
+// A rank-0 chain (clamp of scalars) reshaped to one element: every operand is reshaped and
+// sliced, the scalar bounds too (shlo-fuzz seed 30 program 64 failed to verify before).
+// CHECK-LABEL: func.func @scalar
+// CHECK:         %[[X:.*]] = stablehlo.reshape %arg0 : (tensor<f16>) -> tensor<1xf16>
+// CHECK:         %[[XS:.*]] = stablehlo.slice %[[X]] [0:0] : (tensor<1xf16>) -> tensor<0xf16>
+// CHECK:         %[[C:.*]] = stablehlo.clamp %{{.*}}, %[[XS]], %{{.*}} : tensor<0xf16>
+// CHECK:         stablehlo.convert %[[C]] : (tensor<0xf16>) -> tensor<0xui32>
+func.func @scalar(%x: tensor<f16>) -> tensor<0xui32> {
+  %lo = stablehlo.constant dense<0.0> : tensor<f16>
+  %hi = stablehlo.constant dense<6.5504e+04> : tensor<f16>
+  %c = stablehlo.clamp %lo, %x, %hi : tensor<f16>
+  %u = stablehlo.convert %c : (tensor<f16>) -> tensor<ui32>
+  %r = stablehlo.reshape %u : (tensor<ui32>) -> tensor<1xui32>
+  %s = stablehlo.slice %r [0:0] : (tensor<1xui32>) -> tensor<0xui32>
+  return %s : tensor<0xui32>
+}
