@@ -10,7 +10,11 @@ convolution runs that layout far below the machine's speed: the gradient of a st
 conv over 16x32x32x32 took 189 ms against XLA's 3 ms (shlo-bench's cnn_train). As matmuls
 (9 of [32, 4096] x [4096, 64], each reading its strided window of the input) it took 8 ms;
 the stride-1 gradient 32-34 -> 20 ms (XLA 4-5 ms). One matmul of all positions' windows
-stacked (9 copies of the input) was slower (20 ms for both). Rewritten: static shapes, no
+stacked (9 copies of the input) was slower (20 ms for both), except where the batch (the
+matmuls' rows: a first layer's 3 input channels) is below STACK_BELOW: 9 matmuls of 3 rows
+each pad to a data tile of 16 rows and encode their [3, 16384] windows apart, one of 27 rows
+does not (cnn_train, paired: 0.97-0.99x the process CPU time; `stack-below=0` never stacks).
+Rewritten: static shapes, no
 groups, no lhs dilation or window reversal, no negative padding, at most MAX_OUTPUTS output
 positions and at least MIN_WINDOW window positions. Padding becomes a stablehlo.pad, strides
 the windows' starts, rhs dilation the slices' strides. bf16 and f16 compute in f32 and round
@@ -29,10 +33,11 @@ from shlo.dialect import stablehlo
 from shlo.dialect.attributes import CONV_DIMS, enum_name
 from ..lib.expr import Num, attributes, is_narrow_float
 from .convolution_to_dots import group_counts
-from ..op_rules import RulesPass
+from ..op_rules import RulesPass, apply_rules
 
 MAX_OUTPUTS = 64        # output positions: one slice of the input each
 MIN_WINDOW = 16         # window positions: below, the direct convolution is fine
+STACK_BELOW = 16        # a batch (the matmuls' rows) below this: all windows in one matmul
 
 
 def _ints(attrs: dict, name: str, n: int) -> list[int]:
@@ -44,7 +49,7 @@ def _transpose(x: ir.Value, permutation: list[int]) -> ir.Value:
         x, permutation=permutation)
 
 
-def _convolution(op: ir.Operation):
+def _convolution(op: ir.Operation, stack_below: int = STACK_BELOW):
     attrs = attributes(op)
     dims = CONV_DIMS.decode(attrs["dimension_numbers"])
     lhs, rhs = op.operands
@@ -86,21 +91,30 @@ def _convolution(op: ir.Operation):
     precision = ({"precision_config": [enum_name(a) for a in
                                        ir.ArrayAttr(attrs["precision_config"])]}
                  if "precision_config" in attrs else {})
-    row = ir.RankedTensorType.get([1, batch, out_features], f32)
-    rows = []
+    patches = []
     for position in itertools.product(*(range(s) for s in outputs)):
         start = [position[i] * strides[i] for i in range(n)]
-        patch = stablehlo.slice(
+        patches.append(stablehlo.slice(
             x, start_indices=[0, *start, 0],
             limit_indices=[batch, *(start[i] + (window[i] - 1) * rhs_dilation[i] + 1
                                     for i in range(n)), features],
-            strides=[1, *rhs_dilation, 1])
-        product = stablehlo.dot_general(
+            strides=[1, *rhs_dilation, 1]))
+    if batch < stack_below and len(patches) > 1:
+        # all positions' windows side by side along the batch: one matmul
+        stacked = stablehlo.concatenate(patches, dimension=0)
+        result = stablehlo.dot_general(
+            stacked, kernel, lhs_contracting_dimensions=list(range(1, n + 2)),
+            rhs_contracting_dimensions=list(range(n + 1)),
+            result_type=ir.RankedTensorType.get([len(patches) * batch, out_features], f32),
+            **precision)
+    else:
+        row = ir.RankedTensorType.get([1, batch, out_features], f32)
+        rows = [stablehlo.reshape(stablehlo.dot_general(
             patch, kernel, lhs_contracting_dimensions=list(range(1, n + 2)),
             rhs_contracting_dimensions=list(range(n + 1)),
-            result_type=ir.RankedTensorType.get([batch, out_features], f32), **precision)
-        rows.append(stablehlo.reshape(product, result_type=row))
-    result = rows[0] if len(rows) == 1 else stablehlo.concatenate(rows, dimension=0)
+            result_type=ir.RankedTensorType.get([batch, out_features], f32), **precision),
+            result_type=row) for patch in patches]
+        result = rows[0] if len(rows) == 1 else stablehlo.concatenate(rows, dimension=0)
     result = stablehlo.reshape(result, result_type=ir.RankedTensorType.get(
         [*outputs, batch, out_features], f32))
     order = {d: i for i, d in enumerate(dims["output_spatial_dimensions"])}
@@ -117,3 +131,9 @@ class FewOutputConvolutions(RulesPass):
 
     NAME = "shlo-few-output-convolutions"
     RULES = {"stablehlo.convolution": _convolution}
+    stack_below: int = STACK_BELOW     # one matmul of all windows stacked below this batch
+
+    def run(self, op: ir.Operation) -> None:
+        below = self.stack_below
+        apply_rules(op, {"stablehlo.convolution": lambda found: _convolution(found, below)},
+                    self.NAME)

@@ -68,3 +68,39 @@ func.func @main(%x: tensor<16384x32xui32>) -> tensor<16384x32xui32> {
     x = np.random.default_rng(8).integers(0, 1000, (16384, 32)).astype(np.uint32)
     got = shlo.compile(module, target="cpu")(x)
     np.testing.assert_array_equal(got, x - x.sum(0, dtype=np.uint32))
+
+
+PRODUCT_SUM = """
+func.func @main(%x: tensor<16x32x32x32xf32>, %y: tensor<16x32x32x32xf32>) -> tensor<32xf32> {
+  %z = stablehlo.constant dense<0.0> : tensor<f32>
+  %p = stablehlo.multiply %x, %y : tensor<16x32x32x32xf32>
+  %s = stablehlo.reduce(%p init: %z) applies stablehlo.add across dimensions = [0, 1, 2] : (tensor<16x32x32x32xf32>, tensor<f32>) -> tensor<32xf32>
+  return %s : tensor<32xf32>
+}"""
+
+
+def test_column_sums_of_products_match_numpy():
+    """Batch norm's backward sum of x * dy over N, H, W (read as x * y + 0.0): numpy's sums
+    from +0.0, also for a column of -0.0 products (+0.0), an inf one and a NaN one."""
+    rng = np.random.default_rng(9)
+    x, y = (rng.standard_normal((16, 32, 32, 32)).astype(np.float32) for _ in range(2))
+    x[..., 0], y[..., 0] = -0.0, 1.0
+    x[3, 4, 5, 1], y[3, 4, 5, 1] = np.inf, 1.0
+    x[3, 4, 5, 2], y[3, 4, 5, 2] = np.inf, 0.0
+    got = shlo.compile(PRODUCT_SUM, target="cpu")(x, y)
+    want = np.add.reduce((x.astype(np.float64) * y).reshape(-1, 32), axis=0, initial=0.0)
+    np.testing.assert_allclose(got[3:], want[3:], rtol=1e-4, atol=1e-3)
+    assert got[0] == 0.0 and not np.signbit(got[0])
+    assert got[1] == np.inf and np.isnan(got[2])
+
+
+def test_column_sums_read_products_plus_zero(ctx):
+    from shlo.passes.pipeline import run_pipeline
+    module = shlo.parse_module(PRODUCT_SUM, context=ctx)
+    run_pipeline(module.operation,
+                 "builtin.module(shlo-split-long-reduce,shlo-fence-small-reductions)")
+    text = str(module)
+    assert text.count("stablehlo.add %") == 1 and "dense<0.000000e+00> : tensor<16x32x32x32xf32>" in text
+    module = shlo.parse_module(PRODUCT_SUM.replace("dense<0.0>", "dense<-0.0>"), context=ctx)
+    run_pipeline(module.operation, "builtin.module(shlo-fence-small-reductions)")
+    assert "stablehlo.add %" not in str(module)      # a sum from -0.0 keeps its products

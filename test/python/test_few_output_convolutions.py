@@ -58,3 +58,20 @@ def test_only_weight_gradients_become_matmuls(ctx):
     # the forward convolution stays; the weight gradient becomes 9 matmuls
     assert before == 2 and str(module).count("stablehlo.convolution") == 1
     assert str(module).count("stablehlo.dot_general") == 9
+
+
+def test_a_narrow_batch_stacks_its_windows(ctx):
+    """A first layer's weight gradient (3 input channels: the matmuls' rows) is one matmul of
+    the 9 windows stacked, [27, ...] x [..., 32]; `stack-below=0` keeps 9 matmuls."""
+    import jax
+    from shlo.passes.pipeline import run_pipeline
+    fn, args = _weight_gradient("first_layer")
+    text = jax.jit(fn).lower(*args).as_text()
+    found = {}
+    for pipeline in ("shlo-few-output-convolutions", "shlo-few-output-convolutions{stack-below=0}"):
+        module = shlo.parse_module(text, context=ctx)
+        run_pipeline(module.operation, f"builtin.module({pipeline})")
+        found[pipeline] = str(module)
+    stacked, apart = found.values()
+    assert stacked.count("stablehlo.dot_general") == 1 and "-> tensor<27x32xf32>" in stacked
+    assert apart.count("stablehlo.dot_general") == 9
