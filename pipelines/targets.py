@@ -108,8 +108,12 @@ class TargetKind:
 # (scatter) live in shlo.pipelines.cpu_tuning; user flags come after these and win.
 # O3 also strips assertions, which would drop shlo's run-time shape checks (docs/dynamic_shapes.md):
 # keep them (they cost nothing in a static module, which has none).
+# No compile-time evaluation of constant expressions (const-eval): IREE JIT-compiles and runs a
+# second module of them (jax's Adam step: 99 scalar f64 expressions of shlo-accurate-math's
+# pow, 7 of 12 s of iree-compile). They are still hoisted and computed once, when the module
+# loads; a call runs the same dispatches (docs/performance.md, "Cold compiles").
 CPU_DEFAULT_FLAGS = ("--iree-opt-level=O3", "--iree-opt-data-tiling",
-                     "--iree-opt-strip-assertions=false")
+                     "--iree-opt-strip-assertions=false", "--iree-opt-const-eval=false")
 
 KINDS: dict[str, TargetKind] = {k.name: k for k in (
     TargetKind("cpu", "local-task",

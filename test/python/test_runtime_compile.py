@@ -236,3 +236,30 @@ def test_compile_does_not_touch_the_callers_module(ctx):
     with pytest.raises(shlo.CompileError, match="unresolved source materialization"):
         shlo.compile(module, target="cpu", cache=False)
     assert shlo.print_module(module) == before
+
+
+CONSTANT_POWER = """func.func @main(%x: tensor<4xf32>, %n: tensor<f32>) -> tensor<4xf32> {
+  %b = stablehlo.constant dense<0.9> : tensor<f32>
+  %p = stablehlo.power %b, %n : tensor<f32>
+  %q = stablehlo.broadcast_in_dim %p, dims = [] : (tensor<f32>) -> tensor<4xf32>
+  %0 = stablehlo.multiply %x, %q : tensor<4xf32>
+  return %0 : tensor<4xf32>
+}"""
+
+
+@pytest.mark.parametrize("flags, evaluated_by_iree", [((), False),
+                                                      (("--iree-opt-const-eval=true",), True)])
+def test_constant_expressions_are_computed_when_the_module_loads(tmp_path, flags,
+                                                                 evaluated_by_iree):
+    """The cpu target compiles without IREE's const-eval (a second JIT-compiled module, most of
+    a training step's compile): the constant part of pow(0.9, n) (shlo-accurate-math's f64 log
+    of 0.9) stays in a hoisted initializer, run when the module loads, with the same values;
+    the flag turns const-eval back on."""
+    from shlo.pipelines.targets import get_target
+    assert "--iree-opt-const-eval=false" in get_target("cpu").flags
+    executable = shlo.compile(CONSTANT_POWER, target="cpu", flags=list(flags), cache=False,
+                              dump_dir=str(tmp_path))
+    x = np.array([1, -2, 0.5, 3], np.float32)
+    np.testing.assert_allclose(executable(x, np.float32(7.5)), x * 0.9 ** 7.5, rtol=2e-7)
+    [phase] = [n for n in os.listdir(tmp_path) if n.endswith("iree-global-optimization.mlir")]
+    assert ("util.initializer" in (tmp_path / phase).read_text()) != evaluated_by_iree
