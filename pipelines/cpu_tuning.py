@@ -294,6 +294,11 @@ HOST_PASSES: tuple[HostPass, ...] = (
     HostPass("cpu-avx2-bf16-matmuls", "shlo-widen-narrow-matmuls", frozenset({"avx2"}),
              frozenset({"avx512_bf16"}),
              "IREE's bf16 matmul without bf16 instructions is 70-100x XLA"),
+    HostPass("cpu-avx512bf16-wide-matmuls",
+             "shlo-widen-narrow-matmuls{types=bf16 min-free-size=128}",
+             frozenset({"avx512_bf16", "amx_bf16"}), frozenset(),
+             "IREE's bf16 matmul (vdpbf16ps tiles, no AMX) is slower than its f32 one where "
+             "both free sizes are large"),
     HostPass("cpu-f16-matmuls", "shlo-widen-narrow-matmuls{types=f16}",
              frozenset({"avx2", "avx512_bf16"}), frozenset({"avx512_fp16"}),
              "IREE's f16 matmul without f16 instructions is 1.6x XLA"),
