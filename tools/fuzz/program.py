@@ -404,8 +404,10 @@ def clamp(b: Builder, rng, a: Val, others) -> Val:
             x, y = abs(x), abs(y) + 3
         lo = Val(b.const(x, a.dtype), (), a.dtype)
         hi = Val(b.const(y, a.dtype), (), a.dtype)
+    # a cancelled operand's error is relative to its own array's magnitude, which the bounds
+    # cut off (an fft of 1e30s clamped to [-6, 10]): which side a near-0 value lands is noise
     return Val(xla.Clamp(lo.op, a.op, hi.op), a.shape, a.dtype, max(a.err, lo.err, hi.err),
-               a.cancel, a.fragile or lo.fragile or hi.fragile)
+               a.cancel, a.fragile or lo.fragile or hi.fragile or (a.cancel and a.err > 0))
 
 
 def convert(b: Builder, rng, a: Val, others) -> Val:
