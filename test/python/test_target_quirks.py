@@ -105,6 +105,16 @@ SAMPLES = {
       %r = stablehlo.remainder %a, %b : tensor<4xi32>
       return %r : tensor<4xi32>
     }""",
+    "vk-narrow-scatter-input": """
+    func.func @f(%x: tensor<8xf32>, %i: tensor<4x1xi32>, %u: tensor<4xbf16>) -> tensor<8xf32> {
+      %w = stablehlo.convert %u : (tensor<4xbf16>) -> tensor<4xf32>
+      %r = "stablehlo.scatter"(%x, %i, %w) <{scatter_dimension_numbers = #stablehlo.scatter<inserted_window_dims = [0], scatter_dims_to_operand_dims = [0], index_vector_dim = 1>}> ({
+      ^bb0(%a: tensor<f32>, %b: tensor<f32>):
+        %s = stablehlo.add %a, %b : tensor<f32>
+        stablehlo.return %s : tensor<f32>
+      }) : (tensor<8xf32>, tensor<4x1xi32>, tensor<4xf32>) -> tensor<8xf32>
+      return %r : tensor<8xf32>
+    }""",
     "vk-negated-divisor": """
     func.func @f(%a: tensor<4xi32>, %b: tensor<4xi32>) -> tensor<4xi32> {
       %r = stablehlo.divide %a, %b : tensor<4xi32>

@@ -57,6 +57,24 @@ def fence_narrow_window_inputs(window: ir.Operation) -> None:
                 window.operands[i] = new
 
 
+def fence_narrow_scatter_inputs(scatter: ir.Operation) -> None:
+    """A scatter's 32- or 64-bit indices and updates computed from 8- or 16-bit numbers (a
+    bf16 -> f32 convert of a select_and_scatter's source) behind fusion barriers: IREE fused
+    the whole convert into the dispatch of one slice of the updates and kept it in shared
+    memory. (Narrow updates stay: a view of the scatter's own operand needs
+    shlo-copy-overlapping-updates' optimization_barrier alone.)"""
+    scatter = scatter.operation
+    n = (len(scatter.operands) - 1) // 2
+    for k in range(n, 2 * n + 1):
+        value = scatter.operands[k]
+        if (isinstance(value.owner, ir.Block) or value.owner.name == FUSION_BARRIER
+                or getattr(element_of(value), "width", 32) < 32
+                or not _reads_narrow_values(value)):
+            continue
+        with ir.InsertionPoint(scatter), scatter.location:
+            scatter.operands[k] = fence([value])[0]
+
+
 def fence_integer_to_bf16(convert: ir.Operation) -> None:
     """A convert to bf16 of a float converted from integers reads that float behind a fusion
     barrier (the two converts round twice; one fused dispatch fails to compile)."""
