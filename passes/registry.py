@@ -95,6 +95,8 @@ PASSES: dict[str, tuple[str, str]] = {
     "shlo-simplify": ("shlo.passes.folding.simplify", "Simplify"),
     "shlo-slice-before-elementwise": ("shlo.passes.shapes.slice_before_elementwise",
                                       "SliceBeforeElementwise"),
+    "shlo-convert-narrow-iota": ("shlo.passes.element_types.convert_narrow_iota",
+                                 "ConvertNarrowIota"),
 }
 
 

@@ -37,6 +37,7 @@ DEFAULT_PASSES = [
     "shlo-legalize-dot-algorithm",
     "shlo-expand-complex-dot",
     "shlo-legalize-convolution",
+    "shlo-convert-narrow-iota",
     "shlo-round-narrow-float-converts",
     "shlo-widen-f6",
     "shlo-legalize-e8m0",
