@@ -7,7 +7,9 @@ each checked against XLA and timed side by side with it.
 A model is a function of pytrees of arrays; shlo compiles its flattened form with
 `shlo.jax.jit` (cold: no cache), XLA compiles the same function (jax.jit). Every result leaf
 must agree with XLA's within the model's tolerances before any time counts. Columns: run time
-(median over interleaved rounds), shlo/XLA, cold compile time of both, and the compile time for
+(median over interleaved rounds), shlo/XLA, cpu/XLA (process CPU time per call, all threads:
+steadier than the run time on a loaded machine, where waits for the scheduler inflate the run
+time), cold compile time of both, and the compile time for
 the `vulkan` target (compiled only, not run). `--target vulkan` (or cuda) compiles and runs shlo
 on that target instead, still against XLA on the CPU (its results come back to the host, timed).
 """
@@ -598,11 +600,15 @@ def run_model(model: Model, *, rounds: int = 5, budget: float = 0.3, flags=(),
         if error:
             row["error"] = error if name == "shlo" else f"without {', '.join(without)}: {error}"
             return row
-    for name, (seconds, spread) in time_interleaved(contenders, rounds, budget).items():
+    cpu: dict[str, float] = {}
+    for name, (seconds, spread) in time_interleaved(contenders, rounds, budget, cpu).items():
         row[f"{name}_ms"], row[f"{name}_spread"] = seconds * 1e3, spread
+        row[f"{name}_cpu_ms"] = cpu[name] * 1e3
     row["ratio_xla"] = row["shlo_ms"] / row["xla_ms"]
+    row["cpu_ratio_xla"] = row["shlo_cpu_ms"] / row["xla_cpu_ms"]
     if without:
         row["ratio_baseline"] = row["shlo_ms"] / row["baseline_ms"]
+        row["cpu_ratio_baseline"] = row["shlo_cpu_ms"] / row["baseline_cpu_ms"]
     row["compile_ratio"] = row["shlo_compile_ms"] / row["xla_compile_ms"]
     return row
 
@@ -613,7 +619,7 @@ def print_table(rows, out=None):
     if targets:
         print(f"shlo on {', '.join(targets)}; XLA on the cpu", file=out)
     print(f"{'model':<24} {'shlo ms':>8} {'XLA ms':>8} {'shlo/XLA':>8} {'spread':>6} "
-          f"{'compile s shlo/XLA':>19} {'ratio':>6} {'vulkan s':>8}", file=out)
+          f"{'cpu/XLA':>7} {'compile s shlo/XLA':>19} {'ratio':>6} {'vulkan s':>8}", file=out)
     for r in rows:
         vulkan = f"{r['vulkan_compile_ms'] / 1e3:.1f}" if "vulkan_compile_ms" in r else \
             ("ERR" if "vulkan_error" in r else "-")
@@ -621,13 +627,17 @@ def print_table(rows, out=None):
             print(f"{r['name']:<24} ERROR: {r['error']}", file=out)
             continue
         spread = max(r["shlo_spread"], r["xla_spread"])
+        cpu = f"{r['cpu_ratio_xla']:.2f}" if "cpu_ratio_xla" in r else "-"
         print(f"{r['name']:<24} {r['shlo_ms']:>8.2f} {r['xla_ms']:>8.2f} {r['ratio_xla']:>8.2f} "
-              f"{spread:>6.0%} {r['shlo_compile_ms'] / 1e3:>9.1f}/{r['xla_compile_ms'] / 1e3:<9.1f}"
+              f"{spread:>6.0%} {cpu:>7} "
+              f"{r['shlo_compile_ms'] / 1e3:>9.1f}/{r['xla_compile_ms'] / 1e3:<9.1f}"
               f"{r['compile_ratio']:>6.1f} {vulkan:>8}", file=out)
     for r in rows:
         if "ratio_baseline" in r:
+            cpu = (f", CPU time {r['cpu_ratio_baseline']:.2f}" if "cpu_ratio_baseline" in r
+                   else "")
             print(f"{r['name']}: shlo / shlo without the named passes {r['ratio_baseline']:.2f} "
-                  f"({r['baseline_ms']:.2f} ms)", file=out)
+                  f"({r['baseline_ms']:.2f} ms{cpu})", file=out)
     for r in rows:
         if "vulkan_error" in r:
             print(f"vulkan {r['name']}: {r['vulkan_error']}", file=out)

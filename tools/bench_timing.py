@@ -11,12 +11,17 @@ import time
 import numpy as np
 
 
-def _time(fn, repeats: int) -> float:
+def _time(fn, repeats: int, cpu: list | None = None) -> float:
+    """The median wall time of `repeats` calls; with `cpu`, appends the process CPU time per
+    call (all threads) over them."""
     samples = []
+    start_cpu = time.process_time()
     for _ in range(repeats):
         start = time.perf_counter()
         fn()
         samples.append(time.perf_counter() - start)
+    if cpu is not None:
+        cpu.append((time.process_time() - start_cpu) / repeats)
     return statistics.median(samples)
 
 
@@ -58,17 +63,24 @@ def disagreement(w, got, want) -> str | None:
     return f"shlo and XLA disagree (max abs difference {worst:.3g})"
 
 
-def time_interleaved(contenders: dict, rounds: int, budget: float) -> dict:
-    """name -> (median over rounds of each round's median seconds, relative spread)."""
+def time_interleaved(contenders: dict, rounds: int, budget: float,
+                     cpu: dict | None = None) -> dict:
+    """name -> (median over rounds of each round's median seconds, relative spread). With
+    `cpu` (a dict), also fills name -> median over rounds of the process CPU seconds per call:
+    on a loaded machine a steadier measure of the work than the wall time, which also counts
+    waits for the scheduler."""
     repeats = {}
     for name, fn in contenders.items():
         start = time.perf_counter()
         fn()
         repeats[name] = _repeats(time.perf_counter() - start, budget)
     medians: dict[str, list[float]] = {name: [] for name in contenders}
+    cpus: dict[str, list[float]] = {name: [] for name in contenders}
     for _ in range(rounds):
         for name, fn in contenders.items():
-            medians[name].append(_time(fn, repeats[name]))
+            medians[name].append(_time(fn, repeats[name], cpus[name]))
+    if cpu is not None:
+        cpu.update({name: statistics.median(v) for name, v in cpus.items()})
     return {name: (statistics.median(v), (max(v) - min(v)) / statistics.median(v))
             for name, v in medians.items()}
 

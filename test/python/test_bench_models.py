@@ -38,6 +38,7 @@ def test_a_baseline_without_a_pass_is_checked_and_timed_in_the_same_rounds():
     row = bench_models.run_model(MODELS["nbody"], rounds=1, budget=0.01, small=True,
                                  vulkan=False, without=("shlo-expand-constant-powers",))
     assert "error" not in row and row["baseline_ms"] > 0 and row["ratio_baseline"] > 0
+    assert row["shlo_cpu_ms"] > 0 and row["cpu_ratio_baseline"] > 0 and row["cpu_ratio_xla"] > 0
     with pytest.raises(ValueError, match="no such pass"):
         bench_models.pipeline_without("cpu", ["shlo-fence"])
 
