@@ -88,7 +88,7 @@ class Fuzzer:
             r = self.worker.call("reference", ref_text, P.exchange_inputs(program))
             out["reference"] = P.exchange_outputs(program, built.vals, r.values()) \
                 if r.status == "ok" else None
-        if "xla" in self.use:
+        if "xla" in self.use and not built.xla_wrong:
             r = self.worker.call("xla", text, list(program.inputs))
             out["xla"] = r.outputs if r.status == "ok" else None
         return out
