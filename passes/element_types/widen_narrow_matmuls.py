@@ -19,7 +19,8 @@ With AVX512-BF16 (a Sapphire Rapids class VM with AMX; IREE 3.13 uses no AMX, it
 is the 16x16x2 `vdpbf16ps` tile, at the f32 FMA's rate) widening pays only for matmuls whose
 free sizes are both large: `min-free-size=128` widens only those (CPU time, widened / bf16:
 512x128x512 0.80, 512x128x384 0.75, 256^3 0.85, 1024^3 0.94; but 64x1024x64 1.15, 32x4096x32
-1.68, where converting the long operands costs more than the product).
+1.68, where converting the long operands costs more than the product; 128 is the break-even:
+128^3 1.00, 96x512x512 1.18, 64x512x512 1.31).
 """
 from __future__ import annotations
 
