@@ -68,6 +68,21 @@ def _updates_a_carried_tensor(loop: ir.Operation) -> bool:
     return False
 
 
+def _returns_an_updated_tensor_elsewhere(loop: ir.Operation) -> bool:
+    """Whether the body also returns a carried tensor it updates in another result's place
+    (`return b, dynamic_update_slice(b, ...)`: a loop that keeps the previous state). Unrolled,
+    that place holds an intermediate update, and IREE's compiler crashed on such a loop
+    (docs/iree_gaps.md#shlo-unroll-scan-loops)."""
+    body = loop.regions[1].blocks[0]
+    results = list(list(body.operations)[-1].operands)
+    for index, argument in enumerate(body.arguments):
+        update = defined_by(results[index], "stablehlo.dynamic_update_slice")
+        if update is not None and update.operands[0] == argument and \
+                any(r == argument for k, r in enumerate(results) if k != index):
+            return True
+    return False
+
+
 def unroll(loop: ir.Operation, factor: int) -> None:
     """Repeat the body `factor` times in place, each copy reading the previous one's results."""
     body = loop.regions[1].blocks[0]
@@ -97,7 +112,8 @@ class UnrollScanLoops(Pass):
     def run(self, op: ir.Operation) -> None:
         for loop in nested_ops(op, "stablehlo.while"):
             count = trip_count(loop)
-            if not count or count <= 1 or not _updates_a_carried_tensor(loop):
+            if not count or count <= 1 or not _updates_a_carried_tensor(loop) or \
+                    _returns_an_updated_tensor_elsewhere(loop):
                 continue
             factor = max((f for f in range(1, self.max_factor + 1) if count % f == 0))
             if factor > 1:

@@ -593,11 +593,6 @@ def test_while_zero_trips_transient_buffer_cpu(tmp_path):
         assert run.returncode == 0 and "1x2xi32=[-3 0]" in run.stdout, run.stderr[-300:]
 
 
-@pytest.mark.xfail(strict=True, reason="IREE 3.13 (also without shlo's passes): a function "
-                   "returning its argument x and dynamic_update_slice(x, u, i) writes the update "
-                   "in place into x's buffer, so the returned x is the updated one (20 of 24 "
-                   "wrong, silently); fix idea: shlo-copy-overlapping-updates' select form for an "
-                   "update of a function argument")
 @pytest.mark.parametrize("target", ["cpu", "vulkan"])
 def test_dynamic_update_slice_of_returned_argument(target):
     if target == "vulkan":
