@@ -104,3 +104,13 @@ def test_column_sums_read_products_plus_zero(ctx):
     module = shlo.parse_module(PRODUCT_SUM.replace("dense<0.0>", "dense<-0.0>"), context=ctx)
     run_pipeline(module.operation, "builtin.module(shlo-fence-small-reductions)")
     assert "stablehlo.add %" not in str(module)      # a sum from -0.0 keeps its products
+    # a product with a broadcast factor (n-body's sum(d * w[..., None], 1)) is a matvec
+    matvec = PRODUCT_SUM.replace(
+        "%p = stablehlo.multiply %x, %y",
+        "%w = stablehlo.slice %y [0:16, 0:32, 0:32, 0:1] : (tensor<16x32x32x32xf32>) -> tensor<16x32x32x1xf32>\n"
+        "  %r = stablehlo.reshape %w : (tensor<16x32x32x1xf32>) -> tensor<16x32x32xf32>\n"
+        "  %b = stablehlo.broadcast_in_dim %r, dims = [0, 1, 2] : (tensor<16x32x32xf32>) -> tensor<16x32x32x32xf32>\n"
+        "  %p = stablehlo.multiply %x, %b")
+    module = shlo.parse_module(matvec, context=ctx)
+    run_pipeline(module.operation, "builtin.module(shlo-fence-small-reductions)")
+    assert "stablehlo.add %" not in str(module)
