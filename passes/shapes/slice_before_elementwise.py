@@ -1,10 +1,11 @@
-"""shlo-slice-before-elementwise: slice a reshaped elementwise value by slicing its operands.
+"""shlo-slice-before-elementwise: slice an elementwise value by slicing its operands.
 
-`slice(reshape(f(x, ...)))` with `f` elementwise becomes `f(slice(reshape(x)), ...)`, repeated
-up the chain of elementwise ops. Each element of an elementwise op depends only on the same
+`slice(reshape(f(x, ...)))` with `f` elementwise becomes `f(slice(reshape(x)), ...)`, and
+`slice(f(x, ...))` becomes `f(slice(x), ...)`, repeated up the chain of elementwise ops. Each element of an elementwise op depends only on the same
 element of its operands, so the result is exactly the same. IREE 3.13 fuses such a chain into
 the dispatch that reads the slice and computes all of it there: over the stack or shared memory
-limit, or a compile that never ends (docs/iree_gaps.md#shlo-slice-before-elementwise).
+limit, or a compile that never ends (docs/iree_gaps.md#shlo-slice-before-elementwise); the
+strided window slices of shlo-expand-select-and-scatter did the same without a reshape.
 
 An elementwise op is sliced through when the slice keeps at most half of it or nothing else
 uses it (else the whole op stays and the slice would compute part of it twice). Rank-0
@@ -109,24 +110,25 @@ class _Slicer:
 
 
 def _rewrite(slice_op: ir.Operation) -> bool:
-    """Rewrite one `slice(reshape(elementwise))`; whether it changed anything."""
-    reshape = _owner(slice_op.operands[0])
-    if reshape is None or reshape.name != "stablehlo.reshape":
-        return False
-    result, reshaped = _static(slice_op.results[0]), _static(reshape.results[0])
-    source = _static(reshape.operands[0])
+    """Rewrite one `slice(reshape(elementwise))` or `slice(elementwise)`; whether it changed
+    anything."""
+    producer = _owner(slice_op.operands[0])
+    if producer is not None and producer.name == "stablehlo.reshape":
+        value, layout = producer.operands[0], producer.results[0]
+    else:
+        value = layout = slice_op.operands[0]
+    result, reshaped, source = (_static(v) for v in (slice_op.results[0], layout, value))
     if result is None or reshaped is None or source is None:
         return False
-    root = _owner(reshape.operands[0])
-    if not _is_elementwise(root, list(source.shape)):
+    if not _is_elementwise(_owner(value), list(source.shape)):
         return False
     small = 2 * int(np.prod(result.shape)) <= int(np.prod(source.shape))
-    if not small and (_users(reshape.results[0]) != 1 or _users(reshape.operands[0]) != 1):
+    if not small and (_users(layout) != 1 or _users(value) != 1):
         return False
     slicer = _Slicer(slice_op, list(reshaped.shape), list(source.shape), small)
     with ir.InsertionPoint(slice_op), slice_op.location:
-        value = slicer.sliced(reshape.operands[0])
-    slice_op.results[0].replace_all_uses_with(value)
+        replacement = slicer.sliced(value)
+    slice_op.results[0].replace_all_uses_with(replacement)
     slice_op.erase()
     return True
 
@@ -143,7 +145,7 @@ def _erase_dead(root: ir.Operation) -> None:
 
 @dataclasses.dataclass
 class SliceBeforeElementwise(Pass):
-    """Slice the operands of reshaped elementwise ops instead of their result."""
+    """Slice the operands of elementwise ops (also through a reshape), not their result."""
 
     NAME = "shlo-slice-before-elementwise"
 

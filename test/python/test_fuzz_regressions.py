@@ -593,6 +593,11 @@ def test_while_zero_trips_transient_buffer_cpu(tmp_path):
         assert run.returncode == 0 and "1x2xi32=[-3 0]" in run.stdout, run.stderr[-300:]
 
 
+@pytest.mark.xfail(strict=True, reason="IREE 3.13 (also without shlo's passes): a function "
+                   "returning its argument x and dynamic_update_slice(x, u, i) writes the update "
+                   "in place into x's buffer, so the returned x is the updated one (20 of 24 "
+                   "wrong, silently); fix idea: shlo-copy-overlapping-updates' select form for an "
+                   "update of a function argument")
 @pytest.mark.parametrize("target", ["cpu", "vulkan"])
 def test_dynamic_update_slice_of_returned_argument(target):
     if target == "vulkan":
@@ -648,3 +653,11 @@ def test_reduce_window_fence_small_reductions_vulkan():
     from conftest import vulkan_or_skip
     vulkan_or_skip()
     assert replay("reduce_window_fence_small_reductions_cpu", "vulkan") is None
+
+
+def test_select_and_scatter_stack_cpu():
+    """shlo-expand-select-and-scatter's strided window slices of an elementwise chain over
+    u8[5,2,9,100]: IREE kept the whole chain on one dispatch's stack ('exceeded stack
+    allocation limit ... 36032 bytes'; seed 30 program 400); shlo-slice-before-elementwise
+    slices its operands."""
+    assert replay("select_and_scatter_stack_cpu") is None

@@ -45,14 +45,15 @@ func.func @diamond(%x: tensor<4x64xf32>, %y: tensor<f32>) -> tensor<4xf32> {
 }
 
 // The convert is also returned whole and the slice keeps more than half of it: computing the
-// slice's part again would not pay, so nothing changes. A slice of a non-elementwise value
-// (a transpose) and a slice without a reshape are left alone too.
+// slice's part again would not pay, so nothing changes; nor for a slice of a non-elementwise
+// value (a transpose). A small slice without a reshape converts its two elements.
 // CHECK-LABEL: func.func @declined
 // CHECK:         %[[I:.*]] = stablehlo.convert %arg0 : (tensor<4x64xf32>) -> tensor<4x64xi32>
 // CHECK:         %[[R:.*]] = stablehlo.reshape %[[I]] : (tensor<4x64xi32>) -> tensor<256xi32>
 // CHECK:         stablehlo.slice %[[R]] [0:200]
 // CHECK:         stablehlo.transpose
-// CHECK:         stablehlo.slice %[[I]] [0:1, 0:2]
+// CHECK:         %[[D:.*]] = stablehlo.slice %arg0 [0:1, 0:2] : (tensor<4x64xf32>) -> tensor<1x2xf32>
+// CHECK:         stablehlo.convert %[[D]] : (tensor<1x2xf32>) -> tensor<1x2xi32>
 func.func @declined(%x: tensor<4x64xf32>) -> (tensor<4x64xi32>, tensor<200xi32>, tensor<2xi32>, tensor<1x2xi32>) {
   %i = stablehlo.convert %x : (tensor<4x64xf32>) -> tensor<4x64xi32>
   %r = stablehlo.reshape %i : (tensor<4x64xi32>) -> tensor<256xi32>
