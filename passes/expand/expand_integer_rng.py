@@ -1,5 +1,6 @@
-"""shlo-expand-integer-rng: stablehlo.rng UNIFORM over integers as a float rng, scaled; NORMAL
-over floats other than f32 as an f32 NORMAL, scaled.
+"""shlo-expand-integer-rng: stablehlo.rng UNIFORM over integers as a float rng, scaled; UNIFORM
+over floats narrower than f32 as an f32 UNIFORM, rounded; NORMAL over floats other than f32 as
+an f32 NORMAL, scaled.
 
 IREE compiles stablehlo.rng only for floats (docs/iree_gaps.md#shlo-expand-integer-rng). The
 rewrite draws u, uniform in [0, 1), with a float stablehlo.rng of the same shape: f64 for
@@ -19,7 +20,13 @@ verifier rejects it for integers, spec C2), so only UNIFORM reaches the integer 
 IREE compiles a NORMAL rng only for f32 (f16, bf16 and f64 fail, also without shlo's passes).
 Those draw z from an f32 NORMAL(0, 1) and return mu + sigma * z computed
 in the element type (its numbers are implementation-defined; the f64 ones have f32's
-resolution). UNIFORM rngs over floats are left to IREE.
+resolution).
+
+IREE's UNIFORM rng of f16 and bf16 returned b (bf16: 524 of 262144 values of [-100, 900)) or
+NaN (f16: nearly all), also without shlo's passes (docs/iree_gaps.md#shlo-expand-integer-rng).
+Floats narrower than f32 draw an f32 UNIFORM over [a, b), rounded to the element type (never
+below a, which the type holds); a value that rounded up to b becomes the largest value below
+b. f32 and f64 UNIFORM rngs are left to IREE.
 """
 from __future__ import annotations
 
@@ -51,6 +58,8 @@ def integer_rng(op: ir.Operation) -> list[ir.Value] | None:
     element = element_of(a)
     if is_float(element) and "NORMAL" in str(op.attributes["rng_distribution"]):
         return _normal(op)
+    if is_float(element) and _narrow_signed_float(element):
+        return _narrow_uniform(op)
     if is_float(element) or "UNIFORM" not in str(op.attributes["rng_distribution"]):
         return None
     result_type = ir.RankedTensorType(op.results[0].type)
@@ -70,6 +79,31 @@ def integer_rng(op: ir.Operation) -> list[ir.Value] | None:
     offset = minimum(floor(u * span.to(work)).to(unsigned), span - 1)
     drawn = _as(start + offset, element)
     return [select(b_n > a_n, drawn, a_n).value]
+
+
+def _narrow_signed_float(element: ir.Type) -> bool:
+    """A float narrower than f32 whose bits are sign and magnitude (not f8E8M0FNU)."""
+    width = element.width if hasattr(element, "width") else 32
+    return width < 32 and "E8M0" not in str(element)
+
+
+def _narrow_uniform(op: ir.Operation) -> list[ir.Value]:
+    """A UNIFORM rng of f16, bf16 or an 8-bit float as an f32 UNIFORM over [a, b) rounded to
+    the element type, a value that rounded up to b replaced by the largest one below b."""
+    a, b, shape = op.operands
+    element = element_of(a)
+    result_type = ir.RankedTensorType(op.results[0].type)
+    f32 = ir.F32Type.get()
+    drawn = Num(stablehlo.rng(Num(a).to(f32).value, Num(b).to(f32).value, shape,
+                              rng_distribution="UNIFORM",
+                              result_type=with_element(result_type, f32))).to(element)
+    bits = ir.IntegerType.get_signless(element.width)
+    b_bits = Num(b).bitcast(bits)
+    negative_tiny = b_bits.like(1 - (1 << (element.width - 1)))    # sign bit and 1: -tiny
+    below = select(Num(b).eq(Num(b).like(0)), negative_tiny,
+                   select(Num(b) > Num(b).like(0), b_bits - 1, b_bits + 1)).bitcast(element)
+    below_n, b_n = _spread(below.value, shape, result_type), _spread(b, shape, result_type)
+    return [select(drawn < b_n, drawn, below_n).value]
 
 
 def _normal(op: ir.Operation) -> list[ir.Value] | None:
@@ -93,8 +127,9 @@ RULES = {"stablehlo.rng": integer_rng}
 
 @dataclasses.dataclass
 class ExpandIntegerRng(RulesPass):
-    """Rewrite stablehlo.rng UNIFORM over integer types into a float rng scaled to [a, b), and
-    NORMAL over floats other than f32 into a scaled f32 NORMAL."""
+    """Rewrite stablehlo.rng UNIFORM over integer types into a float rng scaled to [a, b),
+    UNIFORM over floats narrower than f32 into a rounded f32 UNIFORM kept below b, and NORMAL
+    over floats other than f32 into a scaled f32 NORMAL."""
 
     NAME = "shlo-expand-integer-rng"
     RULES = RULES

@@ -114,3 +114,36 @@ def test_normal_over_integers_is_rejected_by_the_builder(ctx):
             s = stablehlo.constant(np.array([4]), result_type=shape)
             with pytest.raises(shlo.Error, match="NORMAL needs floating-point a and b"):
                 stablehlo.rng(a, a, s, rng_distribution="NORMAL")
+
+
+# (element, numpy dtype, a, b): UNIFORM over floats narrower than f32; IREE returned b (bf16)
+# or NaN (f16) for [-100, 900) (shlo-fuzz seed 30 program 173)
+NARROW = [("bf16", "bfloat16", -100.0, 900.0), ("f16", "float16", -100.0, 900.0),
+          ("f16", "float16", -3.0, 0.0), ("bf16", "bfloat16", -5.0, -1.0),
+          ("f8E4M3FN", "float8_e4m3fn", -2.0, 6.0), ("f16", "float16", 1.0, 1.0009765625)]
+
+
+@pytest.mark.parametrize("target", ["cpu", "vulkan"])
+def test_narrow_float_uniform_stays_below_b(ctx, target):
+    """262144 values per range, a and b run-time arguments: every value in [a, b), the mean
+    within 1 % of the range (plus the type's rounding) of (a + b) / 2, both ends reached."""
+    import ml_dtypes
+    if target == "vulkan":
+        vulkan_or_skip()
+    text = "\n".join(
+        f"func.func @r{k}(%a: tensor<{e}>, %b: tensor<{e}>) -> tensor<512x512x{e}> {{\n"
+        f"  %s = stablehlo.constant dense<[512, 512]> : tensor<2xi64>\n"
+        f"  %0 = stablehlo.rng %a, %b, %s, distribution = UNIFORM : (tensor<{e}>, "
+        f"tensor<{e}>, tensor<2xi64>) -> tensor<512x512x{e}>\n"
+        f"  return %0 : tensor<512x512x{e}>\n}}" for k, (e, _, _, _) in enumerate(NARROW))
+    exe = shlo.compile(shlo.parse_module(text, context=ctx), target=target)
+    for k, (element, dtype_name, a, b) in enumerate(NARROW):
+        dtype = getattr(ml_dtypes, dtype_name, None) or np.dtype(dtype_name)
+        got = np.asarray(exe.function(f"r{k}")(np.array(a, dtype), np.array(b, dtype)))
+        values = got.astype(np.float64)
+        outside = int(((values < a) | (values >= b) | np.isnan(values)).sum())
+        assert outside == 0, f"{element} [{a}, {b}): {outside} of {values.size} outside"
+        step = float(np.abs(np.spacing(np.array(max(abs(a), abs(b)), dtype)).astype(np.float64))) \
+            if dtype != ml_dtypes.float8_e4m3fn else 0.5
+        assert abs(values.mean() - (a + b) / 2) < 0.01 * (b - a) + step, element
+        assert values.min() < a + 0.01 * (b - a) + step and values.max() > b - 0.01 * (b - a) - step

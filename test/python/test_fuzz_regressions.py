@@ -614,10 +614,6 @@ def test_slice_of_rank0_convert():
     assert replay("slice_of_rank0_convert") is None
 
 
-@pytest.mark.xfail(strict=True, reason="IREE 3.13 (also without shlo's passes; UNIFORM rngs "
-                   "over floats are left to IREE): a bf16 UNIFORM rng returns b (524 of 262144 "
-                   "values of [-100, 900)), an f16 one NaN (262140 of 262144); fix idea: "
-                   "shlo-expand-integer-rng draws them as f32 and rounds down below b")
 @pytest.mark.parametrize("target", ["cpu", "vulkan"])
 @pytest.mark.parametrize("element", ["bf16", "f16"])
 def test_rng_uniform_narrow_float(element, target):
