@@ -61,7 +61,7 @@ func.func @pred(%a: tensor<i1>, %b: tensor<i1>) -> tensor<4xi1> {
   return %0 : tensor<4xi1>
 }
 
-// Negative: float rngs (UNIFORM and NORMAL) are IREE's own.
+// Negative: f32 rngs (UNIFORM and NORMAL) are IREE's own.
 // CHECK-LABEL: func.func @floats
 // CHECK-NEXT:    stablehlo.constant
 // CHECK-NEXT:    stablehlo.rng %arg0, %arg1, %{{.*}}, distribution = UNIFORM
@@ -98,4 +98,25 @@ func.func @f32_normal(%mu: tensor<f32>, %sigma: tensor<f32>) -> tensor<3x5xf32> 
   %s = stablehlo.constant dense<[3, 5]> : tensor<2xi64>
   %0 = "stablehlo.rng"(%mu, %sigma, %s) {rng_distribution = #stablehlo<rng_distribution NORMAL>} : (tensor<f32>, tensor<f32>, tensor<2xi64>) -> tensor<3x5xf32>
   return %0 : tensor<3x5xf32>
+}
+
+// bf16 UNIFORM (IREE's returned b): an f32 UNIFORM over [a, b), rounded to bf16, a value that
+// rounded up to b replaced by the largest bf16 below b (b's bits - 1 for b > 0, + 1 for b < 0,
+// the sign bit and 1 for b = 0).
+// CHECK-LABEL: func.func @bf16_uniform
+// CHECK-DAG:     %[[A:.*]] = stablehlo.convert %arg0 : (tensor<bf16>) -> tensor<f32>
+// CHECK-DAG:     %[[B:.*]] = stablehlo.convert %arg1 : (tensor<bf16>) -> tensor<f32>
+// CHECK:         %[[U:.*]] = stablehlo.rng %[[A]], %[[B]], %{{.*}}, distribution = UNIFORM : (tensor<f32>, tensor<f32>, tensor<2xi64>) -> tensor<3x5xf32>
+// CHECK:         %[[R:.*]] = stablehlo.convert %[[U]] : (tensor<3x5xf32>) -> tensor<3x5xbf16>
+// CHECK:         stablehlo.bitcast_convert %arg1 : (tensor<bf16>) -> tensor<i16>
+// CHECK:         %[[BELOW:.*]] = stablehlo.bitcast_convert %{{.*}} : (tensor<i16>) -> tensor<bf16>
+// CHECK-DAG:     %[[BELOWN:.*]] = stablehlo.broadcast_in_dim %[[BELOW]], dims = []
+// CHECK-DAG:     %[[BN:.*]] = stablehlo.broadcast_in_dim %arg1, dims = []
+// CHECK:         %[[LT:.*]] = stablehlo.compare LT, %[[R]], %[[BN]]
+// CHECK:         %[[S:.*]] = stablehlo.select %[[LT]], %[[R]], %[[BELOWN]]
+// CHECK:         return %[[S]]
+func.func @bf16_uniform(%a: tensor<bf16>, %b: tensor<bf16>) -> tensor<3x5xbf16> {
+  %s = stablehlo.constant dense<[3, 5]> : tensor<2xi64>
+  %0 = "stablehlo.rng"(%a, %b, %s) {rng_distribution = #stablehlo<rng_distribution UNIFORM>} : (tensor<bf16>, tensor<bf16>, tensor<2xi64>) -> tensor<3x5xbf16>
+  return %0 : tensor<3x5xbf16>
 }
