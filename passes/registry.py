@@ -97,6 +97,8 @@ PASSES: dict[str, tuple[str, str]] = {
                                       "SliceBeforeElementwise"),
     "shlo-convert-narrow-iota": ("shlo.passes.element_types.convert_narrow_iota",
                                  "ConvertNarrowIota"),
+    "shlo-barrier-returned-arguments": ("shlo.passes.expand.barrier_returned_arguments",
+                                        "BarrierReturnedArguments"),
 }
 
 

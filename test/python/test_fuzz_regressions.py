@@ -593,13 +593,11 @@ def test_while_zero_trips_transient_buffer_cpu(tmp_path):
         assert run.returncode == 0 and "1x2xi32=[-3 0]" in run.stdout, run.stderr[-300:]
 
 
-@pytest.mark.xfail(strict=True, reason="IREE 3.13 (also without shlo's passes): a function "
-                   "returning its argument x and dynamic_update_slice(x, u, i) writes the update "
-                   "in place into x's buffer, so the returned x is the updated one (20 of 24 "
-                   "wrong, silently); fix idea: shlo-copy-overlapping-updates' select form for an "
-                   "update of a function argument")
 @pytest.mark.parametrize("target", ["cpu", "vulkan"])
 def test_dynamic_update_slice_of_returned_argument(target):
+    """A function returning its argument x and dynamic_update_slice(x, u, i): IREE wrote the
+    update in place into x's buffer and returned the updated x (20 of 24 wrong, silently);
+    shlo-barrier-returned-arguments returns x through a barrier."""
     if target == "vulkan":
         from conftest import vulkan_or_skip
         vulkan_or_skip()
@@ -659,13 +657,11 @@ def test_select_and_scatter_stack_cpu():
     assert replay("select_and_scatter_stack_cpu") is None
 
 
-@pytest.mark.xfail(strict=True, reason="IREE 3.13 (also without shlo's passes; shlo-lower-sort "
-                   "leaves this sort to IREE): a function returning its argument x and a sort of "
-                   "x (f32[9,9], TOTALORDER LT) sorts in place into x's buffer, so the returned x "
-                   "is sorted (53 of 81 wrong, silently); as dynamic_update_slice_of_returned_"
-                   "argument; fix idea: shlo-lower-sort's own plans for such a sort")
 @pytest.mark.parametrize("target", ["cpu", "vulkan"])
 def test_sort_of_returned_argument(target):
+    """A function returning its argument x and a sort of x (a TOTALORDER comparator IREE
+    sorts): IREE sorted in place into x's buffer and returned a sorted x (53 of 81 wrong,
+    silently); shlo-barrier-returned-arguments returns x through a barrier."""
     if target == "vulkan":
         from conftest import vulkan_or_skip
         vulkan_or_skip()

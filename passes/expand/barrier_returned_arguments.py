@@ -1,0 +1,56 @@
+"""shlo-barrier-returned-arguments: a public function's argument that it returns and also
+reads is returned through a `stablehlo.optimization_barrier`.
+
+IREE 3.13 returns such an argument as the caller's own buffer and lets an op that reads it
+update that buffer in place: `return x, dynamic_update_slice(x, u, i)` returned the updated x
+(20 of 24 wrong), `return x, sort(x)` a sorted x (53 of 81), silently, on cpu and vulkan, also
+without shlo's passes (docs/iree_gaps.md#shlo-barrier-returned-arguments). Returned through a
+barrier, x is a value of its own and comes back unchanged. Arguments only returned, and those
+of dynamic shape (IREE cannot compile a barrier on them), are left alone.
+"""
+from __future__ import annotations
+
+import dataclasses
+
+from iree.compiler import ir
+
+from ..base import Pass, nested_ops
+from ..lib import builders as extras
+
+
+def _is_public(func: ir.Operation) -> bool:
+    return "sym_visibility" not in func.attributes or \
+        ir.StringAttr(func.attributes["sym_visibility"]).value == "public"
+
+
+def _fenced(value: ir.Value, block: ir.Block, ret: ir.Operation) -> bool:
+    """An argument of `block` of static shape that another op than `ret` reads too."""
+    if not isinstance(value, ir.BlockArgument) or value.owner != block:
+        return False
+    t = value.type.maybe_downcast()
+    if not isinstance(t, ir.RankedTensorType) or not t.has_static_shape:
+        return False
+    return any(use.owner.operation != ret for use in value.uses)
+
+
+@dataclasses.dataclass
+class BarrierReturnedArguments(Pass):
+    """Return a public function's arguments that it also reads through a barrier."""
+
+    NAME = "shlo-barrier-returned-arguments"
+
+    def run(self, op: ir.Operation) -> None:
+        for func in nested_ops(op, "func.func"):
+            func = func.operation
+            if not func.regions[0].blocks or not _is_public(func):
+                continue
+            block = func.regions[0].blocks[0]
+            ret = list(block.operations)[-1].operation
+            places = [i for i, v in enumerate(ret.operands) if _fenced(v, block, ret)]
+            values = list(dict.fromkeys(ret.operands[i] for i in places))
+            if not values:
+                continue
+            with ir.InsertionPoint(ret), ret.location:
+                fenced = dict(zip(values, extras.optimization_barrier(values)))
+            for i in places:
+                ret.operands[i] = fenced[ret.operands[i]]

@@ -1,0 +1,21 @@
+// RUN: shlo-opt --shlo-barrier-returned-arguments %s | filecheck %s
+
+// An argument returned (twice) and also updated is returned through one barrier; an argument
+// only returned, and a private function's, stay as they are.
+// CHECK-LABEL: func.func @main
+// CHECK:         %[[R:.*]] = stablehlo.dynamic_update_slice %arg0, %arg1
+// CHECK:         %[[B:.*]] = stablehlo.optimization_barrier %arg0 : tensor<4x6xi64>
+// CHECK:         return %[[B]], %[[R]], %arg3, %[[B]]
+func.func @main(%x: tensor<4x6xi64>, %u: tensor<4x5xi64>, %i: tensor<i32>, %y: tensor<3xf32>) -> (tensor<4x6xi64>, tensor<4x6xi64>, tensor<3xf32>, tensor<4x6xi64>) {
+  %c0 = stablehlo.constant dense<0> : tensor<i32>
+  %r = stablehlo.dynamic_update_slice %x, %u, %c0, %i : (tensor<4x6xi64>, tensor<4x5xi64>, tensor<i32>, tensor<i32>) -> tensor<4x6xi64>
+  return %x, %r, %y, %x : tensor<4x6xi64>, tensor<4x6xi64>, tensor<3xf32>, tensor<4x6xi64>
+}
+
+// CHECK-LABEL: func.func private @helper
+// CHECK-NOT:     optimization_barrier
+// CHECK:         return %arg0
+func.func private @helper(%x: tensor<2xf32>) -> tensor<2xf32> {
+  %n = stablehlo.negate %x : tensor<2xf32>
+  return %x : tensor<2xf32>
+}
