@@ -55,6 +55,22 @@ def _is_elementwise(op: ir.Operation | None, shape: list[int]) -> bool:
     return all(t is not None and (list(t.shape) == shape or t.rank == 0) for t in types)
 
 
+def _reads_i1_leaf(op: ir.Operation) -> bool:
+    """Whether `op` reads a boolean tensor that no elementwise op computes (an argument, a
+    reduce): sliced before its convert, IREE 3.13 failed to compile an i1 slice feeding a
+    convolution's data-tiled kernel ('failed to legalize unresolved target materialization'
+    of tensor<3x15xi8>; shlo-fuzz seed 30 program 614), so such an op is sliced after."""
+    for v in op.operands:
+        t = _static(v)
+        if t is None or t.rank == 0 or not isinstance(t.element_type, ir.IntegerType) or \
+                t.element_type.width != 1:
+            continue
+        producer = _owner(v)
+        if producer is None or producer.name not in ELEMENTWISE_OPS:
+            return True
+    return False
+
+
 @dataclasses.dataclass
 class _Slicer:
     """Builds `slice(reshape(v))` of the matched slice for values `v` of the reshape's
@@ -89,7 +105,7 @@ class _Slicer:
             return stablehlo.constant(ir.DenseElementsAttr.get_splat(
                 self.shaped(element), splat.get_splat_value()), result_type=None)
         if (op is not None and self.budget > 0 and _is_elementwise(op, self.source)
-                and (self.small or _users(value) == 1)):
+                and (self.small or _users(value) == 1) and not _reads_i1_leaf(op)):
             self.budget -= 1
             operands = [v if self.source and ir.RankedTensorType(v.type).rank == 0
                         else self.sliced(v) for v in op.operands]
@@ -120,7 +136,8 @@ def _rewrite(slice_op: ir.Operation) -> bool:
     result, reshaped, source = (_static(v) for v in (slice_op.results[0], layout, value))
     if result is None or reshaped is None or source is None:
         return False
-    if not _is_elementwise(_owner(value), list(source.shape)):
+    root = _owner(value)
+    if root is None or not _is_elementwise(root, list(source.shape)) or _reads_i1_leaf(root):
         return False
     small = 2 * int(np.prod(result.shape)) <= int(np.prod(source.shape))
     if not small and (_users(layout) != 1 or _users(value) != 1):

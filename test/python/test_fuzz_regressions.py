@@ -666,3 +666,10 @@ def test_sort_of_returned_argument(target):
         from conftest import vulkan_or_skip
         vulkan_or_skip()
     assert replay("sort_of_returned_argument", target) is None
+
+
+def test_boolean_slice_convolution_kernel_cpu():
+    """shlo-slice-before-elementwise sliced a boolean argument before its i32 convert, and
+    IREE failed to compile the i1 slice as a convolution's data-tiled kernel ('failed to
+    legalize unresolved target materialization'; seed 30 program 614)."""
+    assert replay("boolean_slice_convolution_kernel_cpu") is None

@@ -81,3 +81,16 @@ func.func @scalar(%x: tensor<f16>) -> tensor<0xui32> {
   %s = stablehlo.slice %r [0:0] : (tensor<1xui32>) -> tensor<0xui32>
   return %s : tensor<0xui32>
 }
+
+// A boolean argument converted and sliced keeps its convert whole (an i1 slice feeding a
+// convolution's kernel failed to compile in IREE; seed 30 program 614).
+// CHECK-LABEL: func.func @boolean
+// CHECK:         %[[C:.*]] = stablehlo.convert %arg0 : (tensor<3x5x3xi1>) -> tensor<3x5x3xi32>
+// CHECK:         %[[R:.*]] = stablehlo.reshape %[[C]] : (tensor<3x5x3xi32>) -> tensor<45xi32>
+// CHECK:         stablehlo.slice %[[R]] [0:15]
+func.func @boolean(%x: tensor<3x5x3xi1>) -> tensor<15xi32> {
+  %c = stablehlo.convert %x : (tensor<3x5x3xi1>) -> tensor<3x5x3xi32>
+  %r = stablehlo.reshape %c : (tensor<3x5x3xi32>) -> tensor<45xi32>
+  %s = stablehlo.slice %r [0:15] : (tensor<45xi32>) -> tensor<15xi32>
+  return %s : tensor<15xi32>
+}
