@@ -112,7 +112,9 @@ class FenceSmallReductions(Pass):
 
     def run(self, op: ir.Operation) -> None:
         for reduce in nested_ops(op, "stablehlo.reduce"):
-            found = _column_product(reduce) if self.products else None
+            # (nested_ops matches names by prefix: reduce_window and reduce_precision too)
+            is_reduce = reduce.name == "stablehlo.reduce"
+            found = _column_product(reduce) if self.products and is_reduce else None
             if found is not None:
                 user, index = found
                 product = user.operands[index]

@@ -114,3 +114,23 @@ def test_column_sums_read_products_plus_zero(ctx):
     module = shlo.parse_module(matvec, context=ctx)
     run_pipeline(module.operation, "builtin.module(shlo-fence-small-reductions)")
     assert "stablehlo.add %" not in str(module)
+
+
+def test_a_cumulative_sum_of_products_is_left_alone():
+    """A reduce_window (jnp.cumsum of a product) is no reduce: it compiles and matches numpy."""
+    module = """
+func.func @main(%x: tensor<256x512xf32>, %y: tensor<256x512xf32>) -> tensor<256x512xf32> {
+  %z = stablehlo.constant dense<0.0> : tensor<f32>
+  %p = stablehlo.multiply %x, %y : tensor<256x512xf32>
+  %c = "stablehlo.reduce_window"(%p, %z) ({
+    ^bb0(%a: tensor<f32>, %b: tensor<f32>):
+      %s = stablehlo.add %a, %b : tensor<f32>
+      stablehlo.return %s : tensor<f32>
+  }) {window_dimensions = array<i64: 256, 1>, padding = dense<[[255, 0], [0, 0]]> : tensor<2x2xi64>} : (tensor<256x512xf32>, tensor<f32>) -> tensor<256x512xf32>
+  return %c : tensor<256x512xf32>
+}"""
+    rng = np.random.default_rng(10)
+    x, y = (rng.standard_normal((256, 512)).astype(np.float32) for _ in range(2))
+    got = shlo.compile(module, target="cpu")(x, y)
+    np.testing.assert_allclose(got, np.cumsum(x.astype(np.float64) * y, axis=0), rtol=1e-4,
+                               atol=1e-3)
