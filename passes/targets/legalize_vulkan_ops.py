@@ -16,7 +16,7 @@ from .vulkan.bf16 import (bf16_dot, bf16_iota, bf16_reduce, fence_bf16_rounded_p
                           fence_widened_bf16_inputs, pad_before_widening)
 from .vulkan.expansions import complex_window, fenced_fft, grouped_convolution, signed_zero_root
 from .vulkan.fences import (fence_broadcast_window_results, fence_f64_operands,
-                            fence_integer_to_bf16, fence_narrow_scatter_inputs,
+                            fence_f64_strided_slice, fence_integer_to_bf16, fence_narrow_scatter_inputs,
                             fence_narrow_window_inputs, fence_reduce_results,
                             fence_zero_operands, iota_as_constant, nd_iota_as_broadcast)
 from .vulkan.integers import (count_leading_zeros, float_remainder, negated_divisor,
@@ -77,6 +77,8 @@ VULKAN_QUIRKS: tuple[Quirk, ...] = (
     Quirk("vk-narrow-scatter-input", "a scatter's indices and updates computed from 8/16-bit "
           "numbers behind fusion barriers", ("stablehlo.scatter",), _VK,
           fence=fence_narrow_scatter_inputs),
+    Quirk("vk-f64-strided-slice", "a strided slice of a computed f64 value reads it behind a "
+          "fusion barrier", ("stablehlo.slice",), _VK, fence=fence_f64_strided_slice),
     Quirk("vk-integer-to-bf16", "a convert to bf16 of a float converted from integers reads "
           "the float behind a fusion barrier", ("stablehlo.convert",), _VK,
           fence=fence_integer_to_bf16),

@@ -115,6 +115,12 @@ SAMPLES = {
       }) : (tensor<8xf32>, tensor<4x1xi32>, tensor<4xf32>) -> tensor<8xf32>
       return %r : tensor<8xf32>
     }""",
+    "vk-f64-strided-slice": """
+    func.func @f(%x: tensor<4x4xi32>) -> tensor<2x4xf64> {
+      %w = stablehlo.convert %x : (tensor<4x4xi32>) -> tensor<4x4xf64>
+      %r = stablehlo.slice %w [0:3:2, 0:4] : (tensor<4x4xf64>) -> tensor<2x4xf64>
+      return %r : tensor<2x4xf64>
+    }""",
     "vk-negated-divisor": """
     func.func @f(%a: tensor<4xi32>, %b: tensor<4xi32>) -> tensor<4xi32> {
       %r = stablehlo.divide %a, %b : tensor<4xi32>

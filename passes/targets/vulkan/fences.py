@@ -75,6 +75,23 @@ def fence_narrow_scatter_inputs(scatter: ir.Operation) -> None:
             scatter.operands[k] = fence([value])[0]
 
 
+def fence_f64_strided_slice(op: ir.Operation) -> None:
+    """A slice with a stride over 1 of a computed f64 value reads it behind a fusion barrier:
+    IREE fused the whole value into the slice's dispatch, where its threads raced on it (a
+    select_and_scatter's window picks came out wrong in 2 of 60 runs)."""
+    op = op.operation
+    source = op.operands[0]
+    strides = [int(s) for s in ir.DenseI64ArrayAttr(op.attributes["strides"])]
+    if (isinstance(source.owner, ir.Block) or source.owner.name in (FUSION_BARRIER,
+                                                                    "stablehlo.constant")
+            or not any(s > 1 for s in strides)
+            or not isinstance(element_of(source), ir.F64Type)
+            or not ir.RankedTensorType(source.type).has_static_shape):
+        return
+    with ir.InsertionPoint(op), op.location:
+        op.operands[0] = fence([source])[0]
+
+
 def fence_integer_to_bf16(convert: ir.Operation) -> None:
     """A convert to bf16 of a float converted from integers reads that float behind a fusion
     barrier (the two converts round twice; one fused dispatch fails to compile)."""
