@@ -1,6 +1,5 @@
 """shlo-copy-overlapping-updates: rewrite a dynamic_update_slice whose update is a view of its own
-operand, or whose operand is a function argument the function also returns, into a select,
-which IREE computes into a new buffer; a scatter whose updates are a
+operand into a select, which IREE computes into a new buffer; a scatter whose updates are a
 view of its own input reads them through an optimization_barrier (IREE 3.13 failed to compile
 one: 'expected rank to be smaller or equal to the other rank').
 
@@ -58,7 +57,7 @@ def _rewrite(op: ir.Operation):
     update_type = ir.RankedTensorType(update.type)
     if not (shape_type.has_static_shape and update_type.has_static_shape):
         return None
-    if not (_is_view_of(update, operand) or _updates_returned_argument(operand)):
+    if not _is_view_of(update, operand):
         return None
     shape, sizes = list(shape_type.shape), list(update_type.shape)
     if 0 in sizes:
@@ -138,22 +137,4 @@ def _copy_own_updates(scatter: ir.Operation) -> None:
 def _rewrite_needed(op: ir.Operation) -> bool:
     update_type = ir.RankedTensorType(op.operands[1].type)
     return (ir.RankedTensorType(op.operands[0].type).has_static_shape
-            and update_type.has_static_shape
-            and (_is_view_of(op.operands[1], op.operands[0])
-                 or _updates_returned_argument(op.operands[0])))
-
-
-def _updates_returned_argument(operand: ir.Value) -> bool:
-    """Whether a dynamic_update_slice's operand is (a view of) an argument of its function that
-    the function also returns (or a view of it): IREE writes the update into the argument's
-    buffer, which the function then returns; evidence:
-    docs/iree_gaps.md#dynamic_update_slice-of-its-own-operand-shlo-copy-overlapping-updates-found-by-shlo-fuzz
-    """
-    argument = operand
-    while isinstance(argument, ir.OpResult) and argument.owner.name in VIEWS:
-        argument = argument.owner.operands[0]
-    if not isinstance(argument, ir.BlockArgument) or \
-            argument.owner.owner.operation.name != "func.func":
-        return False
-    returned = list(argument.owner.operations)[-1].operands
-    return any(_is_view_of(value, argument) for value in returned)
+            and update_type.has_static_shape and _is_view_of(op.operands[1], op.operands[0]))

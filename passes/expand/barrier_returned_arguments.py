@@ -5,8 +5,10 @@ IREE 3.13 returns such an argument as the caller's own buffer and lets an op tha
 update that buffer in place: `return x, dynamic_update_slice(x, u, i)` returned the updated x
 (20 of 24 wrong), `return x, sort(x)` a sorted x (53 of 81), silently, on cpu and vulkan, also
 without shlo's passes (docs/iree_gaps.md#shlo-barrier-returned-arguments). Returned through a
-barrier, x is a value of its own and comes back unchanged. Arguments only returned, and those
-of dynamic shape (IREE cannot compile a barrier on them), are left alone.
+barrier, x is a value of its own and comes back unchanged. A returned view of such an argument
+(a reshape, slice, transpose, ...: `return reshape(x), sort(x)` was wrong too) goes through the
+barrier alike. Arguments only returned, and those of dynamic shape (IREE cannot compile a
+barrier on them), are left alone.
 """
 from __future__ import annotations
 
@@ -23,14 +25,24 @@ def _is_public(func: ir.Operation) -> bool:
         ir.StringAttr(func.attributes["sym_visibility"]).value == "public"
 
 
+# ops whose result IREE may keep as a view of their operand's buffer
+VIEWS = frozenset({"stablehlo.reshape", "stablehlo.bitcast_convert", "stablehlo.slice",
+                   "stablehlo.transpose", "stablehlo.broadcast_in_dim", "stablehlo.convert"})
+
+
 def _fenced(value: ir.Value, block: ir.Block, ret: ir.Operation) -> bool:
-    """An argument of `block` of static shape that another op than `ret` reads too."""
-    if not isinstance(value, ir.BlockArgument) or value.owner != block:
-        return False
+    """A static-shape value that is an argument of `block`, or a view of one (VIEWS), which
+    another op than `ret` and the views leading to it reads too."""
     t = value.type.maybe_downcast()
     if not isinstance(t, ir.RankedTensorType) or not t.has_static_shape:
         return False
-    return any(use.owner.operation != ret for use in value.uses)
+    chain = [ret]
+    while isinstance(value, ir.OpResult) and value.owner.name in VIEWS:
+        chain.append(value.owner.operation)
+        value = value.owner.operands[0]
+    if not isinstance(value, ir.BlockArgument) or value.owner != block:
+        return False
+    return any(use.owner.operation not in chain for use in value.uses)
 
 
 @dataclasses.dataclass

@@ -115,25 +115,6 @@ def test_constant_index(target):
            [_dus(x, x[:-1], [3])])
 
 
-@pytest.mark.parametrize("target", TARGETS)
-def test_update_of_a_returned_argument(target):
-    """A function returning its argument x (also reshaped) and dynamic_update_slice(x, u, i):
-    IREE wrote the update into x's buffer, so the returned x was the updated one (1024 of
-    65536 wrong, silently, cpu and vulkan; shlo-fuzz dynamic_update_slice_of_returned_argument)."""
-    _target(target)
-    x = np.random.default_rng(0).standard_normal(65536).astype(np.float32)
-    u = np.full(1024, -7.0, np.float32)
-    exe = None
-    for i in (100, 65000, -5):
-        args = (x, u, np.int32(i))
-        expected = [x, _dus(x, u, [i]), x.reshape(256, 256)]
-        if exe is None:
-            exe = _check(lambda x, u, i: (x, lax.dynamic_update_slice(x, u, (i,)),
-                                          x.reshape(256, 256)), args, target, expected)
-        for got, want in zip(exe(*args), expected):
-            np.testing.assert_array_equal(np.asarray(got), want, err_msg=f"start {i}")
-
-
 SCATTER_OF_OWN_SLICE = """
 func.func @main(%x: tensor<65536x1xi8>) -> tensor<65536x1xi8> {
   %wide = stablehlo.convert %x : (tensor<65536x1xi8>) -> tensor<65536x1xi32>

@@ -19,3 +19,18 @@ func.func private @helper(%x: tensor<2xf32>) -> tensor<2xf32> {
   %n = stablehlo.negate %x : tensor<2xf32>
   return %x : tensor<2xf32>
 }
+
+// A returned view of an argument that another op reads goes through the barrier (IREE returned
+// reshape(x) after sorting x in place); a view of an argument nothing else reads stays.
+// CHECK-LABEL: func.func @views
+// CHECK-DAG:     %[[N:.*]] = stablehlo.negate %arg0
+// CHECK-DAG:     %[[R:.*]] = stablehlo.reshape %arg0
+// CHECK-DAG:     %[[S:.*]] = stablehlo.reshape %arg1
+// CHECK:         %[[B:.*]] = stablehlo.optimization_barrier %[[R]] : tensor<24xf32>
+// CHECK:         return %[[B]], %[[N]], %[[S]]
+func.func @views(%x: tensor<4x6xf32>, %y: tensor<4x6xf32>) -> (tensor<24xf32>, tensor<4x6xf32>, tensor<24xf32>) {
+  %n = stablehlo.negate %x : tensor<4x6xf32>
+  %r = stablehlo.reshape %x : (tensor<4x6xf32>) -> tensor<24xf32>
+  %s = stablehlo.reshape %y : (tensor<4x6xf32>) -> tensor<24xf32>
+  return %r, %n, %s : tensor<24xf32>, tensor<4x6xf32>, tensor<24xf32>
+}
