@@ -8,7 +8,7 @@ import pytest
 
 import shlo
 from shlo.pipelines import DEFAULT_PASSES
-from conftest import BIN
+from conftest import BIN, vulkan_or_skip
 from shlo.runtime import cache as cache_module
 from shlo.runtime.cache import CompileCache
 
@@ -247,17 +247,19 @@ CONSTANT_POWER = """func.func @main(%x: tensor<4xf32>, %n: tensor<f32>) -> tenso
 }"""
 
 
-@pytest.mark.parametrize("flags, evaluated_by_iree", [((), False),
-                                                      (("--iree-opt-const-eval=true",), True)])
-def test_constant_expressions_are_computed_when_the_module_loads(tmp_path, flags,
+@pytest.mark.parametrize("target, flags, evaluated_by_iree", [
+    ("cpu", (), False), ("cpu", ("--iree-opt-const-eval=true",), True), ("vulkan", (), False)])
+def test_constant_expressions_are_computed_when_the_module_loads(tmp_path, target, flags,
                                                                  evaluated_by_iree):
-    """The cpu target compiles without IREE's const-eval (a second JIT-compiled module, most of
+    """cpu and vulkan compile without IREE's const-eval (a second JIT-compiled module, most of
     a training step's compile): the constant part of pow(0.9, n) (shlo-accurate-math's f64 log
     of 0.9) stays in a hoisted initializer, run when the module loads, with the same values;
     the flag turns const-eval back on."""
-    from shlo.pipelines.targets import get_target
-    assert "--iree-opt-const-eval=false" in get_target("cpu").flags
-    executable = shlo.compile(CONSTANT_POWER, target="cpu", flags=list(flags), cache=False,
+    from shlo.pipelines.targets import NO_CONST_EVAL, get_target
+    if target == "vulkan":
+        vulkan_or_skip()
+    assert NO_CONST_EVAL in get_target(target).flags
+    executable = shlo.compile(CONSTANT_POWER, target=target, flags=list(flags), cache=False,
                               dump_dir=str(tmp_path))
     x = np.array([1, -2, 0.5, 3], np.float32)
     np.testing.assert_allclose(executable(x, np.float32(7.5)), x * 0.9 ** 7.5, rtol=2e-7)
