@@ -87,6 +87,8 @@ def _compare_one(g: np.ndarray, want: dict, meta: OutputMeta) -> str | None:
         for k, w in wp.items():
             finite = np.isfinite(w)
             scale = np.abs(w)
+            if meta.dtype == "C64":     # a part's error is relative to |z| (an infinite real
+                scale = np.maximum(scale, np.abs(want[k].astype(np.complex128)))   # part)
             if meta.cancel:     # relative to the array's largest magnitude (complex: |z|)
                 whole = np.abs(want[k].astype(np.complex128 if meta.dtype == "C64" else
                                               np.float64))
@@ -103,6 +105,11 @@ def _compare_one(g: np.ndarray, want: dict, meta: OutputMeta) -> str | None:
             z = np.asarray(z)
             return (np.isnan(z.real) | np.isnan(z.imag)) & ~np.isinf(z.real) & ~np.isinf(z.imag)
         agree |= nan_like(g) & np.any([nan_like(w) for w in want.values()], axis=0)
+
+        def inf_like(z):    # and one with an infinite part is the one complex infinity
+            z = np.asarray(z)
+            return np.isinf(z.real) | np.isinf(z.imag)
+        agree |= inf_like(g) & np.any([inf_like(w) for w in want.values()], axis=0)
     return _verdict(agree, g, want, meta)
 
 
