@@ -18,12 +18,16 @@ import os
 import re
 import signal
 import subprocess
+import sys
 import tempfile
 
 from ..errors import CompileError
 from ..module_io import module_bytecode
 
 _NAME = re.compile(r"--([\w.\-]+)")
+# Flags whose whole point is what iree-compile prints (MLIR's per-pass timing and statistics):
+# a successful child's stderr is passed on with them, as an in-process compile would print it.
+REPORT_FLAGS = ("--mlir-timing", "--mlir-pass-statistics")
 
 
 def _name(flag: str) -> str:
@@ -85,6 +89,8 @@ def compile_in_child(module_op, flags, *, phase_dir: str | None = None) -> tuple
         except OSError as e:
             raise CompileError(f"cannot run iree-compile for process-global flags: {e}") from None
         if done.returncode == 0 and os.path.exists(output):
+            if any(f.startswith(REPORT_FLAGS) for f in flags):
+                sys.stderr.write(done.stderr)
             with open(output, "rb") as f:
                 return f.read(), []
         return b"", _diagnostics(done.stderr, done.returncode)

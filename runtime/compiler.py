@@ -42,7 +42,7 @@ from ..passes.pipeline import Pipeline, parse_pipeline
 from .abi import mark_read_only_inputs
 from .boundary import prepare_boundary
 from .cache import CompileCache
-from .child_compile import compile_in_child, process_global_flags, unknown_flags
+from .child_compile import REPORT_FLAGS, compile_in_child, process_global_flags, unknown_flags
 from .f64 import check_f64
 from .target_probe import probe_target
 
@@ -126,7 +126,8 @@ def compile_module(module, target: Target, *, pipeline: str | None = DEFAULT,
 
     store = CompileCache.from_environment() if cache is True else (cache or None)
     key = cache_key(work, target) if store else ""
-    if store and not dump_dir:
+    reports = any(f.startswith(REPORT_FLAGS) for f in target.flags)  # (--mlir-timing: compile)
+    if store and not dump_dir and not reports:
         cached = store.get(key)
         if cached is not None:
             return cached

@@ -265,3 +265,14 @@ def test_constant_expressions_are_computed_when_the_module_loads(tmp_path, targe
     np.testing.assert_allclose(executable(x, np.float32(7.5)), x * 0.9 ** 7.5, rtol=2e-7)
     [phase] = [n for n in os.listdir(tmp_path) if n.endswith("iree-global-optimization.mlir")]
     assert ("util.initializer" in (tmp_path / phase).read_text()) != evaluated_by_iree
+
+
+def test_mlir_timing_prints_iree_compiles_pass_times(capfd, cache):
+    """`--mlir-timing` (process-global: a child iree-compile) prints IREE's per-pass times, as
+    iree-compile does, and a cached module is compiled again to print them."""
+    shlo.compile(scaled(5), target="cpu", cache=cache)
+    executable = shlo.compile(scaled(5), target="cpu", flags=["--mlir-timing"], cache=cache)
+    np.testing.assert_array_equal(executable(X), X * 5)
+    assert "Execution time report" in capfd.readouterr().err
+    shlo.compile(scaled(5), target="cpu", flags=["--mlir-timing"], cache=cache)
+    assert "Execution time report" in capfd.readouterr().err
