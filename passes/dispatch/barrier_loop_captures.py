@@ -1,18 +1,17 @@
 """shlo-barrier-loop-captures: tensors a while loop reads from outside, computed once behind a
 barrier.
 
-IREE 3.13 clones a cheap producer of a tensor that a `stablehlo.while` body reads from outside
+IREE clones a cheap producer of a tensor that a `stablehlo.while` body reads from outside
 the loop (a gather, for one) into the dispatch inside the loop that reads it, and its CPU code
-generator then fails on some of those fusions: jax's LU solve (a permutation gather read by a
-triangular-solve loop whose step subtracts a matrix-vector product) stopped with "'arith.subf'
-op requires the same type for all operands and results". Recomputing the producer on every
+generator then fails on some of those fusions (jax's LU solve;
+docs/iree_gaps.md#shlo-barrier-loop-captures). Recomputing the producer on every
 trip is also work the loop does not need. The pass puts every such capture, when statically
 shaped and of rank 1 or more, behind a fusion barrier before the loop
 (`iree_tensor_ext.compute_barrier.start`, `chlo_stablehlo_extras.fusion_barrier`), so it is
 computed once and the loop reads the result. Constants, function arguments and values of
-other loops' regions stay as they are, and so do dynamic shapes. (The pass used a
-`stablehlo.optimization_barrier` until 2026-11-27, which also fences, but makes IREE wait on
-the host for the captures before the loop starts.)
+other loops' regions stay as they are, and so do dynamic shapes. (A
+`stablehlo.optimization_barrier` also fences, but makes IREE wait on the host for the captures
+before the loop starts.)
 """
 from __future__ import annotations
 

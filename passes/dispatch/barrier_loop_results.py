@@ -1,23 +1,22 @@
 """shlo-barrier-loop-results: the results of a while loop read through one barrier after it.
 
-Two IREE 3.13 failures, both met in one f64 program of jax's gammainc and betainc (each alone
-compiled), go away when a loop's results are read through a `stablehlo.optimization_barrier`:
+Two IREE failures (docs/iree_gaps.md#shlo-barrier-loop-results), both met in one f64 program
+of jax's gammainc and betainc, go away when a loop's results are read through a
+`stablehlo.optimization_barrier`:
 
 - A carried value that only the loop's condition reads (a convergence flag: the body never
   reads it, nothing reads the loop's result) is dropped by the scf canonicalizer from the
   values the condition hands to the body, and IREE's stream conversion then assumes both
-  regions take the same values: "'scf.while' op along control flow edge from Operation
-  scf.condition to Region #1: region branch point has 8 operands, but region successor needs
-  10 inputs". Read by the barrier, the result is used and the value stays. By default the
-  pass fences the loops that carry such a value, and only those.
-- Stream scheduling of the ops around the loops then stopped with "circular dependency: input
-  operation uses partition output"; a barrier after every loop keeps the loops' consumers out
-  of the partition of their producers. `every-loop=true` fences every loop.
+  regions take the same values. Read by the barrier, the result is used and the value stays.
+  By default the pass fences the loops that carry such a value, and only those.
+- Stream scheduling of the ops around the loops then finds a circular dependency; a barrier
+  after every loop keeps the loops' consumers out of the partition of their producers.
+  `every-loop=true` fences every loop.
 
 The pass is not in the default pipeline: shlo.compile runs it (every-loop=true) on a module
 that fails with either error and compiles it again (shlo.pipelines.cpu_tuning.RETRY_RULES).
-Barriers after every loop made other loops slower (a fori_loop 1.3x, a 128x128 cholesky up to
-1.5x), and the default mode in the pipeline made IREE's compiler crash on jax's bf16 betainc.
+Barriers after every loop make other loops slower, and the default mode in the pipeline made
+IREE's compiler crash on jax's bf16 betainc.
 
 Results of dynamic shape stay out of the barrier (IREE cannot compile it on them), and so do
 tokens and tuples; a loop whose results nobody reads is left alone.

@@ -1,11 +1,11 @@
 """shlo-bound-dispatch-operands: no dispatch IREE forms reads and writes more buffers than the
 runtime binds (`max-bindings`, 32; 16 on CUDA and HIP).
 
-IREE 3.13 fuses an elementwise tree (and the reduce, dot, gather or scatter it feeds) into one
+IREE fuses an elementwise tree (and the reduce, dot, gather or scatter it feeds) into one
 dispatch however many distinct buffers it reads; a dispatch of more than 32 bindings fails when
-the module is loaded or called (docs/iree_gaps.md). Values computed in the program share one
-binding (IREE packs them into one transient allocation), and so do values a loop replaces
-each iteration, and the module's constants; each function argument, each value returned, each
+the module is loaded or called (docs/iree_gaps.md#shlo-bound-dispatch-operands). Values
+computed in the program share one binding (IREE packs them into one transient allocation), and
+so do values a loop replaces each iteration, and the module's constants; each function argument, each value returned, each
 value a loop passes on unchanged and each value of an op that is no dispatch (loop results,
 concatenations) is a binding of its own. The pass estimates, per value, the buffers of the
 fusion group that computes it, counting through the whole elementwise tree and one reduction
@@ -182,7 +182,7 @@ class BoundDispatchOperands(Pass):
 
 def _updated_in_loop(block: ir.Block) -> list[ir.Value]:
     """The arguments of a while region's block that the loop body replaces with values it
-    computes: IREE 3.13 keeps those in one buffer (one binding), while values the loop passes on
+    computes: IREE keeps those in one buffer (one binding), while values the loop passes on
     unchanged stay the buffers they came in."""
     loop = block.owner
     if loop is None or loop.name != "stablehlo.while":

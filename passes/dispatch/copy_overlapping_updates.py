@@ -1,19 +1,19 @@
 """shlo-copy-overlapping-updates: rewrite a dynamic_update_slice whose update is a view of its own
 operand into a select, which IREE computes into a new buffer; a scatter whose updates are a
-view of its own input reads them through an optimization_barrier (IREE 3.13 failed to compile
-one: 'expected rank to be smaller or equal to the other rank').
+view of its own input reads them through an optimization_barrier (IREE fails to compile some
+of those scatters).
 
-IREE 3.13 writes `dynamic_update_slice(x, u, i)` in place into x's buffer; when u is a view of x
-(`x[:-1]`) it reads u after writing it (llvm-cpu: silently wrong, or "source and target ranges
-must not overlap"; vulkan: fails to compile). See docs/iree_gaps.md. This pass rewrites such an
+IREE writes `dynamic_update_slice(x, u, i)` in place into x's buffer; when u is a view of x
+(`x[:-1]`) it reads u after writing it (llvm-cpu: silently wrong, or a run-time error; vulkan:
+fails to compile; docs/iree_gaps.md#shlo-copy-overlapping-updates). This pass rewrites such an
 update (static shapes, u a view of x through slices, reshapes, transposes, broadcasts, converts,
 barriers) into
 
     select(start <= iota < start + size, dynamic_update_slice(broadcast(u[0]), u, start), x)
 
 with the start indices clamped as dynamic_update_slice clamps them (the update lands in a fresh
-splat, never in x's buffer). An earlier form, dynamic_slice(pad(u), ...), failed to compile on
-vulkan for a 3-D update ('memref.collapse_shape' ... workgroup memory; docs/iree_gaps.md).
+splat, never in x's buffer); the form dynamic_slice(pad(u), ...) fails to compile on vulkan
+for a 3-D update.
 """
 from __future__ import annotations
 

@@ -1,12 +1,12 @@
 """shlo-expand-invariant-loop-updates: a dynamic_update_slice of a tensor a while loop does not
 change, written as a select, so that IREE cannot update the tensor in place.
 
-IREE 3.13 updates the operand of a `dynamic_update_slice` in place when the operand is
+IREE updates the operand of a `dynamic_update_slice` in place when the operand is
 invariant in an enclosing `stablehlo.while`: captured from outside the loop (also through a
 reshape, or from an outer loop's body) or carried through the body unchanged, which is how jax
 passes a closed-over array to `lax.fori_loop`. Every later iteration then reads the updated
-tensor instead of the original one: `fori_loop(0, 3, lambda k, acc: acc +
-dynamic_update_slice(a, u, (3 * k,)), zeros)` came out wrong on CPU and Vulkan. The pass writes
+tensor instead of the original one, a wrong result on CPU and Vulkan
+(docs/iree_gaps.md#shlo-expand-invariant-loop-updates). The pass writes
 such an update as what it computes,
 
     select(iota in [start, start + update size) along every dimension,

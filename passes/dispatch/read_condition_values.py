@@ -3,16 +3,16 @@ condition reads.
 
 jax's random_gamma of 2023 (StableHLO's testdata random_gamma_float32_chlo and
 random_gamma_float64_chlo) draws samples in a rejection loop whose condition alone reads them:
-the body draws new ones without reading the old. IREE 3.13 turns such a loop into an scf.while
+the body draws new ones without reading the old. IREE turns such a loop into an scf.while
 whose condition hands the body fewer values than it hands out of the loop, and its
-ConvertToStream pass then crashes the compiler (SIGSEGV in ScfWhileOpConversion, or "LLVM
-ERROR: out of memory"; docs/iree_gaps.md). This pass makes the body return, for each such
+ConvertToStream pass then crashes the compiler
+(docs/iree_gaps.md#shlo-read-condition-values). This pass makes the body return, for each such
 value, select(cond(x), new, old): cond(x) is true wherever the body runs, so the values are
 the same, and the body now reads the value it replaces (the condition is computed once more
 per trip).
 
 Only loops that IREE leaves at the top of a function are changed: loops inside another loop
-(of other than one trip, which IREE folds away) compile as they are, and IREE failed to
+(of other than one trip, which IREE folds away) compile as they are, and IREE fails to
 schedule some of them once their bodies read those values. Conditions with regions are left
 alone.
 """

@@ -2,13 +2,10 @@
 dynamic_update_slice (a scan's stacked outputs, a fori_loop's buffer) runs `factor` steps per
 trip (the body repeated, each copy reading the previous one's results).
 
-IREE 3.13 does not update a loop-carried tensor in place: every trip allocates the carried
+IREE does not update a loop-carried tensor in place: every trip allocates the carried
 values anew and copies each updated tensor whole into the new allocation (stream.cmd.copy of
-the full buffer per iteration). A scan of 48 steps with 13 stacked [48, 16, 128] f32 outputs
-(jax's residuals of an LSTM's forward pass under value_and_grad) copied 5 MB per step: 128 ms
-against XLA's 6 ms (shlo-bench's lstm_scan). Run 16 steps per trip, the loop makes 3 copies
-instead of 48 (lstm_scan against 8 steps a trip, paired: 0.85x with 16, 0.83x with 24, compile
-+1.1 and +2.8 s; transformer_decode unchanged). The loop must count: its condition is `i < N`
+the full buffer per iteration; docs/iree_gaps.md#shlo-unroll-scan-loops). Run `factor` steps
+per trip, the loop makes that many times fewer copies. The loop must count: its condition is `i < N`
 on a carried integer scalar that starts at a constant and that the body steps by 1, N a
 constant; `factor` is the largest number up to `max-factor` that divides the trip count (loops
 it divides by no number above 1 stay as they are). The condition is unchanged: i reaches N exactly.
