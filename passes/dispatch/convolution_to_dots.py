@@ -2,18 +2,15 @@
 
 A convolution is, for each position p of its window, a matmul of the input's shifted (and
 strided) spatial slice, [batch * output positions, input features], by the kernel's
-[input features, output features] matrix at p, summed over p. On an AVX2 CPU, IREE 3.13
-data-tiles those matmuls into much faster code than its direct convolution. Measured on an
-AVX2-only AMD EPYC (2 cores; NHWC, time / XLA's; docs/performance.md): 3x3 over 56x56x64
-1.3-1.5x -> 0.8-0.9x, 28x28x128 4.3-4.9x -> 1.4-1.9x, 14x14x256 23-30x -> 1.6-1.7x, 5x5 and
-7x7 over 28x28x64 1.6x -> 1.05x and 2.0x -> 1.0x. Narrow matmuls lose: 3 input features
-(0.85x -> 2.7x) or 4 output features (1.1x -> 2.3x). With AVX-512, IREE's direct 56x56x64
-convolution is already 0.62x XLA, so the cpu target adds this pass only where the CPU has
-AVX2 and lacks AVX-512 (shlo.pipelines.cpu_tuning.host_passes).
+[input features, output features] matrix at p, summed over p. On an AVX2 CPU, IREE
+data-tiles those matmuls into much faster code than its direct convolution; narrow matmuls
+(few input or output features) lose, and with AVX-512 IREE's direct convolution is fast
+already (docs/iree_gaps.md#shlo-convolution-to-dots). So the cpu target adds this pass only
+where the CPU has AVX2 and lacks AVX-512 (shlo.pipelines.cpu_tuning.host_passes).
 
 Rewritten: f32 convolutions with static shapes, no feature or batch groups, 2 to
 MAX_WINDOW window positions, at least MIN_INPUT_FEATURES input and MIN_OUTPUT_FEATURES
-output features (a 1x1 convolution is one matmul already: IREE times it the same).
+output features (a 1x1 convolution is one matmul already).
 Padding and lhs dilation become one stablehlo.pad (interior padding for the dilation),
 strides and rhs dilation the slices' strides and offsets, window reversal the order the
 kernel positions are read in.
@@ -81,9 +78,9 @@ def sum_of_dots(op: ir.Operation) -> ir.Value:
     positions of (the padded input's shifted, strided slice as [rows, input features]) x
     (the kernel's matrix there), batched over feature groups. Spatial and batch sizes may be
     run-time sizes: the slices are then `tensor.extract_slice`s sized by the window counts
-    computed once, collapsed and expanded with tensor ops (IREE 3.13 compiles neither a
+    computed once, collapsed and expanded with tensor ops (IREE compiles neither a
     convolution over run-time spatial sizes nor a dot_general with several run-time free
-    dimensions)."""
+    dimensions; docs/iree_gaps.md#shlo-convolution-to-dots)."""
     attrs = attributes(op)
     dims = CONV_DIMS.decode(attrs["dimension_numbers"])
     lhs, rhs = op.operands
@@ -194,8 +191,8 @@ def _grouped_product(rows_by_features: ir.Value, matrix: ir.Value, groups: int,
         x = stablehlo.reshape(rows_by_features, result_type=split)
     w = stablehlo.reshape(matrix, result_type=ir.RankedTensorType.get([k, groups, m], w_element))
     if k == 1:
-        # depthwise: nothing to sum, and IREE 3.13 rejects a batched matmul of run-time size
-        # contracting one element ("stablehlo.dynamic_reshape"): a broadcast product
+        # depthwise: nothing to sum, and IREE rejects a batched matmul of run-time size
+        # contracting one element: a broadcast product
         size = extras.size_vector([(x, 0), groups, m])
         product = stablehlo.multiply(*(
             Num(extras.dynamic_broadcast_in_dim(

@@ -5,18 +5,16 @@ over the window and the input features, both read in their own layouts.
 
 jax writes the weight gradient of a conv layer as a convolution whose batch is the input's
 channels, whose features are the examples, whose window is the whole output gradient (16x16 or
-32x32, dilated by the forward stride) and whose output is the kernel's 3x3. IREE 3.13's direct
-convolution runs that layout far below the machine's speed: the gradient of a stride-2 3x3
-conv over 16x32x32x32 took 189 ms against XLA's 3 ms (shlo-bench's cnn_train). As matmuls
-(9 of [32, 4096] x [4096, 64], each reading its strided window of the input) it took 8 ms;
-the stride-1 gradient 32-34 -> 20 ms (XLA 4-5 ms). One matmul of all positions' windows
-stacked (9 copies of the input) was slower (20 ms for both), except where the batch (the
+32x32, dilated by the forward stride) and whose output is the kernel's 3x3. IREE's direct
+convolution runs that layout far below the machine's speed; as matmuls (each reading its
+strided window of the input) it runs many times faster
+(docs/iree_gaps.md#shlo-few-output-convolutions). One matmul of all positions' windows
+stacked (9 copies of the input) is slower, except where the batch (the
 matmuls' rows: a first layer's 3 input channels) is below STACK_BELOW: 9 matmuls of 3 rows
-each pad to a data tile of 16 rows and encode their [3, 16384] windows apart, one of 27 rows
-does not (cnn_train, paired: 0.97-0.99x the process CPU time; `stack-below=0` never stacks).
+each pad to a data tile of 16 rows and encode their windows apart, one of 27 rows
+does not (`stack-below=0` never stacks).
 The input is not transposed to [batch, window..., features] first: that copy, written
-transposed by both threads, took 2.2 ms a layer in cnn_train (0.25 ms on one thread); without
-it the step took 0.91x (cnn_train) and 0.83x (cnn_train_bf16) the time, paired. Rewritten:
+transposed by both threads, is slow. Rewritten:
 static shapes, no groups, no lhs dilation or window reversal, no negative padding, at most MAX_OUTPUTS output
 positions and at least MIN_WINDOW window positions. Padding becomes a stablehlo.pad, strides
 the windows' starts, rhs dilation the slices' strides. bf16 and f16 compute in f32 and round
@@ -80,8 +78,8 @@ def _convolution(op: ir.Operation, stack_below: int = STACK_BELOW):
     sdims = list(dims["input_spatial_dimensions"])
     kin = dims["kernel_input_feature_dimension"]
     kspatial = list(dims["kernel_spatial_dimensions"])
-    # the input and kernel read in their own layouts (transposed copies of the input, written
-    # by both threads at once, took 2.2 ms a layer in cnn_train)
+    # the input and kernel read in their own layouts (a transposed copy of the input, written
+    # by both threads at once, is slow: docs/iree_gaps.md#shlo-few-output-convolutions)
     x = lhs
     if padding.any():
         low, high = [0] * (n + 2), [0] * (n + 2)

@@ -3,12 +3,11 @@ input features, output features) reads a transposed copy of its kernel that is.
 
 jax's gradient of a conv layer with respect to its input is a convolution of the output
 gradient with the kernel's input and output features swapped ([0, 1, o, i] after the window
-reversal). IREE 3.13 matches only the HWIO layout to its fast NHWC convolution and computes
-any other as a generic loop nest: in shlo-bench's cnn_train a 16x8x8x64 3x3x64 input gradient
-took 77 ms against 1.7 ms for the forward convolution of the same shape. The kernel is small
-(3x3xIxO), so its transpose costs next to nothing. The transpose goes behind a fence
-(`chlo_stablehlo_extras.fence`): IREE otherwise folds it back into the convolution (a stride-2
-layer's input gradient went from 136 to 412 ms that way). Static shapes only; kernels already
+reversal). IREE matches only the HWIO layout to its fast NHWC convolution and computes
+any other as a generic loop nest, far slower (docs/iree_gaps.md#shlo-hwio-convolution-kernels).
+The kernel is small (3x3xIxO), so its transpose costs next to nothing. The transpose goes behind
+a fence (`chlo_stablehlo_extras.fence`): IREE otherwise folds it back into the convolution.
+Static shapes only; kernels already
 in that order stay as they are.
 """
 from __future__ import annotations

@@ -2,15 +2,14 @@
 input gradient) as one convolution per output phase over the undilated input, interleaved.
 
 jax's gradient of a stride-s conv layer with respect to its input convolves the output
-gradient dilated by s (s - 1 zeros between elements) with the reversed kernel. IREE 3.13
-computes that over the zero-interleaved input, s^2 times the work in 2-D: shlo-bench's
-cnn_train's stride-2 input gradient (16x8x8x64 dilated to 16x16x16x32, 3x3) took 1.16 ms
-against XLA's 0.61; as phases 0.53 ms. Along a dimension of dilation d, outputs o = p + d m
-(phase p) meet input element (p + t - lo) / d + m through kernel tap t only when p + t - lo is
+gradient dilated by s (s - 1 zeros between elements) with the reversed kernel. IREE
+computes that over the zero-interleaved input, s^2 times the work in 2-D
+(docs/iree_gaps.md#shlo-polyphase-convolutions). Along a dimension of dilation d, outputs
+o = p + d m (phase p) meet input element (p + t - lo) / d + m through kernel tap t only when p + t - lo is
 a multiple of d, so phase p convolves the undilated input with the taps t0, t0 + d, ...
 (t0 = (lo - p) mod d), its padding shifted to match. A phase with a single tap along some
-dimension is one matmul per tap instead (IREE runs such a window as a 1-D convolution: 1.2 ms
-for one 3x3 phase of the case above). The phases' results are stacked behind each dilated
+dimension is one matmul per tap instead (IREE runs such a window as a slow 1-D convolution).
+The phases' results are stacked behind each dilated
 output dimension and merged by a reshape (output m d + p). The products with the dilation's
 zeros are not computed, as XLA does not: a kernel's inf meets no zero (XLA and this pass give
 inf where the spec's 0 * inf gives NaN). Rewritten: f32, static shapes, input and output laid
@@ -58,7 +57,7 @@ def _slice(x: ir.Value, dim: int, start: int, limit: int, step: int = 1) -> ir.V
 
 def _phase(op, attrs, dims, phase: tuple[int, ...]) -> ir.Value | None:
     """The outputs p + d m of `phase` (one p per spatial dimension) from the undilated input:
-    one convolution, or where a dimension has a single tap (IREE 3.13 runs such windows as a
+    one convolution, or where a dimension has a single tap (IREE runs such windows as a
     slow 1-D convolution), one matmul per tap; None when no tap meets the phase (zeros)."""
     lhs, rhs = op.operands
     in_shape = ir.RankedTensorType(lhs.type).shape

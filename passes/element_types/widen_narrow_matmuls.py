@@ -2,25 +2,20 @@
 them, made in a dispatch of their own, on CPUs without bf16 instructions (and, with
 `min-free-size`, the large ones on CPUs with AVX512-BF16).
 
-IREE 3.13's data-tiled bf16 matmul on an AVX2 CPU (no AVX512-BF16) ran 70-100x slower than
-XLA: 1024^3 took 1.6 s where XLA took 17 ms, a batched 8x256x512 by 8x512x256 440 ms where
-XLA took 6.4 ms; f16 was 2.2x XLA. Converting the operands is not enough, IREE fuses the
-conversions back into a bf16 matmul (1.57 s); behind a stablehlo.optimization_barrier the
-f32 copies stay, and the f32 matmul took 21 ms (1.26x XLA), 8.8 ms (1.3x) and, for f16,
-22 ms (1.2x). The copies now sit behind fusion barriers (`extras.fence`), which keep them
-as well without the optimization_barrier's wait on the host. The values are the same: bf16
+IREE's data-tiled bf16 matmul on an AVX2 CPU (no AVX512-BF16) is far slower than XLA's, and
+its f16 one too (docs/iree_gaps.md#shlo-widen-narrow-matmuls). Converting the operands is not
+enough, IREE fuses the conversions back into a bf16 matmul; the f32 copies sit behind fusion
+barriers (`extras.fence`), which keep them without an optimization_barrier's wait on the
+host. The values are the same: bf16
 and f16 values are exact in f32, their products too, and shlo-accumulate-in-f32 has the sums
 in f32 already. The cpu target adds the pass where this machine has AVX2 and lacks
-AVX512-BF16, and with `types=f16` where it has AVX512-BF16 but not AVX512-FP16: an f16
-1024^3 matmul on Zen 5 took 8.5 ms, 5.9 ms widened (XLA 5.3 ms; `cpu_tuning.HOST_PASSES`).
-Elsewhere IREE may have the narrow instructions to use, and it is unmeasured there.
+AVX512-BF16, and with `types=f16` where it has AVX512-BF16 but not AVX512-FP16
+(`cpu_tuning.HOST_PASSES`). Elsewhere IREE may have the narrow instructions to use.
 
-With AVX512-BF16 (a Sapphire Rapids class VM with AMX; IREE 3.13 uses no AMX, its bf16 matmul
-is the 16x16x2 `vdpbf16ps` tile, at the f32 FMA's rate) widening pays only for matmuls whose
-free sizes are both large: `min-free-size=128` widens only those (CPU time, widened / bf16:
-512x128x512 0.80, 512x128x384 0.75, 256^3 0.85, 1024^3 0.94; but 64x1024x64 1.15, 32x4096x32
-1.68, where converting the long operands costs more than the product; 128 is the break-even:
-128^3 1.00, 96x512x512 1.18, 64x512x512 1.31).
+With AVX512-BF16 (IREE uses no AMX; its bf16 matmul runs at the f32 FMA's rate) widening pays
+only for matmuls whose free sizes are both large: `min-free-size=128` widens only those; for
+thin products converting the long operands costs more than the product
+(docs/iree_gaps.md#shlo-widen-narrow-matmuls).
 """
 from __future__ import annotations
 
@@ -93,14 +88,12 @@ class WidenNarrowMatmuls(Pass):
 
 @dataclasses.dataclass
 class WidenNarrowConvolutions(Pass):
-    """Convolve f32 copies of bf16/f16 convolution operands (IREE's bf16 convolution is slow
-    on every CPU measured).
+    """Convolve f32 copies of bf16/f16 convolution operands (IREE's bf16 convolution is slow).
 
-    IREE 3.13 computes a bf16 convolution as a bf16 x bf16 -> f32 loop nest that missed its
-    fast convolution paths even with AVX512-BF16: in shlo-bench's cnn_train_bf16 (16x32x32x3
-    images, a Rocket Lake VM with AVX512-BF16) the 3x3 convolutions took 7-22 ms each against
-    2-5 ms for the same f32 ones. The values are the same as for the matmuls above: the
-    copies are exact, the products too, and the sum is in f32 either way."""
+    IREE computes a bf16 convolution as a bf16 x bf16 -> f32 loop nest that misses its
+    fast convolution paths even with AVX512-BF16
+    (docs/iree_gaps.md#shlo-widen-narrow-convolutions). The values are the same as for the
+    matmuls above: the copies are exact, the products too, and the sum is in f32 either way."""
 
     NAME = "shlo-widen-narrow-convolutions"
 
