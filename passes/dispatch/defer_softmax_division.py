@@ -2,14 +2,10 @@
 the matmul, as flash attention does: dot(e / sum(e), v) -> dot(e, v) / sum(e), where
 e = exp(s - max(s)) and the sum and the max run over the dims the dot contracts.
 
-In attention (softmax(q k^T) v) IREE 3.13 fuses the softmax into one dispatch that computes
-exp twice (once for the sum, once for the quotient), then relayouts the 8 MiB of weights for
-the second matmul. Deferred, the exp is computed once and the division is fused into the
-second matmul's output (keys x fewer elements). Measured on the AVX-512 VM (2 cores, one
-interleaved run each, time / XLA): 8 heads x 512 x 64: 1.20-1.23 -> 1.05-1.15; 16 x 256 x
-32: 1.07 -> 0.76; 4 x 1024 x 64: 1.36-1.48 -> 1.25-1.37; 8 x 128 x 64: unchanged (0.65). Dispatch
-profile of the first: softmax and relayout 1.30 ms -> max and exp 0.45 ms, sum 0.11 ms,
-relayout 0.25 ms; the matmuls unchanged.
+In attention (softmax(q k^T) v) IREE fuses the softmax into one dispatch that computes
+exp twice (once for the sum, once for the quotient), then relayouts the weights for the
+second matmul. Deferred, the exp is computed once and the division is fused into the
+second matmul's output (keys x fewer elements; docs/iree_gaps.md#shlo-defer-softmax-division).
 
 The dot is linear in the weights, and the sum is constant along the contracted dims, so the
 two forms agree up to rounding (one division per output instead of one per weight).

@@ -2,13 +2,13 @@
 different dimensions (`x - outer(s, s)` with `s = (x * y).sum(0)`) is computed in a
 dispatch of its own, behind a fence.
 
-IREE 3.13's llvm-cpu backend fuses a reduction (a reduce, a dot_general, an arg-max) into
+IREE's llvm-cpu backend fuses a reduction (a reduce, a dot_general, an arg-max) into
 its elementwise consumers; when one consumer reads the reduction's result through two
 indexing maps (as `s[i]` and as `s[j]`), each workgroup tile computes the reduction for
 its own rows only and reads the others unset: wrong results, different from run to run,
-once the matrix is larger than one tile (a tile is the vector width: 5 f64 rows on an AVX2
-CPU, 33 on AVX-512; docs/iree_gaps.md). The analysis follows each reduction result through
-elementwise ops, broadcast_in_dim, transpose and reshapes that only add or drop unit
+once the matrix is larger than one tile, whose size follows the CPU's vector width
+(docs/iree_gaps.md#shlo-fence-crossed-reductions). The analysis follows each reduction
+result through elementwise ops, broadcast_in_dim, transpose and reshapes that only add or drop unit
 dimensions, keeping where each of the result's dimensions lies; a value reached with two
 different placements is such a read, and the result is fenced (chlo_stablehlo_extras.fence).
 """

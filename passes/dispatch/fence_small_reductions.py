@@ -2,10 +2,9 @@
 statistics and their gradients: [16384, 32] -> [32]) whose result a large op reads is computed
 in a dispatch of its own, behind a fence.
 
-IREE 3.13 fuses such a reduce with its large broadcast consumer. The reduce has only a few
-results to split between workgroups, and the fused consumer then runs on that few: in
-shlo-bench's cnn_train the batch-norm backward's column sum of a 16384x32 gradient, fused
-with the 524288-element input gradient it feeds, took 11 ms of a 59 ms step. Fenced, the
+IREE fuses such a reduce with its large broadcast consumer. The reduce has only a few
+results to split between workgroups, and the fused consumer then runs on that few (shlo-bench's
+cnn_train; docs/iree_gaps.md#shlo-fence-small-reductionsproducts). Fenced, the
 consumer is an elementwise dispatch over all workers. Only reduces outside loops and
 conditionals, with static shapes, at most MAX_RESULTS results from at least MIN_INPUT
 elements (or from the partial results of such a reduce: shlo-split-long-reduce's second
@@ -16,13 +15,11 @@ a reshape or the division by the count), are fenced
 A float column sum of a product (batch norm's backward `(x * dy).sum((0, 1, 2))`: the innermost
 dimension kept; also the first stage shlo-split-long-reduce makes of it) reads each product as
 `x * y + 0.0` (`products=true`). IREE fuses a bare multiply into the sum and raises the pair to
-a matrix-vector contraction, which it compiles to scalar code on two workgroups: [16, 1024, 32]
--> [16, 32] took 1.45 ms on one thread in cnn_train against 0.42 ms for a plain sum of that
-shape. The add keeps every sum's value: it turns only a product of -0.0 into +0.0, and a sum
+a matrix-vector contraction, which it compiles to scalar code on two workgroups, several
+times slower than a plain sum of that shape. The add keeps every sum's value: it turns only a product of -0.0 into +0.0, and a sum
 from an init of +0.0 (required) is the same for both (shlo-guard-square-sums does this for
 squares with a maximum). A product with a broadcast factor is left alone: that is a real
-matrix-vector product, which IREE runs well (guarded, the models tier's nbody took 1.15x the
-CPU time).
+matrix-vector product, which IREE runs well (guarded, it is slower).
 """
 from __future__ import annotations
 

@@ -5,17 +5,16 @@ it) are computed behind fusion barriers.
 
 In a training step's backward pass, each activation gradient dy feeds two matmuls: dx = dy w^T
 reads it as it is, dw = x^T dy contracts over its rows (tokens), i.e. reads an operand
-transposed. With data tiling, IREE 3.13's CPU code generator fails on two fusions around such
-a dot (shlo-bench's 2-layer transformer training step, both kinds in one module):
+transposed. With data tiling, IREE's CPU code generator fails on two fusions around such
+a dot (shlo-bench's 2-layer transformer training step, both kinds in one module;
+docs/iree_gaps.md#shlo-fence-transposed-dots):
 - dy's elementwise producer (a GELU's or a log-softmax's gradient, with the row reduction it
-  reads) fused with both relayouts of dy, one of them transposed: "One or more operations with
-  large vector sizes (32768 bytes) were found" (16384 bytes on AVX2);
+  reads) fused with both relayouts of dy, one of them transposed: too large vectors;
 - the dot fused with the optimizer's update of the weight (Adam: parameter and both moments in
-  the matmul's tiled layout): "exceeded stack allocation limit of 32768 bytes" (33792 to 50176
-  bytes), with or without aggressive fusion.
+  the matmul's tiled layout): too much stack, with or without aggressive fusion.
 Behind the barriers dy is written once and each matmul relayouts it in a dispatch of its own,
 and the update reads the finished gradient. The result of a dot reading only its rhs
-transposed (dx = dy w^T) stays fused: fenced, an MLP step's dx dispatch needed 50176 bytes of
+transposed (dx = dy w^T) stays fused: fenced, an MLP step's dx dispatch needs too much
 stack (test_jax_jit's training step). A dot reads an operand transposed when its dims are
 not in the order (batch, free, contracting) for the lhs, (batch, contracting, free) for the rhs.
 Only values computed outside loops and conditionals, with static shapes, are fenced

@@ -2,7 +2,7 @@
 cumulative reduce_window (a scan) or a dot_general contraction longer than `limit` becomes
 stages no longer than `limit`. shlo-split-long-reduce applies them with `max-length=N`
 (the Vulkan target: lavapipe ends every shader's loops after 65535 iterations in all,
-docs/iree_gaps.md).
+docs/iree_gaps.md#shlo-split-long-reduce).
 
 Each rewrite keeps the spec's order: a reduction's elements are cut into consecutive blocks in
 the order of their indices, each block is reduced, then the blocks' results in order, so any
@@ -286,8 +286,8 @@ def bounded_scatter(op: ir.Operation, limit: int):
     for s in range(0, window[cut], step):
         e = min(window[cut], s + step)
         end = size if e == window[cut] else e
-        # (a slice fused into the scatter's dispatch went to workgroup memory: 6x16384 f32
-        # exceeded lavapipe's 32 KiB)
+        # (a slice fused into the scatter's dispatch goes to workgroup memory, past lavapipe's
+        # limit: docs/iree_gaps.md#shlo-split-long-reduce)
         pieces.append(_scatter([fusion_barrier(_slice(x, at, s, end)) for x in inputs], indices,
                                [_slice(u, cut + 1, s, e) for u in updates], kw))
     return [stablehlo.concatenate(list(p), dimension=at) for p in zip(*pieces)]

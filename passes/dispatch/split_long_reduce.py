@@ -1,15 +1,12 @@
 """shlo-split-long-reduce: a reduce of many elements into few results becomes two reduces, the
 first over PARTS slices of the input side by side, so that IREE spreads it over its threads.
 
-IREE 3.13 gives each result of a reduce to one workgroup. A reduce with fewer results than
-threads leaves threads idle: a sum of 16M f32 into one value took 1.65 ms and its maximum
-2.28 ms on two cores, against 1.22-1.26 ms as [16, 1M] summed over the 1M and then over the
-16 (P = 8 to 256 measured alike; XLA: 1.13 and 1.27 ms). The input's outermost reduced
-dimension that PARTS divides is cut into [PARTS, rest]: the first reduce keeps the PARTS
+IREE gives each result of a reduce to one workgroup. A reduce with fewer results than
+threads leaves threads idle (docs/iree_gaps.md#shlo-split-long-reduce). The input's
+outermost reduced dimension that PARTS divides is cut into [PARTS, rest]: the first reduce keeps the PARTS
 dimension, the second reduces it. A column reduction (kept dimensions innermost: batch-norm's
 sums of [16, 32, 32, 32] over the first three) is split where all its elements make MIN_PART
-a part: the two column sums of its backward pass took 3.6 ms whole, 0.87 ms in 16 parts
-(XLA 1.16).
+a part.
 
 Only reducers that allow the regrouping are split: one operand, a body of one add, multiply,
 maximum, minimum, and or or (associative and commutative). The init value takes part once
@@ -20,8 +17,9 @@ reduce to the implementation. Static shapes, integer and float elements only.
 
 `max-length=N` (the Vulkan target, with `threads=false`) bounds instead every reduction's
 length: no result of a reduce, a cumulative reduce_window or a dot_general reads more than N
-elements in one op (passes/dispatch/long_reductions.py; lavapipe ends a shader's loops after 65535
-iterations, docs/iree_gaps.md); one with run-time sizes gets a run-time check of that bound.
+elements in one op (passes/dispatch/long_reductions.py; lavapipe ends a shader's loops after
+65535 iterations, docs/iree_gaps.md#shlo-split-long-reduce); one with run-time sizes gets a
+run-time check of that bound.
 """
 from __future__ import annotations
 

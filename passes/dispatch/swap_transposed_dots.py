@@ -4,9 +4,9 @@ transpose(dot(a, b)) -> dot(b, a).
 
 jax's gradient of a weight used as `x @ w.T` (a tied embedding's output projection) is a
 dot_general contracting the batch of tokens, then a transpose back to the weight's layout.
-IREE 3.13 fuses that transpose, with the optimizer's update, into the matmul's data-tiled
-dispatch, whose transposed tile then needs more than the CPU's 32 KiB of stack ("exceeded
-stack allocation limit": the 2-layer transformer training step of shlo-bench's models). The
+IREE fuses that transpose, with the optimizer's update, into the matmul's data-tiled
+dispatch, whose transposed tile then needs more stack than the CPU code allows
+(docs/iree_gaps.md#shlo-swap-transposed-dots). The
 swapped dot writes its result in the weight's layout; no transpose is left. Batch dims must
 stay first and in order, and each operand's free dims keep their order; the dot must have no
 other user.

@@ -1,8 +1,7 @@
 """shlo-convert-narrow-iota: an iota of a float type narrower than 32 bits as the convert of
 an integer iota.
 
-IREE 3.13 counts such an iota in an integer of the float's width: an f16 iota of 65536
-elements is -32768 from index 32768 on (cpu and vulkan), an f8E4M3FN one wraps at 128 (cpu),
+IREE counts such an iota in an integer of the float's width, so long f16 and f8 iotas wrap,
 also without shlo's passes (docs/iree_gaps.md#shlo-convert-narrow-iota). The index counted in
 i32 (i64 past 2^31) and converted rounds to the element type as the spec's iota does; the
 narrow-float converts that follow are shlo-round-narrow-float-converts' to legalize.
