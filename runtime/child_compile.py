@@ -89,10 +89,10 @@ def compile_in_child(module_op, flags, *, phase_dir: str | None = None) -> tuple
         except OSError as e:
             raise CompileError(f"cannot run iree-compile for process-global flags: {e}") from None
         if done.returncode == 0 and os.path.exists(output):
-            if any(f.startswith(REPORT_FLAGS) for f in flags):
+            if any(flag.startswith(REPORT_FLAGS) for flag in flags):
                 sys.stderr.write(done.stderr)
-            with open(output, "rb") as f:
-                return f.read(), []
+            with open(output, "rb") as vmfb:
+                return vmfb.read(), []
         return b"", _diagnostics(done.stderr, done.returncode)
 
 
