@@ -684,3 +684,10 @@ def test_boolean_slice_convolution_kernel_cpu():
                    "is right")
 def test_select_and_scatter_overlapping_windows_stack_cpu():
     assert replay("select_and_scatter_overlapping_windows_stack_cpu") is None
+
+
+def test_dynamic_update_slice_complex_returned_argument():
+    """A complex dynamic_update_slice of a returned argument by its own slice: the select rule
+    c5061ed added to shlo-copy-overlapping-updates did not converge ('pattern application
+    failed to converge'; seed 30 program 619); shlo-barrier-returned-arguments covers it."""
+    assert replay("dynamic_update_slice_complex_returned_argument") is None
