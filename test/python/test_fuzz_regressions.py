@@ -635,11 +635,9 @@ def test_rng_uniform_narrow_float(element, target):
     assert inside.all(), f"{int((~inside).sum())} of {values.size} outside [-100, 900)"
 
 
-@pytest.mark.xfail(strict=True, reason="shlo-fence-small-reductions (cpu target, since fc0a026): "
-                   "a padded sum reduce_window of f32[1] (window 3, low padding 2) is an internal "
-                   "error (KeyError: 'attempt to access a non-existent attribute'); seed 30 "
-                   "programs 397, 399, 451")
 def test_reduce_window_fence_small_reductions_cpu():
+    """shlo-fence-small-reductions read a padded sum reduce_window of f32[1] (window 3, low
+    padding 2) as a reduce (an internal KeyError; seed 30 programs 397, 399, 451)."""
     assert replay("reduce_window_fence_small_reductions_cpu") is None
 
 
