@@ -30,6 +30,16 @@ VIEWS = frozenset({"stablehlo.reshape", "stablehlo.bitcast_convert", "stablehlo.
                    "stablehlo.transpose", "stablehlo.broadcast_in_dim", "stablehlo.convert"})
 
 
+def _source(op: ir.Operation) -> ir.Value | None:
+    """The operand `op` is a view of (VIEWS), or the branch of a select of one value twice
+    (IREE folds it to that value: seed 31 program 606), else None."""
+    if op.name in VIEWS:
+        return op.operands[0]
+    if op.name == "stablehlo.select" and op.operands[1] == op.operands[2]:
+        return op.operands[1]
+    return None
+
+
 def _fenced(value: ir.Value, block: ir.Block, ret: ir.Operation) -> bool:
     """A static-shape value that is an argument of `block`, or a view of one (VIEWS), which
     another op than `ret` and the views leading to it reads too."""
@@ -37,9 +47,9 @@ def _fenced(value: ir.Value, block: ir.Block, ret: ir.Operation) -> bool:
     if not isinstance(t, ir.RankedTensorType) or not t.has_static_shape:
         return False
     chain = [ret]
-    while isinstance(value, ir.OpResult) and value.owner.name in VIEWS:
+    while isinstance(value, ir.OpResult) and _source(value.owner.operation) is not None:
         chain.append(value.owner.operation)
-        value = value.owner.operands[0]
+        value = _source(value.owner.operation)
     if not isinstance(value, ir.BlockArgument) or value.owner != block:
         return False
     return any(use.owner.operation not in chain for use in value.uses)

@@ -689,3 +689,14 @@ def test_dynamic_update_slice_complex_returned_argument():
     c5061ed added to shlo-copy-overlapping-updates did not converge ('pattern application
     failed to converge'; seed 30 program 619); shlo-barrier-returned-arguments covers it."""
     assert replay("dynamic_update_slice_complex_returned_argument") is None
+
+
+@pytest.mark.parametrize("target", ["cpu", "vulkan"])
+def test_sort_of_argument_returned_through_select(target):
+    """A function returning select(x >= x, x, x) (IREE folds it to x) and a sort of x: IREE
+    sorted x's buffer in place and returned it sorted (4 of 5 wrong; seed 31 program 606);
+    shlo-barrier-returned-arguments looks through such a select."""
+    if target == "vulkan":
+        from conftest import vulkan_or_skip
+        vulkan_or_skip()
+    assert replay("sort_of_argument_returned_through_select", target) is None
