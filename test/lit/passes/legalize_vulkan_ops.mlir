@@ -128,14 +128,16 @@ func.func @clz_i32(%x: tensor<4xi32>) -> tensor<4xi32> {
   return %r : tensor<4xi32>
 }
 
-// Signed remainder: the dividend -2^31 moves to -2^31 + |divisor|.
+// Signed remainder: the dividend -2^31 moves to -2^31 + |divisor| (vk-signed-remainder-min),
+// and the divisor is negated (vk-negated-divisor: x % b == x % -b).
 // CHECK-LABEL: func.func @rem_i32
 // CHECK-DAG:     %[[MIN:.*]] = stablehlo.constant dense<-2147483648> : tensor<4xi32>
 // CHECK-DAG:     %[[IS_MIN:.*]] = stablehlo.compare EQ, %arg0, %[[MIN]], SIGNED
 // CHECK-DAG:     %[[ABS:.*]] = stablehlo.abs %arg1
 // CHECK:         %[[MOVED:.*]] = stablehlo.add %arg0, %[[ABS]]
 // CHECK:         %[[D:.*]] = stablehlo.select %[[IS_MIN]], %[[MOVED]], %arg0
-// CHECK:         stablehlo.remainder %[[D]], %arg1 {shlo.canonical}
+// CHECK:         %[[NEG:.*]] = stablehlo.negate %arg1
+// CHECK:         stablehlo.remainder %[[D]], %[[NEG]] {shlo.canonical, shlo.negated_divisor}
 func.func @rem_i32(%x: tensor<4xi32>, %y: tensor<4xi32>) -> tensor<4xi32> {
   %r = stablehlo.remainder %x, %y : tensor<4xi32>
   return %r : tensor<4xi32>
