@@ -199,12 +199,15 @@ func.func @clz_i8(%x: tensor<4xi8>) -> tensor<4xi8> {
   return %r : tensor<4xi8>
 }
 
-// Unsigned 32-bit division divides the zero-extended values in i64.
+// Unsigned 32-bit division divides the zero-extended values in i64, by the negated divisor
+// (vk-negated-divisor: a / b == -(a / -b), b = 0 selected apart).
 // CHECK-LABEL: func.func @divide_ui32
 // CHECK-DAG:     %[[A:.*]] = stablehlo.convert %arg0 : (tensor<4xui32>) -> tensor<4xi64>
 // CHECK-DAG:     %[[B:.*]] = stablehlo.convert %arg1 : (tensor<4xui32>) -> tensor<4xi64>
-// CHECK:         %[[Q:.*]] = stablehlo.divide %[[A]], %[[B]] : tensor<4xi64>
-// CHECK:         stablehlo.convert %[[Q]] : (tensor<4xi64>) -> tensor<4xui32>
+// CHECK:         %[[NB:.*]] = stablehlo.negate %[[B]] : tensor<4xi64>
+// CHECK:         %[[Q:.*]] = stablehlo.divide %[[A]], %[[NB]] {shlo.negated_divisor} : tensor<4xi64>
+// CHECK:         stablehlo.negate %[[Q]] : tensor<4xi64>
+// CHECK:         stablehlo.convert %{{.*}} : (tensor<4xi64>) -> tensor<4xui32>
 func.func @divide_ui32(%a: tensor<4xui32>, %b: tensor<4xui32>) -> tensor<4xui32> {
   %r = stablehlo.divide %a, %b : tensor<4xui32>
   return %r : tensor<4xui32>
