@@ -1,7 +1,7 @@
 """Compile in a child `iree-compile` process, for flags that IREE only takes on its command line
 and for compiles that must survive a crash of IREE's compiler (`isolate`).
 
-Some IREE 3.13 options are process-global LLVM options rather than session flags: a session
+Some IREE options are process-global LLVM options rather than session flags: a session
 rejects them ("option not found"; e.g. `--iree-llvmcpu-matmul-tile-bytes`), and setting them
 in-process (`ireeCompilerSetupGlobalCL`) makes every later session ignore its own flags
 (measured: docs/performance.md). A module whose flags include one is compiled by the

@@ -1,7 +1,7 @@
 """shlo-barrier-returned-arguments: a public function's argument that it returns and also
 reads is returned through a `stablehlo.optimization_barrier`.
 
-IREE 3.13 returns such an argument as the caller's own buffer and lets an op that reads it
+IREE returns such an argument as the caller's own buffer and lets an op that reads it
 update that buffer in place: `return x, dynamic_update_slice(x, u, i)` returned the updated x
 (20 of 24 wrong), `return x, sort(x)` a sorted x (53 of 81), silently, on cpu and vulkan, also
 without shlo's passes (docs/iree_gaps.md#shlo-barrier-returned-arguments). Returned through a

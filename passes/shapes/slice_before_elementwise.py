@@ -2,7 +2,7 @@
 
 `slice(reshape(f(x, ...)))` with `f` elementwise becomes `f(slice(reshape(x)), ...)`, and
 `slice(f(x, ...))` becomes `f(slice(x), ...)`, repeated up the chain of elementwise ops. Each element of an elementwise op depends only on the same
-element of its operands, so the result is exactly the same. IREE 3.13 fuses such a chain into
+element of its operands, so the result is exactly the same. IREE fuses such a chain into
 the dispatch that reads the slice and computes all of it there: over the stack or shared memory
 limit, or a compile that never ends (docs/iree_gaps.md#shlo-slice-before-elementwise); the
 strided window slices of shlo-expand-select-and-scatter did the same without a reshape.
@@ -57,7 +57,7 @@ def _is_elementwise(op: ir.Operation | None, shape: list[int]) -> bool:
 
 def _reads_i1_leaf(op: ir.Operation) -> bool:
     """Whether `op` reads a boolean tensor that no elementwise op computes (an argument, a
-    reduce): sliced before its convert, IREE 3.13 failed to compile an i1 slice feeding a
+    reduce): sliced before its convert, IREE failed to compile an i1 slice feeding a
     convolution's data-tiled kernel ('failed to legalize unresolved target materialization'
     of tensor<3x15xi8>; shlo-fuzz seed 30 program 614), so such an op is sliced after."""
     for v in op.operands:
