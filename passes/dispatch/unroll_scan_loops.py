@@ -54,30 +54,27 @@ def trip_count(loop: ir.Operation) -> int | None:
     return end - start
 
 
-def _updates_a_carried_tensor(loop: ir.Operation) -> bool:
-    """Whether the body returns, in a carried tensor's place, a dynamic_update_slice of it."""
+def _updated_places(loop: ir.Operation) -> list[int]:
+    """The carried tensors the body returns, in their own places, a dynamic_update_slice of."""
     body = loop.regions[1].blocks[0]
     results = list(body.operations)[-1].operands
+    places = []
     for index, argument in enumerate(body.arguments):
         update = defined_by(results[index], "stablehlo.dynamic_update_slice")
         if update is not None and update.operands[0] == argument:
-            return True
-    return False
+            places.append(index)
+    return places
 
 
-def _returns_an_updated_tensor_elsewhere(loop: ir.Operation) -> bool:
-    """Whether the body also returns a carried tensor it updates in another result's place
-    (`return b, dynamic_update_slice(b, ...)`: a loop that keeps the previous state). Unrolled,
-    that place holds an intermediate update, and IREE's compiler crashed on such a loop
-    (docs/iree_gaps.md#shlo-unroll-scan-loops)."""
+def _returns_an_updated_tensor_elsewhere(loop: ir.Operation, places: list[int]) -> bool:
+    """Whether the body also returns a carried tensor it updates (`places`) in another
+    result's place (`return b, dynamic_update_slice(b, ...)`: a loop that keeps the previous
+    state). Unrolled, that place holds an intermediate update, and IREE's compiler crashed on
+    such a loop (docs/iree_gaps.md#shlo-unroll-scan-loops)."""
     body = loop.regions[1].blocks[0]
     results = list(list(body.operations)[-1].operands)
-    for index, argument in enumerate(body.arguments):
-        update = defined_by(results[index], "stablehlo.dynamic_update_slice")
-        if update is not None and update.operands[0] == argument and \
-                any(r == argument for k, r in enumerate(results) if k != index):
-            return True
-    return False
+    return any(r == body.arguments[index] for index in places
+               for k, r in enumerate(results) if k != index)
 
 
 def unroll(loop: ir.Operation, factor: int) -> None:
@@ -109,8 +106,10 @@ class UnrollScanLoops(Pass):
     def run(self, op: ir.Operation) -> None:
         for loop in nested_ops(op, "stablehlo.while"):
             count = trip_count(loop)
-            if not count or count <= 1 or not _updates_a_carried_tensor(loop) or \
-                    _returns_an_updated_tensor_elsewhere(loop):
+            if not count or count <= 1:
+                continue
+            places = _updated_places(loop)
+            if not places or _returns_an_updated_tensor_elsewhere(loop, places):
                 continue
             factor = max((f for f in range(1, self.max_factor + 1) if count % f == 0))
             if factor > 1:
