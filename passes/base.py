@@ -73,6 +73,14 @@ def is_inside(op: ir.Operation, ancestor: ir.Operation) -> bool:
     return False
 
 
+# ops whose result IREE may keep as a view of operand 0's buffer (no copy): an update written
+# in place into that buffer is seen through the view
+BUFFER_VIEWS = frozenset({
+    "stablehlo.slice", "stablehlo.dynamic_slice", "stablehlo.real_dynamic_slice",
+    "stablehlo.reshape", "stablehlo.dynamic_reshape", "stablehlo.bitcast_convert",
+    "stablehlo.transpose", "stablehlo.broadcast_in_dim", "stablehlo.convert"})
+
+
 def defined_by(value: ir.Value, name: str) -> ir.Operation | None:
     """The op that defines `value` when it is called `name`, else None (also for a block
     argument)."""

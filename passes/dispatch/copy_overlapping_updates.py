@@ -22,25 +22,19 @@ import dataclasses
 from iree.compiler import ir
 
 from shlo.dialect import stablehlo
-from ..base import Pass, nested_ops
+from ..base import BUFFER_VIEWS, Pass, nested_ops
 from ..op_rules import apply_rules
 
 
-# ops IREE may keep as a view of their operand's buffer (operand 0)
-VIEWS = {"stablehlo.slice", "stablehlo.dynamic_slice", "stablehlo.real_dynamic_slice",
-         "stablehlo.reshape", "stablehlo.dynamic_reshape", "stablehlo.bitcast_convert",
-         "stablehlo.transpose", "stablehlo.broadcast_in_dim", "stablehlo.convert"}
-
-
 def _is_view_of(update: ir.Value, operand: ir.Value) -> bool:
-    """Whether `update` is `operand` or a view of it through ops in VIEWS (and barriers)."""
+    """Whether `update` is `operand` or a view of it through BUFFER_VIEWS ops (and barriers)."""
     while update != operand:
         if not isinstance(update, ir.OpResult):
             return False                                  # a block argument
         op = update.owner.operation
         if op.name == "stablehlo.optimization_barrier":
             update = op.operands[update.result_number]
-        elif op.name in VIEWS:
+        elif op.name in BUFFER_VIEWS:
             update = op.operands[0]
         else:
             return False
@@ -111,9 +105,9 @@ class CopyOverlappingUpdates(Pass):
 
 
 def _root(value: ir.Value) -> ir.Value:
-    """The value `value` is a view (VIEWS) or a pad of, followed back as far as it goes."""
+    """The value `value` is a view (BUFFER_VIEWS) or a pad of, followed back as far as it goes."""
     while isinstance(value, ir.OpResult) and (
-            value.owner.name in VIEWS or value.owner.name == "stablehlo.pad"):
+            value.owner.name in BUFFER_VIEWS or value.owner.name == "stablehlo.pad"):
         value = value.owner.operands[0]
     return value
 

@@ -16,7 +16,7 @@ import dataclasses
 
 from iree.compiler import ir
 
-from ..base import Pass, nested_ops
+from ..base import BUFFER_VIEWS, Pass, nested_ops
 from ..lib import builders as extras
 
 
@@ -25,15 +25,10 @@ def _is_public(func: ir.Operation) -> bool:
         ir.StringAttr(func.attributes["sym_visibility"]).value == "public"
 
 
-# ops whose result IREE may keep as a view of their operand's buffer
-VIEWS = frozenset({"stablehlo.reshape", "stablehlo.bitcast_convert", "stablehlo.slice",
-                   "stablehlo.transpose", "stablehlo.broadcast_in_dim", "stablehlo.convert"})
-
-
 def _source(op: ir.Operation) -> ir.Value | None:
-    """The operand `op` is a view of (VIEWS), or the branch of a select of one value twice
+    """The operand `op` is a view of (BUFFER_VIEWS), or the branch of a select of one value twice
     (IREE folds it to that value: seed 31 program 606), else None."""
-    if op.name in VIEWS:
+    if op.name in BUFFER_VIEWS:
         return op.operands[0]
     if op.name == "stablehlo.select" and op.operands[1] == op.operands[2]:
         return op.operands[1]
@@ -41,7 +36,7 @@ def _source(op: ir.Operation) -> ir.Value | None:
 
 
 def _fenced(value: ir.Value, block: ir.Block, ret: ir.Operation) -> bool:
-    """A static-shape value that is an argument of `block`, or a view of one (VIEWS), which
+    """A static-shape value that is an argument of `block`, or a view of one (BUFFER_VIEWS), which
     another op than `ret` and the views leading to it reads too."""
     t = value.type.maybe_downcast()
     if not isinstance(t, ir.RankedTensorType) or not t.has_static_shape:
