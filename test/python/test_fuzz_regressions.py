@@ -444,6 +444,19 @@ def test_rsqrt_negative_zero_cpu():
 
 
 @pytest.mark.parametrize("target", ["cpu", "vulkan"])
+@pytest.mark.parametrize("name", ["self_difference_bf16_vulkan",
+                                  "select_and_scatter_unit_stride_vulkan"])
+def test_vulkan_seed_50_findings(name, target):
+    """IREE 3.13 vulkan (also without shlo's passes): a bf16 x - x was 0 where x is NaN (seed
+    50 program 70; vk-self-difference); a select_and_scatter of 1x3 windows failed to compile
+    its unit-size strided slices (program 222; vk-unit-strided-slice)."""
+    if target == "vulkan":
+        from conftest import vulkan_or_skip
+        vulkan_or_skip()
+    assert replay(name, target) is None
+
+
+@pytest.mark.parametrize("target", ["cpu", "vulkan"])
 def test_complex_pad_of_f16(target):
     """shlo-expand-complex-pad pads a complex value's parts; Vulkan failed to compile those
     pads with the f16 -> f32 convert fused in (now behind fusion barriers). The shrunk finding

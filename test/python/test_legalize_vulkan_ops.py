@@ -876,3 +876,79 @@ def test_strided_slices_of_f64_values_on_vulkan(ctx):
         for run in range(40 if rows == 4 else 5):
             got = np.asarray(exe.function(f"picks_{rows}")(x))
             np.testing.assert_array_equal(got, want, err_msg=f"{rows}x{cols} run {run}")
+
+
+@pytest.mark.parametrize("target", TARGETS)
+def test_differences_of_a_value_with_itself(ctx, target):
+    """vk-self-difference: x - x and x + (-x) of floats were 0 on Vulkan for x = +-inf and
+    NaN (the shader compiler folds them), also without shlo's passes; 256K values of f32, bf16
+    and complex<f32> with +-inf and NaN, and abs(x) - abs(x) of two ops (one after CSE)."""
+    n = 1 << 18
+    functions = [f"""
+    func.func @sub_{t}(%x: tensor<{n}x{e}>) -> tensor<{n}x{e}> {{
+      %r = stablehlo.subtract %x, %x : tensor<{n}x{e}>
+      return %r : tensor<{n}x{e}>
+    }}""" for t, e in (("f32", "f32"), ("bf16", "bf16"), ("c64", "complex<f32>"))]
+    functions.append(f"""
+    func.func @add_negated(%x: tensor<{n}xf32>) -> tensor<{n}xf32> {{
+      %m = stablehlo.negate %x : tensor<{n}xf32>
+      %r = stablehlo.add %m, %x : tensor<{n}xf32>
+      return %r : tensor<{n}xf32>
+    }}
+    func.func @sub_alike(%x: tensor<{n}xf32>) -> tensor<{n}xf32> {{
+      %a = stablehlo.abs %x : tensor<{n}xf32>
+      %b = stablehlo.abs %x : tensor<{n}xf32>
+      %r = stablehlo.subtract %a, %b : tensor<{n}xf32>
+      return %r : tensor<{n}xf32>
+    }}""")
+    exe = compile_for(ctx, "\n".join(functions), target)
+    rng = np.random.default_rng(12)
+    x = rng.standard_normal(n).astype(np.float32) * 100
+    x[rng.integers(0, n, 3000)] = np.inf
+    x[rng.integers(0, n, 3000)] = -np.inf
+    x[rng.integers(0, n, 3000)] = np.nan
+    z = np.empty(n, np.complex64)
+    z.real, z.imag = x, np.roll(x, 7)
+    with np.errstate(invalid="ignore"):
+        cases = {"sub_f32": (x, x - x), "add_negated": (x, -x + x),
+                 "sub_alike": (x, np.abs(x) - np.abs(x)), "sub_c64": (z, z - z),
+                 "sub_bf16": (x.astype(ml_dtypes.bfloat16),
+                              (x - x).astype(ml_dtypes.bfloat16))}
+    for name, (arg, want) in cases.items():
+        got = np.asarray(exe.function(name)(arg))
+        if got.dtype == ml_dtypes.bfloat16:
+            got, want = got.astype(np.float32), want.astype(np.float32)
+        np.testing.assert_array_equal(got, want, err_msg=name)
+
+
+@pytest.mark.parametrize("target", TARGETS)
+def test_strided_slices_taking_one_element(ctx, target):
+    """vk-unit-strided-slice: columns x[:, k:k+1:3] of an 8x3 constant and of a 21846x3 iota,
+    with a boolean argument's columns (a select_and_scatter's windows, seed 50 program 222),
+    failed to compile on Vulkan ("failed to legalize unresolved source materialization from
+    memref<24xi32, 6>"; at 21846x3: 262208 bytes of shared memory), also without shlo's
+    passes; against numpy."""
+    functions = []
+    for n, source in ((8, "stablehlo.constant dense<{}> : tensor<24xi32>".format(
+            list(range(24)))), (21846, "stablehlo.iota dim = 0 : tensor<65538xi32>")):
+        functions.append(f"""
+    func.func @columns_{n}(%x: tensor<{n}x3xi1>) -> tensor<{n}x1xi32> {{
+      %c = {source}
+      %k = stablehlo.reshape %c : (tensor<{3 * n}xi32>) -> tensor<{n}x3xi32>
+      %i = stablehlo.convert %x : (tensor<{n}x3xi1>) -> tensor<{n}x3xi32>
+      %k0 = stablehlo.slice %k [0:{n}, 0:1:3] : (tensor<{n}x3xi32>) -> tensor<{n}x1xi32>
+      %k1 = stablehlo.slice %k [0:{n}, 1:2:3] : (tensor<{n}x3xi32>) -> tensor<{n}x1xi32>
+      %i0 = stablehlo.slice %i [0:{n}, 0:1:3] : (tensor<{n}x3xi32>) -> tensor<{n}x1xi32>
+      %i1 = stablehlo.slice %i [0:{n}, 1:2:3] : (tensor<{n}x3xi32>) -> tensor<{n}x1xi32>
+      %a = stablehlo.add %i0, %k0 : tensor<{n}x1xi32>
+      %b = stablehlo.add %i1, %k1 : tensor<{n}x1xi32>
+      %r = stablehlo.maximum %a, %b : tensor<{n}x1xi32>
+      return %r : tensor<{n}x1xi32>
+    }}""")
+    exe = compile_for(ctx, "\n".join(functions), target)
+    rng = np.random.default_rng(13)
+    for n in (8, 21846):
+        x = rng.integers(0, 2, (n, 3)).astype(bool)
+        k = np.arange(3 * n, dtype=np.int32).reshape(n, 3)
+        want = np.maximum(x[:, 0:1] + k[:, 0:1], x[:, 1:2] + k[:, 1:2])
+        np.testing.assert_array_equal(np.asarray(exe.function(f"columns_{n}")(x)), want)

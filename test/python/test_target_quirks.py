@@ -181,6 +181,16 @@ SAMPLES = {
       %r = stablehlo.rsqrt %x : tensor<4xf32>
       return %r : tensor<4xf32>
     }""",
+    "vk-self-difference": """
+    func.func @f(%x: tensor<4xf32>) -> tensor<4xf32> {
+      %r = stablehlo.subtract %x, %x : tensor<4xf32>
+      return %r : tensor<4xf32>
+    }""",
+    "vk-unit-strided-slice": """
+    func.func @f(%x: tensor<8x3xf32>) -> tensor<8x1xf32> {
+      %r = stablehlo.slice %x [0:8, 1:2:3] : (tensor<8x3xf32>) -> tensor<8x1xf32>
+      return %r : tensor<8x1xf32>
+    }""",
     "vk-fft-fused-read": """
     func.func @f(%x: tensor<4x32xcomplex<f32>>) -> tensor<4x32xf32> {
       %0 = stablehlo.fft %x, type = FFT, length = [32] : (tensor<4x32xcomplex<f32>>) -> tensor<4x32xcomplex<f32>>

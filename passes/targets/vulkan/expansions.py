@@ -1,6 +1,6 @@
 """Vulkan quirk rewrites that expand an op into others: complex windows on real and imaginary
-parts, ffts behind barriers, grouped convolutions per group, roots of signed zeros
-(docs/iree_gaps.md)."""
+parts, ffts behind barriers, grouped convolutions per group, roots of signed zeros, x - x of
+floats, unit dimensions of strided slices (docs/iree_gaps.md)."""
 from __future__ import annotations
 
 from iree.compiler import ir
@@ -9,7 +9,8 @@ from shlo.dialect import stablehlo
 from shlo.dialect.attributes import CONV_DIMS, enum_name
 from shlo.dialect.rebuild import arguments
 from ...expand.expand_fft import irfft_through_ifft
-from ...lib.builders import FUSION_BARRIER, fusion_barrier
+from ...lib.builders import FUSION_BARRIER, fence, fusion_barrier
+from ...lib.elementwise import ELEMENTWISE_OPS
 from ...lib.expr import (Num, attributes, complex_, element_of, imag, is_complex, is_float,
                          real, select)
 from ...op_rules import CANONICAL
@@ -175,3 +176,77 @@ def signed_zero_root(op: ir.Operation):
     zero = Num(x).like(0)
     at_zero = Num(x) if op.name == "stablehlo.sqrt" else Num(x).like(1) / Num(x)
     return [select(Num(x).eq(zero), at_zero, Num(root)).value]
+
+
+# region-free, side-effect-free ops that CSE makes one value when name, attributes and
+# operands agree
+_PURE = ELEMENTWISE_OPS | {f"stablehlo.{name}" for name in (
+    "constant", "broadcast_in_dim", "reshape", "transpose", "slice", "iota", "concatenate",
+    "pad", "reverse")}
+
+
+def _same_value(a: ir.Value, b: ir.Value, depth: int = 6) -> bool:
+    """Whether `a` and `b` are one value, or results of ops that compute it alike (same pure
+    op, attributes and operands, `depth` ops back), which CSE merges into one."""
+    if a == b:
+        return True
+    if depth == 0 or isinstance(a.owner, ir.Block) or isinstance(b.owner, ir.Block):
+        return False
+    x, y = a.owner.operation, b.owner.operation
+    if x.name != y.name or x.name not in _PURE or a.type != b.type or \
+            ir.OpResult(a).result_number != ir.OpResult(b).result_number or \
+            len(x.operands) != len(y.operands) or attributes(x) != attributes(y):
+        return False
+    return all(_same_value(u, v, depth - 1) for u, v in zip(x.operands, y.operands))
+
+
+def _negated(value: ir.Value) -> ir.Value | None:
+    """The x of `value` = negate(x), else None."""
+    owner = value.owner
+    if isinstance(owner, ir.Block) or owner.operation.name != "stablehlo.negate":
+        return None
+    return owner.operation.operands[0]
+
+
+def _nan_or_zero(x: Num) -> Num:
+    """x - x of a real float x: |x| * 0 (NaN for +-inf and NaN, else +0) with the zero read
+    from memory, where the shader cannot fold the product."""
+    zero, = fence([x.like(0.0).value])
+    return abs(x) * Num(zero)
+
+
+def self_difference(op: ir.Operation):
+    """x - x and x + (-x) of floats (x one value, or computed alike) as |x| * 0 with the 0
+    read from memory (per part for complex x): NaN for +-inf and NaN, not the 0 that
+    Vulkan's shader compiler folds them to."""
+    if not is_float(element_of(op.results[0])) and not is_complex(element_of(op.results[0])):
+        return None
+    a, b = op.operands
+    if op.name == "stablehlo.subtract":
+        x = a if _same_value(a, b) else None
+    else:
+        nb, na = _negated(b), _negated(a)
+        x = a if nb is not None and _same_value(a, nb) else \
+            b if na is not None and _same_value(b, na) else None
+    if x is None:
+        return None
+    if is_complex(element_of(x)):
+        return [complex_(_nan_or_zero(real(Num(x))), _nan_or_zero(imag(Num(x)))).value]
+    return [_nan_or_zero(Num(x)).value]
+
+
+def unit_strided_slice(op: ir.Operation):
+    """A slice with a stride above 1 along a dimension it takes one element of, with stride
+    1 there (the same elements; IREE's SPIR-V backend failed to compile the strided form
+    fused with other slices: "failed to legalize unresolved ... materialization")."""
+    t = ir.RankedTensorType(op.results[0].type)
+    strides = list(ir.DenseI64ArrayAttr(op.attributes["strides"]))
+    if not any(n == 1 and s != 1 for n, s in zip(t.shape, strides)):
+        return None
+    starts = list(ir.DenseI64ArrayAttr(op.attributes["start_indices"]))
+    limits = list(ir.DenseI64ArrayAttr(op.attributes["limit_indices"]))
+    for d, n in enumerate(t.shape):
+        if n == 1 and strides[d] != 1:
+            strides[d], limits[d] = 1, starts[d] + 1
+    return [stablehlo.slice(op.operands[0], start_indices=starts, limit_indices=limits,
+                            strides=strides, result_type=t)]
