@@ -53,6 +53,7 @@ DEFAULT_PASSES = [
     "shlo-round-narrow-arithmetic",
     "shlo-slice-before-elementwise",
     "shlo-barrier-loop-captures",
+    "shlo-barrier-loop-results",
     "shlo-bound-dispatch-operands",
     "canonicalize",
     "cse",

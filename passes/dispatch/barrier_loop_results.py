@@ -1,22 +1,29 @@
 """shlo-barrier-loop-results: the results of a while loop read through one barrier after it.
 
-Two IREE failures (docs/iree_gaps.md#shlo-barrier-loop-results), both met in one f64 program
-of jax's gammainc and betainc, go away when a loop's results are read through a
-`stablehlo.optimization_barrier`:
+Three IREE failures (docs/iree_gaps.md#shlo-barrier-loop-results) go away when a loop's
+results are read through a `stablehlo.optimization_barrier`:
 
+- At run time, IREE's automatic reference counting (iree-stream-automatic-reference-counting)
+  deallocates a loop's results after their last use as if the loop had allocated them, but a
+  loop that runs zero trips returns its operands: the caller's argument, or a transient
+  allocation that values read after the loop still live in ("transient buffer has not been
+  committed" in hal.device.queue.dealloca on cpu, "has no staged Vulkan backing" on vulkan, in
+  30-100 % of runs). Read by a barrier, the results are not deallocated. By default (in the
+  default pipeline) the pass fences the loops whose results may be their operands: loops not
+  counted from a constant start to a larger constant bound (unroll_scan_loops.trip_count),
+  and loops whose body returns a carried value in another one's place. Counted loops (jax's
+  scan and fori_loop) stay as they are.
 - A carried value that only the loop's condition reads (a convergence flag: the body never
   reads it, nothing reads the loop's result) is dropped by the scf canonicalizer from the
   values the condition hands to the body, and IREE's stream conversion then assumes both
-  regions take the same values. Read by the barrier, the result is used and the value stays.
-  By default the pass fences the loops that carry such a value, and only those.
+  regions take the same values (jax's gammainc and betainc in one f64 program). Read by the
+  barrier, the result is used and the value stays. `condition-only=true` fences the loops
+  that carry such a value, and only those.
 - Stream scheduling of the ops around the loops then finds a circular dependency; a barrier
   after every loop keeps the loops' consumers out of the partition of their producers.
-  `every-loop=true` fences every loop.
-
-The pass is not in the default pipeline: shlo.compile runs it (every-loop=true) on a module
-that fails with either error and compiles it again (shlo.pipelines.cpu_tuning.RETRY_RULES).
-Barriers after every loop make other loops slower, and the default mode in the pipeline made
-IREE's compiler crash on jax's bf16 betainc.
+  `every-loop=true` fences every loop; shlo.compile runs that on a module that fails with
+  either compile error and compiles it again (shlo.pipelines.cpu_tuning.RETRIES). Barriers
+  after every loop make counted loops slower.
 
 Results of dynamic shape stay out of the barrier (IREE cannot compile it on them), and so do
 tokens and tuples; a loop whose results nobody reads is left alone.
@@ -29,6 +36,7 @@ from iree.compiler import ir
 
 from ..lib import builders as extras
 from ..base import Pass, nested_ops
+from .unroll_scan_loops import trip_count
 
 
 def _static_tensor(value: ir.Value) -> bool:
@@ -41,6 +49,18 @@ def _condition_only(loop: ir.Operation) -> bool:
     body = loop.regions[1].blocks[0]
     return any(not list(argument.uses) and not list(result.uses)
                for argument, result in zip(body.arguments, loop.results))
+
+
+def _maybe_empty(loop: ir.Operation) -> bool:
+    """Whether a result may be one of the loop's operands: zero trips are possible, or the
+    body returns one of its arguments in another argument's place (IREE hoists one returned
+    in its own place out of the loop)."""
+    trips = trip_count(loop)
+    body = loop.regions[1].blocks[0]
+    returned = list(body.operations)[-1].operands
+    return trips is None or trips < 1 or any(
+        isinstance(r.owner, ir.Block) and r.owner == body and r.arg_number != place
+        for place, r in enumerate(returned))
 
 
 def _fence_results(loop: ir.Operation) -> None:
@@ -58,14 +78,17 @@ def _fence_results(loop: ir.Operation) -> None:
 
 @dataclasses.dataclass
 class BarrierLoopResults(Pass):
-    """Read the static results of while loops that carry a value only their condition reads
-    (every loop with every-loop=true) through one barrier after the loop."""
+    """Read the static results of the while loops whose results may be their operands (with
+    condition-only=true: that carry a value only their condition reads; every-loop=true:
+    every loop) through one barrier after the loop."""
 
     NAME = "shlo-barrier-loop-results"
     every_loop: bool = False
+    condition_only: bool = False
 
     def run(self, op: ir.Operation) -> None:
         for loop in nested_ops(op, "stablehlo.while"):
             loop = loop.operation
-            if self.every_loop or _condition_only(loop):
+            if self.every_loop or (_condition_only(loop) if self.condition_only
+                                   else _maybe_empty(loop)):
                 _fence_results(loop)

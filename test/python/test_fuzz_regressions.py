@@ -583,25 +583,29 @@ def test_convolution_s8_dilated_cpu():
     assert replay("convolution_s8_dilated_vulkan", "cpu") is None
 
 
-@pytest.mark.xfail(strict=True, reason="IREE 3.13 runtime (cpu; vulkan alike: 'transient buffer "
-                   "has no staged Vulkan backing'): a while loop carrying the argument and a trip "
-                   "count computed from it, with zero trips, fails most runs ('transient buffer "
-                   "has not been committed' in hal.device.queue.dealloca): the loop's exit "
-                   "deallocates its carried buffers, which at zero trips are the entry ones")
-def test_while_zero_trips_transient_buffer_cpu(tmp_path):
-    """Seed 24 program 116, shrunk by hand; run in 20 fresh iree-run-module processes (the
-    failure is a race: 30-90% of runs here), each must give [[-3, 0]]."""
+@pytest.mark.parametrize("target", ["cpu", "vulkan"])
+def test_while_zero_trips_transient_buffer(target, tmp_path):
+    """Seed 24 program 116, shrunk by hand: a while loop carrying the argument and a trip count
+    computed from it, with zero trips. IREE 3.13's runtime failed 30-100% of runs ('transient
+    buffer has not been committed' in hal.device.queue.dealloca; vulkan: 'has no staged Vulkan
+    backing'): its reference counting deallocated the loop's results, at zero trips the
+    entry buffers; shlo-barrier-loop-results reads them through a barrier. 20 fresh
+    iree-run-module processes (the failure is a race), each must give [[-3, 0]]."""
     import subprocess
     import sysconfig
 
     import shlo
+    if target == "vulkan":
+        from conftest import vulkan_or_skip
+        vulkan_or_skip()
     with open(os.path.join(HERE, "while_zero_trips_transient_buffer", "program.mlir")) as f:
-        exe = shlo.compile(f.read(), target="cpu")
+        exe = shlo.compile(f.read(), target=target)
     vmfb = str(tmp_path / "p.vmfb")
     exe.save(vmfb)
     tool = os.path.join(sysconfig.get_path("scripts"), "iree-run-module")
+    device = "local-task" if target == "cpu" else "vulkan"
     for _ in range(20):
-        run = subprocess.run([tool, f"--module={vmfb}", "--device=local-task",
+        run = subprocess.run([tool, f"--module={vmfb}", f"--device={device}",
                               "--input=1xf32=-3.7"], capture_output=True, text=True)
         assert run.returncode == 0 and "1x2xi32=[-3 0]" in run.stdout, run.stderr[-300:]
 

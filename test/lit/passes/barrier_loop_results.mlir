@@ -1,4 +1,5 @@
-// RUN: shlo-opt --shlo-barrier-loop-results %s | filecheck %s
+// RUN: shlo-opt '--shlo-barrier-loop-results=condition-only=true' %s | filecheck %s
+// RUN: shlo-opt --shlo-barrier-loop-results %s | filecheck %s --check-prefix=DEFAULT
 // RUN: shlo-opt '--shlo-barrier-loop-results=every-loop=true' %s | filecheck %s --check-prefix=EVERY
 
 // A loop carrying a value that only its condition reads: every static result, used or not,
@@ -30,7 +31,7 @@ func.func @flag_read_by_the_condition_only(%x0: tensor<4xf64>) -> tensor<4xf64> 
   return %r#2 : tensor<4xf64>
 }
 
-// Loops whose body reads every carried value stay as they are by default. With every-loop,
+// Loops whose body reads every carried value stay as they are with condition-only. With every-loop,
 // a loop whose results nobody reads is still left alone, and dynamic results stay out of the
 // barrier.
 // CHECK-LABEL: func.func @dead_loop_and_dynamic_results
@@ -62,4 +63,72 @@ func.func @dead_loop_and_dynamic_results(%v: tensor<?xf32>) -> (tensor<i64>, ten
     stablehlo.return %n, %w2 : tensor<i64>, tensor<?xf32>
   }
   return %r#0, %r#1 : tensor<i64>, tensor<?xf32>
+}
+
+// By default: a loop whose trip count may be zero (a bound computed at run time) returns its
+// operands then, here the caller's argument, so its results go through a barrier; so do those
+// of a counted loop whose body returns a carried value in another one's place (after two trips
+// the loop returns its operands). A counted loop (constant start below a constant bound, step
+// 1) stays as it is, as do the loops of the functions above: the first is not a plain count.
+// DEFAULT-LABEL: func.func @flag_read_by_the_condition_only
+// DEFAULT:         stablehlo.optimization_barrier
+// DEFAULT-LABEL: func.func @dead_loop_and_dynamic_results
+// DEFAULT-NOT:     optimization_barrier
+// DEFAULT-LABEL: func.func @bound_computed_at_run_time
+// DEFAULT:         %[[L:.*]]:2 = stablehlo.while
+// DEFAULT:         %[[B:.*]]:2 = stablehlo.optimization_barrier %[[L]]#0, %[[L]]#1 : tensor<i32>, tensor<4xf32>
+// DEFAULT:         stablehlo.subtract %[[B]]#1, %{{.*}} : tensor<4xf32>
+// EVERY-LABEL:   func.func @bound_computed_at_run_time
+func.func @bound_computed_at_run_time(%x: tensor<4xf32>, %n: tensor<i32>) -> tensor<4xf32> {
+  %c0 = stablehlo.constant dense<0> : tensor<i32>
+  %c1 = stablehlo.constant dense<1> : tensor<i32>
+  %r:2 = stablehlo.while(%i = %c0, %v = %x) : tensor<i32>, tensor<4xf32>
+  cond {
+    %p = stablehlo.compare LT, %i, %n, SIGNED : (tensor<i32>, tensor<i32>) -> tensor<i1>
+    stablehlo.return %p : tensor<i1>
+  } do {
+    %j = stablehlo.add %i, %c1 : tensor<i32>
+    %w = stablehlo.add %v, %v : tensor<4xf32>
+    stablehlo.return %j, %w : tensor<i32>, tensor<4xf32>
+  }
+  %d = stablehlo.subtract %r#1, %x : tensor<4xf32>
+  return %d : tensor<4xf32>
+}
+
+// DEFAULT-LABEL: func.func @counted_swap
+// DEFAULT:         %[[L:.*]]:3 = stablehlo.while
+// DEFAULT:         stablehlo.optimization_barrier %[[L]]#0, %[[L]]#1, %[[L]]#2
+// DEFAULT-LABEL: func.func @counted
+// DEFAULT-NOT:     optimization_barrier
+// DEFAULT:         return
+func.func @counted_swap(%a: tensor<4xf32>, %b: tensor<4xf32>) -> tensor<4xf32> {
+  %c0 = stablehlo.constant dense<0> : tensor<i32>
+  %c1 = stablehlo.constant dense<1> : tensor<i32>
+  %c2 = stablehlo.constant dense<2> : tensor<i32>
+  %r:3 = stablehlo.while(%i = %c0, %p = %a, %q = %b) : tensor<i32>, tensor<4xf32>, tensor<4xf32>
+  cond {
+    %t = stablehlo.compare LT, %i, %c2, SIGNED : (tensor<i32>, tensor<i32>) -> tensor<i1>
+    stablehlo.return %t : tensor<i1>
+  } do {
+    %j = stablehlo.add %i, %c1 : tensor<i32>
+    stablehlo.return %j, %q, %p : tensor<i32>, tensor<4xf32>, tensor<4xf32>
+  }
+  return %r#1 : tensor<4xf32>
+}
+
+func.func @counted(%x: tensor<4xf32>, %m: tensor<4xf32>) -> tensor<4xf32> {
+  %c0 = stablehlo.constant dense<0> : tensor<i32>
+  %c1 = stablehlo.constant dense<1> : tensor<i32>
+  %c5 = stablehlo.constant dense<5> : tensor<i32>
+  %r:3 = stablehlo.while(%i = %c0, %v = %x, %k = %m) : tensor<i32>, tensor<4xf32>, tensor<4xf32>
+  cond {
+    %p = stablehlo.compare LT, %i, %c5, SIGNED : (tensor<i32>, tensor<i32>) -> tensor<i1>
+    stablehlo.return %p : tensor<i1>
+  } do {
+    %j = stablehlo.add %i, %c1 : tensor<i32>
+    %w = stablehlo.multiply %v, %k : tensor<4xf32>
+    stablehlo.return %j, %w, %k : tensor<i32>, tensor<4xf32>, tensor<4xf32>
+  }
+  %d = stablehlo.subtract %r#1, %x : tensor<4xf32>
+  return %d : tensor<4xf32>
 }
