@@ -14,15 +14,15 @@ from .common import sum_of_negation
 from .quirks import Quirk, QuirksPass
 from .vulkan.bf16 import (bf16_dot, bf16_iota, bf16_reduce, fence_bf16_rounded_product,
                           fence_widened_bf16_inputs, pad_before_widening)
-from .vulkan.expansions import (complex_window, fenced_fft, grouped_convolution,
-                                self_difference, signed_zero_root, unit_strided_slice)
+from .vulkan.expansions import (complex_window, fence_error_free_sum, fenced_fft,
+                                grouped_convolution, self_difference, signed_zero_root,
+                                unit_strided_slice)
 from .vulkan.fences import (fence_broadcast_window_results, fence_f64_operands,
                             fence_f64_strided_slice, fence_integer_to_bf16, fence_narrow_scatter_inputs,
                             fence_narrow_window_inputs, fence_reduce_results,
                             fence_zero_operands, iota_as_constant, nd_iota_as_broadcast)
 from .vulkan.integers import (count_leading_zeros, float_remainder, negated_divisor,
                               signed_min_max_reduce, signed_remainder, unsigned_quotient)
-from .vulkan.loops import loop_update_as_scatter
 
 _VK = ("vulkan",)
 _PRODUCTS = ("stablehlo.dot_general", "stablehlo.convolution")
@@ -96,14 +96,13 @@ VULKAN_QUIRKS: tuple[Quirk, ...] = (
     Quirk("vk-self-difference", "x - x and x + (-x) of floats as |x| * 0 with the 0 read from "
           "memory (NaN for +-inf and NaN; the shader compiler folds them to 0)",
           ("stablehlo.subtract", "stablehlo.add"), _VK, rule=self_difference),
+    Quirk("vk-error-free-sum", "(a + b) - a and the like of floats: the inner sum behind a "
+          "fusion barrier (the shader compiler folds them to b)",
+          ("stablehlo.subtract", "stablehlo.add"), _VK, fence=fence_error_free_sum),
     Quirk("vk-unit-strided-slice", "a slice's stride set to 1 along dimensions it takes one "
           "element of", ("stablehlo.slice",), _VK, rule=unit_strided_slice),
     Quirk("vk-fft-fused-read", "a 1-D fft's result behind a fusion barrier, an IRFFT through "
           "the complex IFFT", ("stablehlo.fft",), _VK, rule=fenced_fft),
-    Quirk("vk-loop-update-readback", "a dynamic_update_slice in a while body at computed "
-          "indices as a scatter (IREE read the indices back to the host every trip, and its "
-          "Vulkan queue then lost the device on lavapipe)", ("stablehlo.dynamic_update_slice",),
-          _VK, rule=loop_update_as_scatter),
 )
 
 

@@ -186,6 +186,12 @@ SAMPLES = {
       %r = stablehlo.subtract %x, %x : tensor<4xf32>
       return %r : tensor<4xf32>
     }""",
+    "vk-error-free-sum": """
+    func.func @f(%a: tensor<4xf32>, %b: tensor<4xf32>) -> tensor<4xf32> {
+      %s = stablehlo.add %a, %b : tensor<4xf32>
+      %r = stablehlo.subtract %s, %a : tensor<4xf32>
+      return %r : tensor<4xf32>
+    }""",
     "vk-unit-strided-slice": """
     func.func @f(%x: tensor<8x3xf32>) -> tensor<8x1xf32> {
       %r = stablehlo.slice %x [0:8, 1:2:3] : (tensor<8x3xf32>) -> tensor<8x1xf32>

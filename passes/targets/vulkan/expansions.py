@@ -12,7 +12,7 @@ from ...expand.expand_fft import irfft_through_ifft
 from ...lib.builders import FUSION_BARRIER, fence, fusion_barrier
 from ...lib.elementwise import ELEMENTWISE_OPS
 from ...lib.expr import (Num, attributes, complex_, element_of, imag, is_complex, is_float,
-                         real, select)
+                         real, real_element, select)
 from ...op_rules import CANONICAL
 
 
@@ -185,27 +185,32 @@ _PURE = ELEMENTWISE_OPS | {f"stablehlo.{name}" for name in (
     "pad", "reverse")}
 
 
-def _same_value(a: ir.Value, b: ir.Value, depth: int = 6) -> bool:
-    """Whether `a` and `b` are one value, or results of ops that compute it alike (same pure
-    op, attributes and operands, `depth` ops back), which CSE merges into one."""
-    if a == b:
-        return True
-    if depth == 0 or isinstance(a.owner, ir.Block) or isinstance(b.owner, ir.Block):
-        return False
-    x, y = a.owner.operation, b.owner.operation
-    if x.name != y.name or x.name not in _PURE or a.type != b.type or \
-            ir.OpResult(a).result_number != ir.OpResult(b).result_number or \
-            len(x.operands) != len(y.operands) or attributes(x) != attributes(y):
-        return False
-    return all(_same_value(u, v, depth - 1) for u, v in zip(x.operands, y.operands))
+def _splat(constant: ir.Operation) -> bool:
+    value = constant.attributes["value"]
+    return isinstance(value, ir.DenseElementsAttr) and value.is_splat
 
 
-def _negated(value: ir.Value) -> ir.Value | None:
-    """The x of `value` = negate(x), else None."""
+def _form(value: ir.Value, depth: int = 4) -> tuple[int, object]:
+    """(sign, key) of `value`: values of one key are one value up to the sign (negations
+    taken out of negate, multiply and divide), as a shader compiler sees them after CSE
+    (pure ops of the same name, attributes and operand keys, `depth` ops back)."""
     owner = value.owner
-    if isinstance(owner, ir.Block) or owner.operation.name != "stablehlo.negate":
-        return None
-    return owner.operation.operands[0]
+    if depth == 0 or isinstance(owner, ir.Block):
+        return 1, value
+    op = owner.operation
+    if op.name == "stablehlo.negate":
+        sign, key = _form(op.operands[0], depth - 1)
+        return -sign, key
+    if op.name not in _PURE or (op.name == "stablehlo.constant" and not _splat(op)):
+        return 1, value
+    forms = [_form(v, depth - 1) for v in op.operands]
+    sign = 1
+    if op.name in ("stablehlo.multiply", "stablehlo.divide"):
+        for each, _ in forms:
+            sign *= each
+        forms = [(1, key) for _, key in forms]
+    return sign, (op.name, str(value.type), ir.OpResult(value).result_number,
+                  tuple(sorted((k, str(a)) for k, a in attributes(op).items())), tuple(forms))
 
 
 def _nan_or_zero(x: Num) -> Num:
@@ -216,23 +221,46 @@ def _nan_or_zero(x: Num) -> Num:
 
 
 def self_difference(op: ir.Operation):
-    """x - x and x + (-x) of floats (x one value, or computed alike) as |x| * 0 with the 0
-    read from memory (per part for complex x): NaN for +-inf and NaN, not the 0 that
-    Vulkan's shader compiler folds them to."""
+    """x - x and x + (-x) of floats (x one value, or computed alike up to negations) as
+    |x| * 0 with the 0 read from memory (per part for complex x): NaN for +-inf and NaN, not
+    the 0 that Vulkan's shader compiler folds them to."""
     if not is_float(element_of(op.results[0])) and not is_complex(element_of(op.results[0])):
         return None
     a, b = op.operands
-    if op.name == "stablehlo.subtract":
-        x = a if _same_value(a, b) else None
-    else:
-        nb, na = _negated(b), _negated(a)
-        x = a if nb is not None and _same_value(a, nb) else \
-            b if na is not None and _same_value(b, na) else None
-    if x is None:
+    (sa, ka), (sb, kb) = _form(a), _form(b)
+    if ka != kb or (sa == sb) != (op.name == "stablehlo.subtract"):
         return None
-    if is_complex(element_of(x)):
-        return [complex_(_nan_or_zero(real(Num(x))), _nan_or_zero(imag(Num(x)))).value]
-    return [_nan_or_zero(Num(x)).value]
+    if is_complex(element_of(a)):
+        return [complex_(_nan_or_zero(real(Num(a))), _nan_or_zero(imag(Num(a)))).value]
+    return [_nan_or_zero(Num(a)).value]
+
+
+_SUMS = ("stablehlo.add", "stablehlo.subtract")
+
+
+def _terms(value: ir.Value) -> list:
+    """The keys of the two terms of a sum or difference `value` (else none)."""
+    owner = value.owner
+    if isinstance(owner, ir.Block) or owner.operation.name not in _SUMS:
+        return []
+    return [_form(v)[1] for v in owner.operation.operands]
+
+
+def fence_error_free_sum(op: ir.Operation) -> None:
+    """(a + b) - a, (a - b) + b, a - (a + b), ... of floats: the sum or difference of a
+    term the other operand is also (up to sign) computed in a dispatch of its own, so the
+    shader reads it from memory and cannot fold the whole to b (Knuth's two-sum error term
+    was 0 on Vulkan)."""
+    if not is_float(real_element(element_of(op.results[0]))):
+        return
+    a, b = op.operands
+    for inner, other in ((a, b), (b, a)):
+        if _form(other)[1] in _terms(inner) and \
+                ir.RankedTensorType(inner.type).has_static_shape:
+            with ir.InsertionPoint(op), op.location:
+                fenced, = fence([inner])
+            op.operands[list(op.operands).index(inner)] = fenced
+            return
 
 
 def unit_strided_slice(op: ir.Operation):
