@@ -23,6 +23,7 @@ from .vulkan.fences import (fence_broadcast_window_results, fence_f64_operands,
                             fence_zero_operands, iota_as_constant, nd_iota_as_broadcast)
 from .vulkan.integers import (count_leading_zeros, float_remainder, negated_divisor,
                               signed_min_max_reduce, signed_remainder, unsigned_quotient)
+from .vulkan.loops import counter_wrap
 
 _VK = ("vulkan",)
 _PRODUCTS = ("stablehlo.dot_general", "stablehlo.convolution")
@@ -103,6 +104,10 @@ VULKAN_QUIRKS: tuple[Quirk, ...] = (
           "element of", ("stablehlo.slice",), _VK, rule=unit_strided_slice),
     Quirk("vk-fft-fused-read", "a 1-D fft's result behind a fusion barrier, an IRFFT through "
           "the complex IFFT", ("stablehlo.fft",), _VK, rule=fenced_fft),
+    Quirk("vk-loop-index-readback", "jax's negative-index wrap select(i < 0, i + n, i) of a "
+          "while loop's counter that is never negative as i (IREE computed it on the device "
+          "and read it back every trip; its queue then lost the device on lavapipe)",
+          ("stablehlo.select",), _VK, rule=counter_wrap),
 )
 
 

@@ -34,6 +34,20 @@ def test_models_run_on_vulkan():
     assert "shlo on vulkan; XLA on the cpu" in out.getvalue()
 
 
+def test_transformer_decode_on_vulkan_keeps_its_device():
+    """The decode loop, eight runs on Vulkan against XLA: without vk-loop-index-readback its
+    per-trip host read raced IREE's queue, and lavapipe lost the device in a third of the
+    runs at this size, half at full size (docs/iree_gaps.md)."""
+    from conftest import vulkan_or_skip
+    vulkan_or_skip()
+    model = MODELS["transformer_decode"]
+    p = bench_models.prepare(model, small=True)
+    executable = p.shlo_compile("vulkan")
+    want = p.xla_call()
+    for _ in range(8):
+        assert bench_models.disagreement(model, executable(*p.args), want) is None
+
+
 def test_a_baseline_without_a_pass_is_checked_and_timed_in_the_same_rounds():
     row = bench_models.run_model(MODELS["nbody"], rounds=1, budget=0.01, small=True,
                                  vulkan=False, without=("shlo-expand-constant-powers",))

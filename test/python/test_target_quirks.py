@@ -203,6 +203,25 @@ SAMPLES = {
       %1 = stablehlo.real %0 : (tensor<4x32xcomplex<f32>>) -> tensor<4x32xf32>
       return %1 : tensor<4x32xf32>
     }""",
+    "vk-loop-index-readback": """
+    func.func @f(%x: tensor<8xf32>, %u: tensor<1xf32>) -> tensor<8xf32> {
+      %c0 = stablehlo.constant dense<0> : tensor<i32>
+      %c1 = stablehlo.constant dense<1> : tensor<i32>
+      %c8 = stablehlo.constant dense<8> : tensor<i32>
+      %r:2 = stablehlo.while(%i = %c0, %y = %x) : tensor<i32>, tensor<8xf32>
+      cond {
+        %p = stablehlo.compare LT, %i, %c8, SIGNED : (tensor<i32>, tensor<i32>) -> tensor<i1>
+        stablehlo.return %p : tensor<i1>
+      } do {
+        %n = stablehlo.compare LT, %i, %c0, SIGNED : (tensor<i32>, tensor<i32>) -> tensor<i1>
+        %w = stablehlo.add %i, %c8 : tensor<i32>
+        %k = stablehlo.select %n, %w, %i : tensor<i1>, tensor<i32>
+        %z = stablehlo.dynamic_update_slice %y, %u, %k : (tensor<8xf32>, tensor<1xf32>, tensor<i32>) -> tensor<8xf32>
+        %j = stablehlo.add %i, %c1 : tensor<i32>
+        stablehlo.return %j, %z : tensor<i32>, tensor<8xf32>
+      }
+      return %r#1 : tensor<8xf32>
+    }""",
     "gpu-f8-convert": """
     func.func @f(%x: tensor<4xf32>) -> tensor<4xf8E4M3FN> {
       %r = stablehlo.convert %x : (tensor<4xf32>) -> tensor<4xf8E4M3FN>
