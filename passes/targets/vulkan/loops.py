@@ -57,9 +57,11 @@ def counter_wrap(op: ir.Operation):
     negative (counter_range) as `i`, so that the offset it gives stays a host value."""
     pred, _, value = op.operands
     compare = _defined_by(pred, "stablehlo.compare")
-    if (compare is None or compare.operands[0] != value or _scalar_int(compare.operands[1]) != 0
+    if (compare is None or compare.operands[0] != value
             or str(compare.attributes["comparison_direction"]).split()[-1].rstrip(">") != "LT"):
         return None
-    bounds = counter_range(value)
-    return None if bounds is None or bounds[0] < 0 else [value]
+    bounds = counter_range(value)      # (first: a signless integer counter, or None)
+    if bounds is None or bounds[0] < 0 or _scalar_int(compare.operands[1]) != 0:
+        return None
+    return [value]
 
