@@ -10,7 +10,9 @@ decomposition does exactly that on whole tensors: one strided slice per window e
 the padded operand, of its flat operand positions (-1 in the padding) and of an in-bounds
 mask; a left fold over the window elements in order, where `select` runs elementwise through
 stablehlo.map; then one stablehlo.scatter of the source at the selected flat positions (a
-window of padding only selects -1, which the scatter drops as out of bounds). A padded window
+window of padding only selects -1, which the scatter drops as out of bounds; a source that an
+op computes goes to the scatter through a fusion barrier: IREE's cpu backend otherwise fused it
+into the scatter and kept all of it on the stack, over the 32 KiB limit). A padded window
 of more than MAX_WINDOW elements is rejected with an error rather than unrolled; an unpadded
 one is left to IREE, as are dynamic shapes.
 
@@ -29,11 +31,19 @@ from iree.compiler import ir
 from shlo.dialect import stablehlo
 from shlo.dialect.rebuild import arguments
 from shlo.errors import PassError
+from ..lib.builders import fence
 from ..lib.expr import Num, select
 from .index_vectors import edge_pad, is_static, reshape, shape_of, tensor
 from ..op_rules import RulesPass
 
 MAX_WINDOW = 256
+
+
+def _computed_apart(source: ir.Value) -> ir.Value:
+    """The scatter's source, computed in dispatches of its own when an op computes it: IREE's
+    cpu backend fused an elementwise source (a convert) into the scatter and kept all of it
+    on the stack (65536 bytes for f32[16383] where 32768 are allowed)."""
+    return source if isinstance(source.owner, ir.Block) else fence([source])[0]
 
 
 def _select_and_scatter(op: ir.Operation):
@@ -83,7 +93,7 @@ def _select_and_scatter(op: ir.Operation):
                                         result_type=tensor([n], element))
     windows = int(np.prod(counts))
     out = stablehlo.scatter([result], reshape(best[1], [windows, 1]),
-                            [reshape(source, [windows])], update_window_dims=[],
+                            [reshape(_computed_apart(source), [windows])], update_window_dims=[],
                             inserted_window_dims=[0], scatter_dims_to_operand_dims=[0],
                             index_vector_dim=1, update_computation=kw["scatter"])
     return [reshape(out, shape)]

@@ -76,3 +76,25 @@ func.func @too_large(%x: tensor<300xf32>, %s: tensor<2xf32>, %init: tensor<f32>)
   }) : (tensor<300xf32>, tensor<2xf32>, tensor<f32>) -> tensor<300xf32>
   return %0 : tensor<300xf32>
 }
+
+// -----
+
+// A source computed by an op reaches the scatter through a fusion barrier (IREE's cpu backend
+// fused a converted source into the scatter and kept all of it on the stack).
+// CHECK-LABEL: func.func @computed_source
+// CHECK:         %[[S:.*]] = stablehlo.convert %arg1 : (tensor<3xf16>) -> tensor<3xf32>
+// CHECK:         %[[B:.*]] = iree_tensor_ext.compute_barrier.start %[[S]]
+// CHECK:         "stablehlo.scatter"({{.*}}, {{.*}}, %[[B]])
+func.func @computed_source(%x: tensor<4xf32>, %s16: tensor<3xf16>, %init: tensor<f32>) -> tensor<4xf32> {
+  %s = stablehlo.convert %s16 : (tensor<3xf16>) -> tensor<3xf32>
+  %0 = "stablehlo.select_and_scatter"(%x, %s, %init) <{window_dimensions = array<i64: 2>, window_strides = array<i64: 1>}> ({
+  ^bb0(%a: tensor<f32>, %b: tensor<f32>):
+    %1 = stablehlo.compare GE, %a, %b : (tensor<f32>, tensor<f32>) -> tensor<i1>
+    stablehlo.return %1 : tensor<i1>
+  }, {
+  ^bb0(%a: tensor<f32>, %b: tensor<f32>):
+    %1 = stablehlo.add %a, %b : tensor<f32>
+    stablehlo.return %1 : tensor<f32>
+  }) : (tensor<4xf32>, tensor<3xf32>, tensor<f32>) -> tensor<4xf32>
+  return %0 : tensor<4xf32>
+}
