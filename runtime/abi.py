@@ -106,3 +106,102 @@ def read_only_inputs(reflection: dict, count: int) -> tuple[bool, ...]:
     read = {int(i) for i in value[len("read-only:"):].split(",")} \
         if value.startswith("read-only:") else set()
     return tuple(i in read for i in range(count))
+
+
+# ---- modules of small loops, run on the calling thread ------------------------------------------
+# local-task hands every dispatch to its workers and the calling thread waits for them; a loop of
+# small dispatches (transformer_decode: 4-row matmuls, 1600 dispatches a call) then spends about
+# as much CPU in that hand-over and wait as in the dispatches, while two threads save nothing on
+# dispatches of a few microseconds (docs/performance.md, "Loops of small dispatches").
+ONE_THREAD_KEY = "shlo.threads"     # iree.reflection entry: "1" where one thread should run it
+SMALL_PRODUCT = 1 << 19             # multiply-adds of the largest matrix product or convolution
+SMALL_ELEMENTS = 1 << 16            # elements of the largest other op
+_PRODUCTS = frozenset({"stablehlo.dot_general", "stablehlo.convolution"})
+# ops of programs that run as replicas or partitions (threads of `run_parallel`, which share
+# one device) or talk to the host: such modules keep their target's device
+_SHARED_OPS = frozenset(f"stablehlo.{n}" for n in (
+    "all_reduce", "all_gather", "all_to_all", "reduce_scatter", "collective_permute",
+    "collective_broadcast", "replica_id", "partition_id", "send", "recv", "infeed", "outfeed",
+    "custom_call"))
+# ops whose results are their regions' (or operands') values, not work of their own
+_CONTROL_OPS = frozenset({"stablehlo.while", "stablehlo.if", "stablehlo.case",
+                          "stablehlo.optimization_barrier", "stablehlo.return", "func.return",
+                          "func.func", "builtin.module"})
+
+
+def op_work(op) -> int:
+    """A static op's work: multiply-adds of a dot_general or convolution, elements read by a
+    reduction, elements written by an in-place update, else elements written (0 for constants,
+    fills, dynamic shapes and ops without tensor results)."""
+    from iree.compiler import ir
+
+    def elements(value) -> int:
+        t = value.type.maybe_downcast()
+        return math.prod(t.shape) if isinstance(t, ir.RankedTensorType) and \
+            t.has_static_shape else 0
+
+    if op.name in _CONTROL_OPS:
+        return 0
+    written = sum(elements(r) for r in op.results)
+    if op.name in _PRODUCTS:
+        from ..dialect.rebuild import arguments
+        numbers = arguments(op)[1]
+        if op.name == "stablehlo.dot_general":     # each result element: a contracted sum
+            lhs = ir.RankedTensorType(op.operands[0].type)
+            dims = numbers.get("lhs_contracting_dimensions") or ()
+            return written * math.prod(lhs.shape[d] for d in dims)
+        kernel = ir.RankedTensorType(op.operands[1].type).shape    # one kernel slice each
+        return written * math.prod(kernel) // max(1, kernel[numbers["kernel_output_feature_dimension"]])
+    if op.name in ("stablehlo.reduce", "stablehlo.reduce_window"):
+        return sum(elements(v) for v in op.operands)
+    if op.name == "stablehlo.constant" or op.name == "stablehlo.broadcast_in_dim" and \
+            ir.RankedTensorType(op.operands[0].type).rank == 0:
+        return 0                    # data, or a fill
+    if op.name == "stablehlo.dynamic_update_slice":
+        return elements(op.operands[1])
+    if op.name == "stablehlo.scatter":
+        return sum(elements(v) for v in op.operands[len(op.results) + 1:])
+    return written
+
+
+def mark_small_loops(module_op) -> None:
+    """Record on each public function that one thread should run it (ONE_THREAD_KEY) when the
+    module runs a while loop and no op of it does more work (`op_work`) than SMALL_PRODUCT
+    (matrix products, convolutions) or SMALL_ELEMENTS (the others)."""
+    from iree.compiler import ir
+
+    found = {"loop": False, "large": False}
+
+    def visit(op):
+        if op.name == "stablehlo.while":
+            found["loop"] = True
+        if op.name in _SHARED_OPS or op.name == "func.func" and not len(op.regions[0].blocks):
+            found["large"] = True       # replicas in threads, or host calls: keep local-task
+            return ir.WalkResult.INTERRUPT
+        limit = SMALL_PRODUCT if op.name in _PRODUCTS else SMALL_ELEMENTS
+        if op_work(op.operation) > limit:
+            found["large"] = True
+            return ir.WalkResult.INTERRUPT
+        return ir.WalkResult.ADVANCE
+    module_op.walk(visit)
+    if not found["loop"] or found["large"]:
+        return
+    with module_op.context:
+        for op in module_op.regions[0].blocks[0].operations:
+            if op.operation.name == "func.func" and not (
+                    "sym_visibility" in op.attributes
+                    and ir.StringAttr(op.attributes["sym_visibility"]).value != "public"):
+                set_reflection(op.operation, ONE_THREAD_KEY, "1")
+
+
+def one_thread(vmfb: bytes) -> bool:
+    """Whether every exported function of a .vmfb is marked to run on one thread
+    (`mark_small_loops`)."""
+    import iree.runtime as rt
+
+    from .standalone_loader import exported_functions
+    instance = rt.VmInstance()      # (outlives the module, whose functions refer to it)
+    module = rt.VmModule.copy_buffer(instance, vmfb)
+    marks = [f.reflection.get(ONE_THREAD_KEY) for f in exported_functions(module).values()]
+    del module
+    return bool(marks) and all(mark == "1" for mark in marks)

@@ -39,7 +39,7 @@ from ..pipelines import cpu_tuning
 from ..pipelines.cpu_tuning import retry_with, tuned
 from ..pipelines.targets import Target, get_target
 from ..passes.pipeline import Pipeline, parse_pipeline
-from .abi import mark_read_only_inputs
+from .abi import mark_read_only_inputs, mark_small_loops, one_thread
 from .boundary import prepare_boundary
 from .cache import CompileCache
 from .child_compile import REPORT_FLAGS, compile_in_child, process_global_flags, unknown_flags
@@ -80,13 +80,22 @@ def compile(module, target: str | Target = "cpu", *, flags=(), pipeline: str | N
     target = get_target(target, flags, demote_f64=demote_f64)
     if specialize:
         from .specialize import SpecializingExecutable
-        return SpecializingExecutable(_as_module(module), lambda refined: Executable(
-            compile_module(refined, target, pipeline=pipeline, cache=cache, dump_dir=dump_dir,
-                           fast_math=fast_math, isolate=isolate),
-            device=target.driver, target=target.name))
+
+        def compiled(refined):
+            vmfb = compile_module(refined, target, pipeline=pipeline, cache=cache,
+                                  dump_dir=dump_dir, fast_math=fast_math, isolate=isolate)
+            return Executable(vmfb, device=device_for(target, vmfb), target=target.name)
+        return SpecializingExecutable(_as_module(module), compiled)
     vmfb = compile_module(module, target, pipeline=pipeline, cache=cache, dump_dir=dump_dir,
                           fast_math=fast_math, isolate=isolate)
-    return Executable(vmfb, device=target.driver, target=target.name)
+    return Executable(vmfb, device=device_for(target, vmfb), target=target.name)
+
+
+def device_for(target: Target, vmfb: bytes) -> str:
+    """The runtime device for a module compiled for `target`: the target's own, except that a
+    local-task module marked to run on one thread (`abi.mark_small_loops`) runs on
+    local-sync, the calling thread."""
+    return "local-sync" if target.driver == "local-task" and one_thread(vmfb) else target.driver
 
 
 def isolate_by_default(default: bool = False) -> bool:
@@ -118,6 +127,8 @@ def compile_module(module, target: Target, *, pipeline: str | None = DEFAULT,
     check_f64(work, target)
     prepare_boundary(work, demote_f64=target.demote_f64)
     mark_read_only_inputs(work)
+    if target.driver == "local-task":
+        mark_small_loops(work)
     target = tuned(target, work)                  # per-module cpu flags (cpu_tuning)
     if target.device_targets:
         with work.context:

@@ -1,0 +1,100 @@
+"""Modules of small loops run on the calling thread: a cpu module with a while loop whose ops
+are all small (`abi.mark_small_loops`) gets the local-sync device from `shlo.compile`, and gives
+the same results there as on local-task; a loop with a large matrix product, a module without
+a loop, and one with a collective keep local-task."""
+import numpy as np
+import pytest
+
+import shlo
+from shlo.runtime import abi
+
+# a greedy-decode-like loop: 4-row products with a 128x128 weight, a row written per step
+DECODE = """
+func.func @main(%w: tensor<128x128xf32>, %x: tensor<4x128xf32>) -> tensor<16x4x128xf32> {
+  %c0 = stablehlo.constant dense<0> : tensor<i32>
+  %c1 = stablehlo.constant dense<1> : tensor<i32>
+  %n = stablehlo.constant dense<16> : tensor<i32>
+  %zero = stablehlo.constant dense<0.0> : tensor<f32>
+  %buf = stablehlo.broadcast_in_dim %zero, dims = [] : (tensor<f32>) -> tensor<16x4x128xf32>
+  %r:3 = stablehlo.while(%i = %c0, %h = %x, %b = %buf)
+      : tensor<i32>, tensor<4x128xf32>, tensor<16x4x128xf32>
+    cond {
+      %lt = stablehlo.compare LT, %i, %n : (tensor<i32>, tensor<i32>) -> tensor<i1>
+      stablehlo.return %lt : tensor<i1>
+    } do {
+      %p = stablehlo.dot_general %h, %w, contracting_dims = [1] x [0]
+          : (tensor<4x128xf32>, tensor<128x128xf32>) -> tensor<4x128xf32>
+      %t = stablehlo.tanh %p : tensor<4x128xf32>
+      %row = stablehlo.reshape %t : (tensor<4x128xf32>) -> tensor<1x4x128xf32>
+      %nb = stablehlo.dynamic_update_slice %b, %row, %i, %c0, %c0
+          : (tensor<16x4x128xf32>, tensor<1x4x128xf32>, tensor<i32>, tensor<i32>, tensor<i32>)
+          -> tensor<16x4x128xf32>
+      %ni = stablehlo.add %i, %c1 : tensor<i32>
+      stablehlo.return %ni, %t, %nb : tensor<i32>, tensor<4x128xf32>, tensor<16x4x128xf32>
+    }
+  return %r#2 : tensor<16x4x128xf32>
+}
+"""
+
+
+def _decode_oracle(w, x):
+    out, h = [], x.astype(np.float64)
+    for _ in range(16):
+        h = np.tanh(h @ w)
+        out.append(h)
+    return np.stack(out)
+
+
+def test_small_loop_runs_on_the_calling_thread():
+    rng = np.random.default_rng(0)
+    w = (rng.standard_normal((128, 128)) / 12).astype(np.float32)
+    x = rng.standard_normal((4, 128)).astype(np.float32)
+    exe = shlo.compile(DECODE, target="cpu", cache=False)
+    assert exe.device == "local-sync"
+    on_caller = exe(w, x)
+    np.testing.assert_allclose(on_caller, _decode_oracle(w, x), rtol=1e-4, atol=1e-5)
+    exe.device = "local-task"           # the user's choice still counts
+    np.testing.assert_array_equal(exe(w, x), on_caller)
+
+
+def test_large_product_or_no_loop_keeps_local_task():
+    large = DECODE.replace("4x128xf32", "512x128xf32").replace("16x4x128", "16x512x128") \
+        .replace("1x4x128", "1x512x128")        # 512x128x128: 8M multiply-adds a step
+    assert shlo.compile(large, target="cpu", cache=False).device == "local-task"
+    plain = ("func.func @main(%a: tensor<4xf32>) -> tensor<4xf32> {\n"
+             "  %0 = stablehlo.add %a, %a : tensor<4xf32>\n  return %0 : tensor<4xf32>\n}")
+    assert shlo.compile(plain, target="cpu", cache=False).device == "local-task"
+
+
+@pytest.mark.parametrize("text, marked", [
+    (DECODE, True),
+    (DECODE.replace("%t = stablehlo.tanh %p : tensor<4x128xf32>",
+                    "%t0 = stablehlo.tanh %p : tensor<4x128xf32>\n"
+                    "      %t = \"stablehlo.all_reduce\"(%t0) ({\n"
+                    "      ^bb0(%u: tensor<f32>, %v: tensor<f32>):\n"
+                    "        %s = stablehlo.add %u, %v : tensor<f32>\n"
+                    "        stablehlo.return %s : tensor<f32>\n"
+                    "      }) {replica_groups = dense<[[0]]> : tensor<1x1xi64>}"
+                    " : (tensor<4x128xf32>) -> tensor<4x128xf32>"), False),
+    (DECODE.replace("dense<0.0> : tensor<f32>", "dense<0.0> : tensor<f32>\n"
+                    "  %big = stablehlo.iota dim = 0 : tensor<65537xf32>"), False),
+])
+def test_marks(ctx, text, marked):
+    module = shlo.parse_module(text, context=ctx)
+    abi.mark_small_loops(module.operation)
+    assert (abi.ONE_THREAD_KEY in str(module)) == marked
+
+
+def test_op_work(ctx):
+    module = shlo.parse_module(DECODE, context=ctx)
+    work = {}
+
+    def visit(op):
+        work.setdefault(op.name, abi.op_work(op.operation))
+        return 0
+    from iree.compiler import ir
+    module.operation.walk(lambda op: (visit(op), ir.WalkResult.ADVANCE)[1])
+    assert work["stablehlo.dot_general"] == 4 * 128 * 128
+    assert work["stablehlo.dynamic_update_slice"] == 4 * 128      # the update, not the buffer
+    assert work["stablehlo.broadcast_in_dim"] == 0                 # a fill
+    assert work["stablehlo.while"] == 0 and work["stablehlo.tanh"] == 4 * 128
