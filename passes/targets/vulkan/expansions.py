@@ -8,6 +8,7 @@ from iree.compiler import ir
 from shlo.dialect import stablehlo
 from shlo.dialect.attributes import CONV_DIMS, enum_name
 from shlo.dialect.rebuild import arguments
+from ...base import is_splat_constant
 from ...expand.expand_fft import irfft_through_ifft
 from ...lib.builders import FUSION_BARRIER, fence, fusion_barrier
 from ...lib.elementwise import ELEMENTWISE_OPS
@@ -185,11 +186,6 @@ _PURE = ELEMENTWISE_OPS | {f"stablehlo.{name}" for name in (
     "pad", "reverse")}
 
 
-def _splat(constant: ir.Operation) -> bool:
-    value = constant.attributes["value"]
-    return isinstance(value, ir.DenseElementsAttr) and value.is_splat
-
-
 def _form(value: ir.Value, depth: int = 4) -> tuple[int, object]:
     """(sign, key) of `value`: values of one key are one value up to the sign (negations
     taken out of negate, multiply and divide), as a shader compiler sees them after CSE
@@ -201,7 +197,9 @@ def _form(value: ir.Value, depth: int = 4) -> tuple[int, object]:
     if op.name == "stablehlo.negate":
         sign, key = _form(op.operands[0], depth - 1)
         return -sign, key
-    if op.name not in _PURE or (op.name == "stablehlo.constant" and not _splat(op)):
+    if op.name == "stablehlo.constant":     # a splat by its text (complex ones included)
+        return 1, (str(op).split("=", 1)[1] if is_splat_constant(op) else value)
+    if op.name not in _PURE:
         return 1, value
     forms = [_form(v, depth - 1) for v in op.operands]
     sign = 1
