@@ -55,6 +55,7 @@ DEFAULT_PASSES = [
     "shlo-barrier-loop-captures",
     "shlo-barrier-loop-results",
     "shlo-bound-dispatch-operands",
+    "shlo-fence-sort-slices",
     "canonicalize",
     "cse",
     "shlo-copy-overlapping-updates",
