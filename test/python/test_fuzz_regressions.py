@@ -730,3 +730,28 @@ def test_sort_of_argument_returned_through_select(target):
                    "sliced by hand this one compiles in 3 s); seed 31 program 465")
 def test_dot_scalar_of_converted_boolean_hang():
     assert replay("dot_scalar_of_converted_boolean_hang", worker=Worker(timeout_s=60)) is None
+
+
+def _complex_constant_product(target: str) -> None:
+    import numpy as np
+
+    import shlo
+    with open(os.path.join(HERE, "complex_constant_vulkan", "program.mlir")) as f:
+        exe = shlo.compile(f.read(), target=target)
+    x = (np.arange(5) - 2 + 1j * np.arange(5)).astype(np.complex64)
+    c = np.array([0.5 + 1j, 1 / 3, 0.25, 0.2 - 2j, 1 / 6], np.complex64)
+    np.testing.assert_allclose(np.asarray(exe(x)), x * c, rtol=1e-6)
+
+
+@pytest.mark.xfail(strict=True, reason="IREE 3.13 vulkan: a non-splat complex<f32> constant "
+                   "fails to compile ('failed to legalize operation arith.constant'), also "
+                   "without shlo's passes; as stablehlo.complex of two f32 constants it "
+                   "compiles (fix idea: shlo-split-complex-constants for complex<f32> on Vulkan)")
+def test_complex_constant_vulkan():
+    from conftest import vulkan_or_skip
+    vulkan_or_skip()
+    _complex_constant_product("vulkan")
+
+
+def test_complex_constant_cpu():
+    _complex_constant_product("cpu")
