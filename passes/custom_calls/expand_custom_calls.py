@@ -20,6 +20,7 @@ adds them to that module's compile (shlo.pipelines.cpu_tuning).
 from __future__ import annotations
 
 import dataclasses
+import re
 from collections.abc import Callable
 
 from iree.compiler import ir
@@ -27,7 +28,7 @@ from iree.compiler import ir
 from shlo.errors import PassError
 from ..chlo import structure as chlo_structure
 from . import cumulative_window
-from .lapack import host_calls as lapack_host_calls
+from .lapack import host_calls as lapack_host_calls, lu_pivots
 from ..base import Pass
 from .registry import (CPU_FLAGS_ATTR, call_target, cpu_flags, decomposition, register_custom_call,
     registered_custom_calls, request_cpu_flags, static_shapes_only, unregister_custom_call)
@@ -138,6 +139,8 @@ class ExpandCustomCalls(Pass):
         if self.lapack not in ("stablehlo", "host"):
             raise PassError(f"{self.NAME}: lapack={self.lapack}: expected 'stablehlo' or "
                             f"'host'")
+        if self.lapack == "host":
+            self._permutations_without_loops(op)
         failed: list[ir.Operation] = []
 
         def rule(call: ir.Operation):
@@ -159,3 +162,20 @@ class ExpandCustomCalls(Pass):
                 module = module.parent
             lapack_host_calls.declare(module)
 
+    @staticmethod
+    def _permutations_without_loops(op: ir.Operation) -> None:
+        """jax's permutation loops over the pivots of getrf calls LAPACK will serve in closed
+        form (shlo.passes.custom_calls.lapack.lu_pivots)."""
+        calls: list[ir.Operation] = []
+
+        def visit(o):
+            if o.name == "stablehlo.custom_call" and re.fullmatch(
+                    r"lapack_[sdcz]getrf_ffi", call_target(o.operation)):
+                calls.append(o.operation)
+            return ir.WalkResult.ADVANCE
+        op.walk(visit)
+        with op.context:
+            for call in calls:
+                operands = _data_operands(call)
+                if lapack_host_calls.serves(call, operands) and not _from_constants(operands):
+                    lu_pivots.rewrite(call)

@@ -61,14 +61,19 @@ def _i32(value: int) -> ir.Value:
         "value": ir.IntegerAttr.get(t, int(value))}).results[0]
 
 
+def serves(op: ir.Operation, operands: list[ir.Value]) -> bool:
+    """Whether `emit` makes a host call of jax's LAPACK call `op`."""
+    return _routine(ir.StringAttr(op.attributes["call_target_name"]).value) is not None and all(
+        ir.RankedTensorType(v.type).has_static_shape for v in [*operands, *op.results])
+
+
 def emit(op: ir.Operation, operands: list[ir.Value]) -> list[ir.Value] | None:
     """The host call replacing jax's LAPACK call `op` (None when it is not one served here or
     has dynamic shapes)."""
-    found = _routine(ir.StringAttr(op.attributes["call_target_name"]).value)
-    if found is None or not all(ir.RankedTensorType(v.type).has_static_shape
-                                for v in [*operands, *op.results]):
+    if not serves(op, operands):
         return None
-    routine, prefix = found
+    routine, prefix = _routine(  # type: ignore[misc]  # served
+        ir.StringAttr(op.attributes["call_target_name"]).value)
     batch = ir.RankedTensorType(operands[0].type).rank - 2
     chars = {**DEFAULTS, **lapack_chars(op)}
     ints = []
