@@ -24,6 +24,7 @@ from .vulkan.fences import (fence_broadcast_window_results, fence_f64_operands,
 from .vulkan.integers import (count_leading_zeros, float_remainder, negated_divisor,
                               signed_min_max_reduce, signed_remainder, unsigned_quotient)
 from .vulkan.loops import counter_wrap
+from .vulkan.fences import fence_widened_column_reduce_inputs
 
 _VK = ("vulkan",)
 _PRODUCTS = ("stablehlo.dot_general", "stablehlo.convolution")
@@ -104,6 +105,9 @@ VULKAN_QUIRKS: tuple[Quirk, ...] = (
           "element of", ("stablehlo.slice",), _VK, rule=unit_strided_slice),
     Quirk("vk-fft-fused-read", "a 1-D fft's result behind a fusion barrier, an IRFFT through "
           "the complex IFFT", ("stablehlo.fft",), _VK, rule=fenced_fft),
+    Quirk("vk-widened-column-reduce", "the bf16/f16 -> f32 converts a column reduction "
+          "computes its operand from behind fusion barriers (fused, IREE's SPIR-V compile did "
+          "not end)", _REDUCE, _VK, fence=fence_widened_column_reduce_inputs),
     Quirk("vk-loop-index-readback", "jax's negative-index wrap select(i < 0, i + n, i) of a "
           "while loop's counter that is never negative as i (IREE computed it on the device "
           "and read it back every trip; its queue then lost the device on lavapipe)",

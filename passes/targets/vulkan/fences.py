@@ -10,7 +10,7 @@ from shlo.dialect.types import element_dtype
 from ...custom_calls.cumulative_window import is_identity
 from ...lib.builders import FUSION_BARRIER, fence, fence_uses, fusion_barrier
 from ...lib.elementwise import ELEMENTWISE_OPS
-from ...lib.expr import element_of, is_complex, is_float, real_element
+from ...lib.expr import bit_width, element_of, is_complex, is_float, real_element
 
 
 def nd_iota_as_broadcast(op: ir.Operation):
@@ -146,14 +146,45 @@ def fence_reduce_results(reduce: ir.Operation) -> None:
     kept = [d for d in range(operand.rank) if d not in dimensions]
     if operand.rank - 1 in dimensions and not any(_moves_dimensions(r, kept) for r in results):
         return
-    if not any(len(list(r.uses)) for r in results):
-        return
+    if not any(use.owner.name != FUSION_BARRIER for r in results for use in r.uses):
+        return          # unread, or already behind barriers
     uses = [[(use.owner, use.operand_number) for use in r.uses] for r in results]
     with ir.InsertionPoint.after(reduce), reduce.location:
         fenced = [fusion_barrier(v) for v in results]
     for new, users in zip(fenced, uses):
         for user, index in users:
             user.operands[index] = new
+
+
+def fence_widened_column_reduce_inputs(reduce: ir.Operation, depth: int = 8) -> None:
+    """The bf16/f16 -> f32 converts that a reduce keeping its operand's innermost dimension
+    (a column sum, IREE's "matvec_like" dispatch) computes its operand from (followed back
+    `depth` elementwise ops) behind fusion barriers: the convert fused into that dispatch
+    made IREE's SPIR-V compile run without end."""
+    reduce = reduce.operation
+    half = len(reduce.operands) // 2
+    operand = ir.RankedTensorType(reduce.operands[0].type)
+    if operand.rank < 2 or operand.rank - 1 in list(
+            ir.DenseI64ArrayAttr(reduce.attributes["dimensions"])):
+        return
+    seen, frontier, converts = set(), list(reduce.operands)[:half], []
+    for _ in range(depth):
+        operands = []
+        for value in frontier:
+            producer = value.owner
+            if isinstance(producer, ir.Block) or producer.name not in ELEMENTWISE_OPS:
+                continue
+            source = element_of(producer.operands[0])
+            if (producer.name == "stablehlo.convert" and is_float(source)
+                    and bit_width(source) < 32
+                    and ir.RankedTensorType(value.type).has_static_shape):
+                converts.append(value)
+                continue
+            operands += [v for v in producer.operands if v not in seen]
+            seen.update(producer.operands)
+        frontier = operands
+    for value in dict.fromkeys(converts):
+        fence_uses(value)
 
 
 def fence_broadcast_window_results(window: ir.Operation) -> None:
