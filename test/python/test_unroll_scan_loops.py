@@ -1,8 +1,9 @@
-"""shlo-unroll-scan-loops: counted loops that update a carried tensor run up to 16 steps a
-trip, and give XLA's values (scans with stacked outputs, a fori_loop from a non-zero start, a
-step that reads the buffer it writes); loops that do not count, or whose trip count no factor
-up to 16 divides, loops that update no carried tensor, and loops that also carry the tensor
-before its update (IREE's compiler crashed on them unrolled), stay as they are."""
+"""shlo-unroll-scan-loops: counted loops that update a carried tensor run up to 24 steps a
+trip (fewer where the unrolled body would pass `max-ops`), and give XLA's values (scans with
+stacked outputs, a fori_loop from a non-zero start, a step that reads the buffer it writes);
+loops that do not count, or whose trip count no factor up to 24 divides, loops that update no
+carried tensor, and loops that also carry the tensor before its update (IREE's compiler crashed
+on them unrolled), stay as they are."""
 import numpy as np
 import pytest
 
@@ -25,10 +26,10 @@ def _programs():
             return lax.dynamic_update_slice(buf, jnp.sin(row) + i.astype(x.dtype), (i, 0))
         return lax.fori_loop(3, 43, body, x)
 
-    def prime(x):           # 17 steps: no factor from 2 to 16 divides it
+    def prime(x):           # 29 steps: no factor from 2 to 24 divides it
         def body(c, _):
             return c + 1.0, c
-        return lax.scan(body, x[0], None, length=17)
+        return lax.scan(body, x[0], None, length=29)
 
     def keeps_previous(x):  # carries the buffer before each step's update and after it
         def body(i, carry):
@@ -59,11 +60,13 @@ def test_agrees_with_xla(name):
         np.testing.assert_allclose(g, np.asarray(w), rtol=1e-5, atol=1e-5)
 
 
-@pytest.mark.parametrize("name, updates", [("scan", 16 * 3), ("reads_back", 10), ("prime", 1),
-                                           ("keeps_previous", 1)])
-def test_steps_per_trip(ctx, name, updates):
+@pytest.mark.parametrize("name, options, updates", [
+    ("scan", "", 24 * 3), ("reads_back", "", 20), ("prime", "", 1), ("keeps_previous", "", 1),
+    ("scan", "{max-factor=16}", 16 * 3), ("scan", "{max-ops=1}", 3)])
+def test_steps_per_trip(ctx, name, options, updates):
     from shlo.passes.pipeline import run_pipeline
     _, _, text = _lowered(name)
     module = shlo.parse_module(text, context=ctx)
-    run_pipeline(module.operation, "builtin.module(inline, canonicalize, shlo-unroll-scan-loops)")
+    run_pipeline(module.operation,
+                 f"builtin.module(inline, canonicalize, shlo-unroll-scan-loops{options})")
     assert str(module).count("stablehlo.dynamic_update_slice") == updates
