@@ -252,7 +252,13 @@ class Executable:
         os.replace(tmp, path)
 
 
-def load(path: str, device: str = "local-task") -> Executable:
-    """Load a saved .vmfb for a runtime device (`local-task`, `local-sync`, `vulkan`, `cuda`)."""
+def load(path: str, device: str | None = None) -> Executable:
+    """Load a saved .vmfb for a runtime device (`local-task`, `local-sync`, `vulkan`, `cuda`);
+    by default the CPU device `shlo.compile` gives it: `local-sync` for a module of small loops
+    (`abi.mark_small_loops`), else `local-task`."""
     with open(path, "rb") as f:
-        return Executable(f.read(), device=device)
+        vmfb = f.read()
+    if device is None:
+        from .abi import one_thread
+        device = "local-sync" if one_thread(vmfb) else "local-task"
+    return Executable(vmfb, device=device)

@@ -45,7 +45,7 @@ def _decode_oracle(w, x):
     return np.stack(out)
 
 
-def test_small_loop_runs_on_the_calling_thread():
+def test_small_loop_runs_on_the_calling_thread(tmp_path):
     rng = np.random.default_rng(0)
     w = (rng.standard_normal((128, 128)) / 12).astype(np.float32)
     x = rng.standard_normal((4, 128)).astype(np.float32)
@@ -55,6 +55,10 @@ def test_small_loop_runs_on_the_calling_thread():
     np.testing.assert_allclose(on_caller, _decode_oracle(w, x), rtol=1e-4, atol=1e-5)
     exe.device = "local-task"           # the user's choice still counts
     np.testing.assert_array_equal(exe(w, x), on_caller)
+    path = tmp_path / "decode.vmfb"
+    exe.save(str(path))
+    assert shlo.load(str(path)).device == "local-sync"
+    assert shlo.load(str(path), device="local-task").device == "local-task"
 
 
 def test_large_product_or_no_loop_keeps_local_task():
