@@ -1,6 +1,6 @@
 """shlo-bench's models tier (tools/bench_models.py): every whole jax program compiles for the
-cpu target with shlo's defaults and agrees with XLA, at the small sizes (the heavy programs,
-whose compiles take 20 s and more, are marked slow); and the table prints."""
+cpu target, and for vulkan, with shlo's defaults and agrees with XLA, at the small sizes (the
+heavy programs, whose compiles take 20 s and more, are marked slow); and the table prints."""
 import io
 
 import pytest
@@ -19,6 +19,22 @@ def _case(name):
 def test_model_agrees_with_xla(name):
     p = bench_models.prepare(MODELS[name], small=True)
     executable = p.shlo_compile("cpu")
+    assert bench_models.disagreement(MODELS[name], executable(*p.args), p.xla_call()) is None
+
+
+# fast on lavapipe (about 2 CPU s to compile at the small size); the rest run with -m slow
+# (transformer_decode and nbody have tests of their own below)
+VULKAN_DEFAULT = ("lstm_scan", "moe_layer")
+
+
+@pytest.mark.parametrize("name", [
+    n if n in VULKAN_DEFAULT else pytest.param(n, marks=pytest.mark.slow) for n in MODELS])
+def test_model_agrees_with_xla_on_vulkan(name):
+    """Every whole program on Vulkan (shlo's defaults) against XLA on the CPU."""
+    from conftest import vulkan_or_skip
+    vulkan_or_skip()
+    p = bench_models.prepare(MODELS[name], small=True)
+    executable = p.shlo_compile("vulkan")
     assert bench_models.disagreement(MODELS[name], executable(*p.args), p.xla_call()) is None
 
 
