@@ -41,3 +41,29 @@ def test_sine_of_an_inexact_product():
     text = str(P.build(program).module)
     assert "stablehlo.map" in text and "IRFFT" in text
     _passes_on_cpu(program)
+
+
+def test_batch_norm_of_a_cancelled_fft():
+    """Seed 41 program 138: a batch_norm_inference whose scale was a 2-D IRFFT's row of
+    cancelled 1e27s (its inputs 1e30), clamped to the op's bound 1e4: a 0.02 there was any
+    number in [-1e4, 1e4] (32 of 128 elements 240 off); such values are scaled into [-1, 1]
+    first."""
+    x = np.random.default_rng(138).integers(-2, 3, (2, 64)).astype(np.float32)
+    x[1, 53], x[0, 32] = 1e30, np.inf
+    program = P.Program([P.Param("p0", x.shape, "F32")],
+                        [P.Node("n1", "fft", ["p0"], 754497701),
+                         P.Node("n2", "batch_norm_inference", ["n1", "n1"], 159192327)],
+                        ["n2"], [x])
+    assert "batch_norm_inference" in str(P.build(program).module)
+    _passes_on_cpu(program)
+
+
+def test_narrow_uniform_rng_of_xla():
+    """Seed 41 program 159: XLA's CPU rounds a bf16 UNIFORM rng over [-100, 900) up to 900 (128
+    of 65536; shlo's stay below: test_fuzz_regressions.py::test_rng_uniform_narrow_float), so
+    the property checked of f16 and bf16 values is lo <= x <= hi."""
+    x = np.random.default_rng(159).uniform(-1, 1, 65536).astype(np.float32)
+    program = P.Program([P.Param("p2", x.shape, "F32")],
+                        [P.Node("n0", "rng", ["p2"], 856630514)], ["n0"], [x])
+    assert "tensor<65536xbf16>" in str(P.build(program).module)
+    _passes_on_cpu(program)
