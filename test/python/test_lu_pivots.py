@@ -40,7 +40,7 @@ def _matrix(kind, shape, dtype, seed=0):
 CASES = [("random", (256, 256), np.float32), ("random", (300, 200), np.float32),
          ("random", (200, 300), np.float64), ("chained", (256, 256), np.float32),
          ("singular", (96, 96), np.float64), ("nan", (64, 64), np.float32),
-         ("random", (1, 1), np.float32)]
+         ("random", (1, 1), np.float32), ("random", (70, 70), np.complex64)]
 
 
 @pytest.mark.parametrize("kind, shape, dtype", CASES)
@@ -53,6 +53,14 @@ def test_lu_permutation_against_xla(kind, shape, dtype):
     np.testing.assert_array_equal(got[1], want[1])                 # pivots
     np.testing.assert_array_equal(got[2], want[2])                 # permutation
     np.testing.assert_array_equal(got[2], _loop(want[1], shape[0]))
+    np.testing.assert_allclose(got[0], want[0], rtol=1e-4, atol=1e-5)
+
+
+def test_batched_pivots_keep_their_loop_and_agree():
+    a = np.random.default_rng(2).standard_normal((3, 48, 48)).astype(np.float32)
+    want = [np.asarray(w) for w in jax.jit(_lu)(a)]
+    got = shlo.compile(jax.jit(_lu).lower(a).as_text(), target="cpu")(a)
+    np.testing.assert_array_equal(got[2], want[2])
     np.testing.assert_allclose(got[0], want[0], rtol=1e-4, atol=1e-5)
 
 
