@@ -114,6 +114,11 @@ def _producer(value: ir.Value) -> ir.Operation | None:
     return value.owner if isinstance(value, ir.OpResult) else None
 
 
+def _made_by(value: ir.Value, name: str) -> bool:
+    op = _producer(value)
+    return op is not None and op.name == name
+
+
 def _strip(value: ir.Value) -> ir.Value:
     """`value` through reshapes, same-type converts and broadcasts of scalars."""
     while True:
@@ -183,8 +188,7 @@ def _match(loop: ir.Operation, pivots: ir.Value) -> tuple[int, int, int] | None:
     k = t.shape[0]
     operands = list(loop.operands)
     places = [i for i, v in enumerate(operands) if v == pivots]
-    iotas = [i for i, v in enumerate(operands) if _producer(v) is not None
-             and _producer(v).name == "stablehlo.iota"
+    iotas = [i for i, v in enumerate(operands) if _made_by(v, "stablehlo.iota")
              and ir.RankedTensorType(v.type).rank == 1 and _element_is(v, i32)]
     counters = [i for i, v in enumerate(operands) if ir.RankedTensorType(v.type).rank == 0
                 and _element_is(v, i32) and _is_splat(v, 0)]
