@@ -210,6 +210,17 @@ def fence_f64_operands(op: ir.Operation) -> None:
             op.operands[i] = fusion_barrier(operand)
 
 
+def fence_f64_results(op: ir.Operation) -> None:
+    """The result of an f64 (or complex<f64>) convolution or dot_general read by its users
+    from behind a fusion barrier (an optimization_barrier in loops): not fused into them."""
+    result = op.results[0]
+    if str(real_element(element_of(result))) != "f64" or \
+            not ir.RankedTensorType(result.type).has_static_shape or \
+            all(use.owner.name == FUSION_BARRIER for use in result.uses):
+        return
+    fence_uses(result, lambda v: fence([v])[0])
+
+
 # what a float zero constant is seen through
 _ZERO_PRESERVING = ("stablehlo.broadcast_in_dim", "stablehlo.reshape", "stablehlo.convert",
                     "stablehlo.transpose")
