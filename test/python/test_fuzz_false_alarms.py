@@ -67,3 +67,18 @@ def test_narrow_uniform_rng_of_xla():
                         [P.Node("n0", "rng", ["p2"], 856630514)], ["n0"], [x])
     assert "tensor<65536xbf16>" in str(P.build(program).module)
     _passes_on_cpu(program)
+
+
+def test_min_reduce_with_nans_is_not_checked_against_xla():
+    """Seed 42 program 11: XLA's CPU min over f32[1024, 2048] with NaNs gave -inf (its max/min
+    reductions drop NaN); shlo's NaN is the spec's (numpy agrees). XLA is no oracle for a float
+    max/min reduce (the interpreter checks those programs it runs)."""
+    import shlo
+    x = np.random.default_rng(11).uniform(-5, 5, (1024, 2048)).astype(np.float32)
+    x[0, 1303], x[0, 140] = np.nan, -np.inf
+    program = P.Program([P.Param("p0", x.shape, "F32")],
+                        [P.Node("n6", "reduce", ["p0"], 206079523)], ["n6"], [x])
+    built = P.build(program)
+    assert "stablehlo.minimum" in str(built.module) and built.xla_wrong
+    got = shlo.compile(str(built.module), target="cpu", cache=False)(x)
+    assert np.isnan(np.asarray(got)) and np.isnan(np.min(x))

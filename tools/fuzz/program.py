@@ -588,6 +588,9 @@ def reduce(b: Builder, rng, a: Val, others) -> Val:
         return _arg_reduce(b, rng, a, dims)
     kinds = ["Add"] if a.dtype == "C64" else ["Add", "Max", "Min", "Mul"]
     kind = rng.choice(kinds)
+    if kind in ("Max", "Min") and a.dtype in FLOATS:   # XLA's CPU drops NaN (1 of 1 over 1M
+        b.xla_wrong.append("a max/min reduce of floats")    # f32, 63 of 63 rows of 64x64;
+        # seed 42 program 11: -inf for a min over 2M with NaNs): the interpreter checks it
     init = b.const(_identity(a.dtype, kind), a.dtype) if a.dtype != "C64" else \
         xla.Constant(b.b, np.complex64(0))
     op = xla.Reduce(a.op, init, _reducer(kind), dims)
