@@ -55,11 +55,17 @@ def _is_elementwise(op: ir.Operation | None, shape: list[int]) -> bool:
     return all(t is not None and (list(t.shape) == shape or t.rank == 0) for t in types)
 
 
+# a slice of at most this many elements slices boolean leaves too (a computed scalar or index)
+FEW_ELEMENTS = 4
+
+
 def _reads_i1_leaf(op: ir.Operation) -> bool:
     """Whether `op` reads a boolean tensor that no elementwise op computes (an argument, a
     reduce): sliced before its convert, IREE failed to compile an i1 slice feeding a
     convolution's data-tiled kernel ('failed to legalize unresolved target materialization'
-    of tensor<3x15xi8>; shlo-fuzz seed 30 program 614), so such an op is sliced after."""
+    of tensor<3x15xi8>; shlo-fuzz seed 30 program 614), so such an op is sliced after, unless
+    the slice keeps FEW_ELEMENTS or fewer: sliced after, one element of a converted boolean
+    hung IREE's compile (seed 31 program 465)."""
     for v in op.operands:
         t = _static(v)
         if t is None or t.rank == 0 or not isinstance(t.element_type, ir.IntegerType) or \
@@ -80,6 +86,7 @@ class _Slicer:
     reshaped: list[int]         # the reshape's result shape
     source: list[int]           # the reshape's operand shape
     small: bool                 # the slice keeps at most half of the elements
+    few: bool                   # the slice keeps FEW_ELEMENTS or fewer
     budget: int = MAX_OPS
     memo: dict = dataclasses.field(default_factory=dict)
 
@@ -105,7 +112,8 @@ class _Slicer:
             return stablehlo.constant(ir.DenseElementsAttr.get_splat(
                 self.shaped(element), splat.get_splat_value()), result_type=None)
         if (op is not None and self.budget > 0 and _is_elementwise(op, self.source)
-                and (self.small or _users(value) == 1) and not _reads_i1_leaf(op)):
+                and (self.small or _users(value) == 1)
+                and (self.few or not _reads_i1_leaf(op))):
             self.budget -= 1
             operands = [v if self.source and ir.RankedTensorType(v.type).rank == 0
                         else self.sliced(v) for v in op.operands]
@@ -137,12 +145,14 @@ def _rewrite(slice_op: ir.Operation) -> bool:
     if result is None or reshaped is None or source is None:
         return False
     root = _owner(value)
-    if root is None or not _is_elementwise(root, list(source.shape)) or _reads_i1_leaf(root):
+    few = int(np.prod(result.shape)) <= FEW_ELEMENTS
+    if root is None or not _is_elementwise(root, list(source.shape)) or (
+            not few and _reads_i1_leaf(root)):
         return False
     small = 2 * int(np.prod(result.shape)) <= int(np.prod(source.shape))
     if not small and (_users(layout) != 1 or _users(value) != 1):
         return False
-    slicer = _Slicer(slice_op, list(reshaped.shape), list(source.shape), small)
+    slicer = _Slicer(slice_op, list(reshaped.shape), list(source.shape), small, few)
     with ir.InsertionPoint(slice_op), slice_op.location:
         replacement = slicer.sliced(value)
     slice_op.results[0].replace_all_uses_with(replacement)

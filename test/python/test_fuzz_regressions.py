@@ -720,15 +720,11 @@ def test_sort_of_argument_returned_through_select(target):
     assert replay("sort_of_argument_returned_through_select", target) is None
 
 
-@pytest.mark.slow
-@pytest.mark.xfail(strict=True, reason="IREE 3.13 llvm-cpu: the computed-scalar compile hang "
-                   "(as dot_scalar_of_converted_slice_cpu_hang: iree-codegen-tile-and-"
-                   "distribute-to-workgroups-using-forall-op never ends on the dispatch that "
-                   "slices one element of select(b, 1, 0)) for a scalar sliced from a flattened "
-                   "convert of a boolean argument: shlo-slice-before-elementwise leaves i1 "
-                   "sources (sliced first they failed boolean_slice_convolution_kernel_cpu; "
-                   "sliced by hand this one compiles in 3 s); seed 31 program 465")
 def test_dot_scalar_of_converted_boolean_hang():
+    """A product by one element sliced from a flattened convert of a boolean argument: IREE's
+    compile never ended on the dispatch slicing one element of the whole select(b, 1, 0)
+    (seed 31 program 465); shlo-slice-before-elementwise now slices the boolean first when
+    the slice keeps a few elements."""
     assert replay("dot_scalar_of_converted_boolean_hang", worker=Worker(timeout_s=60)) is None
 
 
