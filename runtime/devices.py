@@ -17,6 +17,7 @@ sort, loops), so only functions whose module IREE merely reads
 from __future__ import annotations
 
 import gc
+import os
 import threading
 
 import iree.runtime as rt
@@ -37,6 +38,40 @@ _configs: dict[str, object] = {}
 _binders: dict[str, object] = {}      # driver -> its CUDA context binder (context_binder)
 
 
+def physical_cores() -> int:
+    """The physical cores this process may run on (as many as IREE's local-task makes workers
+    by default); its allowed CPUs where /proc/cpuinfo does not say."""
+    allowed = os.sched_getaffinity(0) if hasattr(os, "sched_getaffinity") else set()
+    cores, cpu, package = set(), None, "0"
+    try:
+        with open("/proc/cpuinfo") as f:
+            for line in f:
+                key, _, value = (part.strip() for part in line.partition(":"))
+                if key == "processor":
+                    cpu = int(value)
+                elif key == "physical id":
+                    package = value
+                elif key == "core id" and cpu in allowed:
+                    cores.add((package, value))
+    except (OSError, ValueError):
+        pass
+    return len(cores) or len(allowed) or 1
+
+
+def _open(driver: str):
+    """A new IREE device for `driver`. local-task gets as many task workers as IREE's default
+    (one per physical core) but not pinned to a core each: a pinned worker cannot move off a
+    core where the calling thread spins in IREE's wait for it (docs/performance.md, "Loops:
+    transformer_decode and lstm_scan"). SHLO_PINNED_WORKERS=1 keeps IREE's default."""
+    if driver != "local-task" or os.environ.get("SHLO_PINNED_WORKERS", "") not in ("", "0"):
+        return rt.get_device(driver, cache=False)
+    rt.flags.parse_flags(f"--task_topology_group_count={physical_cores()}")
+    try:
+        return rt.get_device(driver, cache=False)
+    finally:
+        rt.flags.parse_flags("--task_topology_group_count=0")      # (IREE's default again)
+
+
 def device_config(driver: str):
     """The `iree.runtime.Config` (instance + device) for a driver, created on first use.
 
@@ -47,7 +82,7 @@ def device_config(driver: str):
         if config is None:
             try:
                 with without_mpi_environment():     # (IREE would look for MPI channels)
-                    config = rt.Config(device=rt.get_device(driver, cache=False))
+                    config = rt.Config(device=_open(driver))
             except Exception as e:      # the driver is missing or has no usable device
                 cause = e.__cause__ or e    # iree.runtime keeps the driver's own reason there
                 raise DeviceError(f"cannot open IREE device '{driver}': {first_line(cause)}") \
