@@ -65,7 +65,8 @@ def _open(driver: str):
     transformer_decode and lstm_scan"). SHLO_PINNED_WORKERS=1 keeps IREE's default."""
     if driver != "local-task" or os.environ.get("SHLO_PINNED_WORKERS", "") not in ("", "0"):
         return rt.get_device(driver, cache=False)
-    rt.flags.parse_flags(f"--task_topology_group_count={physical_cores()}")
+    workers = min(physical_cores(), 64)     # (IREE's --task_topology_max_group_count)
+    rt.flags.parse_flags(f"--task_topology_group_count={workers}")
     try:
         return rt.get_device(driver, cache=False)
     finally:
