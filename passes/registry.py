@@ -13,6 +13,8 @@ PASSES: dict[str, tuple[str, str]] = {
     "shlo-legalize-chlo": ("shlo.passes.chlo.legalize_chlo", "LegalizeChlo"),
     "shlo-lower-sort": ("shlo.passes.sort.lower_sort", "LowerSort"),
     "shlo-fence-sort-slices": ("shlo.passes.sort.fence_sort_slices", "FenceSortSlices"),
+    "shlo-fence-unsigned-contractions": ("shlo.passes.element_types.fence_unsigned_contractions",
+                                         "FenceUnsignedContractions"),
     "shlo-canonicalize-scatter": ("shlo.passes.expand.canonicalize_scatter", "CanonicalizeScatter"),
     "shlo-canonicalize-gather": ("shlo.passes.expand.canonicalize_gather", "CanonicalizeGather"),
     "shlo-expand-reduce-window": ("shlo.passes.expand.expand_reduce_window", "ExpandReduceWindow"),

@@ -56,6 +56,7 @@ DEFAULT_PASSES = [
     "shlo-barrier-loop-results",
     "shlo-bound-dispatch-operands",
     "shlo-fence-sort-slices",
+    "shlo-fence-unsigned-contractions",
     "canonicalize",
     "cse",
     "shlo-copy-overlapping-updates",
