@@ -211,12 +211,13 @@ def fence_f64_operands(op: ir.Operation) -> None:
 
 
 def fence_f64_results(op: ir.Operation) -> None:
-    """The result of an f64 (or complex<f64>) convolution or dot_general read by its users
-    from behind a fusion barrier (an optimization_barrier in loops): not fused into them."""
+    """The result of an f64 (or complex<f64>) convolution or dot_general read by the ops
+    using it from behind a fusion barrier (an optimization_barrier in loops): not fused into
+    them (a result only returned is left alone)."""
     result = op.results[0]
     if str(real_element(element_of(result))) != "f64" or \
             not ir.RankedTensorType(result.type).has_static_shape or \
-            all(use.owner.name == FUSION_BARRIER for use in result.uses):
+            all(use.owner.name in (FUSION_BARRIER, "func.return") for use in result.uses):
         return
     fence_uses(result, lambda v: fence([v])[0])
 
