@@ -11,6 +11,7 @@ from __future__ import annotations
 import dataclasses
 
 from .common import sum_of_negation
+from .legalize_gpu_ops import propagate_nan
 from .quirks import Quirk, QuirksPass
 from .vulkan.bf16 import (bf16_dot, bf16_iota, bf16_reduce, fence_bf16_rounded_product,
                           fence_widened_bf16_inputs, pad_before_widening)
@@ -18,9 +19,10 @@ from .vulkan.expansions import (complex_window, fence_error_free_sum, fenced_fft
                                 grouped_convolution, self_difference, signed_zero_root,
                                 unit_strided_slice)
 from .vulkan.fences import (fence_broadcast_window_results, fence_f64_operands,
-                            fence_f64_strided_slice, fence_integer_to_bf16, fence_narrow_scatter_inputs,
-                            fence_narrow_window_inputs, fence_reduce_results,
-                            fence_zero_operands, iota_as_constant, nd_iota_as_broadcast)
+                            fence_f64_results, fence_f64_strided_slice, fence_integer_to_bf16,
+                            fence_narrow_scatter_inputs, fence_narrow_window_inputs,
+                            fence_reduce_results, fence_zero_operands, iota_as_constant,
+                            nd_iota_as_broadcast)
 from .vulkan.integers import (count_leading_zeros, float_remainder, negated_divisor,
                               signed_min_max_reduce, signed_remainder, unsigned_quotient)
 from .vulkan.loops import counter_wrap
@@ -46,6 +48,8 @@ VULKAN_QUIRKS: tuple[Quirk, ...] = (
           "barriers", _REDUCE, _VK, fence=fence_widened_bf16_inputs),
     Quirk("vk-signed-min-max-reduce", "a signed integer min/max reduce in unsigned order",
           _REDUCE, _VK, rule=signed_min_max_reduce),
+    Quirk("vk-nan-min-max-reduce", "a float max/min reduce: NaN where a reduced element is "
+          "(lavapipe's small reductions skipped NaN)", _REDUCE, _VK, rule=propagate_nan),
     Quirk("vk-negated-sum", "a sum of negated values as the negation of their sum", _REDUCE,
           _VK, rule=sum_of_negation),
     Quirk("vk-reduce-fused-users", "the results of a reduce over an outer dimension, or "
@@ -53,6 +57,9 @@ VULKAN_QUIRKS: tuple[Quirk, ...] = (
           fence=fence_reduce_results),
     Quirk("vk-f64-fused-operands", "the computed operands of an f64 dot_general or "
           "convolution behind fusion barriers", _PRODUCTS, _VK, fence=fence_f64_operands),
+    Quirk("vk-f64-product-result", "the result of an f64 dot_general or convolution behind a "
+          "fusion barrier (IREE's dispatch fusing it with a convert and a complex raced)",
+          _PRODUCTS, _VK, fence=fence_f64_results),
     Quirk("vk-bf16-product-store", "an f32 product that is rounded to bf16 stored first "
           "(compute_barrier.end)", _PRODUCTS, _VK, fence=fence_bf16_rounded_product),
     Quirk("vk-zero-constant-fold", "a float zero constant read by multiply, divide, add or "

@@ -446,13 +446,19 @@ def test_rsqrt_negative_zero_cpu():
 @pytest.mark.parametrize("target", ["cpu", "vulkan"])
 @pytest.mark.parametrize("name", ["self_difference_bf16_vulkan",
                                   "select_and_scatter_unit_stride_vulkan",
-                                  "complex_constant_difference_vulkan"])
+                                  "complex_constant_difference_vulkan",
+                                  "f64_remainder_of_itself_vulkan",
+                                  "f64_convolution_complex_vulkan", "min_reduce_nan_vulkan"])
 def test_vulkan_seed_50_findings(name, target):
     """IREE 3.13 vulkan (also without shlo's passes): a bf16 x - x was 0 where x is NaN (seed
     50 program 70; vk-self-difference); a select_and_scatter of 1x3 windows failed to compile
     its unit-size strided slices (program 222; vk-unit-strided-slice). Seed 51 program 41: a
     complex constant subtracted in a case branch was an internal error of vk-self-difference
-    (the bindings cannot read complex attributes)."""
+    (the bindings cannot read complex attributes). Seed 50 program 105: x % x of f64[2] failed
+    at run time ("transient buffer has no staged Vulkan backing": the f64 fmod loops' zero
+    trips; fixed by shlo-barrier-loop-results, 1ee05cc); program 118: an f64 convolution read
+    by a convert and a complex raced (vk-f64-product-result); seed 51 program 244: a min
+    reduce of 32768 f32 with NaN gave +inf (vk-nan-min-max-reduce)."""
     if target == "vulkan":
         from conftest import vulkan_or_skip
         vulkan_or_skip()

@@ -996,3 +996,77 @@ def test_error_free_sums(ctx, target):
         np.testing.assert_array_equal(g, w, err_msg=name)
     exact = a.astype(np.float64) + b.astype(np.float64)
     np.testing.assert_array_equal(s.astype(np.float64) + got[4].astype(np.float64), exact)
+
+
+@pytest.mark.parametrize("target", TARGETS)
+def test_f64_convolution_read_by_a_complex(ctx, target):
+    """vk-f64-product-result: complex(convert(conv(a, k)), y) of an f64 convolution (rhs
+    dilation 2, padding, permuted layouts; seed 50 program 118) had 22-24 of 54 and 56134 of
+    180009 elements wrong on Vulkan, varying between runs, also without shlo's passes; 5 and
+    20000 rows, 3 runs each, against numpy."""
+    functions = []
+    for n in (5, 20000):
+        o = f"1x3x{n + 1}x3"
+        functions.append(f"""
+    func.func @conv_{n}(%a: tensor<{n}x3x1x1xf64>, %k: tensor<1x3x1x2xf64>, %y: tensor<{o}xf32>)
+        -> tensor<{o}xcomplex<f32>> {{
+      %c = stablehlo.convolution(%a, %k) dim_numbers = [0, b, 1, f]x[i, o, 1, 0]->[1, f, 0, b],
+          window = {{stride = [1, 1], pad = [[1, 2], [0, 0]], lhs_dilate = [1, 1], rhs_dilate = [2, 1]}}
+          {{batch_group_count = 1 : i64, feature_group_count = 1 : i64}}
+          : (tensor<{n}x3x1x1xf64>, tensor<1x3x1x2xf64>) -> tensor<{o}xf64>
+      %f = stablehlo.convert %c : (tensor<{o}xf64>) -> tensor<{o}xf32>
+      %r = stablehlo.complex %f, %y : tensor<{o}xcomplex<f32>>
+      return %r : tensor<{o}xcomplex<f32>>
+    }}""")
+    exe = compile_for(ctx, "\n".join(functions), target)
+    rng = np.random.default_rng(15)
+    for n in (5, 20000):
+        a = rng.integers(-3, 4, (n, 3, 1, 1)).astype(np.float64)
+        k = rng.integers(-3, 4, (1, 3, 1, 2)).astype(np.float64)
+        y = rng.standard_normal((1, 3, n + 1, 3)).astype(np.float32)
+        padded = np.concatenate([np.zeros((1, 3)), a[:, :, 0, 0], np.zeros((2, 3))])  # [n+3, b]
+        # out[0, o, p, b] = sum_j a[p - 1 + 2 j, b] k[0, o, 0, j]
+        conv = padded[None, :n + 1, :] * k[0, :, 0, 0][:, None, None] + \
+            padded[None, 2:n + 3, :] * k[0, :, 0, 1][:, None, None]
+        want = (conv.astype(np.float32) + 1j * y[0]).astype(np.complex64)[None]
+        for run in range(3):
+            got = np.asarray(exe.function(f"conv_{n}")(a, k, y))
+            np.testing.assert_array_equal(got, want, err_msg=f"{n} rows, run {run}")
+
+
+@pytest.mark.parametrize("target", TARGETS)
+def test_min_max_reductions_with_nan(ctx, target):
+    """vk-nan-min-max-reduce: float max/min reduces that meet a NaN are NaN (spec); on
+    Vulkan a 64-element one skipped it, and 32768 (shlo-split-long-reduce's partials reduced
+    by a small reduce) gave +inf (seed 51 program 244); 1-D 64, 32768 and 1M, rows and
+    columns of 512x300, with NaN in some rows and +-inf, against numpy."""
+    cases = [((64,), [0]), ((32768,), [0]), ((1 << 20,), [0]), ((512, 300), [1]),
+             ((512, 300), [0])]
+    functions = []
+    for k, (shape, dims) in enumerate(cases):
+        t = "x".join(map(str, shape))
+        out = "x".join(str(n) for d, n in enumerate(shape) if d not in dims)
+        out_t = f"tensor<{out}xf32>" if out else "tensor<f32>"
+        for op, init in (("maximum", "0xFF800000"), ("minimum", "0x7F800000")):
+            functions.append(f"""
+    func.func @{op}_{k}(%x: tensor<{t}xf32>) -> {out_t} {{
+      %i = stablehlo.constant dense<{init}> : tensor<f32>
+      %r = stablehlo.reduce(%x init: %i) applies stablehlo.{op} across dimensions = {dims}
+          : (tensor<{t}xf32>, tensor<f32>) -> {out_t}
+      return %r : {out_t}
+    }}""")
+    exe = compile_for(ctx, "\n".join(functions), target)
+    rng = np.random.default_rng(16)
+    for k, (shape, dims) in enumerate(cases):
+        x = rng.standard_normal(shape).astype(np.float32)
+        flat = x.reshape(-1)
+        flat[rng.integers(0, flat.size, 8)] = -np.inf
+        flat[rng.integers(0, flat.size, 8)] = np.inf
+        flat[rng.integers(0, flat.size, max(1, flat.size // 4000))] = np.nan
+        for op, want in (("maximum", np.max(x, axis=tuple(dims))),
+                         ("minimum", np.min(x, axis=tuple(dims)))):
+            got = np.asarray(exe.function(f"{op}_{k}")(x))
+            np.testing.assert_array_equal(got, want, err_msg=f"{op} {shape} over {dims}")
+        clean = np.nan_to_num(x, nan=0.5)
+        np.testing.assert_array_equal(np.asarray(exe.function(f"maximum_{k}")(clean)),
+                                      np.max(clean, axis=tuple(dims)), err_msg=f"{shape}")

@@ -71,6 +71,11 @@ SAMPLES = {
       %r = stablehlo.reduce(%x init: %i) applies stablehlo.minimum across dimensions = [0] : (tensor<24xi32>, tensor<i32>) -> tensor<i32>
       return %r : tensor<i32>
     }""",
+    "vk-nan-min-max-reduce": """
+    func.func @f(%x: tensor<8xf32>, %i: tensor<f32>) -> tensor<f32> {
+      %r = stablehlo.reduce(%x init: %i) applies stablehlo.maximum across dimensions = [0] : (tensor<8xf32>, tensor<f32>) -> tensor<f32>
+      return %r : tensor<f32>
+    }""",
     "vk-negated-sum": """
     func.func @f(%x: tensor<8xf32>, %i: tensor<f32>) -> tensor<f32> {
       %n = stablehlo.negate %x : tensor<8xf32>
@@ -87,6 +92,12 @@ SAMPLES = {
       %n = stablehlo.negate %a : tensor<4x8xf64>
       %r = stablehlo.dot_general %n, %b, contracting_dims = [1] x [0] : (tensor<4x8xf64>, tensor<8x3xf64>) -> tensor<4x3xf64>
       return %r : tensor<4x3xf64>
+    }""",
+    "vk-f64-product-result": """
+    func.func @f(%a: tensor<4x8xf64>, %b: tensor<8x3xf64>) -> tensor<4x3xf32> {
+      %d = stablehlo.dot_general %a, %b, contracting_dims = [1] x [0] : (tensor<4x8xf64>, tensor<8x3xf64>) -> tensor<4x3xf64>
+      %r = stablehlo.convert %d : (tensor<4x3xf64>) -> tensor<4x3xf32>
+      return %r : tensor<4x3xf32>
     }""",
     "vk-bf16-product-store": """
     func.func @f(%a: tensor<4x8xf32>, %b: tensor<8x3xf32>) -> tensor<4x3xbf16> {
