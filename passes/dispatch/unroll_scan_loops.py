@@ -11,6 +11,11 @@ constant; `factor` is the largest number up to `max-factor` that divides the tri
 the unrolled body within `max-ops` ops (compile time grows with it: transformer_decode's 226-op
 body took 26 s to compile at 24 steps a trip against 8 s at 16; loops it divides by no such
 number above 1 stay as they are). The condition is unchanged: i reaches N exactly.
+
+A counted loop of at most `max-full-trips` trips (jax.random's threefry: 5 trips carrying a
+key and counters) whose unrolled body stays within `max-ops` ops is replaced by its body
+repeated, updated tensor or not: IREE reads each trip's condition back on the host (a host
+wait a trip), so sampling's 5-trip loops cost more than their dispatches.
 """
 from __future__ import annotations
 
@@ -54,6 +59,50 @@ def trip_count(loop: ir.Operation) -> int | None:
     if start is None or end is None:
         return None
     return end - start
+
+
+def _counts_from_zero_up(loop: ir.Operation) -> bool:
+    """Whether the counted loop's counter is a signless integer starting at 0 or more that
+    compares as signed (so it makes `N - start` trips, none where that is negative)."""
+    compare = list(loop.regions[0].blocks[0].operations)[0]
+    counter = compare.operands[0]
+    element = ir.RankedTensorType(counter.type).element_type
+    start = _constant_int(loop.operands[counter.arg_number])
+    kind = str(compare.attributes["compare_type"]) if "compare_type" in compare.attributes \
+        else "SIGNED"
+    return start is not None and start >= 0 and ir.IntegerType(element).is_signless and \
+        kind.replace("#stablehlo<comparison_type ", "").rstrip(">") == "SIGNED"
+
+
+def _op_count(block: ir.Block) -> int:
+    """Ops in `block` and nested in its ops' regions, terminators excluded."""
+    count = 0
+    for op in list(block.operations)[:-1]:
+        count += 1
+        for region in op.regions:
+            for inner in region.blocks:
+                count += _op_count(inner)
+    return count
+
+
+def unroll_fully(loop: ir.Operation, count: int) -> None:
+    """Replace `loop` by its body repeated `count` times (0 or more), each copy reading the
+    previous one's results; the loop's results become the last copy's."""
+    body = loop.regions[1].blocks[0]
+    ops = list(body.operations)
+    terminator, ops = ops[-1], ops[:-1]
+    values = list(loop.operands)
+    with ir.InsertionPoint(loop):
+        for _ in range(count):
+            mapping = dict(zip(body.arguments, values))
+            for op in ops:
+                copy = op.clone()
+                remap(copy, mapping)
+                mapping.update(zip(op.results, copy.results))
+            values = [mapping.get(v, v) for v in terminator.operands]
+    for result, value in zip(loop.results, values):
+        result.replace_all_uses_with(value)
+    loop.erase()
 
 
 def _updated_places(loop: ir.Operation) -> list[int]:
@@ -100,17 +149,26 @@ def unroll(loop: ir.Operation, factor: int) -> None:
 @dataclasses.dataclass
 class UnrollScanLoops(Pass):
     """Run `max-factor` (or fewer) steps per trip of a counted while loop that updates a
-    carried tensor with dynamic_update_slice."""
+    carried tensor with dynamic_update_slice; replace a loop of `max-full-trips` trips or
+    fewer by its body repeated."""
 
     NAME = "shlo-unroll-scan-loops"
     max_factor: int = 24
     # ops of the unrolled body at most (its top-level ops times the factor): compile time
     # grows with the body
     max_ops: int = 4000
+    # trips of a loop replaced by its body repeated (each trip a host wait in IREE)
+    max_full_trips: int = 8
 
     def run(self, op: ir.Operation) -> None:
+        # post-order: inner loops before the loops around them
         for loop in nested_ops(op, "stablehlo.while"):
             count = trip_count(loop)
+            if count is not None and count <= self.max_full_trips and \
+                    _counts_from_zero_up(loop) and \
+                    max(count, 0) * _op_count(loop.regions[1].blocks[0]) <= self.max_ops:
+                unroll_fully(loop, max(count, 0))
+                continue
             if not count or count <= 1:
                 continue
             places = _updated_places(loop)

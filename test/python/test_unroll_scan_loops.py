@@ -3,7 +3,9 @@ trip (fewer where the unrolled body would pass `max-ops`), and give XLA's values
 stacked outputs, a fori_loop from a non-zero start, a step that reads the buffer it writes);
 loops that do not count, or whose trip count no factor up to 24 divides, loops that update no
 carried tensor, and loops that also carry the tensor before its update (IREE's compiler crashed
-on them unrolled), stay as they are."""
+on them unrolled), stay as they are. Counted loops of 8 trips or fewer (jax.random's 5-trip
+threefry) become their body repeated, bit for bit the same values (nested, chained, zero and
+one trips)."""
 import numpy as np
 import pytest
 
@@ -38,7 +40,19 @@ def _programs():
             return buf, lax.dynamic_update_slice(buf, jnp.cos(row) + 1.0, (i + 1, 0))
         return lax.fori_loop(0, 48, body, (x, x))
 
-    return {"scan": (scan, (16, 128)), "reads_back": (reads_back, (48, 32)),
+    def short_loops(x):     # nested, chained, zero- and one-trip counted loops
+        def inner(j, c):
+            return jnp.sin(c) * 0.5 + j.astype(x.dtype)
+
+        def outer(i, c):
+            return lax.fori_loop(0, 4, inner, c) - i.astype(x.dtype)
+        a = lax.fori_loop(0, 3, outer, x)
+        b = lax.fori_loop(2, 7, lambda i, c: jnp.cos(c * 0.25 + a) * 0.5 + i, a)
+        none = lax.while_loop(lambda c: c[0] < 5, lambda c: (c[0] + 1, inner(c[0], c[1])),
+                              (7, x))[1]     # i = 7 < 5: no trip
+        return a, b, none, lax.fori_loop(6, 7, inner, x)
+
+    return {"scan": (scan, (16, 128)), "short_loops": (short_loops, (256, 1024)), "reads_back": (reads_back, (48, 32)),
             "prime": (prime, (4, 8)), "keeps_previous": (keeps_previous, (64, 1024))}
 
 
@@ -49,15 +63,68 @@ def _lowered(name):
     return fn, x, jax.jit(fn).lower(x).as_text()
 
 
-@pytest.mark.parametrize("name", ["scan", "reads_back", "prime", "keeps_previous"])
+@pytest.mark.parametrize("name", ["scan", "reads_back", "prime", "keeps_previous",
+                                  "short_loops"])
 def test_agrees_with_xla(name):
     import jax
     fn, x, text = _lowered(name)
     got = shlo.compile(text, target="cpu")(x)
     want = jax.tree.leaves(jax.jit(fn)(x))
     got = list(got) if isinstance(got, tuple) else [got]
+    assert len(got) == len(want)
     for g, w in zip(got, want):
         np.testing.assert_allclose(g, np.asarray(w), rtol=1e-5, atol=1e-5)
+
+
+def _random(key):
+    import jax
+    k1, k2, k3 = jax.random.split(key, 3)
+    logits = jax.random.normal(k3, (1024, 64))
+    return (jax.random.uniform(k1, (1 << 20,)), jax.random.bits(k2, (1 << 20,)),
+            jax.random.categorical(k3, logits, shape=(16, 1024)),
+            jax.random.normal(k2, (1 << 20,)))
+
+
+def _check_random(got, want):
+    """Uniforms, bits and categorical draws equal; normals (through erf_inv, shlo's accurate
+    maths against XLA's) close."""
+    *exact, normal = got
+    for g, w in zip(exact, want[:3]):
+        np.testing.assert_array_equal(np.asarray(g), np.asarray(w), strict=True)
+    np.testing.assert_allclose(np.asarray(normal), np.asarray(want[3]), rtol=2e-5, atol=1e-6)
+
+
+def _random_lowered():
+    import jax
+    key = jax.random.PRNGKey(11)
+    return key, jax.jit(_random).lower(key).as_text()
+
+
+def test_random_bit_for_bit_cpu(ctx):
+    """jax.random's threefry (5-trip loops) unrolled: 1M uniforms and random bits and 16K
+    categorical draws equal jax's own bit for bit (normals close: erf_inv)."""
+    import jax
+    from shlo.passes.pipeline import run_pipeline
+    key, text = _random_lowered()
+    module = shlo.parse_module(text, context=ctx)
+    assert "stablehlo.while" in str(module)
+    run_pipeline(module.operation, "builtin.module(inline, canonicalize, shlo-unroll-scan-loops)")
+    assert "stablehlo.while" not in str(module)
+    _check_random(shlo.compile(text, target="cpu")(np.asarray(key)), jax.jit(_random)(key))
+
+
+@pytest.mark.slow
+def test_random_bit_for_bit_vulkan(ctx):
+    """The unrolled threefry module gives jax's values bit for bit on Vulkan too."""
+    import jax
+    from conftest import vulkan_or_skip
+    vulkan_or_skip()
+    from shlo.passes.pipeline import run_pipeline
+    key, text = _random_lowered()
+    module = shlo.parse_module(text, context=ctx)
+    run_pipeline(module.operation, "builtin.module(inline, canonicalize, shlo-unroll-scan-loops)")
+    _check_random(shlo.compile(str(module), target="vulkan")(np.asarray(key)),
+                  jax.jit(_random)(key))
 
 
 @pytest.mark.parametrize("name, options, updates", [
@@ -70,3 +137,19 @@ def test_steps_per_trip(ctx, name, options, updates):
     run_pipeline(module.operation,
                  f"builtin.module(inline, canonicalize, shlo-unroll-scan-loops{options})")
     assert str(module).count("stablehlo.dynamic_update_slice") == updates
+
+
+@pytest.mark.parametrize("options, whiles, sines", [
+    ("", 0, 3 * 4 + 0 + 1), ("{max-full-trips=3}", 3 + 1, 3 + 0 + 1),
+    ("{max-full-trips=0}", 4, 1 + 0 + 1)])
+def test_short_loops_replaced(ctx, options, whiles, sines):
+    """Counted loops of up to `max-full-trips` trips within `max-ops` become their body
+    repeated: the 3-trip loop around a 4-trip one (12 sines), the 5-trip loop that reads the
+    first one's result, the zero-trip loop (no sine) and the one-trip loop (one)."""
+    from shlo.passes.pipeline import run_pipeline
+    _, _, text = _lowered("short_loops")
+    module = shlo.parse_module(text, context=ctx)
+    run_pipeline(module.operation,
+                 f"builtin.module(inline, canonicalize, shlo-unroll-scan-loops{options})")
+    assert str(module).count("stablehlo.while") == whiles
+    assert str(module).count("stablehlo.sine") == sines
