@@ -443,6 +443,21 @@ def test_rsqrt_negative_zero_cpu():
     assert replay("rsqrt_negative_zero_vulkan", "cpu") is None
 
 
+@pytest.mark.parametrize("target", [
+    "cpu", pytest.param("vulkan", marks=pytest.mark.xfail(strict=True, reason=(
+        "IREE 3.13 vulkan: this convolution of arguments (layouts [0, f, b, 1]x[1, o, i, 0]->"
+        "[b, f, 1, 0], stride [2, 1], padding [[1, 2], [0, 0]], rhs dilation [2, 1]) gives 0, "
+        "XLA and the CPU 4, for u8, i8, i32 and u16, also without shlo's passes; fix idea: a "
+        "Vulkan quirk that rewrites such convolutions to canonical layouts (transposes) or "
+        "to dot_generals (shlo-convolution-to-dots)")))])
+def test_convolution_dilated_strided(target):
+    """Seed 52 program 96 (vulkan): a ui8 convolution, silently wrong."""
+    if target == "vulkan":
+        from conftest import vulkan_or_skip
+        vulkan_or_skip()
+    assert replay("convolution_dilated_strided_vulkan", target) is None
+
+
 @pytest.mark.parametrize("target", ["cpu", "vulkan"])
 @pytest.mark.parametrize("name", ["self_difference_bf16_vulkan",
                                   "select_and_scatter_unit_stride_vulkan",
