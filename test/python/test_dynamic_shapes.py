@@ -637,7 +637,7 @@ LOOP = """
 func.func @main(%x: tensor<?xi32>) -> tensor<?xi32> {
   %c0 = stablehlo.constant dense<0> : tensor<i64>
   %c1 = stablehlo.constant dense<1> : tensor<i64>
-  %c5 = stablehlo.constant dense<5> : tensor<i64>
+  %c12 = stablehlo.constant dense<12> : tensor<i64>
   %c13 = stablehlo.constant dense<13> : tensor<i32>
   %n = stablehlo.get_dimension_size %x, dim = 0 : (tensor<?xi32>) -> tensor<i32>
   %sh = stablehlo.reshape %n : (tensor<i32>) -> tensor<1xi32>
@@ -645,7 +645,7 @@ func.func @main(%x: tensor<?xi32>) -> tensor<?xi32> {
   %y = stablehlo.add %x, %io : tensor<?xi32>
   %w:3 = stablehlo.while(%i = %c0, %a = %y, %b = %io) : tensor<i64>, tensor<?xi32>, tensor<?xi32>
     cond {
-      %k = stablehlo.compare LT, %i, %c5, SIGNED : (tensor<i64>, tensor<i64>) -> tensor<i1>
+      %k = stablehlo.compare LT, %i, %c12, SIGNED : (tensor<i64>, tensor<i64>) -> tensor<i1>
       stablehlo.return %k : tensor<i1>
     } do {
       %s = stablehlo.dynamic_broadcast_in_dim %c13, %sh, dims = [] : (tensor<i32>, tensor<1xi32>) -> tensor<?xi32>
@@ -665,7 +665,7 @@ func.func @main(%x: tensor<?xi32>) -> tensor<?xi32> {
 def test_known_iree_miscompile_of_a_dynamic_loop(ctx):
     x = (np.arange(4) * 7).astype(np.int32)
     a, b = x + np.arange(4, dtype=np.int32), np.arange(4, dtype=np.int32)
-    for _ in range(5):
+    for _ in range(12):
         a = a + b
         b = a ^ (b << 13)
     exe = shlo.compile(shlo.parse_module(LOOP, context=ctx), "cpu")
@@ -682,7 +682,7 @@ SEARCH_LOOP = """
 func.func @main(%x: tensor<?xf32>) -> tensor<?xi32> {
   %c0 = stablehlo.constant dense<0> : tensor<i64>
   %c1 = stablehlo.constant dense<1> : tensor<i64>
-  %c2 = stablehlo.constant dense<2> : tensor<i64>
+  %c10 = stablehlo.constant dense<10> : tensor<i64>
   %z = stablehlo.constant dense<0> : tensor<i32>
   %t = stablehlo.constant dense<3> : tensor<i32>
   %one = stablehlo.constant dense<1> : tensor<i32>
@@ -692,7 +692,7 @@ func.func @main(%x: tensor<?xf32>) -> tensor<?xi32> {
   %hi0 = stablehlo.dynamic_broadcast_in_dim %t, %sh, dims = [] : (tensor<i32>, tensor<1xi32>) -> tensor<?xi32>
   %w:4 = stablehlo.while(%i = %c0, %v = %x, %lo = %lo0, %hi = %hi0) : tensor<i64>, tensor<?xf32>, tensor<?xi32>, tensor<?xi32>
     cond {
-      %k = stablehlo.compare LT, %i, %c2, SIGNED : (tensor<i64>, tensor<i64>) -> tensor<i1>
+      %k = stablehlo.compare LT, %i, %c10, SIGNED : (tensor<i64>, tensor<i64>) -> tensor<i1>
       stablehlo.return %k : tensor<i1>
     } do {
       %ones = stablehlo.dynamic_broadcast_in_dim %one, %sh, dims = [] : (tensor<i32>, tensor<1xi32>) -> tensor<?xi32>
@@ -716,7 +716,7 @@ func.func @main(%x: tensor<?xf32>) -> tensor<?xi32> {
 def test_known_iree_miscompile_of_a_dynamic_binary_search(ctx):
     x = np.array([0.5, 2.5, -1, 1.5, 3.7], np.float32)
     lo, hi = np.zeros(5, np.int32), np.full(5, 3, np.int32)
-    for _ in range(2):
+    for _ in range(10):
         mid = (lo + hi) >> 1
         go = x > mid
         lo, hi = np.where(go, mid, lo), np.where(go, hi, mid)

@@ -78,10 +78,11 @@ func.func @loop_updates_a_capture(%a: tensor<4096xf32>, %u: tensor<16xf32>) -> t
   %c0 = stablehlo.constant dense<0> : tensor<i32>
   %c1 = stablehlo.constant dense<1> : tensor<i32>
   %c3 = stablehlo.constant dense<3> : tensor<i32>
+  %c12 = stablehlo.constant dense<12> : tensor<i32>
   %z = stablehlo.constant dense<0.0> : tensor<4096xf32>
   %0:2 = stablehlo.while(%k = %c0, %acc = %z) : tensor<i32>, tensor<4096xf32>
     cond {
-      %p = stablehlo.compare LT, %k, %c3 : (tensor<i32>, tensor<i32>) -> tensor<i1>
+      %p = stablehlo.compare LT, %k, %c12 : (tensor<i32>, tensor<i32>) -> tensor<i1>
       stablehlo.return %p : tensor<i1>
     } do {
       %i = stablehlo.multiply %k, %c3 : tensor<i32>
