@@ -82,3 +82,13 @@ def test_min_reduce_with_nans_is_not_checked_against_xla():
     assert "stablehlo.minimum" in str(built.module) and built.xla_wrong
     got = shlo.compile(str(built.module), target="cpu", cache=False)(x)
     assert np.isnan(np.asarray(got)) and np.isnan(np.min(x))
+
+
+def test_max_reduce_window_is_not_checked_against_xla():
+    """Seed 44 program 222: XLA's CPU max reduce_window of NaNs (1-element windows over f32[1M])
+    gave -inf where the spec's (and shlo's) answer is NaN: XLA is no oracle for it either."""
+    x = np.full(1 << 20, np.nan, np.float32)
+    program = P.Program([P.Param("p2", x.shape, "F32")],
+                        [P.Node("n4", "reduce_window", ["p2"], 710197032)], ["n4"], [x])
+    built = P.build(program)
+    assert "stablehlo.maximum" in str(built.module) and built.xla_wrong
