@@ -11,13 +11,12 @@ from __future__ import annotations
 import dataclasses
 
 from .common import sum_of_negation
-from .legalize_gpu_ops import propagate_nan
 from .quirks import Quirk, QuirksPass
 from .vulkan.bf16 import (bf16_dot, bf16_iota, bf16_reduce, fence_bf16_rounded_product,
                           fence_widened_bf16_inputs, pad_before_widening)
 from .vulkan.expansions import (complex_window, fence_error_free_sum, fenced_fft,
-                                grouped_convolution, self_difference, signed_zero_root,
-                                unit_strided_slice)
+                                grouped_convolution, nan_min_max_reduce, self_difference,
+                                signed_zero_root, unit_strided_slice)
 from .vulkan.fences import (fence_broadcast_window_results, fence_f64_operands,
                             fence_f64_results, fence_f64_strided_slice, fence_integer_to_bf16,
                             fence_narrow_scatter_inputs, fence_narrow_window_inputs,
@@ -49,7 +48,7 @@ VULKAN_QUIRKS: tuple[Quirk, ...] = (
     Quirk("vk-signed-min-max-reduce", "a signed integer min/max reduce in unsigned order",
           _REDUCE, _VK, rule=signed_min_max_reduce),
     Quirk("vk-nan-min-max-reduce", "a float max/min reduce: NaN where a reduced element is "
-          "(lavapipe's small reductions skipped NaN)", _REDUCE, _VK, rule=propagate_nan),
+          "(lavapipe's small reductions skipped NaN)", _REDUCE, _VK, rule=nan_min_max_reduce),
     Quirk("vk-negated-sum", "a sum of negated values as the negation of their sum", _REDUCE,
           _VK, rule=sum_of_negation),
     Quirk("vk-reduce-fused-users", "the results of a reduce over an outer dimension, or "

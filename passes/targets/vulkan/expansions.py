@@ -8,13 +8,14 @@ from iree.compiler import ir
 from shlo.dialect import stablehlo
 from shlo.dialect.attributes import CONV_DIMS, enum_name
 from shlo.dialect.rebuild import arguments
-from ...base import is_splat_constant
+from ...base import binary_body, is_splat_constant
 from ...expand.expand_fft import irfft_through_ifft
 from ...lib.builders import FUSION_BARRIER, fence, fusion_barrier
 from ...lib.elementwise import ELEMENTWISE_OPS
 from ...lib.expr import (Num, attributes, complex_, element_of, imag, is_complex, is_float,
                          real, real_element, select)
 from ...op_rules import CANONICAL
+from ..legalize_gpu_ops import MIN_MAX, propagate_nan
 
 
 def _pairs_body(body: ir.Block, args: list[ir.Value]) -> list[ir.Value]:
@@ -276,3 +277,19 @@ def unit_strided_slice(op: ir.Operation):
             strides[d], limits[d] = 1, starts[d] + 1
     return [stablehlo.slice(op.operands[0], start_indices=starts, limit_indices=limits,
                             strides=strides, result_type=t)]
+
+
+def nan_min_max_reduce(op: ir.Operation):
+    """A float max/min reduce that is NaN where a reduced element is (`propagate_nan`), its
+    computed input read from behind a fusion barrier first (an f32 convert of bf16 fused with
+    the reduce and its NaN flags' `or` reduce overflowed shared memory)."""
+    x = op.operands[0]
+    body = binary_body(op)
+    if CANONICAL in op.attributes or len(op.operands) != 2 or body is None or \
+            body.name not in MIN_MAX or not is_float(element_of(x)):
+        return None
+    if not isinstance(x.owner, ir.Block) and x.owner.name != FUSION_BARRIER and \
+            ir.RankedTensorType(x.type).has_static_shape:
+        with ir.InsertionPoint(op), op.location:
+            op.operands[0] = fence([x])[0]
+    return propagate_nan(op)
