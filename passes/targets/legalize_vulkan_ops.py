@@ -20,12 +20,12 @@ from .vulkan.expansions import (complex_window, fence_error_free_sum, fenced_fft
 from .vulkan.fences import (fence_broadcast_window_results, fence_f64_operands,
                             fence_f64_results, fence_f64_strided_slice, fence_integer_to_bf16,
                             fence_narrow_scatter_inputs, fence_narrow_window_inputs,
-                            fence_reduce_results, fence_zero_operands, iota_as_constant,
-                            nd_iota_as_broadcast)
+                            fence_reduce_results, fence_strided_reduce_inputs,
+                            fence_widened_column_reduce_inputs, fence_zero_operands,
+                            iota_as_constant, nd_iota_as_broadcast)
 from .vulkan.integers import (count_leading_zeros, float_remainder, negated_divisor,
                               signed_min_max_reduce, signed_remainder, unsigned_quotient)
 from .vulkan.loops import counter_wrap
-from .vulkan.fences import fence_widened_column_reduce_inputs
 
 _VK = ("vulkan",)
 _PRODUCTS = ("stablehlo.dot_general", "stablehlo.convolution")
@@ -118,6 +118,9 @@ VULKAN_QUIRKS: tuple[Quirk, ...] = (
           "while loop's counter that is never negative as i (IREE computed it on the device "
           "and read it back every trip; its queue then lost the device on lavapipe)",
           ("stablehlo.select",), _VK, rule=counter_wrap),
+    Quirk("vk-strided-reduce-input", "the strided slices a reduction computes its operand from "
+          "behind fusion barriers (fused, the reduction read the slice's rows unstrided)",
+          _REDUCE, _VK, fence=fence_strided_reduce_inputs),
 )
 
 

@@ -187,6 +187,38 @@ def fence_widened_column_reduce_inputs(reduce: ir.Operation, depth: int = 8) -> 
         fence_uses(value)
 
 
+def _is_strided_slice(value: ir.Value) -> bool:
+    owner = value.owner
+    return (not isinstance(owner, ir.Block) and owner.name == "stablehlo.slice"
+            and any(int(s) > 1 for s in ir.DenseI64ArrayAttr(owner.attributes["strides"]))
+            and ir.RankedTensorType(value.type).has_static_shape)
+
+
+def fence_strided_reduce_inputs(reduce: ir.Operation, depth: int = 8) -> None:
+    """The strided slices (a stride over 1) that a reduce computes its operand from (followed
+    back `depth` elementwise ops) behind fusion barriers: fused into the reduction's dispatch,
+    IREE's SPIR-V reduction read the slice's rows as if unstrided (`x[::2].sum(0)` of 64x32
+    summed other rows, silently)."""
+    reduce = reduce.operation
+    half = len(reduce.operands) // 2
+    seen, frontier, slices = set(), list(reduce.operands)[:half], []
+    for _ in range(depth):
+        operands = []
+        for value in frontier:
+            if _is_strided_slice(value):
+                slices.append(value)
+                continue
+            producer = value.owner
+            if isinstance(producer, ir.Block) or producer.name not in ELEMENTWISE_OPS:
+                continue
+            operands += [v for v in producer.operands if v not in seen]
+            seen.update(producer.operands)
+        frontier = operands
+    for value in dict.fromkeys(slices):
+        if not all(use.owner.name == FUSION_BARRIER for use in value.uses):
+            fence_uses(value)
+
+
 def fence_broadcast_window_results(window: ir.Operation) -> None:
     """A reduce_window's results that a broadcast_in_dim reads behind fusion barriers."""
     for result in window.operation.results:
