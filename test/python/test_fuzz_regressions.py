@@ -447,9 +447,11 @@ def test_rsqrt_negative_zero_cpu():
     "cpu", pytest.param("vulkan", marks=pytest.mark.xfail(strict=True, reason=(
         "IREE 3.13 vulkan: this convolution of arguments (layouts [0, f, b, 1]x[1, o, i, 0]->"
         "[b, f, 1, 0], stride [2, 1], padding [[1, 2], [0, 0]], rhs dilation [2, 1]) gives 0, "
-        "XLA and the CPU 4, for u8, i8, i32 and u16, also without shlo's passes; fix idea: a "
-        "Vulkan quirk that rewrites such convolutions to canonical layouts (transposes) or "
-        "to dot_generals (shlo-convolution-to-dots)")))])
+        "XLA and the CPU 4, for u8, i8, i32, u16 and f32, also without shlo's passes: IREE "
+        "makes the one-output convolution a full reduction whose strided load (the dilated "
+        "window) Vulkan's reduction reads unstrided, as vk-strided-reduce-input's slices; fix "
+        "idea: a Vulkan quirk that computes such a convolution's window as a strided slice "
+        "behind a fusion barrier and a dot_general")))])
 def test_convolution_dilated_strided(target):
     """Seed 52 program 96 (vulkan): a ui8 convolution, silently wrong."""
     if target == "vulkan":
