@@ -15,7 +15,9 @@ number above 1 stay as they are). The condition is unchanged: i reaches N exactl
 A counted loop of at most `max-full-trips` trips (jax.random's threefry: 5 trips carrying a
 key and counters) whose unrolled body stays within `max-ops` ops is replaced by its body
 repeated, updated tensor or not: IREE reads each trip's condition back on the host (a host
-wait a trip), so sampling's 5-trip loops cost more than their dispatches.
+wait a trip), so sampling's 5-trip loops cost more than their dispatches. It is off by
+default (`max-full-trips=-1`): unrolled, the triangular-solve and Schur loops of
+shlo-expand-linalg failed IREE's compile.
 """
 from __future__ import annotations
 
@@ -157,8 +159,9 @@ class UnrollScanLoops(Pass):
     # ops of the unrolled body at most (its top-level ops times the factor): compile time
     # grows with the body
     max_ops: int = 4000
-    # trips of a loop replaced by its body repeated (each trip a host wait in IREE)
-    max_full_trips: int = 8
+    # trips of a loop replaced by its body repeated (each trip a host wait in IREE); off by
+    # default: IREE failed to compile unrolled linalg loops (docs/performance.md)
+    max_full_trips: int = -1
 
     def run(self, op: ir.Operation) -> None:
         # post-order: inner loops before the loops around them

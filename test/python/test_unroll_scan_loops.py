@@ -108,9 +108,11 @@ def test_random_bit_for_bit_cpu(ctx):
     key, text = _random_lowered()
     module = shlo.parse_module(text, context=ctx)
     assert "stablehlo.while" in str(module)
-    run_pipeline(module.operation, "builtin.module(inline, canonicalize, shlo-unroll-scan-loops)")
+    run_pipeline(module.operation, "builtin.module(inline, canonicalize, "
+                                   "shlo-unroll-scan-loops{max-full-trips=8})")
     assert "stablehlo.while" not in str(module)
-    _check_random(shlo.compile(text, target="cpu")(np.asarray(key)), jax.jit(_random)(key))
+    _check_random(shlo.compile(str(module), target="cpu")(np.asarray(key)),
+                  jax.jit(_random)(key))
 
 
 @pytest.mark.slow
@@ -122,7 +124,8 @@ def test_random_bit_for_bit_vulkan(ctx):
     from shlo.passes.pipeline import run_pipeline
     key, text = _random_lowered()
     module = shlo.parse_module(text, context=ctx)
-    run_pipeline(module.operation, "builtin.module(inline, canonicalize, shlo-unroll-scan-loops)")
+    run_pipeline(module.operation, "builtin.module(inline, canonicalize, "
+                                   "shlo-unroll-scan-loops{max-full-trips=8})")
     _check_random(shlo.compile(str(module), target="vulkan")(np.asarray(key)),
                   jax.jit(_random)(key))
 
@@ -140,8 +143,8 @@ def test_steps_per_trip(ctx, name, options, updates):
 
 
 @pytest.mark.parametrize("options, whiles, sines", [
-    ("", 0, 3 * 4 + 0 + 1), ("{max-full-trips=3}", 3 + 1, 3 + 0 + 1),
-    ("{max-full-trips=0}", 4, 1 + 0 + 1)])
+    ("{max-full-trips=8}", 0, 3 * 4 + 0 + 1), ("{max-full-trips=3}", 3 + 1, 3 + 0 + 1),
+    ("{max-full-trips=0}", 4, 1 + 0 + 1), ("", 4, 1 + 0 + 1)])
 def test_short_loops_replaced(ctx, options, whiles, sines):
     """Counted loops of up to `max-full-trips` trips within `max-ops` become their body
     repeated: the 3-trip loop around a 4-trip one (12 sines), the 5-trip loop that reads the
