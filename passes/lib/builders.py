@@ -344,18 +344,23 @@ def fence_uses(value: ir.Value, barrier: Callable[[ir.Value], ir.Value] = fusion
 _CONTROL_FLOW = ("stablehlo.while", "stablehlo.if", "stablehlo.case")
 
 
+def in_control_flow(op: ir.Operation | None) -> bool:
+    """Whether `op` is, or is nested in, a while, if or case op."""
+    while op is not None:
+        if op.name in _CONTROL_FLOW:
+            return True
+        op = op.operation.parent
+    return False
+
+
 def fence(values: Sequence[ir.Value]) -> list[ir.Value]:
     """The values, each computed in dispatches of its own: fusion barriers where IREE takes
     them (static shapes, the insertion point outside while, if and case regions: inside a
     complex128 SVD's loops they failed IREE's stream scheduling, "'stream.async.dispatch' op
     : streamable op expected to be in an execution region"), else one optimization_barrier
     (which also makes IREE wait on the host)."""
-    op = ir.InsertionPoint.current.block.owner
-    while op is not None:
-        if op.name in _CONTROL_FLOW:
-            return optimization_barrier(values)
-        op = op.operation.parent
-    if not all(ir.RankedTensorType(v.type).has_static_shape for v in values):
+    if in_control_flow(ir.InsertionPoint.current.block.owner) or \
+            not all(ir.RankedTensorType(v.type).has_static_shape for v in values):
         return optimization_barrier(values)
     return [fusion_barrier(v) for v in values]
 

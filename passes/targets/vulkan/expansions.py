@@ -10,7 +10,7 @@ from shlo.dialect.attributes import CONV_DIMS, enum_name
 from shlo.dialect.rebuild import arguments
 from ...base import binary_body, is_splat_constant
 from ...expand.expand_fft import irfft_through_ifft
-from ...lib.builders import FUSION_BARRIER, fence, fusion_barrier
+from ...lib.builders import FUSION_BARRIER, fence, fusion_barrier, in_control_flow
 from ...lib.elementwise import ELEMENTWISE_OPS
 from ...lib.expr import (Num, attributes, complex_, element_of, imag, is_complex, is_float,
                          real, real_element, select)
@@ -280,16 +280,20 @@ def unit_strided_slice(op: ir.Operation):
 
 
 def nan_min_max_reduce(op: ir.Operation):
-    """A float max/min reduce that is NaN where a reduced element is (`propagate_nan`), its
-    computed input read from behind a fusion barrier first (an f32 convert of bf16 fused with
-    the reduce and its NaN flags' `or` reduce overflowed shared memory)."""
+    """A static-shape float max/min reduce that is NaN where a reduced element is
+    (`propagate_nan`), its computed input read from behind a fusion barrier first (an f32
+    convert of bf16 fused with the reduce and its NaN flags' `or` reduce overflowed shared
+    memory) outside loops and branches (there the barrier would be an optimization_barrier,
+    which made transformer_decode's Vulkan command buffer copy out of its bindings' range)."""
     x = op.operands[0]
     body = binary_body(op)
     if CANONICAL in op.attributes or len(op.operands) != 2 or body is None or \
-            body.name not in MIN_MAX or not is_float(element_of(x)):
+            body.name not in MIN_MAX or not is_float(element_of(x)) or \
+            not ir.RankedTensorType(x.type).has_static_shape:
         return None
     if not isinstance(x.owner, ir.Block) and x.owner.name != FUSION_BARRIER and \
-            ir.RankedTensorType(x.type).has_static_shape:
+            not in_control_flow(op.operation.parent):
         with ir.InsertionPoint(op), op.location:
-            op.operands[0] = fence([x])[0]
+            op.operands[0] = fusion_barrier(x)
     return propagate_nan(op)
+
