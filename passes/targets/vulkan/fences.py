@@ -156,34 +156,44 @@ def fence_reduce_results(reduce: ir.Operation) -> None:
             user.operands[index] = new
 
 
-def fence_widened_column_reduce_inputs(reduce: ir.Operation, depth: int = 8) -> None:
-    """The bf16/f16 -> f32 converts that a reduce keeping its operand's innermost dimension
-    (a column sum, IREE's "matvec_like" dispatch) computes its operand from (followed back
-    `depth` elementwise ops) behind fusion barriers: the convert fused into that dispatch
-    made IREE's SPIR-V compile run without end."""
+def _reduce_sources(reduce: ir.Operation, wanted, depth: int = 8) -> list[ir.Value]:
+    """The values for which `wanted(value)` holds that a reduce computes its operands from,
+    followed back `depth` elementwise ops (not past a wanted value)."""
     reduce = reduce.operation
-    half = len(reduce.operands) // 2
-    operand = ir.RankedTensorType(reduce.operands[0].type)
-    if operand.rank < 2 or operand.rank - 1 in list(
-            ir.DenseI64ArrayAttr(reduce.attributes["dimensions"])):
-        return
-    seen, frontier, converts = set(), list(reduce.operands)[:half], []
+    seen, frontier, found = set(), list(reduce.operands)[:len(reduce.operands) // 2], []
     for _ in range(depth):
         operands = []
         for value in frontier:
+            if wanted(value):
+                found.append(value)
+                continue
             producer = value.owner
             if isinstance(producer, ir.Block) or producer.name not in ELEMENTWISE_OPS:
-                continue
-            source = element_of(producer.operands[0])
-            if (producer.name == "stablehlo.convert" and is_float(source)
-                    and bit_width(source) < 32
-                    and ir.RankedTensorType(value.type).has_static_shape):
-                converts.append(value)
                 continue
             operands += [v for v in producer.operands if v not in seen]
             seen.update(producer.operands)
         frontier = operands
-    for value in dict.fromkeys(converts):
+    return list(dict.fromkeys(found))
+
+
+def _is_widened_narrow_float(value: ir.Value) -> bool:
+    owner = value.owner
+    return (not isinstance(owner, ir.Block) and owner.name == "stablehlo.convert"
+            and is_float(element_of(owner.operands[0]))
+            and bit_width(element_of(owner.operands[0])) < 32
+            and ir.RankedTensorType(value.type).has_static_shape)
+
+
+def fence_widened_column_reduce_inputs(reduce: ir.Operation) -> None:
+    """The bf16/f16 -> f32 converts that a reduce keeping its operand's innermost dimension
+    (a column sum, IREE's "matvec_like" dispatch) computes its operand from (followed back
+    8 elementwise ops) behind fusion barriers: the convert fused into that dispatch made
+    IREE's SPIR-V compile run without end."""
+    operand = ir.RankedTensorType(reduce.operation.operands[0].type)
+    if operand.rank < 2 or operand.rank - 1 in list(
+            ir.DenseI64ArrayAttr(reduce.operation.attributes["dimensions"])):
+        return
+    for value in _reduce_sources(reduce, _is_widened_narrow_float):
         fence_uses(value)
 
 
@@ -194,27 +204,12 @@ def _is_strided_slice(value: ir.Value) -> bool:
             and ir.RankedTensorType(value.type).has_static_shape)
 
 
-def fence_strided_reduce_inputs(reduce: ir.Operation, depth: int = 8) -> None:
+def fence_strided_reduce_inputs(reduce: ir.Operation) -> None:
     """The strided slices (a stride over 1) that a reduce computes its operand from (followed
-    back `depth` elementwise ops) behind fusion barriers: fused into the reduction's dispatch,
+    back 8 elementwise ops) behind fusion barriers: fused into the reduction's dispatch,
     IREE's SPIR-V reduction read the slice's rows as if unstrided (`x[::2].sum(0)` of 64x32
     summed other rows, silently)."""
-    reduce = reduce.operation
-    half = len(reduce.operands) // 2
-    seen, frontier, slices = set(), list(reduce.operands)[:half], []
-    for _ in range(depth):
-        operands = []
-        for value in frontier:
-            if _is_strided_slice(value):
-                slices.append(value)
-                continue
-            producer = value.owner
-            if isinstance(producer, ir.Block) or producer.name not in ELEMENTWISE_OPS:
-                continue
-            operands += [v for v in producer.operands if v not in seen]
-            seen.update(producer.operands)
-        frontier = operands
-    for value in dict.fromkeys(slices):
+    for value in _reduce_sources(reduce, _is_strided_slice):
         if not all(use.owner.name == FUSION_BARRIER for use in value.uses):
             fence_uses(value)
 
