@@ -5,6 +5,7 @@ from __future__ import annotations
 from iree.compiler import ir
 
 from shlo.dialect.types import constant_values
+from ...base import defined_by
 
 
 def _scalar_int(value: ir.Value) -> int | None:
@@ -12,11 +13,6 @@ def _scalar_int(value: ir.Value) -> int | None:
     values = constant_values(value)
     return None if values is None or values.size == 0 or (values != values.flat[0]).any() \
         else int(values.flat[0])
-
-
-def _defined_by(value: ir.Value, name: str):
-    owner = value.owner
-    return None if isinstance(owner, ir.Block) or owner.name != name else owner.operation
 
 
 def counter_range(value: ir.Value) -> tuple[int, int] | None:
@@ -35,13 +31,13 @@ def counter_range(value: ir.Value) -> tuple[int, int] | None:
         return None
     index = value.arg_number
     cond = list(loop.regions[0].blocks[0].operations)
-    compare = _defined_by(cond[-1].operands[0], "stablehlo.compare")
+    compare = defined_by(cond[-1].operands[0], "stablehlo.compare")
     if (compare is None or compare.operands[0] != loop.regions[0].blocks[0].arguments[index]
             or str(compare.attributes["comparison_direction"]).split()[-1].rstrip(">") != "LT"
             or "UNSIGNED" in str(compare.attributes["compare_type"]
                                  if "compare_type" in compare.attributes else "")):
         return None
-    step = _defined_by(list(body.operations)[-1].operands[index], "stablehlo.add")
+    step = defined_by(list(body.operations)[-1].operands[index], "stablehlo.add")
     if step is None or value not in list(step.operands):
         return None
     other = step.operands[1] if step.operands[0] == value else step.operands[0]
@@ -56,7 +52,7 @@ def counter_wrap(op: ir.Operation):
     """jax's negative-index wrap `select(i < 0, i + n, i)` of a loop counter that is never
     negative (counter_range) as `i`, so that the offset it gives stays a host value."""
     pred, _, value = op.operands
-    compare = _defined_by(pred, "stablehlo.compare")
+    compare = defined_by(pred, "stablehlo.compare")
     if (compare is None or compare.operands[0] != value
             or str(compare.attributes["comparison_direction"]).split()[-1].rstrip(">") != "LT"):
         return None
