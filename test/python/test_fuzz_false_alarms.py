@@ -92,3 +92,14 @@ def test_max_reduce_window_is_not_checked_against_xla():
                         [P.Node("n4", "reduce_window", ["p2"], 710197032)], ["n4"], [x])
     built = P.build(program)
     assert "stablehlo.maximum" in str(built.module) and built.xla_wrong
+
+
+def test_no_fft_of_a_large_prime_length():
+    """Seeds 43, 44 and 52: an FFT of length 166667 (a prime) is shlo's clean error (it builds
+    no DFT matrix over 4096 long), reported, re-checked and shrunk every run; the generator
+    makes no such FFT (a length of 65536 stays an FFT)."""
+    for n, kept in ((166667, False), (65536, True)):
+        x = np.ones(n, np.float32)
+        program = P.Program([P.Param("p0", x.shape, "F32")],
+                            [P.Node("n1", "fft", ["p0"], 1)], ["n1"], [x])
+        assert ("stablehlo.fft" in str(P.build(program).module)) == kept
