@@ -296,7 +296,8 @@ def run(count: int, seed: int, targets, out_dir: str | None = None,
     """Fuzz `count` programs (numbered from `first`), compiled `batch` to a module; returns
     the counts and the findings."""
     fuzzer = Fuzzer(targets, worker, max_elements, lazy=True)
-    counts = dict(programs=0, mismatches=0, crashes=0, errors=0, invalid=0, batch_only=0)
+    counts = dict(programs=0, mismatches=0, crashes=0, errors=0, invalid=0, batch_only=0,
+                  shrink_seconds=0.0)
     findings: list[tuple[Finding, Finding, str | None]] = []
     seen: dict[str, int] = {}
     progress = Progress(count, stream)
@@ -317,10 +318,20 @@ def run(count: int, seed: int, targets, out_dir: str | None = None,
     finally:
         progress.finish()
         fuzzer.close()
+        progress.say(time_spent(fuzzer.worker, counts["shrink_seconds"]))
     summary = (f"{counts['programs']} programs, {counts['mismatches']} mismatches, "
                f"{counts['crashes']} crashes, {counts['errors']} errors, "
                f"{counts['invalid']} invalid" + (" (interrupted)" if interrupted else ""))
     return dict(counts, findings=findings, summary=summary)
+
+
+def time_spent(worker, shrinking: float) -> str:
+    """Where a run's time went: wall seconds and calls per kind of worker call (shrinking's
+    calls included), and the seconds spent shrinking."""
+    spent = getattr(worker, "spent", {})
+    parts = [f"{kind} {s:.0f} s ({n})" for kind, (n, s) in
+             sorted(spent.items(), key=lambda kv: -kv[1][1])]
+    return "time: " + (", ".join(parts) or "-") + f"; shrinking {shrinking:.0f} s of it"
 
 
 def _record(fuzzer, i, seed, program, checked, counts, findings, seen, progress, out_dir,
@@ -342,8 +353,12 @@ def _record(fuzzer, i, seed, program, checked, counts, findings, seen, progress,
         seen[sig] = seen.get(sig, 0) + 1
         small = f
         if shrink_tests and (f.kind == "mismatch" or seen[sig] <= 2):
-            small = shrink(fuzzer, f, max_tests=shrink_tests, max_seconds=shrink_seconds,
-                           timeout_s=min(60.0, fuzzer.worker.timeout_s))
+            start = time.monotonic()
+            try:
+                small = shrink(fuzzer, f, max_tests=shrink_tests, max_seconds=shrink_seconds,
+                               timeout_s=min(60.0, fuzzer.worker.timeout_s))
+            finally:
+                counts["shrink_seconds"] += time.monotonic() - start
         where = None
         if out_dir:
             where = write_reproducer(

@@ -38,6 +38,7 @@ class Worker:
         self.env = env
         self.proc: subprocess.Popen[bytes] | None = None
         self.log: IO[bytes] | None = None
+        self.spent: dict[str, list] = {}    # kind -> [calls, wall seconds] (the run's summary)
 
     def _start(self) -> subprocess.Popen[bytes]:
         self.log = tempfile.TemporaryFile()
@@ -59,6 +60,14 @@ class Worker:
         return self.log.read().decode(errors="replace")[-n:]
 
     def call(self, kind: str, text: str | list[str], inputs: list, timeout_s: float | None = None) -> Result:
+        """`kind` (a target, "batch:<target>", "reference", "xla") on `text` and `inputs`."""
+        result = self._call(kind, text, inputs, timeout_s)
+        spent = self.spent.setdefault(kind.split(":")[0] if kind.startswith("batch:") else kind,
+                                      [0, 0.0])
+        spent[0], spent[1] = spent[0] + 1, spent[1] + result.seconds
+        return result
+
+    def _call(self, kind: str, text: str | list[str], inputs: list, timeout_s: float | None) -> Result:
         proc = self.proc
         if proc is None or proc.poll() is not None:
             proc = self._start()
