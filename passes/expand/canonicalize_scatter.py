@@ -37,10 +37,14 @@ from shlo.dialect.rebuild import arguments
 from shlo.dialect.types import constant_values
 from shlo.errors import PassError
 from ..lib.expr import Num, attributes, clone_retyped, element_of, select, with_element
-from ..lib.builders import is_unsigned_dynamic
+from ..base import defined_by
+from ..lib.builders import FUSION_BARRIER, fence, is_unsigned_dynamic
 from .index_vectors import (IndexVectors, edge_pad, inverse, is_static, reshape, shape_of, tensor,
     transpose)
 from ..op_rules import CANONICAL, RulesPass
+
+# ops whose results IREE already computes apart from their readers
+APART = (FUSION_BARRIER, "stablehlo.optimization_barrier")
 
 
 def _scatter(op: ir.Operation):
@@ -78,7 +82,8 @@ def _scatter(op: ir.Operation):
     # updates as [scatter dims..., windows of the expanded dims..., windows of the rest...]
     windowed = expanded + [d for d in rest if d in window_size]
     order = scatter_dims + [uwd[window_dims.index(d)] for d in windowed]
-    new_updates = [reshape(transpose(u, order), [n] + rest_window) for u in updates]
+    new_updates = [_computed_apart(reshape(transpose(u, order), [n] + rest_window))
+                   for u in updates]
 
     permutation = indexed + rest
     operands = [transpose(x, permutation) for x in inputs]
@@ -114,6 +119,24 @@ def _scatter(op: ir.Operation):
             r = reshape(r, shape_of(r)[1:])
         out.append(transpose(r, inverse(permutation)))
     return out
+
+
+# computed updates of at least this many elements go to the scatter through a fusion barrier
+APART_ELEMENTS = 1024
+
+
+def _computed_apart(updates: ir.Value) -> ir.Value:
+    """The updates, computed in dispatches of their own when an op other than a reshape of an
+    argument or of a barrier computes them: IREE's cpu backend fused an elementwise producer
+    (a convert of ui16 to i32) into the scatter's dispatch and kept all of its result on the
+    stack (65536 bytes for 16384 updates where 32768 are allowed; seed 44 program 88)."""
+    source = updates
+    while (view := defined_by(source, "stablehlo.reshape")) is not None:
+        source = view.operands[0]
+    if isinstance(source.owner, ir.Block) or source.owner.name in APART or \
+            int(np.prod(shape_of(updates))) < APART_ELEMENTS:
+        return updates
+    return fence([updates])[0]
 
 
 # body ops that compute the same bits on unsigned and signless integers

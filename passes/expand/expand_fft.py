@@ -9,6 +9,9 @@ and rewrites the others:
   transpose, then moved back): FFT/IFFT transform every axis; RFFT is a real 1-D RFFT on the
   last axis followed by complex FFTs on the others; IRFFT is complex IFFTs on the leading axes
   followed by a 1-D IRFFT on the last;
+- a native IRFFT of IRFFT_THROUGH_IFFT points or more is the real part of IREE's complex
+  IFFT of the Hermitian extension (IREE's own IRFFT kept its unused imaginary half on the
+  stack);
 - a transform of length 1 is the identity (RFFT: a zero imaginary part, IRFFT: the real
   part); IREE fails to compile some complex ones (a 2x1);
 - a 1-D fft IREE cannot lower is a discrete Fourier transform on the real and imaginary parts:
@@ -36,6 +39,12 @@ from ..op_rules import RulesPass
 
 DENSE_MAX = 64          # a DFT at most this long is one matmul
 FACTOR_MAX = 4096       # the longest prime (or dynamic-shape) DFT built as an n x n matrix
+
+
+# IREE's own IRFFT of this length or more goes through its complex IFFT instead: the last
+# stage of its IRFFT keeps the unused imaginary half in the dispatch, on the stack, which
+# overflowed the cpu's 32 KiB from 16384 points on (65536 bytes; any batch; seed 44 program 359)
+IRFFT_THROUGH_IFFT = 8192
 
 
 def _is_native(element: ir.Type, n: int) -> bool:
@@ -206,6 +215,8 @@ def _fft_last(x: ir.Value, fft_type: str, n: int) -> ir.Value:
             return stablehlo.complex(x, const(0, x))
         return real(Num(x)).value if fft_type == "IRFFT" else x
     if _is_native(element_of(x), n) and static:
+        if fft_type == "IRFFT" and n >= IRFFT_THROUGH_IFFT:
+            return irfft_through_ifft(x, n)
         return stablehlo.fft(x, fft_type=fft_type, fft_length=[n])
     if fft_type == "RFFT":
         re, im = _dft(x, None, n, False, n // 2 + 1)
@@ -270,6 +281,8 @@ def _expand_fft(op: ir.Operation):
         # "exceeded stack allocation limit" from 65536 points on. Its result goes behind a fence.
         if _fenced(op.results[0]):
             return None
+        if fft_type == "IRFFT" and lengths[0] >= IRFFT_THROUGH_IFFT:
+            return [irfft_through_ifft(x, lengths[0])]
         return extras.fence([stablehlo.fft(x, fft_type=fft_type, fft_length=lengths)])
     if rt.has_static_shape and 0 in rt.shape:
         return [stablehlo.constant(0, result_type=result)]

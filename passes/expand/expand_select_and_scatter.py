@@ -11,8 +11,9 @@ the padded operand, of its flat operand positions (-1 in the padding) and of an 
 mask; a left fold over the window elements in order, where `select` runs elementwise through
 stablehlo.map; then one stablehlo.scatter of the source at the selected flat positions (a
 window of padding only selects -1, which the scatter drops as out of bounds; a source that an
-op computes goes to the scatter through a fusion barrier: IREE's cpu backend otherwise fused it
-into the scatter and kept all of it on the stack, over the 32 KiB limit). A padded window
+op computes goes to the scatter, and a computed operand to its window slices, through a
+fusion barrier: IREE's cpu backend otherwise fused either into the dispatch that reads it and
+kept all of it on the stack, over the 32 KiB limit). A padded window
 of more than MAX_WINDOW elements is rejected with an error rather than unrolled; an unpadded
 one is left to IREE, as are dynamic shapes.
 
@@ -39,11 +40,13 @@ from ..op_rules import RulesPass
 MAX_WINDOW = 256
 
 
-def _computed_apart(source: ir.Value) -> ir.Value:
-    """The scatter's source, computed in dispatches of its own when an op computes it: IREE's
-    cpu backend fused an elementwise source (a convert) into the scatter and kept all of it
-    on the stack (65536 bytes for f32[16383] where 32768 are allowed)."""
-    return source if isinstance(source.owner, ir.Block) else fence([source])[0]
+def _computed_apart(value: ir.Value) -> ir.Value:
+    """The operand or the source, computed in dispatches of its own when an op computes it:
+    IREE's cpu backend fused an elementwise source (a convert) into the scatter, and an
+    elementwise operand (a convert of a boolean argument, which shlo-slice-before-elementwise
+    slices after) into the dispatch of its window slices, and kept all of it on the stack
+    (65536 bytes for f32[16383] or i32[8, 2048] where 32768 are allowed)."""
+    return value if isinstance(value.owner, ir.Block) else fence([value])[0]
 
 
 def _select_and_scatter(op: ir.Operation):
@@ -69,7 +72,7 @@ def _select_and_scatter(op: ir.Operation):
     n = int(np.prod(shape))
     flat = reshape(stablehlo.iota(iota_dimension=0, result_type=tensor([n], "i32")), shape)
 
-    values = edge_pad(operand, 0, low, high)
+    values = edge_pad(_computed_apart(operand), 0, low, high)
     positions = edge_pad(flat, -1, low, high)
     inside = edge_pad(stablehlo.constant(True, result_type=tensor(shape, "i1")), False, low, high)
     counts = shape_of(source)

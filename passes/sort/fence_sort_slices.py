@@ -8,6 +8,10 @@ type and size, also `slice(pad(x))`), the copy it fuses in fails to compile on t
 workgroup distributed contexts", also without shlo's passes (shlo-fuzz seed 40 program 230;
 docs/iree_gaps.md#shlo-fence-sort-slices). Behind a barrier the slice is a dispatch of its own
 and the sort copies a finished tensor, as it does for any computed operand.
+A sort's result that a pad, a reduce_window or a dynamic_update_slice (as its update) reads
+goes through a barrier too: IREE sorted it in place in the larger result's buffer and failed alike
+(`jnp.pad(jnp.sort(x))` of any shape, element type and sort dimension, also a sort along a
+dimension of size 1 read by a padded reduce_window; shlo-fuzz seed 44 program 242).
 Static shapes only (`lib.builders.fusion_barrier`).
 """
 from __future__ import annotations
@@ -29,9 +33,18 @@ def _sliced(value: ir.Value) -> bool:
         isinstance(t, ir.RankedTensorType) and t.has_static_shape
 
 
+def _stored_into(value: ir.Value) -> bool:
+    """Whether a pad or reduce_window, or a dynamic_update_slice as its update, reads
+    `value` (IREE writes the sort's result into part of a larger buffer)."""
+    return any(use.owner.name in ("stablehlo.pad", "stablehlo.reduce_window") or (
+        use.owner.name == "stablehlo.dynamic_update_slice" and use.operand_number == 1)
+        for use in value.uses)
+
+
 @dataclasses.dataclass
 class FenceSortSlices(Pass):
-    """Read each sliced operand of a stablehlo.sort through a fusion barrier."""
+    """Read each sliced operand of a stablehlo.sort, and each result that a pad, a
+    reduce_window or a dynamic_update_slice stores, through a fusion barrier."""
 
     NAME = "shlo-fence-sort-slices"
 
@@ -45,3 +58,8 @@ class FenceSortSlices(Pass):
                     with ir.InsertionPoint(sort), sort.location:
                         fenced[value] = extras.fusion_barrier(value)
                 sort.operands[index] = fenced[value]
+            for result in sort.results:
+                t = result.type.maybe_downcast()
+                if isinstance(t, ir.RankedTensorType) and t.has_static_shape and \
+                        _stored_into(result):
+                    extras.fence_uses(result, lambda v: extras.fence([v])[0])

@@ -800,40 +800,182 @@ def test_complex_constant_cpu():
     _complex_constant_product("cpu")
 
 
-@pytest.mark.xfail(strict=True, reason="shlo-expand-select-and-scatter (cpu): a dispatch needs "
-                   "65536 bytes of stack ('exceeded stack allocation limit of 32768 bytes') for "
-                   "a 2x3-window, stride (2, 1) select_and_scatter whose source is a reshaped "
-                   "slice of an f32 convert of an i1 argument (8x2048); vulkan is right. Fix "
-                   "idea: the source's fusion barrier (5c50064) also when views (reshape, slice) "
-                   "lie between the convert and the scatter; seed 43 program 85")
+def _target_or_skip(target: str) -> None:
+    if target == "vulkan":
+        from conftest import vulkan_or_skip
+        vulkan_or_skip()
+
+
 def test_select_and_scatter_boolean_source_stack_cpu():
+    """IREE 3.13 llvm-cpu fused the operand's convert of an i1 argument into the dispatch of
+    the window slices of shlo-expand-select-and-scatter (65536 bytes of stack for
+    8x2048); the computed operand now goes through a fusion barrier; seed 43 program 85."""
     assert replay("select_and_scatter_boolean_source_stack_cpu") is None
 
 
-@pytest.mark.xfail(strict=True, reason="IREE 3.13 llvm-cpu, with aggressive fusion off too "
-                   "(cpu-scatter-stack's retry): a scatter-add of 16384 i32 updates that are a "
-                   "convert of a ui16 argument fuses the convert into the scatter's dispatch, "
-                   "which needs 65536 bytes of stack ('exceeded stack allocation limit of 32768 "
-                   "bytes'). Fix idea: computed scatter updates through a fusion barrier, as "
-                   "shlo-expand-select-and-scatter does for its source; seed 44 program 88")
+@pytest.mark.parametrize("target,rows", [("cpu", 512), ("vulkan", 8)])
+def test_select_and_scatter_of_converted_booleans(target, rows):
+    """A 2x3-window, stride (2, 1) select_and_scatter of convert(b) + y over f32[rows, 2048]
+    (1M elements on cpu: 4 MiB of stack before the fix), its source a reshaped slice of a
+    converted boolean, against numpy (first maximum of each window; the sums are exact)."""
+    import numpy as np
+
+    import shlo
+    _target_or_skip(target)
+    r, c = rows, 2048
+    ro, co = r // 2, c - 2
+    t, s = f"tensor<{r}x{c}xf32>", f"tensor<{ro}x{co}xf32>"
+    text = f"""func.func @main(%b: tensor<{r}x{c}xi1>, %y: {t}, %m: tensor<{r}x{c}xi1>) -> {t} {{
+  %0 = stablehlo.convert %b : (tensor<{r}x{c}xi1>) -> {t}
+  %1 = stablehlo.add %0, %y : {t}
+  %2 = stablehlo.convert %m : (tensor<{r}x{c}xi1>) -> {t}
+  %3 = stablehlo.reshape %2 : ({t}) -> tensor<{r * c}xf32>
+  %4 = stablehlo.slice %3 [0:{ro * co}] : (tensor<{r * c}xf32>) -> tensor<{ro * co}xf32>
+  %5 = stablehlo.reshape %4 : (tensor<{ro * co}xf32>) -> {s}
+  %z = stablehlo.constant dense<0.0> : tensor<f32>
+  %6 = "stablehlo.select_and_scatter"(%1, %5, %z) <{{window_dimensions = array<i64: 2, 3>,
+      window_strides = array<i64: 2, 1>}}> ({{
+  ^bb0(%p: tensor<f32>, %q: tensor<f32>):
+    %7 = stablehlo.compare GE, %p, %q : (tensor<f32>, tensor<f32>) -> tensor<i1>
+    stablehlo.return %7 : tensor<i1>
+  }}, {{
+  ^bb0(%p: tensor<f32>, %q: tensor<f32>):
+    %7 = stablehlo.add %p, %q : tensor<f32>
+    stablehlo.return %7 : tensor<f32>
+  }}) : ({t}, {s}, tensor<f32>) -> {t}
+  return %6 : {t}
+}}"""
+    rng = np.random.default_rng(1)
+    b, m = rng.random((r, c)) < 0.5, rng.random((r, c)) < 0.5
+    y = rng.integers(0, 4, (r, c)).astype(np.float32)
+    x, src = b + y, m.reshape(-1)[:ro * co].reshape(ro, co).astype(np.float32)
+    windows = [(i, j) for i in range(2) for j in range(3)]
+    values = np.stack([x[i:i + 2 * ro:2, j:j + co] for i, j in windows])
+    flat = np.stack([(np.arange(ro)[:, None] * 2 + i) * c + np.arange(co) + j
+                     for i, j in windows])
+    chosen = np.take_along_axis(flat, np.argmax(values, axis=0)[None], 0)[0]
+    want = np.zeros(r * c, np.float32)
+    np.add.at(want, chosen.ravel(), src.ravel())
+    got = shlo.compile(text, target=target, cache=False)(b, y, m)
+    np.testing.assert_array_equal(np.asarray(got), want.reshape(r, c))
+
+
 def test_scatter_of_converted_updates_stack_cpu():
+    """IREE 3.13 llvm-cpu fused a convert of the updates (ui16 to i32, 16384 of them) into the
+    scatter's dispatch and kept it on the stack; shlo-canonicalize-scatter now sends
+    computed updates through a fusion barrier; seed 44 program 88."""
     assert replay("scatter_of_converted_updates_stack_cpu") is None
 
 
-@pytest.mark.xfail(strict=True, reason="IREE 3.13 llvm-cpu: a sort along a dimension of size 1 "
-                   "(f64[1, 2], dimension 0) whose result a padded reduce_window reads fails to "
-                   "compile ('linalg.generic' op write affecting operations on global resources "
-                   "are restricted to workgroup distributed contexts), as the sort of a slice "
-                   "shlo-fence-sort-slices fences; fix idea: a sort along a size-1 dimension is "
-                   "the identity, or fence the sort's result too; seed 44 program 242")
+@pytest.mark.parametrize("target,k", [("cpu", 4096), ("vulkan", 256)])
+def test_scatter_add_of_converted_rows(target, k):
+    """An embedding-gradient-like scatter-add of k rows of 256 f16-to-f32 converted updates
+    into f32[1024, 256] (1M updates on cpu: 4 MiB of stack before the fix), repeated row
+    indices, against numpy (integer values: the sums are exact)."""
+    import numpy as np
+
+    import shlo
+    _target_or_skip(target)
+    text = f"""func.func @main(%x: tensor<1024x256xf32>, %i: tensor<{k}x1xi32>,
+    %u: tensor<{k}x256xf16>) -> tensor<1024x256xf32> {{
+  %c = stablehlo.convert %u : (tensor<{k}x256xf16>) -> tensor<{k}x256xf32>
+  %0 = "stablehlo.scatter"(%x, %i, %c) <{{scatter_dimension_numbers = #stablehlo.scatter<
+      update_window_dims = [1], inserted_window_dims = [0], scatter_dims_to_operand_dims = [0],
+      index_vector_dim = 1>}}> ({{
+  ^bb0(%a: tensor<f32>, %b: tensor<f32>):
+    %1 = stablehlo.add %a, %b : tensor<f32>
+    stablehlo.return %1 : tensor<f32>
+  }}) : (tensor<1024x256xf32>, tensor<{k}x1xi32>, tensor<{k}x256xf32>) -> tensor<1024x256xf32>
+  return %0 : tensor<1024x256xf32>
+}}"""
+    rng = np.random.default_rng(2)
+    x = rng.integers(-100, 100, (1024, 256)).astype(np.float32)
+    i = rng.integers(0, 1024, (k, 1)).astype(np.int32)
+    u = rng.integers(0, 1000, (k, 256)).astype(np.float16)
+    want = x.copy()
+    np.add.at(want, i[:, 0], u.astype(np.float32))
+    got = shlo.compile(text, target=target, cache=False)(x, i, u)
+    np.testing.assert_array_equal(np.asarray(got), want)
+
+
 def test_sort_of_rows_padded_cpu():
+    """IREE 3.13 llvm-cpu: a sort (here along a dimension of size 1) whose result a padded
+    reduce_window reads failed to compile ('write affecting operations on global resources
+    are restricted to workgroup distributed contexts'); shlo-fence-sort-slices now fences
+    such results; seed 44 program 242."""
     assert replay("sort_of_rows_padded_cpu") is None
 
 
-@pytest.mark.xfail(strict=True, reason="cpu, not yet triaged (seed 44 program 359): an RFFT of "
-                   "16384 u32-converted values, its spectrum weighted (shlo-fuzz's IRFFT "
-                   "form), then IRFFT: after shlo-expand-fft a dispatch needs 65536 bytes of "
-                   "stack ('exceeded stack allocation limit of 32768 bytes'); fix idea: find the "
-                   "fused dispatch (iree dump) and fence its operand as the other stack cases")
+@pytest.mark.parametrize("target", ["cpu", "vulkan"])
+def test_sorted_rows_padded_and_updated(target):
+    """jnp.pad(sort(x, axis=1)) of f32[16384, 4] and a dynamic_update_slice of a sorted
+    f32[1, 8192] (sort along its size-1 dimension, the identity) into a larger tensor, against
+    numpy: both failed to compile on cpu."""
+    import numpy as np
+
+    import shlo
+    _target_or_skip(target)
+
+    def sort(name, t, dim):
+        return f"""%{name} = "stablehlo.sort"(%{name}_in) <{{dimension = {dim} : i64}}> ({{
+  ^bb0(%a: tensor<f32>, %b: tensor<f32>):
+    %c = stablehlo.compare GT, %a, %b, TOTALORDER : (tensor<f32>, tensor<f32>) -> tensor<i1>
+    stablehlo.return %c : tensor<i1>
+  }}) : ({t}) -> {t}"""
+    text = f"""func.func @main(%x: tensor<16384x4xf32>, %y: tensor<1x8192xf32>)
+    -> (tensor<16385x5xf32>, tensor<4x8192xf32>) {{
+  %p_in = stablehlo.abs %x : tensor<16384x4xf32>
+  {sort("p", "tensor<16384x4xf32>", 1)}
+  %seven = stablehlo.constant dense<7.0> : tensor<f32>
+  %0 = stablehlo.pad %p, %seven, low = [1, 0], high = [0, 1], interior = [0, 0]
+      : (tensor<16384x4xf32>, tensor<f32>) -> tensor<16385x5xf32>
+  %u_in = stablehlo.negate %y : tensor<1x8192xf32>
+  {sort("u", "tensor<1x8192xf32>", 0)}
+  %big = stablehlo.constant dense<7.0> : tensor<4x8192xf32>
+  %two = stablehlo.constant dense<2> : tensor<i32>
+  %zero = stablehlo.constant dense<0> : tensor<i32>
+  %1 = stablehlo.dynamic_update_slice %big, %u, %two, %zero
+      : (tensor<4x8192xf32>, tensor<1x8192xf32>, tensor<i32>, tensor<i32>) -> tensor<4x8192xf32>
+  return %0, %1 : tensor<16385x5xf32>, tensor<4x8192xf32>
+}}"""
+    rng = np.random.default_rng(3)
+    x = rng.standard_normal((16384, 4)).astype(np.float32)
+    y = rng.standard_normal((1, 8192)).astype(np.float32)
+    padded, updated = shlo.compile(text, target=target, cache=False)(x, y)
+    want = np.pad(-np.sort(-np.abs(x), axis=1), [(1, 0), (0, 1)], constant_values=7.0)
+    np.testing.assert_array_equal(np.asarray(padded), want)
+    want = np.full((4, 8192), 7.0, np.float32)
+    want[2] = -y[0]
+    np.testing.assert_array_equal(np.asarray(updated), want)
+
+
 def test_irfft_of_weighted_u32_stack_cpu():
+    """IREE 3.13 llvm-cpu: its own IRFFT of 16384 points kept the unused imaginary half of its
+    last stage on the stack (65536 bytes); shlo-expand-fft now takes the real part of IREE's
+    complex IFFT from 8192 points on; seed 44 program 359."""
     assert replay("irfft_of_weighted_u32_stack_cpu") is None
+
+
+@pytest.mark.parametrize("target", ["cpu", pytest.param("vulkan", marks=pytest.mark.slow)])
+def test_long_irffts(target):
+    """IRFFTs of 65536 points and of 4 rows of 16384 (both failed to compile on cpu) against
+    numpy's float64 irfft (vulkan, which always took the IFFT route: 75 s, slow)."""
+    import numpy as np
+
+    import shlo
+    _target_or_skip(target)
+    text = """func.func @main(%a: tensor<32769xcomplex<f32>>, %b: tensor<4x8193xcomplex<f32>>)
+    -> (tensor<65536xf32>, tensor<4x16384xf32>) {
+  %0 = stablehlo.fft %a, type = IRFFT, length = [65536]
+      : (tensor<32769xcomplex<f32>>) -> tensor<65536xf32>
+  %1 = stablehlo.fft %b, type = IRFFT, length = [16384]
+      : (tensor<4x8193xcomplex<f32>>) -> tensor<4x16384xf32>
+  return %0, %1 : tensor<65536xf32>, tensor<4x16384xf32>
+}"""
+    rng = np.random.default_rng(4)
+    a, b = ((rng.standard_normal(s) + 1j * rng.standard_normal(s)).astype(np.complex64)
+            for s in ((32769,), (4, 8193)))
+    got = shlo.compile(text, target=target, cache=False)(a, b)
+    for g, x, n in zip(got, (a, b), (65536, 16384)):
+        want = np.fft.irfft(x.astype(np.complex128), n=n)
+        assert np.max(np.abs(np.asarray(g) - want)) <= 1e-5 * np.max(np.abs(want))
