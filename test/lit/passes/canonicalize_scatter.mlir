@@ -163,3 +163,29 @@ func.func @unsigned_dynamic(%x: tensor<?xui8>) -> tensor<?xui8> {
   }) : (tensor<?xui8>, tensor<1xi32>, tensor<ui8>) -> tensor<?xui8>
   return %r : tensor<?xui8>
 }
+
+// -----
+
+// Updates of 1024 or more elements that an op computes reach the scatter through a fusion
+// barrier (IREE's cpu backend fused their convert into the scatter and kept all of it on the
+// stack); an argument's updates do not.
+// CHECK-LABEL: func.func @computed_updates
+// CHECK:         %[[U:.*]] = stablehlo.convert %arg2 : (tensor<4x256xf16>) -> tensor<4x256xf32>
+// CHECK:         %[[B:.*]] = iree_tensor_ext.compute_barrier.start %[[U]]
+// CHECK:         "stablehlo.scatter"({{.*}}, {{.*}}, %[[B]])
+// CHECK:         "stablehlo.scatter"({{.*}}, {{.*}}, %arg3)
+// CHECK-NOT:     compute_barrier
+func.func @computed_updates(%x: tensor<8x256xf32>, %i: tensor<4x1xi32>, %u16: tensor<4x256xf16>, %u: tensor<4x256xf32>) -> (tensor<8x256xf32>, tensor<8x256xf32>) {
+  %c = stablehlo.convert %u16 : (tensor<4x256xf16>) -> tensor<4x256xf32>
+  %0 = "stablehlo.scatter"(%x, %i, %c) <{scatter_dimension_numbers = #stablehlo.scatter<update_window_dims = [1], inserted_window_dims = [0], scatter_dims_to_operand_dims = [0], index_vector_dim = 1>}> ({
+  ^bb0(%a: tensor<f32>, %b: tensor<f32>):
+    %1 = stablehlo.add %a, %b : tensor<f32>
+    stablehlo.return %1 : tensor<f32>
+  }) : (tensor<8x256xf32>, tensor<4x1xi32>, tensor<4x256xf32>) -> tensor<8x256xf32>
+  %2 = "stablehlo.scatter"(%x, %i, %u) <{scatter_dimension_numbers = #stablehlo.scatter<update_window_dims = [1], inserted_window_dims = [0], scatter_dims_to_operand_dims = [0], index_vector_dim = 1>}> ({
+  ^bb0(%a: tensor<f32>, %b: tensor<f32>):
+    %1 = stablehlo.add %a, %b : tensor<f32>
+    stablehlo.return %1 : tensor<f32>
+  }) : (tensor<8x256xf32>, tensor<4x1xi32>, tensor<4x256xf32>) -> tensor<8x256xf32>
+  return %0, %2 : tensor<8x256xf32>, tensor<8x256xf32>
+}

@@ -116,3 +116,16 @@ func.func @rfft_length_one(%x: tensor<1x2xf32>) -> tensor<1x2xcomplex<f32>> {
   %0 = stablehlo.fft %x, type = RFFT, length = [1, 2] : (tensor<1x2xf32>) -> tensor<1x2xcomplex<f32>>
   return %0 : tensor<1x2xcomplex<f32>>
 }
+
+// An IRFFT of 8192 points or more is the real part of IREE's complex IFFT of the Hermitian
+// extension (IREE's own IRFFT kept its unused imaginary half on the cpu's stack).
+// CHECK-LABEL: func.func @long_irfft
+// CHECK:         %[[C:.*]] = stablehlo.complex
+// CHECK:         %[[F:.*]] = stablehlo.fft %[[C]], type = IFFT, length = [16384] : (tensor<16384xcomplex<f32>>) -> tensor<16384xcomplex<f32>>
+// CHECK:         %[[B:.*]] = iree_tensor_ext.compute_barrier.start %[[F]]
+// CHECK:         stablehlo.real %[[B]]
+// CHECK-NOT:     type = IRFFT
+func.func @long_irfft(%x: tensor<8193xcomplex<f32>>) -> tensor<16384xf32> {
+  %0 = stablehlo.fft %x, type = IRFFT, length = [16384] : (tensor<8193xcomplex<f32>>) -> tensor<16384xf32>
+  return %0 : tensor<16384xf32>
+}

@@ -98,3 +98,26 @@ func.func @computed_source(%x: tensor<4xf32>, %s16: tensor<3xf16>, %init: tensor
   }) : (tensor<4xf32>, tensor<3xf32>, tensor<f32>) -> tensor<4xf32>
   return %0 : tensor<4xf32>
 }
+
+// -----
+
+// An operand computed by an op reaches its window slices through a fusion barrier (IREE's cpu
+// backend fused a convert of a boolean argument into the slices' dispatch and kept all of it
+// on the stack).
+// CHECK-LABEL: func.func @computed_operand
+// CHECK:         %[[X:.*]] = stablehlo.convert %arg0 : (tensor<4xi1>) -> tensor<4xf32>
+// CHECK:         %[[B:.*]] = iree_tensor_ext.compute_barrier.start %[[X]]
+// CHECK:         stablehlo.slice %[[B]]
+func.func @computed_operand(%b: tensor<4xi1>, %s: tensor<3xf32>, %init: tensor<f32>) -> tensor<4xf32> {
+  %x = stablehlo.convert %b : (tensor<4xi1>) -> tensor<4xf32>
+  %0 = "stablehlo.select_and_scatter"(%x, %s, %init) <{window_dimensions = array<i64: 2>, window_strides = array<i64: 1>}> ({
+  ^bb0(%a: tensor<f32>, %c: tensor<f32>):
+    %1 = stablehlo.compare GE, %a, %c : (tensor<f32>, tensor<f32>) -> tensor<i1>
+    stablehlo.return %1 : tensor<i1>
+  }, {
+  ^bb0(%a: tensor<f32>, %c: tensor<f32>):
+    %1 = stablehlo.add %a, %c : tensor<f32>
+    stablehlo.return %1 : tensor<f32>
+  }) : (tensor<4xf32>, tensor<3xf32>, tensor<f32>) -> tensor<4xf32>
+  return %0 : tensor<4xf32>
+}
