@@ -96,6 +96,8 @@ PASSES: dict[str, tuple[str, str]] = {
                                      "SplitComplexConstants"),
     "shlo-legalize-vhlo": ("shlo.passes.expand.legalize_vhlo", "LegalizeVhlo"),
     "shlo-simplify": ("shlo.passes.folding.simplify", "Simplify"),
+    "shlo-fold-constant-scalars": ("shlo.passes.folding.fold_constant_scalars",
+                                   "FoldConstantScalars"),
     "shlo-slice-before-elementwise": ("shlo.passes.shapes.slice_before_elementwise",
                                       "SliceBeforeElementwise"),
     "shlo-convert-narrow-iota": ("shlo.passes.element_types.convert_narrow_iota",

@@ -57,6 +57,7 @@ DEFAULT_PASSES = [
     "shlo-bound-dispatch-operands",
     "shlo-fence-sort-slices",
     "shlo-fence-unsigned-contractions",
+    "shlo-fold-constant-scalars",
     "canonicalize",
     "cse",
     "shlo-copy-overlapping-updates",

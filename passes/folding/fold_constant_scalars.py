@@ -1,0 +1,107 @@
+"""shlo-fold-constant-scalars: fold StableHLO ops on constants whose result is small.
+
+With const-eval off (pipelines/targets.py NO_CONST_EVAL), IREE hoists every constant
+expression into an initializer of its own and compiles each op of it as an executable of its
+own: jax's Adam step, whose bias corrections are `beta ** step` with constant betas, left
+shlo-accurate-math's f64 pow with some 100 scalar f64 ops on constants (the parts of fdlibm's
+pow that depend on the base only), which IREE compiled as 46 one-element dispatches, 40-60 ms
+of compile CPU each (docs/performance.md, "Cold compiles").
+
+Folded here, when every operand is a `stablehlo.constant` and the result has at most
+`max-elements` elements: the ops shlo-simplify folds (passes/folding/simplify_fold.py, in
+numpy, exactly as the spec computes them), and also bitcast_convert between types of one bit
+width, floor, ceil, round_nearest_even and is_finite (exact in numpy too). Unlike shlo-simplify
+it applies no algebraic identities: only values computed from constants change, into the
+constants they are.
+"""
+from __future__ import annotations
+
+import dataclasses
+
+import numpy as np
+from iree.compiler import ir
+
+from shlo.dialect import stablehlo
+from shlo.dialect.types import element_dtype
+from ..op_rules import apply_rules
+from ..base import Pass
+from .simplify_fold import FOLDABLE, FOLDERS, array_of, fold, plain_static
+
+_NATIVE_FLOATS = frozenset(np.dtype(d) for d in (np.float16, np.float32, np.float64))
+
+
+def _bitcast(x: np.ndarray, dtype: np.dtype) -> np.ndarray | None:
+    if x.dtype.itemsize != dtype.itemsize or np.dtype(bool) in (x.dtype, dtype):
+        return None
+    return np.ascontiguousarray(x).view(dtype).reshape(x.shape)
+
+
+def _rounding(fn):
+    return lambda x, dtype: fn(x) if x.dtype in _NATIVE_FLOATS and x.dtype == dtype else None
+
+
+# op name -> fn(operand array, result dtype) -> array or None (one operand each)
+EXTRA_FOLDERS = {
+    "stablehlo.bitcast_convert": _bitcast,
+    "stablehlo.floor": _rounding(np.floor),
+    "stablehlo.ceil": _rounding(np.ceil),
+    "stablehlo.round_nearest_even": _rounding(np.rint),
+    "stablehlo.is_finite": lambda x, dtype: np.isfinite(x) if x.dtype in _NATIVE_FLOATS
+    else None,
+}
+
+
+def _fold_extra(op: ir.Operation, limit: int) -> np.ndarray | None:
+    """The value of an EXTRA_FOLDERS op on a constant operand, or None."""
+    t = plain_static(op.results[0].type)
+    if t is None or str(t.element_type) not in FOLDABLE or len(op.operands) != 1:
+        return None
+    shape = list(t.shape)
+    if int(np.prod(shape, dtype=np.int64)) > limit:
+        return None
+    x = array_of(op.operands[0])
+    if x is None:
+        return None
+    dtype = element_dtype(t.element_type)
+    with np.errstate(all="ignore"):
+        out = EXTRA_FOLDERS[op.name](x, dtype)
+    if out is None:
+        return None
+    out = np.asarray(out)
+    if out.dtype != dtype or list(out.shape) != shape:
+        return None
+    return np.ascontiguousarray(out).reshape(shape)
+
+
+def _from_constants(op: ir.Operation) -> bool:
+    return bool(op.operands) and all(
+        isinstance(v.owner, (ir.Operation, ir.OpView)) and v.owner.name == "stablehlo.constant"
+        for v in op.operands)
+
+
+def _rule(limit: int, extra: bool):
+    def rule(op: ir.Operation):
+        if len(op.results) != 1 or not _from_constants(op):
+            return None
+        try:
+            array = _fold_extra(op, limit) if extra else fold(op, limit)
+        except Exception:        # unexpected input: leave the op, as shlo-simplify does
+            return None
+        if array is None:
+            return None
+        return [stablehlo.constant(array, result_type=op.results[0].type)]
+    return rule
+
+
+@dataclasses.dataclass
+class FoldConstantScalars(Pass):
+    """Fold StableHLO ops on constants with small results (no identities)."""
+
+    NAME = "shlo-fold-constant-scalars"
+    # Most elements an op's result may have to be folded into a constant.
+    max_elements: int = 16
+
+    def run(self, op: ir.Operation) -> None:
+        rules = {name: _rule(self.max_elements, False) for name in FOLDERS}
+        rules.update({name: _rule(self.max_elements, True) for name in EXTRA_FOLDERS})
+        apply_rules(op, rules, self.NAME)
