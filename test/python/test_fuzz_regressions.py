@@ -952,7 +952,7 @@ def test_sorted_rows_padded_and_updated(target):
 def test_irfft_of_weighted_u32_stack_cpu():
     """IREE 3.13 llvm-cpu: its own IRFFT of 16384 points kept the unused imaginary half of its
     last stage on the stack (65536 bytes); shlo-expand-fft now takes the real part of IREE's
-    complex IFFT from 8192 points on; seed 44 program 359."""
+    complex IFFT from 16384 points on; seed 44 program 359."""
     assert replay("irfft_of_weighted_u32_stack_cpu") is None
 
 

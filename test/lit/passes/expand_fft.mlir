@@ -117,7 +117,7 @@ func.func @rfft_length_one(%x: tensor<1x2xf32>) -> tensor<1x2xcomplex<f32>> {
   return %0 : tensor<1x2xcomplex<f32>>
 }
 
-// An IRFFT of 8192 points or more is the real part of IREE's complex IFFT of the Hermitian
+// An IRFFT of 16384 points or more is the real part of IREE's complex IFFT of the Hermitian
 // extension (IREE's own IRFFT kept its unused imaginary half on the cpu's stack).
 // CHECK-LABEL: func.func @long_irfft
 // CHECK:         %[[C:.*]] = stablehlo.complex
