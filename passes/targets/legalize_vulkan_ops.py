@@ -26,6 +26,7 @@ from .vulkan.fences import (fence_broadcast_window_results, fence_f64_operands,
 from .vulkan.integers import (count_leading_zeros, float_remainder, negated_divisor,
                               signed_min_max_reduce, signed_remainder, unsigned_quotient)
 from .vulkan.loops import counter_wrap
+from .vulkan.maps import map_as_tensor_ops
 
 _VK = ("vulkan",)
 _PRODUCTS = ("stablehlo.dot_general", "stablehlo.convolution")
@@ -34,6 +35,9 @@ _REDUCE = ("stablehlo.reduce",)
 # Entries of one op apply in table order: the first rule that does not decline rewrites the
 # op; then every fence runs on it.
 VULKAN_QUIRKS: tuple[Quirk, ...] = (
+    Quirk("vk-elementwise-map", "a map of elementwise ops as those ops on whole tensors (the "
+          "other entries then see them: -(x - x) in a map's body was -0 for NaN)",
+          ("stablehlo.map",), _VK, rule=map_as_tensor_ops),
     Quirk("vk-iota-reduce-alloc", "an n-D iota as a broadcast of a 1-D one, a 1-D iota of up "
           "to 4096 elements as a constant", ("stablehlo.iota",), _VK,
           rule=nd_iota_as_broadcast, fence=iota_as_constant),

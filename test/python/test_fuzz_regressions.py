@@ -507,6 +507,17 @@ def test_vulkan_seed_50_findings(name, target):
 
 
 @pytest.mark.parametrize("target", ["cpu", "vulkan"])
+@pytest.mark.parametrize("name", ["map_self_difference_vulkan"])
+def test_vulkan_seed_54_findings(name, target):
+    """IREE 3.13 vulkan (also without shlo's passes): seed 54 program 84, -(a - b) in a map's
+    body over real(z) twice was -0 where z's real part is NaN (vk-elementwise-map)."""
+    if target == "vulkan":
+        from conftest import vulkan_or_skip
+        vulkan_or_skip()
+    assert replay(name, target) is None
+
+
+@pytest.mark.parametrize("target", ["cpu", "vulkan"])
 def test_complex_pad_of_f16(target):
     """shlo-expand-complex-pad pads a complex value's parts; Vulkan failed to compile those
     pads with the f16 -> f32 convert fused in (now behind fusion barriers). The shrunk finding

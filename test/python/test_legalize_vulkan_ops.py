@@ -1070,3 +1070,56 @@ def test_min_max_reductions_with_nan(ctx, target):
         clean = np.nan_to_num(x, nan=0.5)
         np.testing.assert_array_equal(np.asarray(exe.function(f"maximum_{k}")(clean)),
                                       np.max(clean, axis=tuple(dims)), err_msg=f"{shape}")
+
+
+@pytest.mark.parametrize("target", TARGETS)
+def test_elementwise_maps(ctx, target):
+    """vk-elementwise-map: -(a - b) in a map's body over two reads of one value was -0 where
+    the value is NaN on Vulkan, also without shlo's passes (fuzz seed 54 program 84); 256x512
+    f32 with +-inf and NaN, a body with a scalar constant, and an i32 body."""
+    t, ti = "tensor<256x512xf32>", "tensor<256x512xi32>"
+    exe = compile_for(ctx, f"""
+    func.func @neg_diff(%x: {t}) -> {t} {{
+      %a = stablehlo.abs %x : {t}
+      %b = stablehlo.abs %x : {t}
+      %r = "stablehlo.map"(%a, %b) <{{dimensions = array<i64: 0, 1>}}> ({{
+      ^bb0(%p: tensor<f32>, %q: tensor<f32>):
+        %d = stablehlo.subtract %p, %q : tensor<f32>
+        %n = stablehlo.negate %d : tensor<f32>
+        stablehlo.return %n : tensor<f32>
+      }}) : ({t}, {t}) -> {t}
+      return %r : {t}
+    }}
+    func.func @scaled(%x: {t}, %y: {t}) -> {t} {{
+      %r = "stablehlo.map"(%x, %y) <{{dimensions = array<i64: 0, 1>}}> ({{
+      ^bb0(%p: tensor<f32>, %q: tensor<f32>):
+        %c = stablehlo.constant dense<3.0> : tensor<f32>
+        %m = stablehlo.multiply %p, %c : tensor<f32>
+        %s = stablehlo.maximum %m, %q : tensor<f32>
+        stablehlo.return %s : tensor<f32>
+      }}) : ({t}, {t}) -> {t}
+      return %r : {t}
+    }}
+    func.func @ints(%x: {ti}, %y: {ti}) -> {ti} {{
+      %r = "stablehlo.map"(%x, %y) <{{dimensions = array<i64: 0, 1>}}> ({{
+      ^bb0(%p: tensor<i32>, %q: tensor<i32>):
+        %a = stablehlo.add %p, %q : tensor<i32>
+        %s = stablehlo.xor %a, %p : tensor<i32>
+        stablehlo.return %s : tensor<i32>
+      }}) : ({ti}, {ti}) -> {ti}
+      return %r : {ti}
+    }}""", target)
+    rng = np.random.default_rng(54)
+    x = (rng.standard_normal((256, 512)) * 100).astype(np.float32)
+    y = (rng.standard_normal((256, 512)) * 100).astype(np.float32)
+    for special in (np.inf, -np.inf, np.nan):
+        x.reshape(-1)[rng.integers(0, x.size, 2000)] = special
+    with np.errstate(invalid="ignore"):
+        want = -(np.abs(x) - np.abs(x))
+    np.testing.assert_array_equal(np.asarray(exe.function("neg_diff")(x)), want)
+    np.testing.assert_array_equal(np.asarray(exe.function("scaled")(x, y)),
+                                  np.maximum(x * np.float32(3), y))
+    i, j = (rng.integers(-2**31, 2**31, (256, 512), dtype=np.int64).astype(np.int32)
+            for _ in range(2))
+    np.testing.assert_array_equal(np.asarray(exe.function("ints")(i, j)),
+                                  (i + j) ^ i)

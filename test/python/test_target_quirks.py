@@ -208,6 +208,15 @@ SAMPLES = {
       %r = stablehlo.subtract %x, %x : tensor<4xf32>
       return %r : tensor<4xf32>
     }""",
+    "vk-elementwise-map": """
+    func.func @f(%x: tensor<4xf32>) -> tensor<4xf32> {
+      %r = "stablehlo.map"(%x, %x) <{dimensions = array<i64: 0>}> ({
+      ^bb0(%p: tensor<f32>, %q: tensor<f32>):
+        %d = stablehlo.subtract %p, %q : tensor<f32>
+        stablehlo.return %d : tensor<f32>
+      }) : (tensor<4xf32>, tensor<4xf32>) -> tensor<4xf32>
+      return %r : tensor<4xf32>
+    }""",
     "vk-error-free-sum": """
     func.func @f(%a: tensor<4xf32>, %b: tensor<4xf32>) -> tensor<4xf32> {
       %s = stablehlo.add %a, %b : tensor<4xf32>
