@@ -95,8 +95,10 @@ class Builder:
     """Materializes one Program; `exchange=True` makes the interface interpreter-friendly
     (BF16 and C64 parameters and results cross as F32)."""
 
-    def __init__(self, program: Program, max_elements: int, exchange: bool = False):
+    def __init__(self, program: Program, max_elements: int, exchange: bool = False,
+                 xla_safe: bool = False):
         self.p, self.max_elements, self.exchange = program, max_elements, exchange
+        self.xla_safe = xla_safe    # float max/min reductions read NaN as 0 (XLA an oracle)
         self.b = xla.XlaBuilder("fuzz")
         self.vals: dict[str, Val] = {}
         self.fallbacks: list[str] = []
@@ -222,8 +224,11 @@ class Built:
     xla_wrong: list         # why XLA is no oracle for it (empty: it is one)
 
 
-def build(program: Program, max_elements: int = 1 << 22, exchange: bool = False) -> Built:
-    bld = Builder(program, max_elements, exchange)
+def build(program: Program, max_elements: int = 1 << 22, exchange: bool = False,
+          xla_safe: bool = False) -> Built:
+    """The program's module; `xla_safe`: float max/min reductions and windows read NaN as 0
+    (XLA's CPU drops NaN there), for a program the interpreter does not run."""
+    bld = Builder(program, max_elements, exchange, xla_safe)
     module = bld.build()
     return Built(module, bld.vals, bld.fallbacks, bld.work, bld.xla_wrong)
 
@@ -580,6 +585,16 @@ def _reducer(kind: str):
     return lambda x, y: xla.OPS[kind](x, y)
 
 
+def _without_nan(b: Builder, a: Val, why: str) -> Val:
+    """`a` for a float max/min reduction: NaN made 0 where the builder is `xla_safe`, else `a`
+    with XLA marked no oracle (`why`)."""
+    if not b.xla_safe:
+        b.xla_wrong.append(why)
+        return a
+    return dataclasses.replace(a, op=xla.Select(xla.Ne(a.op, a.op), b.const(0, a.dtype, a.shape),
+                                                a.op))
+
+
 def reduce(b: Builder, rng, a: Val, others) -> Val:
     if a.dtype == "C64":
         a = b.convert(a, "F32") if rng.random() < 0.5 else a
@@ -590,8 +605,9 @@ def reduce(b: Builder, rng, a: Val, others) -> Val:
     kinds = ["Add"] if a.dtype == "C64" else ["Add", "Max", "Min", "Mul"]
     kind = rng.choice(kinds)
     if kind in ("Max", "Min") and a.dtype in FLOATS:   # XLA's CPU drops NaN (1 of 1 over 1M
-        b.xla_wrong.append("a max/min reduce of floats")    # f32, 63 of 63 rows of 64x64;
-        # seed 42 program 11: -inf for a min over 2M with NaNs): the interpreter checks it
+        # f32, 63 of 63 rows of 64x64; seed 42 program 11: -inf for a min over 2M with NaNs):
+        # the interpreter checks it, else (xla_safe) XLA does without NaN
+        a = _without_nan(b, a, "a max/min reduce of floats")
     init = b.const(_identity(a.dtype, kind), a.dtype) if a.dtype != "C64" else \
         xla.Constant(b.b, np.complex64(0))
     op = xla.Reduce(a.op, init, _reducer(kind), dims)
@@ -649,8 +665,8 @@ def reduce_window(b: Builder, rng, a: Val, others) -> Val:
         a = b.convert(a, "F32")
     kind = rng.choice(("Add", "Max", "Min"))
     if kind != "Add" and a.dtype in FLOATS:     # as for reduce: XLA's CPU drops NaN (-inf for
-        b.xla_wrong.append("a max/min reduce_window of floats")    # windows of NaN, seed 44
-        # program 222)
+        a = _without_nan(b, a, "a max/min reduce_window of floats")  # windows of NaN, seed
+        # 44 program 222)
     window, strides, padding, base, wdil = [], [], [], [], []
     for d in a.shape:
         bd = rng.choice((1, 1, 1, 2)) if d > 1 else 1
