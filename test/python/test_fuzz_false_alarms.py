@@ -94,6 +94,19 @@ def test_max_reduce_window_is_not_checked_against_xla():
     assert "stablehlo.maximum" in str(built.module) and built.xla_wrong
 
 
+def test_window_sums_of_an_fft_of_a_huge_special():
+    """Seed 47 program 43: window sums of adjacent bins of an RFFT whose input held 1e30 at
+    index n/2 (its (-1)^k part cancels in each sum) among values of 1000: what is left is f32
+    noise of 1e30 (XLA 7.6e22, shlo 0, numpy in f64 1.4e14); an fft's input is clamped to
+    1e4, not 1e30."""
+    x = np.random.default_rng(43).standard_normal((1, 1, 100)).astype(np.float32) * 1000
+    x[0, 0, [50, 52, 92, 98]] = [1e30, np.nan, np.inf, np.inf]
+    program = P.Program([P.Param("p0", x.shape, "F32")],
+                        [P.Node("n4", "fft", ["p0"], 273426990),
+                         P.Node("n5", "reduce_window", ["n4"], 493148781)], ["n5"], [x])
+    _passes_on_cpu(program)
+
+
 def test_no_fft_of_a_large_prime_length():
     """Seeds 43, 44 and 52: an FFT of length 166667 (a prime) is shlo's clean error (it builds
     no DFT matrix over 4096 long), reported, re-checked and shrunk every run; the generator
