@@ -23,7 +23,6 @@ from iree.compiler import ir
 
 from shlo.dialect import stablehlo
 from shlo.dialect.types import element_dtype
-from ..op_rules import apply_rules
 from ..base import Pass
 from .simplify_fold import FOLDABLE, FOLDERS, array_of, fold, plain_static
 
@@ -79,18 +78,14 @@ def _from_constants(op: ir.Operation) -> bool:
         for v in op.operands)
 
 
-def _rule(limit: int, extra: bool):
-    def rule(op: ir.Operation):
-        if len(op.results) != 1 or not _from_constants(op):
-            return None
-        try:
-            array = _fold_extra(op, limit) if extra else fold(op, limit)
-        except Exception:        # unexpected input: leave the op, as shlo-simplify does
-            return None
-        if array is None:
-            return None
-        return [stablehlo.constant(array, result_type=op.results[0].type)]
-    return rule
+def _folded(op: ir.Operation, limit: int) -> np.ndarray | None:
+    """The constant value of `op` (one result, operands all constants), or None."""
+    try:
+        if op.name in EXTRA_FOLDERS:
+            return _fold_extra(op, limit)
+        return fold(op, limit) if op.name in FOLDERS else None
+    except Exception:        # unexpected input: leave the op, as shlo-simplify does
+        return None
 
 
 @dataclasses.dataclass
@@ -102,6 +97,27 @@ class FoldConstantScalars(Pass):
     max_elements: int = 16
 
     def run(self, op: ir.Operation) -> None:
-        rules = {name: _rule(self.max_elements, False) for name in FOLDERS}
-        rules.update({name: _rule(self.max_elements, True) for name in EXTRA_FOLDERS})
-        apply_rules(op, rules, self.NAME)
+        # one walk for the ops on constants, then their users as they become foldable (a
+        # worklist: cheaper than the greedy driver's visit of every op of these names)
+        pending: list[ir.Operation] = []
+
+        def visit(o):
+            if o.name.startswith("stablehlo.") and len(o.results) == 1 and _from_constants(o):
+                pending.append(o)
+            return ir.WalkResult.ADVANCE
+        op.walk(visit)
+        while pending:
+            o = pending.pop()
+            with ir.InsertionPoint(o), o.location:
+                array = _folded(o, self.max_elements)
+                if array is None:
+                    continue
+                constant = stablehlo.constant(array, result_type=o.results[0].type)
+            users: list[ir.Operation] = []         # (a user of it twice: once)
+            for use in o.results[0].uses:
+                if not any(use.owner.operation == u for u in users):
+                    users.append(use.owner.operation)
+            o.results[0].replace_all_uses_with(constant)
+            o.erase()
+            pending.extend(u for u in users if u.name.startswith("stablehlo.")
+                           and len(u.results) == 1 and _from_constants(u))

@@ -48,6 +48,27 @@ def test_large_results_stay():
     assert "stablehlo.floor" not in _run_pass(text, max_elements=17)
 
 
+CHAIN = """
+func.func @f() -> tensor<i64> {
+  %a = stablehlo.constant dense<2.75> : tensor<f64>
+  %f = stablehlo.floor %a : tensor<f64>
+  %s = stablehlo.add %f, %f : tensor<f64>
+  %m = stablehlo.multiply %s, %f : tensor<f64>
+  %b = stablehlo.bitcast_convert %m : (tensor<f64>) -> tensor<i64>
+  %r = stablehlo.add %b, %b : tensor<i64>
+  return %r : tensor<i64>
+}
+"""
+
+
+def test_chains_and_repeated_uses_fold():
+    folded = _run_pass(CHAIN)
+    assert not any(op in folded for op in ("add", "multiply", "floor", "bitcast")), folded
+    got, = evaluate(folded, [])
+    want, = evaluate(CHAIN, [])
+    assert got == want == np.array([8.0]).view(np.int64) * 2     # (wraps)
+
+
 POW = """
 func.func @main(%step: tensor<i32>) -> tensor<f32> {
   %b = stablehlo.constant dense<0.999> : tensor<f32>
