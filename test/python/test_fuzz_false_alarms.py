@@ -107,6 +107,18 @@ def test_window_sums_of_an_fft_of_a_huge_special():
     _passes_on_cpu(program)
 
 
+def test_complex_dot_with_an_infinite_factor():
+    """Seed 48 program 9: a complex dot whose one nonzero product is (a + 0i)(inf + 0i): shlo
+    gives inf+nanj (the textbook product), XLA nan+nanj; the spec fixes neither, so a complex
+    dot's operands are made finite."""
+    x = np.array([-7, -5, 0, -5, -9, -15, 0, 25, 7, -7, np.inf, 0, 13, 3, 14], np.float16)
+    program = P.Program([P.Param("p1", x.shape, "F16")],
+                        [P.Node("n0", "fft", ["p1"], 701764792),
+                         P.Node("n5", "dot_general", ["n0", "p1"], 137060383)], ["n5"], [x])
+    assert "stablehlo.dot_general" in str(P.build(program).module)
+    _passes_on_cpu(program)
+
+
 def test_no_fft_of_a_large_prime_length():
     """Seeds 43, 44 and 52: an FFT of length 166667 (a prime) is shlo's clean error (it builds
     no DFT matrix over 4096 long), reported, re-checked and shrunk every run; the generator
