@@ -594,14 +594,14 @@ def run_model(model: Model, *, rounds: int = 5, budget: float = 0.3, flags=(),
             row["vulkan_compile_ms"] = (time.perf_counter() - start) * 1e3
         except shlo.Error as e:
             row["vulkan_error"] = _first_line(e)
-    start, cpu = time.perf_counter(), compile_cpu_seconds()
+    start, cpu_start = time.perf_counter(), compile_cpu_seconds()
     try:
         executable = p.shlo_compile(target, flags, cache=False)
     except shlo.Error as e:
         row["error"] = _first_line(e)
         return row
     row["shlo_compile_ms"] = (time.perf_counter() - start) * 1e3
-    row["shlo_compile_cpu_ms"] = (compile_cpu_seconds() - cpu) * 1e3
+    row["shlo_compile_cpu_ms"] = (compile_cpu_seconds() - cpu_start) * 1e3
     row["xla_compile_cpu_ms"] = p.xla_compile_cpu_ms
     contenders = {"shlo": lambda: executable(*p.args), "xla": p.xla_call}
     if without:
