@@ -238,3 +238,16 @@ func.func @empty(%x: tensor<0x4096xf32>) -> tensor<0x4096xf32> {
   }) : (tensor<0x4096xf32>) -> tensor<0x4096xf32>
   return %0 : tensor<0x4096xf32>
 }
+
+// A sort along a dimension of size 1 is its operands (one element per sorted row).
+// CHECK-LABEL: func.func @rows_of_one
+// CHECK-NOT:     stablehlo.sort
+// CHECK:         return %arg0, %arg1 : tensor<1x4096xf32>, tensor<1x4096xi32>
+func.func @rows_of_one(%x: tensor<1x4096xf32>, %i: tensor<1x4096xi32>) -> (tensor<1x4096xf32>, tensor<1x4096xi32>) {
+  %0:2 = "stablehlo.sort"(%x, %i) <{dimension = 0 : i64, is_stable = false}> ({
+  ^bb0(%a: tensor<f32>, %b: tensor<f32>, %c: tensor<i32>, %d: tensor<i32>):
+    %r = stablehlo.compare GT, %a, %b, TOTALORDER : (tensor<f32>, tensor<f32>) -> tensor<i1>
+    stablehlo.return %r : tensor<i1>
+  }) : (tensor<1x4096xf32>, tensor<1x4096xi32>) -> (tensor<1x4096xf32>, tensor<1x4096xi32>)
+  return %0#0, %0#1 : tensor<1x4096xf32>, tensor<1x4096xi32>
+}
