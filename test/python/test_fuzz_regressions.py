@@ -936,9 +936,9 @@ def test_sort_of_rows_padded_cpu():
 
 @pytest.mark.parametrize("target", ["cpu", "vulkan"])
 def test_sorted_rows_padded_and_updated(target):
-    """jnp.pad(sort(x, axis=1)) of f32[16384, 4] and a dynamic_update_slice of a sorted
-    f32[1, 8192] (sort along its size-1 dimension, the identity) into a larger tensor, against
-    numpy: both failed to compile on cpu."""
+    """jnp.pad(sort(x, axis=1)) of f32[16384, 4] and a dynamic_update_slice of f32[2, 8192]
+    sorted along its first dimension into a larger tensor (both IREE's own sort, shorter than
+    shlo-lower-sort's network), against numpy: both failed to compile on cpu."""
     import numpy as np
 
     import shlo
@@ -950,30 +950,30 @@ def test_sorted_rows_padded_and_updated(target):
     %c = stablehlo.compare GT, %a, %b, TOTALORDER : (tensor<f32>, tensor<f32>) -> tensor<i1>
     stablehlo.return %c : tensor<i1>
   }}) : ({t}) -> {t}"""
-    text = f"""func.func @main(%x: tensor<16384x4xf32>, %y: tensor<1x8192xf32>)
-    -> (tensor<16385x5xf32>, tensor<4x8192xf32>) {{
+    text = f"""func.func @main(%x: tensor<16384x4xf32>, %y: tensor<2x8192xf32>)
+    -> (tensor<16385x5xf32>, tensor<8x8192xf32>) {{
   %p_in = stablehlo.abs %x : tensor<16384x4xf32>
   {sort("p", "tensor<16384x4xf32>", 1)}
   %seven = stablehlo.constant dense<7.0> : tensor<f32>
   %0 = stablehlo.pad %p, %seven, low = [1, 0], high = [0, 1], interior = [0, 0]
       : (tensor<16384x4xf32>, tensor<f32>) -> tensor<16385x5xf32>
-  %u_in = stablehlo.negate %y : tensor<1x8192xf32>
-  {sort("u", "tensor<1x8192xf32>", 0)}
-  %big = stablehlo.constant dense<7.0> : tensor<4x8192xf32>
+  %u_in = stablehlo.negate %y : tensor<2x8192xf32>
+  {sort("u", "tensor<2x8192xf32>", 0)}
+  %big = stablehlo.constant dense<7.0> : tensor<8x8192xf32>
   %two = stablehlo.constant dense<2> : tensor<i32>
   %zero = stablehlo.constant dense<0> : tensor<i32>
   %1 = stablehlo.dynamic_update_slice %big, %u, %two, %zero
-      : (tensor<4x8192xf32>, tensor<1x8192xf32>, tensor<i32>, tensor<i32>) -> tensor<4x8192xf32>
-  return %0, %1 : tensor<16385x5xf32>, tensor<4x8192xf32>
+      : (tensor<8x8192xf32>, tensor<2x8192xf32>, tensor<i32>, tensor<i32>) -> tensor<8x8192xf32>
+  return %0, %1 : tensor<16385x5xf32>, tensor<8x8192xf32>
 }}"""
     rng = np.random.default_rng(3)
     x = rng.standard_normal((16384, 4)).astype(np.float32)
-    y = rng.standard_normal((1, 8192)).astype(np.float32)
+    y = rng.standard_normal((2, 8192)).astype(np.float32)
     padded, updated = shlo.compile(text, target=target, cache=False)(x, y)
     want = np.pad(-np.sort(-np.abs(x), axis=1), [(1, 0), (0, 1)], constant_values=7.0)
     np.testing.assert_array_equal(np.asarray(padded), want)
-    want = np.full((4, 8192), 7.0, np.float32)
-    want[2] = -y[0]
+    want = np.full((8, 8192), 7.0, np.float32)
+    want[2:4] = -np.sort(y, axis=0)
     np.testing.assert_array_equal(np.asarray(updated), want)
 
 
