@@ -119,6 +119,17 @@ def test_complex_dot_with_an_infinite_factor():
     _passes_on_cpu(program)
 
 
+def test_f16_window_sum_near_its_largest_value():
+    """Seed 49 program 23: an f16 window sum of 65504, 1123, -1143 and -396 is inf in the
+    interpreter's and XLA's order and 65088 in shlo's (f32 sums); the spec leaves the order
+    open, so f16 values summed n at a time are clamped to 32768 / n."""
+    x = np.round(np.random.default_rng(23).standard_normal((7, 16)) * 1000).astype(np.float16)
+    x[1, 7:9], x[3, 7:9], x[3, 11], x[6, 9] = [65504, 1123], [-1143, -396], np.inf, np.nan
+    program = P.Program([P.Param("p1", x.shape, "F16")],
+                        [P.Node("n4", "reduce_window", ["p1"], 619203664)], ["n4"], [x])
+    _passes_on_cpu(program)
+
+
 def test_no_fft_of_a_large_prime_length():
     """Seeds 43, 44 and 52: an FFT of length 166667 (a prime) is shlo's clean error (it builds
     no DFT matrix over 4096 long), reported, re-checked and shrunk every run; the generator
