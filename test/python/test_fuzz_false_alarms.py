@@ -130,6 +130,23 @@ def test_f16_window_sum_near_its_largest_value():
     _passes_on_cpu(program)
 
 
+def test_interpreter_scatter_of_a_value_read_elsewhere():
+    """Seed 49 program 264: the reference interpreter's scatter writes into its operand's
+    storage, so the operand, also returned, read 0 (the scatter's min) for 1 (shlo's, right);
+    the interpreter's form gives its scatter a copy (an identity transpose)."""
+    x = np.array([1.0], np.float16)
+    program = P.Program([P.Param("p0", x.shape, "F16")],
+                        [P.Node("n0", "reduce_window", ["p0"], 462661993),
+                         P.Node("n2", "scatter", ["n0", "p0"], 309958638)], ["n2", "n0"], [x])
+    fuzzer = fuzz.Fuzzer(["cpu"])
+    try:
+        checked = fuzzer.check(program)
+    finally:
+        fuzzer.close()
+    assert checked.findings == [], [f.detail for f in checked.findings]
+    assert checked.oracles.get("reference") is not None
+
+
 def test_no_fft_of_a_large_prime_length():
     """Seeds 43, 44 and 52: an FFT of length 166667 (a prime) is shlo's clean error (it builds
     no DFT matrix over 4096 long), reported, re-checked and shrunk every run; the generator

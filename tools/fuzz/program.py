@@ -816,7 +816,11 @@ def scatter(b: Builder, rng, a: Val, others) -> Val:
     dn = xla.ScatterDimensionNumbers(update_window_dims=list(range(1, rank)),
                                      inserted_window_dims=[dim],
                                      scatter_dims_to_operand_dims=[dim], index_vector_dim=1)
-    op = xla.Scatter(a.op, idx, upd.op, _reducer(kind), dn)
+    # the interpreter's scatter writes into its operand's storage: another reader of the
+    # operand (an argument too) then sees the scattered values (seed 49 program 264); a
+    # transpose (identity) gives its scatter a copy
+    operand = xla.Transpose(a.op, list(range(rank))) if b.exchange else a.op
+    op = xla.Scatter(operand, idx, upd.op, _reducer(kind), dn)
     inexact = kind == "Add" and a.dtype in FLOATS
     return Val(op, a.shape, a.dtype, 2 * max(a.err, upd.err) + (4 * eps(a.dtype) if inexact
                                                                  else 0),
