@@ -10,7 +10,7 @@ results are read through a `stablehlo.optimization_barrier`:
   committed" in hal.device.queue.dealloca on cpu, "has no staged Vulkan backing" on vulkan, in
   30-100 % of runs). Read by a barrier, the results are not deallocated. By default (in the
   default pipeline) the pass fences the loops whose results may be their operands: loops not
-  counted from a constant start to a larger constant bound (unroll_scan_loops.trip_count),
+  counted from a constant start to a larger constant bound (lib.loops.trip_count),
   and loops whose body returns a carried value in another one's place. Counted loops (jax's
   scan and fori_loop) stay as they are.
 - A carried value that only the loop's condition reads (a convergence flag: the body never
@@ -36,7 +36,7 @@ from iree.compiler import ir
 
 from ..lib import builders as extras
 from ..base import Pass, nested_ops
-from .unroll_scan_loops import trip_count
+from ..lib.loops import trip_count
 
 
 def _static_tensor(value: ir.Value) -> bool:

@@ -15,9 +15,9 @@ number above 1 stay as they are). The condition is unchanged: i reaches N exactl
 A counted loop of at most `max-full-trips` trips (jax.random's threefry: 5 trips carrying a
 key and counters) whose unrolled body stays within `max-ops` ops is replaced by its body
 repeated, updated tensor or not: IREE reads each trip's condition back on the host (a host
-wait a trip), so sampling's 5-trip loops cost more than their dispatches. It is off by
-default (`max-full-trips=-1`): unrolled, the triangular-solve and Schur loops of
-shlo-expand-linalg failed IREE's compile.
+wait a trip), so sampling's 5-trip loops cost more than their dispatches. Loops that carry a
+complex tensor are not unrolled whole (`_carries_complex`); `max-full-trips=-1` turns the
+whole unroll off.
 """
 from __future__ import annotations
 
@@ -26,54 +26,24 @@ import dataclasses
 from iree.compiler import ir
 
 from ..base import Pass, defined_by, nested_ops, remap
-
-
-def _constant_int(value: ir.Value) -> int | None:
-    op = defined_by(value, "stablehlo.constant")
-    if op is None or ir.RankedTensorType(value.type).rank != 0:
-        return None
-    attr = ir.DenseElementsAttr(op.attributes["value"])
-    element = ir.RankedTensorType(value.type).element_type
-    return int(ir.IntegerAttr(attr.get_splat_value()).value) if isinstance(
-        element.maybe_downcast(), ir.IntegerType) else None
-
-
-def trip_count(loop: ir.Operation) -> int | None:
-    """N - start for a loop `while (i < N) { ...; i = i + 1 }` with constant start and N."""
-    cond = loop.regions[0].blocks[0]
-    ops = list(cond.operations)
-    if len(ops) != 2 or ops[0].name != "stablehlo.compare":
-        return None
-    compare, ret = ops
-    if ret.operands[0] != compare.results[0] or \
-            str(compare.attributes["comparison_direction"]) != "#stablehlo<comparison_direction LT>":
-        return None
-    counter, bound = compare.operands
-    if not isinstance(counter.owner, ir.Block) or _constant_int(bound) is None:
-        return None
-    index = counter.arg_number
-    body = loop.regions[1].blocks[0]
-    step = defined_by(list(body.operations)[-1].operands[index], "stablehlo.add")
-    if step is None or step.operands[0] != body.arguments[index] or \
-            _constant_int(step.operands[1]) != 1:
-        return None
-    start, end = _constant_int(loop.operands[index]), _constant_int(bound)
-    if start is None or end is None:
-        return None
-    return end - start
+from ..lib.loops import counter, trip_count
 
 
 def _counts_from_zero_up(loop: ir.Operation) -> bool:
-    """Whether the counted loop's counter is a signless integer starting at 0 or more that
-    compares as signed (so it makes `N - start` trips, none where that is negative)."""
-    compare = list(loop.regions[0].blocks[0].operations)[0]
-    counter = compare.operands[0]
-    element = ir.RankedTensorType(counter.type).element_type
-    start = _constant_int(loop.operands[counter.arg_number])
-    kind = str(compare.attributes["compare_type"]) if "compare_type" in compare.attributes \
-        else "SIGNED"
-    return start is not None and start >= 0 and ir.IntegerType(element).is_signless and \
-        kind.replace("#stablehlo<comparison_type ", "").rstrip(">") == "SIGNED"
+    """Whether the counted loop's counter starts at 0 or more and compares as signed (so it
+    makes `N - start` trips, none where that is negative)."""
+    found = counter(loop)
+    return found is not None and found.signed and found.start is not None and found.start >= 0
+
+
+def _carries_complex(loop: ir.Operation) -> bool:
+    """Whether the loop carries a complex tensor. Unrolled whole, its first trip reads the
+    initial value directly, and IREE fails to compile a dynamic_update_slice into a complex
+    splat constant (an `arith.constant` of complex type: "TypedAttr instance"; complex<f64>
+    constants are split by shlo-split-complex-constants, complex<f32> ones are not)."""
+    return any(isinstance(ir.RankedTensorType(v.type).element_type.maybe_downcast(),
+                          ir.ComplexType)
+               for v in loop.operands if isinstance(v.type.maybe_downcast(), ir.RankedTensorType))
 
 
 def _op_count(block: ir.Block) -> int:
@@ -159,16 +129,15 @@ class UnrollScanLoops(Pass):
     # ops of the unrolled body at most (its top-level ops times the factor): compile time
     # grows with the body
     max_ops: int = 4000
-    # trips of a loop replaced by its body repeated (each trip a host wait in IREE); off by
-    # default: IREE failed to compile unrolled linalg loops (docs/performance.md)
-    max_full_trips: int = -1
+    # trips of a loop replaced by its body repeated (each trip a host wait in IREE); -1: none
+    max_full_trips: int = 8
 
     def run(self, op: ir.Operation) -> None:
         # post-order: inner loops before the loops around them
         for loop in nested_ops(op, "stablehlo.while"):
             count = trip_count(loop)
             if count is not None and count <= self.max_full_trips and \
-                    _counts_from_zero_up(loop) and \
+                    _counts_from_zero_up(loop) and not _carries_complex(loop) and \
                     max(count, 0) * _op_count(loop.regions[1].blocks[0]) <= self.max_ops:
                 unroll_fully(loop, max(count, 0))
                 continue

@@ -52,7 +52,14 @@ def _programs():
                               (7, x))[1]     # i = 7 < 5: no trip
         return a, b, none, lax.fori_loop(6, 7, inner, x)
 
-    return {"scan": (scan, (16, 128)), "short_loops": (short_loops, (256, 1024)), "reads_back": (reads_back, (48, 32)),
+    def complex_rows(x):    # a complex<f32> zero buffer written row by row in 3 trips
+        def body(i, buf):
+            row = lax.dynamic_slice(x, (i, 0), (1, x.shape[1]))
+            return lax.dynamic_update_slice(buf, lax.complex(row, jnp.sin(row)), (i, 0))
+        return lax.fori_loop(0, 3, body, jnp.zeros(x.shape, jnp.complex64))
+
+    return {"complex_rows": (complex_rows, (4, 1024)),
+            "scan": (scan, (16, 128)), "short_loops": (short_loops, (256, 1024)), "reads_back": (reads_back, (48, 32)),
             "prime": (prime, (4, 8)), "keeps_previous": (keeps_previous, (64, 1024))}
 
 
@@ -64,7 +71,7 @@ def _lowered(name):
 
 
 @pytest.mark.parametrize("name", ["scan", "reads_back", "prime", "keeps_previous",
-                                  "short_loops"])
+                                  "short_loops", "complex_rows"])
 def test_agrees_with_xla(name):
     import jax
     fn, x, text = _lowered(name)
@@ -144,7 +151,8 @@ def test_steps_per_trip(ctx, name, options, updates):
 
 @pytest.mark.parametrize("options, whiles, sines", [
     ("{max-full-trips=8}", 0, 3 * 4 + 0 + 1), ("{max-full-trips=3}", 3 + 1, 3 + 0 + 1),
-    ("{max-full-trips=0}", 4, 1 + 0 + 1), ("", 4, 1 + 0 + 1)])
+    ("{max-full-trips=0}", 4, 1 + 0 + 1), ("{max-full-trips=-1}", 4, 1 + 0 + 1),
+    ("", 0, 3 * 4 + 0 + 1)])
 def test_short_loops_replaced(ctx, options, whiles, sines):
     """Counted loops of up to `max-full-trips` trips within `max-ops` become their body
     repeated: the 3-trip loop around a 4-trip one (12 sines), the 5-trip loop that reads the

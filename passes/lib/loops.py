@@ -1,0 +1,88 @@
+"""The counter of a stablehlo.while loop: the carried integer scalar `i` of a condition
+`i < N` and of a body that returns `i + k` in its place, with its start, bound and step when
+they are constants (shared by shlo-unroll-scan-loops, shlo-barrier-loop-results,
+shlo-read-condition-values and the Vulkan loop rewrites)."""
+from __future__ import annotations
+
+import dataclasses
+
+from iree.compiler import ir
+
+from shlo.dialect.types import constant_values
+from ..base import defined_by
+
+
+def constant_int(value: ir.Value) -> int | None:
+    """The value of a constant integer scalar (or splat), else None."""
+    values = constant_values(value)
+    return None if values is None or values.size == 0 or (values != values.flat[0]).any() \
+        else int(values.flat[0])
+
+
+@dataclasses.dataclass(frozen=True)
+class Counter:
+    """A while loop's counter: carried in place `index`; `start` (the loop's operand), `bound`
+    (N of `i < N`) and `step` (k of the body's `i + k`) when constant, else None."""
+
+    index: int
+    start: int | None
+    bound: int | None
+    step: int | None
+    width: int
+    signed: bool            # a signless integer compared as signed
+    alone: bool             # the condition is the comparison alone, N defined outside it
+
+    @property
+    def trips(self) -> int | None:
+        """N - start for a counter stepped by 1 from a constant to a constant (negative when
+        the loop starts past N), else None."""
+        if self.step != 1 or self.start is None or self.bound is None:
+            return None
+        return self.bound - self.start
+
+    @property
+    def range(self) -> tuple[int, int] | None:
+        """[low, high] of the counter inside the body: it counts up by a constant k >= 0 with
+        no wrap-around (N + k fits its type) from a constant start to a constant N, signed."""
+        if not self.signed or self.start is None or self.bound is None or self.step is None \
+                or self.step < 0 or self.bound + self.step >= 1 << (self.width - 1):
+            return None
+        return self.start, max(self.start, self.bound - 1)
+
+
+def counter(loop: ir.Operation) -> Counter | None:
+    """The counter of `loop` (a stablehlo.while): the condition returns `i < N` of a carried
+    rank-0 integer `i` that the body returns as `i + k`; None when it has none."""
+    cond = loop.regions[0].blocks[0]
+    ops = list(cond.operations)
+    compare = defined_by(ops[-1].operands[0], "stablehlo.compare")
+    if compare is None or \
+            str(compare.attributes["comparison_direction"]).split()[-1].rstrip(">") != "LT":
+        return None
+    i, bound = compare.operands
+    if not isinstance(i.owner, ir.Block) or i.owner != cond:
+        return None
+    t = ir.RankedTensorType(i.type)
+    element = t.element_type.maybe_downcast()
+    if t.rank != 0 or not isinstance(element, ir.IntegerType):
+        return None
+    index = i.arg_number
+    body = loop.regions[1].blocks[0]
+    argument = body.arguments[index]
+    add = defined_by(list(body.operations)[-1].operands[index], "stablehlo.add")
+    if add is None or argument not in list(add.operands):
+        return None
+    step = add.operands[1] if add.operands[0] == argument else add.operands[0]
+    kind = str(compare.attributes["compare_type"]) if "compare_type" in compare.attributes \
+        else ""
+    return Counter(index=index, start=constant_int(loop.operands[index]),
+                   bound=constant_int(bound), step=constant_int(step), width=element.width,
+                   signed=element.is_signless and "UNSIGNED" not in kind,
+                   alone=len(ops) == 2 and ops[0] == compare)
+
+
+def trip_count(loop: ir.Operation) -> int | None:
+    """N - start of a loop `while (i < N) { ...; i = i + 1 }` whose condition is that
+    comparison alone, with constant start and N (negative: no trip)."""
+    found = counter(loop)
+    return found.trips if found is not None and found.alone else None
