@@ -31,6 +31,7 @@ from iree.compiler import ir
 
 from shlo.dialect import stablehlo
 from shlo.dialect.attributes import CONV_DIMS, enum_name
+from ..lib.builders import fence
 from ..lib.expr import Num, attributes, is_narrow_float
 from .convolution_to_dots import group_counts
 from ..op_rules import RulesPass, apply_rules
@@ -50,6 +51,14 @@ def _transpose(x: ir.Value, permutation: list[int]) -> ir.Value:
 
 
 def _convolution(op: ir.Operation, stack_below: int = STACK_BELOW):
+    return window_matmuls(op, stack_below, MAX_OUTPUTS, MIN_WINDOW)
+
+
+def window_matmuls(op: ir.Operation, stack_below: int, max_outputs: int, min_window: int,
+                   integers: bool = False, fenced: bool = False):
+    """The convolution as one dot_general per output position over its window (a strided
+    slice of the padded input), or None where it declines; `integers`: integer convolutions
+    too (their product in the result's type); `fenced`: each window behind a fusion barrier."""
     attrs = attributes(op)
     dims = CONV_DIMS.decode(attrs["dimension_numbers"])
     lhs, rhs = op.operands
@@ -57,7 +66,9 @@ def _convolution(op: ir.Operation, stack_below: int = STACK_BELOW):
     if not all(t.has_static_shape for t in types) or group_counts(attrs) != (1, 1):
         return None
     element = types[2].element_type
-    if str(element) != "f32" and not is_narrow_float(element):
+    integer = integers and all(isinstance(t.element_type.maybe_downcast(), ir.IntegerType)
+                               for t in types)
+    if str(element) != "f32" and not is_narrow_float(element) and not integer:
         return None
     n = len(dims["input_spatial_dimensions"])
     strides, lhs_dilation = _ints(attrs, "window_strides", n), _ints(attrs, "lhs_dilation", n)
@@ -69,11 +80,11 @@ def _convolution(op: ir.Operation, stack_below: int = STACK_BELOW):
     window = [types[1].shape[d] for d in dims["kernel_spatial_dimensions"]]
     outputs = [types[2].shape[d] for d in dims["output_spatial_dimensions"]]
     if (any(lhs_dilation[i] != 1 or reversed_[i] for i in range(n)) or (padding < 0).any()
-            or math.prod(outputs) > MAX_OUTPUTS or math.prod(window) < MIN_WINDOW):
+            or math.prod(outputs) > max_outputs or math.prod(window) < min_window):
         return None
     if is_narrow_float(element):
         lhs, rhs = (Num(v).to("f32").value for v in (lhs, rhs))
-    f32 = ir.RankedTensorType(lhs.type).element_type
+    f32 = element if integer else ir.RankedTensorType(lhs.type).element_type
     bdim, fdim = dims["input_batch_dimension"], dims["input_feature_dimension"]
     sdims = list(dims["input_spatial_dimensions"])
     kin = dims["kernel_input_feature_dimension"]
@@ -85,7 +96,8 @@ def _convolution(op: ir.Operation, stack_below: int = STACK_BELOW):
         low, high = [0] * (n + 2), [0] * (n + 2)
         for i, d in enumerate(sdims):
             low[d], high[d] = int(padding[i, 0]), int(padding[i, 1])
-        zero = stablehlo.constant(0, result_type=ir.RankedTensorType.get([], f32))
+        zero = stablehlo.constant(0, result_type=ir.RankedTensorType.get(
+            [], ir.RankedTensorType(x.type).element_type))
         x = stablehlo.pad(x, zero, edge_padding_low=low, edge_padding_high=high,
                           interior_padding=[0] * (n + 2))
     shape = list(ir.RankedTensorType(x.type).shape)
@@ -105,6 +117,8 @@ def _convolution(op: ir.Operation, stack_below: int = STACK_BELOW):
             step[d] = rhs_dilation[i]
         patches.append(stablehlo.slice(x, start_indices=first, limit_indices=last,
                                        strides=step))
+    if fenced:
+        patches = fence(patches)
     if batch < stack_below and len(patches) > 1:
         # all positions' windows side by side along the batch: one matmul
         stacked = stablehlo.concatenate(patches, dimension=bdim)
@@ -122,7 +136,7 @@ def _convolution(op: ir.Operation, stack_below: int = STACK_BELOW):
     order[dims["output_batch_dimension"]] = n
     order[dims["output_feature_dimension"]] = n + 1
     result = _transpose(result, [order[d] for d in range(n + 2)])
-    return [Num(result).to(element).value]
+    return [result if integer else Num(result).to(element).value]
 
 
 @dataclasses.dataclass

@@ -8,6 +8,12 @@ stablehlo.complex; the result is the same tensor. The parts of a complex value c
 f16/bf16 are read behind fusion barriers: IREE fails to compile their pads on Vulkan with the
 f16 -> f32 convert fused in.
 
+A pad of a pad by another padding value, of a computed value (`negate(x)` padded by 1, then
+by 0), failed to compile on cpu and vulkan, also without shlo's passes ("write affecting
+operations on global resources are restricted to workgroup distributed contexts"; fuzz
+regression complex_convolution_padded_vulkan): the inner pad is computed behind a fusion
+barrier.
+
 A pad of an operand with no elements holds only the padding value. IREE hoists it, with what
 computes the padding value, into a global initializer and then fails to compile (also without
 shlo's passes). With a static result it becomes the broadcast it is.
@@ -26,7 +32,21 @@ from ..lib.expr import Num, complex_, element_of, imag, is_complex, is_narrow_fl
 from ..op_rules import RulesPass
 
 
+def _padded_pad(op: ir.Operation) -> bool:
+    """Whether the pad's operand is a pad by another padding value, of a computed or a
+    complex value (whose parts are computed)."""
+    inner = op.operands[0].owner
+    return (not isinstance(inner, ir.Block) and inner.name == "stablehlo.pad"
+            and inner.operands[1] != op.operands[1]
+            and (not isinstance(inner.operands[0].owner, ir.Block)
+                 or is_complex(element_of(inner.operands[0]))))
+
+
 def _pad(op: ir.Operation):
+    if _padded_pad(op):
+        (x, value), kw = arguments(op)
+        kw.pop("result_type", None)
+        return [stablehlo.pad(extras.fence([x])[0], value, **kw)]
     x, result = ir.RankedTensorType(op.operands[0].type), ir.RankedTensorType(op.results[0].type)
     if x.has_static_shape and 0 in x.shape and result.has_static_shape:
         return [stablehlo.broadcast_in_dim(op.operands[1], broadcast_dimensions=[],

@@ -1,4 +1,5 @@
-"""shlo-split-complex-constants: a complex<f64> constant as stablehlo.complex of two f64 constants.
+"""shlo-split-complex-constants: a complex<f64> constant as stablehlo.complex of two f64 constants
+(on Vulkan complex<f32> constants too, vk-complex-constant: `split_constant`).
 
 IREE cannot materialize complex<f64> constants that no dispatch absorbs (a loop's initial
 value, a constant returned from a function): a splat's fill pattern is at most 64 bits, and a
@@ -26,8 +27,11 @@ _PAIR = re.compile(r"\(\s*([^,()]+?)\s*,\s*([^,()]+?)\s*\)")
 
 
 def _float(literal: str) -> float:
-    """An MLIR f64 literal: decimal, or the bits in hex (NaN, infinities, inexact decimals)."""
+    """An MLIR f64 or f32 literal: decimal, or the bits in hex (NaN, infinities, inexact
+    decimals)."""
     if literal.lower().startswith("0x"):
+        if len(literal) <= 10:                          # the bits of an f32
+            return struct.unpack("<f", struct.pack("<I", int(literal, 16)))[0]
         return struct.unpack("<d", struct.pack("<Q", int(literal, 16)))[0]
     return float(literal)
 
@@ -40,7 +44,8 @@ def _values(op: ir.Operation, shape: list[int]) -> np.ndarray | None:
         return None
     body = found.group(1).strip()
     if body.startswith('"0x'):                          # raw little-endian bytes
-        data = np.frombuffer(bytes.fromhex(body[3:-1]), dtype="<c16")
+        data = np.frombuffer(bytes.fromhex(body[3:-1]), dtype="<c16" if "complex<f64>" in
+                             str(op.result.type) else "<c8").astype(np.complex128)
     else:
         data = np.array([complex(_float(a), _float(b)) for a, b in _PAIR.findall(body)])
     size = int(np.prod(shape))
@@ -49,15 +54,17 @@ def _values(op: ir.Operation, shape: list[int]) -> np.ndarray | None:
     return data.reshape(shape) if data.size == size else None
 
 
-def _split(op: ir.Operation):
-    if str(element_of(op.result)) != "complex<f64>":
+def split_constant(op: ir.Operation, element: str = "complex<f64>"):
+    """A constant of complex `element` as stablehlo.complex of two real constants, or None."""
+    if str(element_of(op.result)) != element:
         return None
     t = ir.RankedTensorType(op.result.type)
     values = _values(op, list(t.shape))
     if values is None:
         return None
-    f64 = ir.RankedTensorType.get(t.shape, ir.F64Type.get())
-    real, imag = (stablehlo.constant(np.array(part, dtype=np.float64), result_type=f64)
+    part_type = ir.RankedTensorType.get(t.shape, ir.ComplexType(t.element_type).element_type)
+    dtype = np.float64 if element == "complex<f64>" else np.float32
+    real, imag = (stablehlo.constant(np.array(part, dtype=dtype), result_type=part_type)
                   for part in (values.real, values.imag))
     return [stablehlo.complex(real, imag)]
 
@@ -67,4 +74,4 @@ class SplitComplexConstants(RulesPass):
     """Write complex<f64> constants as stablehlo.complex of two f64 constants."""
 
     NAME = "shlo-split-complex-constants"
-    RULES = {"stablehlo.constant": _split}
+    RULES = {"stablehlo.constant": split_constant}

@@ -14,9 +14,10 @@ from .common import sum_of_negation
 from .quirks import Quirk, QuirksPass
 from .vulkan.bf16 import (bf16_dot, bf16_iota, bf16_reduce, fence_bf16_rounded_product,
                           fence_widened_bf16_inputs, pad_before_widening)
-from .vulkan.expansions import (complex_window, fence_error_free_sum, fenced_fft,
-                                grouped_convolution, nan_min_max_reduce, self_difference,
-                                signed_zero_root, unit_strided_slice)
+from .vulkan.expansions import (complex_f32_constant, complex_window, fence_error_free_sum,
+                                fenced_fft, few_output_convolution, grouped_convolution,
+                                nan_min_max_reduce, self_difference, signed_zero_root,
+                                unit_strided_slice, unsigned_grouped_convolution)
 from .vulkan.fences import (fence_broadcast_window_results, fence_f64_operands,
                             fence_f64_results, fence_f64_strided_slice, fence_integer_to_bf16,
                             fence_narrow_scatter_inputs, fence_narrow_window_inputs,
@@ -81,8 +82,19 @@ VULKAN_QUIRKS: tuple[Quirk, ...] = (
           ("stablehlo.divide", "stablehlo.remainder"), _VK, rule=negated_divisor),
     Quirk("vk-float-remainder", "a float remainder below f64 as the exact f64 fmod",
           ("stablehlo.remainder",), _VK, rule=float_remainder, needs=frozenset({"f64"})),
+    Quirk("vk-unsigned-grouped-conv", "a grouped or depthwise convolution of ui8/ui16 "
+          "on i32 operands, wrapped back (IREE gave zeros for some results)",
+          ("stablehlo.convolution",), _VK, rule=unsigned_grouped_convolution),
     Quirk("vk-grouped-convolution", "a grouped convolution as one convolution per group",
           ("stablehlo.convolution",), _VK, rule=grouped_convolution),
+    Quirk("vk-few-output-convolution", "a convolution with rhs dilation or padding and at "
+          "most 4 output positions as one dot_general per position over its window, a fenced "
+          "strided slice (IREE's strided load of the window was read unstrided)",
+          ("stablehlo.convolution",),
+          _VK, rule=few_output_convolution),
+    Quirk("vk-complex-constant", "a complex<f32> constant as stablehlo.complex of two f32 "
+          "constants (a non-splat one failed to compile)", ("stablehlo.constant",), _VK,
+          rule=complex_f32_constant),
     Quirk("vk-complex-window", "a complex reduce_window over real and imaginary parts",
           ("stablehlo.reduce_window",), _VK, rule=complex_window),
     Quirk("vk-narrow-window-input", "a reduce_window's inputs computed from 8/16-bit numbers "

@@ -443,17 +443,11 @@ def test_rsqrt_negative_zero_cpu():
     assert replay("rsqrt_negative_zero_vulkan", "cpu") is None
 
 
-@pytest.mark.parametrize("target", [
-    "cpu", pytest.param("vulkan", marks=pytest.mark.xfail(strict=True, reason=(
-        "IREE 3.13 vulkan: this convolution of arguments (layouts [0, f, b, 1]x[1, o, i, 0]->"
-        "[b, f, 1, 0], stride [2, 1], padding [[1, 2], [0, 0]], rhs dilation [2, 1]) gives 0, "
-        "XLA and the CPU 4, for u8, i8, i32, u16 and f32, also without shlo's passes: IREE "
-        "makes the one-output convolution a full reduction whose strided load (the dilated "
-        "window) Vulkan's reduction reads unstrided, as vk-strided-reduce-input's slices; fix "
-        "idea: a Vulkan quirk that computes such a convolution's window as a strided slice "
-        "behind a fusion barrier and a dot_general")))])
+@pytest.mark.parametrize("target", ["cpu", "vulkan"])
 def test_convolution_dilated_strided(target):
-    """Seed 52 program 96 (vulkan): a ui8 convolution, silently wrong."""
+    """Seed 52 program 96 (vulkan): a ui8 one-output convolution with rhs dilation and
+    padding gave 0 where XLA gives 4, also without shlo's passes; vk-few-output-convolution
+    computes it as a dot_general over its window, a strided slice behind a fusion barrier."""
     if target == "vulkan":
         from conftest import vulkan_or_skip
         vulkan_or_skip()
@@ -461,14 +455,11 @@ def test_convolution_dilated_strided(target):
 
 
 @pytest.mark.parametrize("target", ["cpu", "vulkan"])
-@pytest.mark.xfail(strict=True, reason=(
-    "IREE 3.13 cpu and vulkan: a complex<f32> convolution (6x8x2 by 8x2x2, padding [[2, 0]]) "
-    "of sanitized padded values fails to compile: 'memref.store' (vulkan) or 'linalg.generic' "
-    "(cpu) op write affecting operations on global resources are restricted to workgroup "
-    "distributed contexts; fix idea: find which of shlo-expand-complex-dot's real "
-    "convolutions or their pads IREE rejects and fence it"))
 def test_complex_convolution_padded(target):
-    """Seed 53 program 35 (found on vulkan, fails on cpu too): a compile error."""
+    """Seed 53 program 35 (found on vulkan, failed on cpu too): a complex convolution of a pad
+    (by 0) of a pad (by 1 - 2i) failed to compile ('write affecting operations on global
+    resources are restricted to workgroup distributed contexts'), as any pad of a computed
+    value's pad by another value does; shlo-expand-complex-pad fences the inner pad."""
     if target == "vulkan":
         from conftest import vulkan_or_skip
         vulkan_or_skip()
@@ -814,11 +805,9 @@ def _complex_constant_product(target: str) -> None:
     np.testing.assert_allclose(np.asarray(exe(x)), x * c, rtol=1e-6)
 
 
-@pytest.mark.xfail(strict=True, reason="IREE 3.13 vulkan: a non-splat complex<f32> constant "
-                   "fails to compile ('failed to legalize operation arith.constant'), also "
-                   "without shlo's passes; as stablehlo.complex of two f32 constants it "
-                   "compiles (fix idea: shlo-split-complex-constants for complex<f32> on Vulkan)")
 def test_complex_constant_vulkan():
+    """A non-splat complex<f32> constant failed to compile on Vulkan ('failed to legalize
+    operation arith.constant'), also without shlo's passes: vk-complex-constant."""
     from conftest import vulkan_or_skip
     vulkan_or_skip()
     _complex_constant_product("vulkan")

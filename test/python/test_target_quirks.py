@@ -272,6 +272,22 @@ SAMPLES = {
       %b = iree_tensor_ext.compute_barrier.start %r : tensor<32xf32> -> tensor<32xf32>
       return %b : tensor<32xf32>
     }""",
+    "vk-unsigned-grouped-conv": """
+    func.func @f(%x: tensor<2x2x6xui8>, %w: tensor<4x1x3xui8>) -> tensor<2x4x4xui8> {
+      %r = stablehlo.convolution(%x, %w) dim_numbers = [b, f, 0]x[o, i, 0]->[b, f, 0], window = {stride = [1]} {batch_group_count = 1 : i64, feature_group_count = 2 : i64} : (tensor<2x2x6xui8>, tensor<4x1x3xui8>) -> tensor<2x4x4xui8>
+      return %r : tensor<2x4x4xui8>
+    }""",
+    "vk-few-output-convolution": """
+    func.func @f(%x: tensor<1x8x2x2xf32>, %w: tensor<1x8x3x2xf32>) -> tensor<1x1x1x1xf32> {
+      %r = stablehlo.convolution(%x, %w) dim_numbers = [b, f, 0, 1]x[o, i, 0, 1]->[b, f, 0, 1], window = {stride = [2, 1], pad = [[1, 2], [0, 0]], rhs_dilate = [2, 1]} {batch_group_count = 1 : i64, feature_group_count = 1 : i64} : (tensor<1x8x2x2xf32>, tensor<1x8x3x2xf32>) -> tensor<1x1x1x1xf32>
+      return %r : tensor<1x1x1x1xf32>
+    }""",
+    "vk-complex-constant": """
+    func.func @f(%x: tensor<2xcomplex<f32>>) -> tensor<2xcomplex<f32>> {
+      %c = stablehlo.constant dense<[(0.5, 1.0), (0.25, -2.0)]> : tensor<2xcomplex<f32>>
+      %r = stablehlo.multiply %x, %c : tensor<2xcomplex<f32>>
+      return %r : tensor<2xcomplex<f32>>
+    }""",
     "gpu-f8-convert": """
     func.func @f(%x: tensor<4xf32>) -> tensor<4xf8E4M3FN> {
       %r = stablehlo.convert %x : (tensor<4xf32>) -> tensor<4xf8E4M3FN>

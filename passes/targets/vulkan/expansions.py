@@ -1,6 +1,7 @@
 """Vulkan quirk rewrites that expand an op into others: complex windows on real and imaginary
-parts, ffts behind barriers, grouped convolutions per group, roots of signed zeros, x - x of
-floats, unit dimensions of strided slices (docs/iree_gaps.md)."""
+parts, ffts behind barriers, grouped convolutions per group (ui8/ui16 ones in i32),
+convolutions of few outputs as products over their windows, complex<f32> constants by parts,
+roots of signed zeros, x - x of floats, unit dimensions of strided slices (docs/iree_gaps.md)."""
 from __future__ import annotations
 
 from iree.compiler import ir
@@ -9,6 +10,8 @@ from shlo.dialect import stablehlo
 from shlo.dialect.attributes import CONV_DIMS, enum_name
 from shlo.dialect.rebuild import arguments
 from ...base import binary_body, is_splat_constant
+from ...dispatch.few_output_convolutions import window_matmuls
+from ...element_types.split_complex_constants import split_constant
 from ...expand.expand_fft import irfft_through_ifft
 from ...lib.builders import FUSION_BARRIER, fence, fusion_barrier, in_control_flow
 from ...lib.elementwise import ELEMENTWISE_OPS
@@ -16,6 +19,8 @@ from ...lib.expr import (Num, attributes, complex_, element_of, imag, is_complex
                          real, real_element, select)
 from ...op_rules import CANONICAL
 from ..legalize_gpu_ops import MIN_MAX, propagate_nan
+
+FEW_OUTPUTS = 4      # output positions of convolutions computed as one dot_general each
 
 
 def _pairs_body(body: ir.Block, args: list[ir.Value]) -> list[ir.Value]:
@@ -164,6 +169,50 @@ def grouped_convolution(op: ir.Operation):
              for lhs_part, rhs_part in zip(lhs_parts, rhs_parts)]
     return [stablehlo.concatenate(parts, dimension=out_dimension)]
 
+
+def few_output_convolution(op: ir.Operation):
+    """A convolution with rhs dilation or padding, at most FEW_OUTPUTS output positions and a
+    window of 2 or more (no groups, lhs dilation or reversal) as one dot_general per output
+    position over its window, each window a strided slice behind a fusion barrier: IREE made
+    such a convolution a reduction over a strided load of the window that lavapipe read
+    unstrided."""
+    attrs = attributes(op)
+    dilated = "rhs_dilation" in attrs and any(
+        int(v) != 1 for v in ir.DenseI64ArrayAttr(attrs["rhs_dilation"]))
+    padded = "padding" in attrs and any(
+        int(v) != 0 for v in ir.DenseIntElementsAttr(attrs["padding"]))
+    if not (dilated or padded):
+        return None
+    return window_matmuls(op, 0, FEW_OUTPUTS, 2, integers=True, fenced=True)
+
+
+def _narrow_unsigned(element: ir.Type) -> bool:
+    element = element.maybe_downcast()
+    return isinstance(element, ir.IntegerType) and element.is_unsigned and element.width < 32
+
+
+def unsigned_grouped_convolution(op: ir.Operation):
+    """A grouped (or depthwise) convolution of ui8/ui16 computed on i32 operands (converted
+    behind fusion barriers) and wrapped back to its type: IREE's SPIR-V code gave zeros for
+    some of its results."""
+    attrs = attributes(op)
+    if (ir.IntegerAttr(attrs["feature_group_count"]).value == 1
+            and ir.IntegerAttr(attrs["batch_group_count"]).value == 1) or not all(
+            _narrow_unsigned(element_of(v)) for v in (*op.operands, op.results[0])):
+        return None
+    i32 = ir.IntegerType.get_signless(32)
+    lhs, rhs = fence([Num(v).to(i32).value for v in op.operands])
+    result = ir.RankedTensorType(op.results[0].type)
+    wide = ir.Operation.create("stablehlo.convolution", results=[
+        ir.RankedTensorType.get(result.shape, i32)], operands=[lhs, rhs],
+        attributes=attrs).result
+    return [Num(wide).to(result.element_type).value]
+
+
+def complex_f32_constant(op: ir.Operation):
+    """A complex<f32> constant as stablehlo.complex of two f32 constants (IREE's SPIR-V
+    backend could not materialize a non-splat complex<f32> constant)."""
+    return split_constant(op, "complex<f32>")
 
 
 def signed_zero_root(op: ir.Operation):
