@@ -28,6 +28,7 @@ from .vulkan.integers import (count_leading_zeros, float_remainder, negated_divi
                               signed_min_max_reduce, signed_remainder, unsigned_quotient)
 from .vulkan.loops import counter_wrap
 from .vulkan.maps import map_as_tensor_ops
+from .vulkan.matmuls import aligned_matmul_columns
 
 _VK = ("vulkan",)
 _PRODUCTS = ("stablehlo.dot_general", "stablehlo.convolution")
@@ -46,6 +47,9 @@ VULKAN_QUIRKS: tuple[Quirk, ...] = (
           ("stablehlo.iota",), _VK, rule=bf16_iota),
     Quirk("vk-bf16-dot", "a dot_general of bf16 in f32 (operands behind fusion barriers), "
           "rounded to bf16 once", ("stablehlo.dot_general",), _VK, rule=bf16_dot),
+    Quirk("vk-aligned-matmul-columns", "a dot_general's last result dimension padded to a "
+          "multiple of 4 (below 32) or 32 (lavapipe ran odd widths about 100x slower)",
+          ("stablehlo.dot_general",), _VK, rule=aligned_matmul_columns),
     Quirk("vk-bf16-reduce", "a reduce over bf16 in f32, each result rounded to bf16 once",
           _REDUCE, _VK, rule=bf16_reduce),
     Quirk("vk-bf16-reduce-input", "a reduce's bf16 -> f32 converted operands behind fusion "

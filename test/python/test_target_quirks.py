@@ -208,6 +208,12 @@ SAMPLES = {
       %r = stablehlo.subtract %x, %x : tensor<4xf32>
       return %r : tensor<4xf32>
     }""",
+    "vk-aligned-matmul-columns": """
+    func.func @f(%a: tensor<64x64xf32>, %b: tensor<64x31xf32>) -> tensor<64x31xf32> {
+      %r = stablehlo.dot_general %a, %b, contracting_dims = [1] x [0]
+          : (tensor<64x64xf32>, tensor<64x31xf32>) -> tensor<64x31xf32>
+      return %r : tensor<64x31xf32>
+    }""",
     "vk-elementwise-map": """
     func.func @f(%x: tensor<4xf32>) -> tensor<4xf32> {
       %r = "stablehlo.map"(%x, %x) <{dimensions = array<i64: 0>}> ({

@@ -91,7 +91,8 @@ def fence_widened_bf16_inputs(reduce: ir.Operation) -> None:
 
 
 # ops that move values without computing: `_rounded_to_bf16` looks through them
-_SHAPING = ("stablehlo.reshape", "stablehlo.transpose", "stablehlo.broadcast_in_dim")
+_SHAPING = ("stablehlo.reshape", "stablehlo.transpose", "stablehlo.broadcast_in_dim",
+            "stablehlo.slice")     # (vk-aligned-matmul-columns slices a product)
 
 
 def _rounded_to_bf16(value: ir.Value, depth: int = 12) -> bool:
