@@ -38,12 +38,13 @@ from shlo.dialect.types import constant_values
 from shlo.errors import PassError
 from ..lib.expr import Num, attributes, clone_retyped, element_of, select, with_element
 from ..lib.builders import FUSION_BARRIER, fence, is_unsigned_dynamic
+from ..targets.vulkan.fences import _reads_narrow_values as reads_narrow_values
 from .index_vectors import (IndexVectors, edge_pad, inverse, is_static, reshape, shape_of, tensor,
     transpose)
 from ..op_rules import CANONICAL, RulesPass
 
-# ops whose results IREE already computes apart from their readers
-APART = (FUSION_BARRIER, "stablehlo.optimization_barrier")
+# ops whose results IREE already computes apart from their readers, or holds as globals
+APART = (FUSION_BARRIER, "stablehlo.optimization_barrier", "stablehlo.constant")
 VIEWS = ("stablehlo.reshape", "stablehlo.transpose")
 
 
@@ -61,6 +62,8 @@ def _scatter(op: ir.Operation):
         return _split(op, inputs, indices, updates, kw)
     iwd, uwd = list(kw.get("inserted_window_dims", ())), list(kw["update_window_dims"])
     obd = list(kw.get("input_batching_dims", ()))
+    if reads_narrow_values(indices):
+        indices = _computed_apart(indices)
     vectors = IndexVectors.of(indices, kw.get("index_vector_dim", 0),
                               kw["scatter_dims_to_operand_dims"],
                               list(zip(obd, kw.get("scatter_indices_batching_dims", ()))))
@@ -121,24 +124,28 @@ def _scatter(op: ir.Operation):
     return out
 
 
-# computed updates of at least this many elements go to the scatter through a fusion barrier
+# computed indices and updates of at least this many elements go to the scatter through a
+# fusion barrier
 APART_ELEMENTS = 1024
 
 
-def _computed_apart(updates: ir.Value) -> ir.Value:
-    """The updates, computed in dispatches of their own when an op other than a reshape or
-    transpose of an argument or of a barrier computes them: IREE's cpu backend fused an
-    elementwise producer (a convert of ui16 to i32) into the scatter's dispatch and kept all
-    of its result on the stack (65536 bytes for 16384 updates where 32768 are allowed; seed 44
-    program 88). A transposed argument it reads in place (behind a barrier: 1.29x the time)."""
-    source = updates
+def _computed_apart(value: ir.Value) -> ir.Value:
+    """Indices or updates, computed in dispatches of their own when an op other than a
+    constant, or a reshape or transpose of an argument or of a barrier, computes them: IREE's
+    cpu backend fused a widening convert (ui16 or i16 to i32, f16 to f32) into the scatter's
+    dispatch and kept all of its result on the stack (65536 bytes for 16384 updates or
+    indices where 32768 are allowed; seed 44 program 88). A transposed argument it reads in
+    place (behind a barrier: 1.29x the time); other computed updates cost nothing apart (exp
+    of 1M f32 updates: 0.87x, paired). Indices go apart only when computed from 8- or 16-bit
+    numbers (those alone failed; a max-pool gradient's positions took 1.05-1.19x apart)."""
+    source = value
     while isinstance(source.owner, ir.Operation | ir.OpView) and \
             source.owner.name in VIEWS:
         source = source.owner.operands[0]
     if isinstance(source.owner, ir.Block) or source.owner.name in APART or \
-            int(np.prod(shape_of(updates))) < APART_ELEMENTS:
-        return updates
-    return fence([updates])[0]
+            int(np.prod(shape_of(value))) < APART_ELEMENTS:
+        return value
+    return fence([value])[0]
 
 
 # body ops that compute the same bits on unsigned and signless integers
