@@ -24,8 +24,11 @@ func.func @main(%x: tensor<1x256x28x16xf32>, %w: tensor<1x256x16x16xf32>,
 }"""
 
 
-def _convolution(x, w, stride, padding, dilation):
-    """NCHW by OIHW, no groups: the spec's convolution in numpy (float64)."""
+def _convolution(x, w, stride, padding, dilation, groups=1):
+    """NCHW by OIHW with feature groups: the spec's convolution in numpy (float64)."""
+    if groups > 1:
+        return np.concatenate([_convolution(xg, wg, stride, padding, dilation) for xg, wg in
+                               zip(np.split(x, groups, 1), np.split(w, groups, 0))], 1)
     x = np.pad(x.astype(np.float64), [(0, 0), (0, 0), *padding])
     kh, kw = w.shape[2:]
     eh, ew = (kh - 1) * dilation[0] + 1, (kw - 1) * dilation[1] + 1
@@ -165,3 +168,57 @@ def test_pads_of_pads_by_other_values(target):
     q = np.pad(np.pad(-x, [(1, 0), (0, 0)], constant_values=1), [(0, 1), (0, 0)])
     np.testing.assert_array_equal(r, q @ k)
     np.testing.assert_array_equal(t, np.concatenate([[1 - 2j, 1 - 2j], z, [0]]))
+
+
+def _random_case(rng, i: int):
+    """(function text, lhs, rhs, oracle result): a 2-D NCHW convolution with rhs dilation,
+    padding and 1-4 output positions (no groups), or a grouped one of 8/16-bit unsigned
+    integers, of small integers (exact sums; unsigned ones wrap)."""
+    grouped = i % 3 == 2
+    groups = int(rng.integers(2, 4)) if grouped else 1
+    dtype = str(rng.choice(["uint8", "uint16"] if grouped else ["float32", "int32", "uint8"]))
+    k = [int(rng.integers(1, 4)), int(rng.integers(1, 4))]
+    dilation = [1, 1] if grouped else [int(rng.integers(2, 4)), int(rng.integers(1, 3))]
+    stride = [int(rng.integers(1, 3)), int(rng.integers(1, 3))]
+    padding = [(int(rng.integers(0, 3)), int(rng.integers(0, 3))) for _ in range(2)]
+    extent = [(k[d] - 1) * dilation[d] + 1 for d in range(2)]
+    outputs = [int(rng.integers(1, 3)) for _ in range(2)] if not grouped else \
+        [int(rng.integers(2, 9)) for _ in range(2)]
+    size = [max(1, extent[d] + (outputs[d] - 1) * stride[d] - sum(padding[d]))
+            for d in range(2)]
+    b, cin, cout = int(rng.integers(1, 3)), groups * int(rng.integers(1, 5)), \
+        groups * int(rng.integers(1, 3))
+    x = rng.integers(0, 4, (b, cin, *size)).astype(dtype)
+    w = rng.integers(0, 4, (cout, cin // groups, *k)).astype(dtype)
+    want = _convolution(x, w, stride, padding, dilation, groups)
+    if want.size == 0:
+        return None
+    want = want.astype(np.uint64).astype(dtype) if dtype.startswith("uint") else \
+        want.astype(dtype)
+    element = {"float32": "f32", "int32": "i32", "uint8": "ui8", "uint16": "ui16"}[dtype]
+    t = [f"tensor<{'x'.join(map(str, a.shape))}x{element}>" for a in (x, w, want)]
+    text = (f"func.func @c{i}(%x: {t[0]}, %w: {t[1]}) -> {t[2]} {{\n"
+            f"  %r = stablehlo.convolution(%x, %w) dim_numbers = [b, f, 0, 1]x[o, i, 0, 1]->"
+            f"[b, f, 0, 1], window = {{stride = {stride}, pad = {[list(p) for p in padding]}, "
+            f"rhs_dilate = {dilation}}} {{batch_group_count = 1 : i64, feature_group_count = "
+            f"{groups} : i64}} : ({t[0]}, {t[1]}) -> {t[2]}\n  return %r : {t[2]}\n}}\n")
+    return text, x, w, want
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("target", ["cpu", "vulkan"])
+def test_random_convolution_sweep(target):
+    """48 random convolutions of the kinds vk-few-output-convolution and
+    vk-unsigned-grouped-conv rewrite, one module, against numpy."""
+    _target(target)
+    rng = np.random.default_rng(4)
+    cases = [c for c in (_random_case(rng, i) for i in range(48)) if c is not None]
+    exe = shlo.compile("".join(c[0] for c in cases), target=target)
+    wrong = []
+    for i, (text, x, w, want) in enumerate(cases):
+        name = text.split("(")[0].split("@")[1]
+        got = np.asarray(exe.function(name)(x, w))
+        if not np.array_equal(got, want):
+            wrong.append(f"{text.splitlines()[1].strip()}: {int((got != want).sum())} of "
+                         f"{want.size} wrong")
+    assert not wrong, "\n".join(wrong)
