@@ -6,7 +6,9 @@ inaccurate elsewhere; every complex<f32> function IREE builds on them (exp, expm
 tan, tanh) inherits their errors, and complex log, log1p, sqrt and rsqrt are inaccurate too.
 f16, bf16 and the f8 types compute these in f32 and inherit the same errors. IREE's f32 cbrt
 is inaccurate (NaN for inf); complex abs and sign overflow past sqrt(max) (|z|^2 computed
-directly). The errors measured: docs/iree_gaps.md#shlo-accurate-math.
+directly), and so does complex division (|c|^2 + |d|^2: (1e30 + 0i) / (1e30 + 0i) was NaN;
+Smith's algorithm here, test_complex_divide). The errors measured:
+docs/iree_gaps.md#shlo-accurate-math.
 
 This pass rewrites those ops, for every float type below f64 and for complex<f32>, into
 shlo's kernels: sin/cos with exact argument reduction (`chlo_sincos`), tan and atan2 from
@@ -31,8 +33,8 @@ from . import f32_math, f64_math
 from ..base import Pass
 from ..lib.expr import Num, element_of, is_complex, is_float
 from ..chlo.sincos import sin_cos
-from .complex_math import (c_abs, c_cos, c_exp, c_expm1, c_log, c_log1p, c_logistic, c_power,
-    c_rsqrt, c_sign, c_sin, c_sqrt, c_tanh)
+from .complex_math import (c_abs, c_cos, c_divide, c_exp, c_expm1, c_log, c_log1p, c_logistic,
+    c_power, c_rsqrt, c_sign, c_sin, c_sqrt, c_tanh)
 from ..op_rules import apply_rules
 from ..pipeline import parse_pipeline
 
@@ -62,6 +64,7 @@ EXPANSIONS = {
     "stablehlo.cbrt": (f32_math.cbrt, None),
     "stablehlo.abs": (None, c_abs),
     "stablehlo.sign": (None, c_sign),
+    "stablehlo.divide": (None, c_divide),   # IREE's overflows past |y| = 1.8e19
 }
 # with f64=true (targets that compute f64 arithmetic): pow below f64 goes through f64 (IREE
 # computes exp(y log x) in f32, inaccurate for large results; docs/iree_gaps.md#shlo-accurate-math)

@@ -19,8 +19,8 @@ from ..chlo import trig as chlo_trig
 from . import f64_math
 from ..lib.expr import Num, element_of
 from ..chlo.sincos import sin_cos
-from .complex_math import (c_abs, c_atan2, c_cbrt, c_cos, c_exp, c_expm1, c_log, c_log1p,
-    c_logistic, c_power, c_rsqrt, c_sign, c_sin, c_sqrt, c_tanh)
+from .complex_math import (c_abs, c_atan2, c_cbrt, c_cos, c_divide, c_exp, c_expm1, c_log,
+    c_log1p, c_logistic, c_power, c_rsqrt, c_sign, c_sin, c_sqrt, c_tanh)
 from ..op_rules import RulesPass
 from ..pipeline import parse_pipeline
 
@@ -61,6 +61,8 @@ def _rule(real_kernel, complex_kernel):
 
 
 RULES = {name: _rule(*kernels) for name, kernels in EXPANSIONS.items()}
+# and complex<f64> division by Smith's algorithm (IREE's overflows past |y| = 1.3e154)
+RULES["stablehlo.divide"] = _rule(None, c_divide)
 
 
 def without_f64_expansion(pipeline: str) -> str:
