@@ -1028,3 +1028,14 @@ def test_long_irffts(target):
     for g, x, n in zip(got, (a, b), (65536, 16384)):
         want = np.fft.irfft(x.astype(np.complex128), n=n)
         assert np.max(np.abs(np.asarray(g) - want)) <= 1e-5 * np.max(np.abs(want))
+
+
+@pytest.mark.xfail(strict=True, reason="IREE 3.13 llvm-cpu: a vector-matrix dot_general (one "
+                   "lhs row) of a type other than f32 whose result is converted to f32 both "
+                   "directly and through a broadcast_in_dim fails to compile ('failed to legalize "
+                   "unresolved source materialization from tensor<1x1x8xi8> to "
+                   "tensor<1x1x8xf32>'), for i8/i16/i32/f16, 1x2 @ 2x8 up to 1x1024 @ 1024x4096, "
+                   "also without shlo's passes (4x2 @ 2x8 compiles); fix idea: such a dot's "
+                   "result through a fusion barrier (passes/dispatch); seed 49 program 204")
+def test_vecmat_result_converted_twice_cpu():
+    assert replay("vecmat_result_converted_twice_cpu") is None
