@@ -29,6 +29,7 @@ from .vulkan.integers import (count_leading_zeros, float_remainder, negated_divi
 from .vulkan.loops import counter_wrap
 from .vulkan.maps import map_as_tensor_ops
 from .vulkan.matmuls import aligned_matmul_columns
+from .vulkan.windows import empty_window_operand
 
 _VK = ("vulkan",)
 _PRODUCTS = ("stablehlo.dot_general", "stablehlo.convolution")
@@ -99,6 +100,9 @@ VULKAN_QUIRKS: tuple[Quirk, ...] = (
     Quirk("vk-complex-constant", "a complex<f32> constant as stablehlo.complex of two f32 "
           "constants (a non-splat one failed to compile)", ("stablehlo.constant",), _VK,
           rule=complex_f32_constant),
+    Quirk("vk-empty-window-operand", "a reduce_window of an empty operand over its padding: "
+          "the windows of the padded operand (all init values)", ("stablehlo.reduce_window",),
+          _VK, rule=empty_window_operand),
     Quirk("vk-complex-window", "a complex reduce_window over real and imaginary parts",
           ("stablehlo.reduce_window",), _VK, rule=complex_window),
     Quirk("vk-narrow-window-input", "a reduce_window's inputs computed from 8/16-bit numbers "

@@ -214,6 +214,17 @@ SAMPLES = {
           : (tensor<64x64xf32>, tensor<64x31xf32>) -> tensor<64x31xf32>
       return %r : tensor<64x31xf32>
     }""",
+    "vk-empty-window-operand": """
+    func.func @f(%x: tensor<0x1xi32>) -> tensor<1x1xi32> {
+      %c = stablehlo.constant dense<2147483647> : tensor<i32>
+      %r = "stablehlo.reduce_window"(%x, %c) <{padding = dense<[[1, 1], [0, 0]]> : tensor<2x2xi64>,
+          window_dimensions = array<i64: 2, 1>}> ({
+      ^bb0(%a: tensor<i32>, %b: tensor<i32>):
+        %m = stablehlo.minimum %a, %b : tensor<i32>
+        stablehlo.return %m : tensor<i32>
+      }) : (tensor<0x1xi32>, tensor<i32>) -> tensor<1x1xi32>
+      return %r : tensor<1x1xi32>
+    }""",
     "vk-elementwise-map": """
     func.func @f(%x: tensor<4xf32>) -> tensor<4xf32> {
       %r = "stablehlo.map"(%x, %x) <{dimensions = array<i64: 0>}> ({
