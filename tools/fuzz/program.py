@@ -404,6 +404,23 @@ def binary(b: Builder, rng, a: Val, others) -> Val:
 
 
 DIRECTIONS = ("EQ", "NE", "LT", "LE", "GT", "GE")
+KEYS = {"F32": ("S32", 32), "F64": ("S64", 64), "F16": ("S16", 16), "BF16": ("S16", 16)}
+
+
+def _total_compare(b: Builder, x, y, direction: str, dtype: str, shape=()):
+    """compare(x, y) of floats in the total order; in the interpreter's form (`exchange`) as a
+    compare of integer keys, since the interpreter ignores TOTALORDER (NaN != NaN and -0 == 0:
+    seed 70 program 304)."""
+    if not b.exchange:
+        return xla.Compare(x, y, direction, compare_type="TOTALORDER")
+    it, width = KEYS[dtype]
+    builder = x.builder()
+
+    def key(v):     # the bits, their magnitude bits flipped for negative values
+        bits = xla.BitcastConvertType(v, it)
+        sign = xla.ShiftRightArithmetic(bits, b.const(width - 1, it, shape, builder))
+        return xla.Xor(bits, xla.And(sign, b.const((1 << (width - 1)) - 1, it, shape, builder)))
+    return xla.Compare(key(x), key(y), direction)
 
 
 def compare(b: Builder, rng, a: Val, others) -> Val:
@@ -413,7 +430,8 @@ def compare(b: Builder, rng, a: Val, others) -> Val:
     else:
         direction = rng.choice(DIRECTIONS)
         ctype = "TOTALORDER" if a.dtype in FLOATS and rng.random() < 0.3 else None
-    op = xla.Compare(a.op, c.op, direction, compare_type=ctype)
+    op = _total_compare(b, a.op, c.op, direction, a.dtype, a.shape) if ctype else \
+        xla.Compare(a.op, c.op, direction, compare_type=ctype)
     return Val(op, a.shape, "PRED", 0.0, False,
                a.fragile or c.fragile or a.err > 0 or c.err > 0)
 
@@ -651,11 +669,13 @@ def _arg_reduce(b: Builder, rng, a: Val, dims) -> Val:
     shape = list(a.shape)
     index = xla.Iota(b.b, xla.Shape.array_shape("S32", shape), idx_dim) if shape else \
         b.const(0, "S32")
-    total = "TOTALORDER" if a.dtype in FLOATS else None
+    def cmp(x, y, direction):
+        return _total_compare(b, x, y, direction, a.dtype) if a.dtype in FLOATS else \
+            xla.Compare(x, y, direction)
 
     def body(av, ai, bv, bi):
-        better = xla.Compare(av, bv, "GT" if want_max else "LT", compare_type=total)
-        same = xla.Compare(av, bv, "EQ", compare_type=total)
+        better = cmp(av, bv, "GT" if want_max else "LT")
+        same = cmp(av, bv, "EQ")
         take_a = xla.Or(better, xla.And(same, xla.Lt(ai, bi)))
         return [xla.Select(take_a, av, bv), xla.Select(take_a, ai, bi)]
 
@@ -836,16 +856,16 @@ def sort(b: Builder, rng, a: Val, others) -> Val:
     b.work += _size(a.shape) * 4 * max(1, int(math.log2(max(a.shape[dim], 1)) + 1))
     descending = rng.random() < 0.5
     a = _positive_nans(b, a)
-    total = "TOTALORDER" if a.dtype in FLOATS else None
     direction = "GT" if descending else "LT"
+
+    def cmp(x, y):
+        return _total_compare(b, x, y, direction, a.dtype) if a.dtype in FLOATS else \
+            xla.Compare(x, y, direction)
     if rng.random() < 0.5:
-        op = xla.Sort([a.op], lambda x, y: xla.Compare(x, y, direction, compare_type=total),
-                      dim)
+        op = xla.Sort([a.op], cmp, dim)
         return dataclasses.replace(a, op=op)
     index = xla.Iota(b.b, xla.Shape.array_shape("S32", list(a.shape)), dim)
-    out = xla.Sort([a.op, index], lambda x, y, i, j: xla.Compare(x, y, direction,
-                                                                compare_type=total),
-                   dim, is_stable=True)
+    out = xla.Sort([a.op, index], lambda x, y, i, j: cmp(x, y), dim, is_stable=True)
     return Val(xla.GetTupleElement(out, 1), a.shape, "S32", 0.0, False, a.fragile or a.err > 0)
 
 
