@@ -117,7 +117,9 @@ def _verdict(agree: np.ndarray, g, want: dict, meta: OutputMeta) -> str | None:
     bad = int((~agree).sum())
     if bad == 0:
         return None
-    if meta.fragile and bad <= max(2, agree.size // 100):
+    # (an argsort's tie of inexact keys flips two elements; seed 56 program 4, an argsort of
+    # 25 rows of a weighted fft round trip of booleans, flipped two ties: 4 of 150)
+    if meta.fragile and bad <= max(4, agree.size // 100):
         return None
     at = tuple(int(i) for i in np.argwhere(~agree)[0])
     values = ", ".join(f"{k} {w[at]!r}" for k, w in want.items())
