@@ -527,6 +527,29 @@ def test_variadic_reduce_transposed_result(target):
     assert replay("variadic_reduce_transposed_result_vulkan", target) is None
 
 
+@pytest.mark.xfail(strict=True, reason=(
+    "IREE 3.13 vulkan: the second and later calls of one executable differ from the first "
+    "(and from the cpu) in 36-52 of 65537 elements of a batch_norm_inference whose inputs are "
+    "slices of a zero-padded vector scaled by its maximum; not triaged (fix idea: bisect which "
+    "buffer keeps the first call's values: the pad's fill, the split max reduce's partials)"))
+def test_batch_norm_second_call_vulkan():
+    """Seed 56 program 7 (found as 'fails only when compiled with others'): three calls of one
+    vulkan executable against the cpu."""
+    import numpy as np
+
+    import shlo
+    from conftest import vulkan_or_skip
+    vulkan_or_skip()
+    here = os.path.join(HERE, "batch_norm_second_call_vulkan")
+    text = open(os.path.join(here, "program.mlir")).read()
+    args = [np.load(os.path.join(here, f"input_{i}.npy")) for i in range(2)]
+    want = np.asarray(shlo.compile(text, target="cpu", cache=False)(*args))
+    exe = shlo.compile(text, target="vulkan", cache=False)
+    for call in range(3):
+        np.testing.assert_allclose(np.asarray(exe(*args)), want, rtol=1e-5, atol=1e-6,
+                                   err_msg=f"call {call}")
+
+
 def test_argsort_of_fft_ties_vulkan():
     """Seed 56 program 4 (a fuzzer false alarm): a stable argsort over 25 rows of
     irfft(rfft(x) / w) of booleans, whose columns hold values equal in exact arithmetic: two
