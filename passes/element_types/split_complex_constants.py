@@ -1,12 +1,17 @@
-"""shlo-split-complex-constants: a complex<f64> constant as stablehlo.complex of two f64 constants
-(on Vulkan complex<f32> constants too, vk-complex-constant: `split_constant`).
+"""shlo-split-complex-constants: a complex<f64> constant as stablehlo.complex of two f64 constants,
+and so a complex<f32> splat that a dynamic_update_slice updates (on Vulkan every complex<f32>
+constant, vk-complex-constant: `split_constant`).
 
 IREE cannot materialize complex<f64> constants that no dispatch absorbs (a loop's initial
 value, a constant returned from a function): a splat's fill pattern is at most 64 bits, and a
 non-splat one crashes the compiler (docs/iree_gaps.md#shlo-split-complex-constants). jax's
 complex128 cholesky starts its loop from such a zero matrix. The pass writes every
 complex<f64> constant as `stablehlo.complex` of its real and imaginary parts, two f64
-constants (bit-exact, NaN payloads included). It runs after the pipeline's canonicalize,
+constants (bit-exact, NaN payloads included). A dynamic_update_slice into a complex<f32>
+splat (`jnp.zeros(c64).at[i].set(x)` with a traced i, a short loop unrolled) fails to compile
+the same way (`'arith.constant' op attribute 'value' failed to satisfy constraint`); a
+non-splat one, a scatter or a loop's initial value compile. A broadcast scalar counts as a
+splat. It runs after the pipeline's canonicalize,
 which would fold a broadcast scalar back into a splat.
 """
 from __future__ import annotations
@@ -19,6 +24,7 @@ import numpy as np
 from iree.compiler import ir
 
 from shlo.dialect import stablehlo
+from ..base import is_splat_constant
 from ..lib.expr import element_of, generic_text
 from ..op_rules import RulesPass
 
@@ -69,9 +75,28 @@ def split_constant(op: ir.Operation, element: str = "complex<f64>"):
     return [stablehlo.complex(real, imag)]
 
 
+def _updated_in_place(value: ir.Value) -> bool:
+    """Whether a dynamic_update_slice updates `value` or a broadcast of it."""
+    for use in value.uses:
+        if use.owner.name == "stablehlo.dynamic_update_slice" and use.operand_number == 0 or \
+                use.owner.name == "stablehlo.broadcast_in_dim" and \
+                _updated_in_place(use.owner.results[0]):
+            return True
+    return False
+
+
+def _split_constant(op: ir.Operation):
+    """complex<f64> constants, and complex<f32> splats updated in place, by parts."""
+    if str(element_of(op.result)) == "complex<f32>" and is_splat_constant(op) and \
+            _updated_in_place(op.result):
+        return split_constant(op, "complex<f32>")
+    return split_constant(op)
+
+
 @dataclasses.dataclass
 class SplitComplexConstants(RulesPass):
-    """Write complex<f64> constants as stablehlo.complex of two f64 constants."""
+    """Write complex<f64> constants, and complex<f32> splats that a dynamic_update_slice
+    updates, as stablehlo.complex of two real constants."""
 
     NAME = "shlo-split-complex-constants"
-    RULES = {"stablehlo.constant": split_constant}
+    RULES = {"stablehlo.constant": _split_constant}

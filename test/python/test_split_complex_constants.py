@@ -41,3 +41,27 @@ def test_jax_complex128_constants_and_loops_compile(ctx):
     np.testing.assert_array_equal(got[0], want[0])
     np.testing.assert_array_equal(got[1], want[1])
     np.testing.assert_allclose(got[2], want[2], rtol=1e-12, atol=1e-12)
+
+
+def test_complex64_zeros_updated_at_a_traced_index(ctx):
+    """`dynamic_update_slice(zeros(c64), x, i)` failed to compile on the CPU ('arith.constant'
+    op attribute 'value' failed to satisfy constraint), also without shlo's passes: the
+    broadcast zero is split by parts; a non-splat destination, a scatter and a loop's initial
+    value compiled already and stay. jax's own results are the oracle (bit-exact)."""
+    rng = np.random.default_rng(0)
+    x = (rng.standard_normal(256) + 1j * rng.standard_normal(256)).astype(np.complex64)
+    dense = (np.arange(4096 * 256).reshape(4096, 256) * (1 - 2j)).astype(np.complex64)
+    cases = [
+        lambda x, i: jax.lax.dynamic_update_slice(jnp.zeros((4096, 256), jnp.complex64),
+                                                  x[None], (i, 0)),
+        lambda x, i: jnp.full((4096, 256), 1 - 1j, jnp.complex64).at[i].set(x),
+        lambda x, i: jax.lax.dynamic_update_slice(jnp.asarray(dense), x[None], (i, 0)),
+        lambda x, i: jax.lax.fori_loop(0, 3, lambda k, c: c.at[i + k].set(x * k),
+                                       jnp.zeros((64, 256), jnp.complex64)),
+    ]
+    for fn in cases:
+        text = jax.jit(fn).lower(x, np.int32(0)).as_text()
+        exe = shlo.compile(shlo.parse_module(text, context=ctx), target="cpu", cache=False)
+        for i in (0, 7, 4095):
+            np.testing.assert_array_equal(np.asarray(exe(x, np.int32(i))),
+                                          np.asarray(jax.jit(fn)(x, np.int32(i))))
