@@ -167,6 +167,18 @@ def test_interpreter_total_order_compare():
     assert checked.oracles.get("reference") is not None
 
 
+def test_iota_plus_an_inexact_value():
+    """Seed 71 program 306: tan(x) + iota with tan(x) near -1: -0.002031207 (shlo's tan 1 ULP
+    of 1 off) for XLA's -0.0020313263 was called wrong; the iota node's add of an inexact
+    value now counts as a cancellation."""
+    x = np.random.default_rng(306).standard_normal((8, 3, 16)).astype(np.float32)
+    x[6, 1, 10] = -0.7864128
+    program = P.Program([P.Param("p2", x.shape, "F32")],
+                        [P.Node("n1", "unary", ["p2"], 457738650),
+                         P.Node("n2", "iota", ["n1"], 364106022)], ["n2"], [x])
+    _passes_on_cpu(program)
+
+
 def test_no_fft_of_a_large_prime_length():
     """Seeds 43, 44 and 52: an FFT of length 166667 (a prime) is shlo's clean error (it builds
     no DFT matrix over 4096 long), reported, re-checked and shrunk every run; the generator

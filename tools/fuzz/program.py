@@ -585,7 +585,8 @@ def iota(b: Builder, rng, a: Val, others) -> Val:
     a = b.convert(a, dtype)
     dim = rng.randrange(len(a.shape))
     io = xla.Iota(b.b, xla.Shape.array_shape(dtype, list(a.shape)), dim)
-    return dataclasses.replace(a, op=xla.Add(a.op, io))
+    # an inexact value plus an integer may cancel (tan(x) + 1 near -1: seed 71 program 306)
+    return dataclasses.replace(a, op=xla.Add(a.op, io), cancel=a.cancel or a.err > 0)
 
 
 def _identity(dtype: str, kind: str):
