@@ -90,6 +90,22 @@ def defined_by(value: ir.Value, name: str) -> ir.Operation | None:
     return None
 
 
+def reads_narrow_values(value: ir.Value, depth: int = 8) -> bool:
+    """Whether the ops computing `value` (followed back `depth` ops) read 8- or 16-bit
+    numbers (booleans aside). Each value is looked at once: the producers form a DAG."""
+    seen, frontier = set(), [value]
+    for _ in range(depth):
+        operands = [v for value in frontier if not isinstance(value.owner, ir.Block)
+                    for v in value.owner.operands if v not in seen]
+        seen.update(operands)
+        for v in operands:
+            t = v.type.maybe_downcast()
+            if isinstance(t, ir.RankedTensorType) and 1 < getattr(t.element_type, "width", 32) < 32:
+                return True
+        frontier = operands
+    return False
+
+
 def is_splat_constant(op: ir.Operation) -> bool:
     """Whether `op` is a stablehlo.constant of one repeated value (complex ones included, read
     from the op's text: the bindings cannot wrap complex elements)."""

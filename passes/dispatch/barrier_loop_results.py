@@ -12,7 +12,10 @@ results are read through a `stablehlo.optimization_barrier`:
   default pipeline) the pass fences the loops whose results may be their operands: loops not
   counted from a constant start to a larger constant bound (lib.loops.trip_count),
   and loops whose body returns a carried value in another one's place. Counted loops (jax's
-  scan and fori_loop) stay as they are.
+  scan and fori_loop) stay as they are. A fenced loop's result whose operand something else
+  reads is also kept alive to the end of its block (`_keep_alive`): after zero trips it is
+  that operand's buffer, which IREE otherwise updated in place (a dynamic_update_slice or a
+  sort of the result) under the operand's other readers, silently.
 - A carried value that only the loop's condition reads (a convergence flag: the body never
   reads it, nothing reads the loop's result) is dropped by the scf canonicalizer from the
   values the condition hands to the body, and IREE's stream conversion then assumes both
@@ -63,10 +66,12 @@ def _maybe_empty(loop: ir.Operation) -> bool:
         for place, r in enumerate(returned))
 
 
-def _fence_results(loop: ir.Operation) -> None:
+def _fence_results(loop: ir.Operation) -> list[ir.Value]:
+    """The loop's static results read through one barrier: the barrier's results (none when
+    nothing reads the loop)."""
     results = [r for r in loop.results if _static_tensor(r)]
     if not results or not any(list(r.uses) for r in loop.results):
-        return
+        return []
     with ir.InsertionPoint.after(loop), loop.location:
         fenced = extras.optimization_barrier(results)
     barrier = fenced[0].owner.operation
@@ -74,6 +79,26 @@ def _fence_results(loop: ir.Operation) -> None:
         for user, index in [(u.owner, u.operand_number) for u in old.uses]:
             if user.operation != barrier:
                 user.operation.operands[index] = new
+    return fenced
+
+
+def _keep_alive(loop: ir.Operation, fenced: list[ir.Value]) -> None:
+    """Results whose operand something else reads too, kept alive to the end of the loop's
+    block (read by a barrier with the block's returned values). After zero trips such a result
+    is that operand's buffer, and IREE updated it in place (a dynamic_update_slice or a sort of
+    the result, where it is the last use) under the operand's other readers: silently wrong."""
+    static = [r for r in loop.results if _static_tensor(r)]
+    shared = [new for old, new in zip(static, fenced)
+              if any(use.owner.operation != loop for use in
+                     loop.operands[ir.OpResult(old).result_number].uses)]
+    terminator = list(loop.block.operations)[-1]
+    returned = [(i, v) for i, v in enumerate(terminator.operands) if _static_tensor(v)]
+    if not shared or not returned:
+        return
+    with ir.InsertionPoint(terminator), loop.location:
+        kept = extras.optimization_barrier([v for _, v in returned] + shared)
+    for (index, _), new in zip(returned, kept):
+        terminator.operands[index] = new
 
 
 @dataclasses.dataclass
@@ -89,6 +114,8 @@ class BarrierLoopResults(Pass):
     def run(self, op: ir.Operation) -> None:
         for loop in nested_ops(op, "stablehlo.while"):
             loop = loop.operation
-            if self.every_loop or (_condition_only(loop) if self.condition_only
-                                   else _maybe_empty(loop)):
-                _fence_results(loop)
+            if self.every_loop or self.condition_only:
+                if self.every_loop or _condition_only(loop):
+                    _fence_results(loop)
+            elif _maybe_empty(loop):
+                _keep_alive(loop, _fence_results(loop))

@@ -37,8 +37,8 @@ from shlo.dialect.rebuild import arguments
 from shlo.dialect.types import constant_values
 from shlo.errors import PassError
 from ..lib.expr import Num, attributes, clone_retyped, element_of, select, with_element
+from ..base import reads_narrow_values
 from ..lib.builders import FUSION_BARRIER, fence, is_unsigned_dynamic
-from ..targets.vulkan.fences import _reads_narrow_values as reads_narrow_values
 from .index_vectors import (IndexVectors, edge_pad, inverse, is_static, reshape, shape_of, tensor,
     transpose)
 from ..op_rules import CANONICAL, RulesPass

@@ -1076,12 +1076,6 @@ def test_vecmat_result_converted_twice_cpu():
     assert replay("vecmat_result_converted_twice_cpu") is None
 
 
-@pytest.mark.xfail(strict=True, reason="silently wrong on cpu: a descending sort of the result of "
-                   "a zero-trip while loop that carries an argument (ui8[3]), the argument also "
-                   "read after the sort by a select: the select read the sorted values ([6, 5, 3] "
-                   "for [3, 5, 6]), as if the sort ran in place in the argument's buffer; 1M "
-                   "elements (f32, ui8) were right; not characterized further; fix idea: fence a "
-                   "sort operand that may be an argument read later; seed 71 program 700")
 def test_sort_of_zero_trip_loop_argument_cpu():
     assert replay("sort_of_zero_trip_loop_argument_cpu") is None
 

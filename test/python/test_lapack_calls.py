@@ -458,8 +458,8 @@ def _real_schur_checks(a, t, z, tol):
 
 @pytest.mark.parametrize("target, dtype, shape", [
     ("cpu", np.float32, (7, 7)), ("cpu", np.float64, (4, 6, 6)),
-    # slow: shlo-legalize-vulkan-ops takes about 120 CPU s on this module (vk-reduce-fused-users'
-    # walk, fences._moves_dimensions, follows 6.2M paths; IREE's compile 5 s): docs/performance.md
+    # slow: 66 s wall under load (fences._moves_dimensions' 6.2M-path walk, 120 CPU s, is
+    # memoized since; the rest is lavapipe's compile and run): docs/performance.md
     pytest.param("vulkan", np.float32, (2, 6, 6), marks=pytest.mark.slow)])
 def test_real_schur_lowered_for_the_cpu(ctx, target, dtype, shape):
     """lapack_?gees_ffi of a real matrix (shlo.passes.custom_calls.lapack.gees, dlahqr's double-shift QR):

@@ -8,6 +8,7 @@ from iree.compiler import ir
 from shlo.dialect import stablehlo
 from shlo.dialect.types import element_dtype
 from ...custom_calls.cumulative_window import is_identity
+from ...base import reads_narrow_values
 from ...lib.builders import FUSION_BARRIER, fence, fence_uses, fusion_barrier
 from ...lib.elementwise import ELEMENTWISE_OPS
 from ...lib.expr import bit_width, element_of, is_complex, is_float, real_element
@@ -24,29 +25,13 @@ def nd_iota_as_broadcast(op: ir.Operation):
     return [stablehlo.broadcast_in_dim(line, broadcast_dimensions=[dimension], result_type=t)]
 
 
-def _reads_narrow_values(value: ir.Value, depth: int = 8) -> bool:
-    """Whether the ops computing `value` (followed back `depth` ops) read 8- or 16-bit
-    numbers (booleans aside). Each value is looked at once: the producers form a DAG."""
-    seen, frontier = set(), [value]
-    for _ in range(depth):
-        operands = [v for value in frontier if not isinstance(value.owner, ir.Block)
-                    for v in value.owner.operands if v not in seen]
-        seen.update(operands)
-        for v in operands:
-            t = v.type.maybe_downcast()
-            if isinstance(t, ir.RankedTensorType) and 1 < getattr(t.element_type, "width", 32) < 32:
-                return True
-        frontier = operands
-    return False
-
-
 def fence_narrow_window_inputs(window: ir.Operation) -> None:
     """A reduce_window's inputs computed from 8- or 16-bit numbers (the f32 converts of
     shlo-accumulate-in-f32, x.astype(f32) before a pooling) behind fusion barriers."""
     window = window.operation
     half = len(window.operands) // 2
     inputs = [v for v in list(window.operands)[:half]
-              if ir.RankedTensorType(v.type).has_static_shape and _reads_narrow_values(v)]
+              if ir.RankedTensorType(v.type).has_static_shape and reads_narrow_values(v)]
     if not inputs:
         return
     with ir.InsertionPoint(window), window.location:
@@ -69,7 +54,7 @@ def fence_narrow_scatter_inputs(scatter: ir.Operation) -> None:
         value = scatter.operands[k]
         if (isinstance(value.owner, ir.Block) or value.owner.name == FUSION_BARRIER
                 or getattr(element_of(value), "width", 32) < 32
-                or not _reads_narrow_values(value)):
+                or not reads_narrow_values(value)):
             continue
         with ir.InsertionPoint(scatter), scatter.location:
             scatter.operands[k] = fence([value])[0]
@@ -113,8 +98,12 @@ def _moves_dimensions(result: ir.Value, kept: list[int]) -> bool:
     it (`kept`: the operand dimension of each of the result's): the diagonal of a matrix
     scaling its columns, where the reduction ran over rows."""
     pending: list[tuple[ir.Value, list[int | None]]] = [(result, list(kept))]
+    seen: set = set()           # (value, placement): each once, not once per path to it
     while pending:
         value, where = pending.pop()
+        if (value, tuple(where)) in seen:
+            continue
+        seen.add((value, tuple(where)))
         for use in value.uses:
             user = use.owner.operation
             if user.name == "stablehlo.broadcast_in_dim":
