@@ -527,11 +527,6 @@ def test_variadic_reduce_transposed_result(target):
     assert replay("variadic_reduce_transposed_result_vulkan", target) is None
 
 
-@pytest.mark.xfail(strict=True, reason=(
-    "IREE 3.13 vulkan: the second and later calls of one executable differ from the first "
-    "(and from the cpu) in 36-52 of 65537 elements of a batch_norm_inference whose inputs are "
-    "slices of a zero-padded vector scaled by its maximum; not triaged (fix idea: bisect which "
-    "buffer keeps the first call's values: the pad's fill, the split max reduce's partials)"))
 def test_batch_norm_second_call_vulkan():
     """Seed 56 program 7 (found as 'fails only when compiled with others'): three calls of one
     vulkan executable against the cpu."""

@@ -352,3 +352,27 @@ def test_bf16_cumsum_is_the_exact_sum_rounded_once(target):
         if x.size <= 4096:      # (the f32 sums are exact enough to round as the exact ones)
             np.testing.assert_array_equal(
                 got, exact.astype(ml_dtypes.bfloat16).astype(np.float32), err_msg=f"n={x.size}")
+
+
+@pytest.mark.parametrize("target", ["cpu", "vulkan"])
+def test_long_vectors_scaled_by_their_own_reductions(target):
+    """`x / abs(x).max()` of 1M f32 (983285 wrong on Vulkan) and `x - x.mean()` of 65540 (5
+    wrong): IREE fused the vector's ops into the full reduction's one invocation, whose loop
+    lavapipe cut short; vk-reduce-fused-users now fences a reduce result its users spread over
+    more than 16384 elements each (fuzz seed 56 program 7: the later calls returned stale
+    values in the last 52 of 65537 elements). numpy is the oracle."""
+    if target == "vulkan":
+        vulkan_or_skip()
+    rng = np.random.default_rng(13)
+    big, small = rng.standard_normal(1 << 20), rng.standard_normal(65540)
+    big[-1] = 9.0                       # the extreme last, where a cut-short loop stops
+    big, small = big.astype(np.float32), small.astype(np.float32)
+
+    def f(big, small):
+        return big / jnp.abs(big).max(), small - small.mean()
+    exe = shlo.compile(jax.jit(f).lower(big, small).as_text(), target=target)
+    for _ in range(2):                  # (a later call saw a stale buffer)
+        scaled, centred = exe(big, small)
+        np.testing.assert_array_equal(np.asarray(scaled), big / np.float32(9.0))
+        np.testing.assert_allclose(np.asarray(centred), small - small.mean(dtype=np.float64),
+                                   rtol=0, atol=2e-6)

@@ -2,6 +2,8 @@
 barriers (read from memory), iotas as broadcasts and constants (docs/iree_gaps.md)."""
 from __future__ import annotations
 
+import math
+
 import numpy as np
 from iree.compiler import ir
 
@@ -121,19 +123,52 @@ def _moves_dimensions(result: ir.Value, kept: list[int]) -> bool:
     return False
 
 
+# elements of a fused user per reduce result that one shader may loop over: llvmpipe ends a
+# shader's loops after 65535 back-edges in all (docs/iree_gaps.md, long reductions), and the
+# split reductions loop over up to 4096 elements themselves
+FUSED_USER_ELEMENTS = 1 << 14
+
+
+def _fans_out(result: ir.Value) -> bool:
+    """Whether elementwise ops and broadcasts reached from a reduce's `result` make more than
+    FUSED_USER_ELEMENTS elements per element of it (a full sum scaling a 65537-element
+    vector: IREE fused the vector's ops into the reduction's one invocation, whose loop lost
+    the last elements)."""
+    size = max(1, math.prod(ir.RankedTensorType(result.type).shape))
+    pending, seen = [result], {result}
+    while pending:
+        for use in pending.pop().uses:
+            user = use.owner.operation
+            if (user.name == "stablehlo.broadcast_in_dim" or user.name in ELEMENTWISE_OPS) \
+                    and len(user.results) == 1 and user.results[0] not in seen:
+                t = user.results[0].type.maybe_downcast()
+                if not (isinstance(t, ir.RankedTensorType) and t.has_static_shape):
+                    continue
+                if math.prod(t.shape) > FUSED_USER_ELEMENTS * size:
+                    return True
+                seen.add(user.results[0])
+                pending.append(user.results[0])
+    return False
+
+
 def fence_reduce_results(reduce: ir.Operation) -> None:
     """A reduce's results behind fusion barriers when it keeps its operand's innermost
-    dimension (a sum over axis 0 of a matrix), or when its users broadcast them along other
-    dimensions than they came from (a row reduction scaling columns). A row reduction
-    broadcast back along its rows (softmax, layernorm) stays fused."""
+    dimension (a sum over axis 0 of a matrix), when its users broadcast them along other
+    dimensions than they came from (a row reduction scaling columns), or when its users make
+    more than FUSED_USER_ELEMENTS elements of each result. A row reduction broadcast back
+    along its rows (softmax, layernorm) stays fused."""
     reduce = reduce.operation
     operand = ir.RankedTensorType(reduce.operands[0].type)
     dimensions = list(ir.DenseI64ArrayAttr(reduce.attributes["dimensions"]))
     results = [r for r in reduce.results if ir.RankedTensorType(r.type).has_static_shape]
-    if operand.rank < 2 or len(results) < len(reduce.results):
+    if len(results) < len(reduce.results):
+        return
+    fans_out = any(_fans_out(r) for r in results)
+    if operand.rank < 2 and not fans_out:
         return
     kept = [d for d in range(operand.rank) if d not in dimensions]
-    if operand.rank - 1 in dimensions and not any(_moves_dimensions(r, kept) for r in results):
+    if not fans_out and operand.rank - 1 in dimensions and \
+            not any(_moves_dimensions(r, kept) for r in results):
         return
     if not any(use.owner.name != FUSION_BARRIER for r in results for use in r.uses):
         return          # unread, or already behind barriers
