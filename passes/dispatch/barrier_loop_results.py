@@ -86,7 +86,11 @@ def _keep_alive(loop: ir.Operation, fenced: list[ir.Value]) -> None:
     """Results whose operand something else reads too, kept alive to the end of the loop's
     block (read by a barrier with the block's returned values). After zero trips such a result
     is that operand's buffer, and IREE updated it in place (a dynamic_update_slice or a sort of
-    the result, where it is the last use) under the operand's other readers: silently wrong."""
+    the result, where it is the last use) under the operand's other readers: silently wrong.
+    Loops in a function's body only: barriers before the terminators of loop bodies made
+    complex eig (nested QR loops) NaN."""
+    if loop.parent.name != "func.func":
+        return
     static = [r for r in loop.results if _static_tensor(r)]
     shared = [new for old, new in zip(static, fenced)
               if any(use.owner.operation != loop for use in

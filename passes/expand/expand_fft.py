@@ -133,10 +133,10 @@ def _split(n: int, static: bool) -> int | None:
     return None if n <= DENSE_MAX or n1 == 1 or not static else n1
 
 
-def _largest_matrix(n: int, static: bool) -> int:
+def largest_matrix(n: int, static: bool) -> int:
     """The longest dense DFT a length-n DFT is built from."""
     n1 = _split(n, static)
-    return n if n1 is None else max(_largest_matrix(n1, True), _largest_matrix(n // n1, True))
+    return n if n1 is None else max(largest_matrix(n1, True), largest_matrix(n // n1, True))
 
 
 def _dft(re: ir.Value, im: ir.Value | None, n: int, inverse: bool, keep: int):
@@ -291,7 +291,7 @@ def _expand_fft(op: ir.Operation):
         raise PassError(f"stablehlo.fft: fft_length {lengths} has a zero entry on a dynamic "
                         f"shape {rt}")
     for n in lengths:
-        size = _largest_matrix(n, rt.has_static_shape)
+        size = largest_matrix(n, rt.has_static_shape)
         if size > FACTOR_MAX and not _is_native(element_of(x), n):
             raise PassError(f"stablehlo.fft: a DFT of length {n} needs a {size}x{size} matrix "
                             f"(a prime factor or a dynamic shape); shlo builds at most "

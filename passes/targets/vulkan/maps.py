@@ -1,6 +1,6 @@
 """Vulkan quirk rewrite of stablehlo.map: an elementwise body as whole-tensor ops, so that the
 other Vulkan entries (vk-self-difference, vk-error-free-sum, ...) see the ops it computes
-(docs/iree_gaps.md#vk-elementwise-map)."""
+(docs/iree_gaps.md#vk-elementwise-map-maps-of-elementwise-ops)."""
 from __future__ import annotations
 
 from iree.compiler import ir

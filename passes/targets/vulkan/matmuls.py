@@ -1,5 +1,5 @@
 """Vulkan quirk rewrite of dot_general: the result's last dimension padded to an aligned
-width (docs/iree_gaps.md#vk-aligned-matmul-columns)."""
+width (docs/iree_gaps.md#vk-aligned-matmul-columns-products-of-odd-widths)."""
 from __future__ import annotations
 
 import math

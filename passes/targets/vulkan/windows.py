@@ -1,5 +1,5 @@
 """Vulkan quirk rewrite of reduce_window: an empty operand's windows over its padding
-(docs/iree_gaps.md#vk-empty-window-operand)."""
+(docs/iree_gaps.md#vk-empty-window-operand-windows-of-an-empty-operand)."""
 from __future__ import annotations
 
 from iree.compiler import ir
