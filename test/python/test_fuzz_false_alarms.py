@@ -5,7 +5,8 @@ from shlo.tools.fuzz import fuzz
 from shlo.tools.fuzz import program as P
 
 
-def _passes_on_cpu(program: P.Program) -> None:
+def _passes_on_cpu(program: P.Program, oracle: str = "xla") -> None:
+    """No finding on cpu, checked against `oracle` (the fuzzer's name of it)."""
     fuzzer = fuzz.Fuzzer(["cpu"])
     try:
         checked = fuzzer.check(program)
@@ -13,7 +14,7 @@ def _passes_on_cpu(program: P.Program) -> None:
         fuzzer.close()
     assert not checked.invalid and checked.findings == [], \
         [f.detail for f in checked.findings] or checked.invalid
-    assert checked.oracles.get("xla") is not None
+    assert checked.oracles.get(oracle) is not None
 
 
 def test_irfft_compared_with_its_input():
@@ -138,13 +139,7 @@ def test_interpreter_scatter_of_a_value_read_elsewhere():
     program = P.Program([P.Param("p0", x.shape, "F16")],
                         [P.Node("n0", "reduce_window", ["p0"], 462661993),
                          P.Node("n2", "scatter", ["n0", "p0"], 309958638)], ["n2", "n0"], [x])
-    fuzzer = fuzz.Fuzzer(["cpu"])
-    try:
-        checked = fuzzer.check(program)
-    finally:
-        fuzzer.close()
-    assert checked.findings == [], [f.detail for f in checked.findings]
-    assert checked.oracles.get("reference") is not None
+    _passes_on_cpu(program, "reference")
 
 
 def test_interpreter_total_order_compare():
@@ -158,13 +153,7 @@ def test_interpreter_total_order_compare():
                         [P.Node("n0", "dynamic_update_slice", ["p1", "p1"], 741899285),
                          P.Node("n1", "compare", ["n0", "n0"], 787473806)], ["n1"], [x])
     assert "TOTALORDER" in str(P.build(program).module)
-    fuzzer = fuzz.Fuzzer(["cpu"])
-    try:
-        checked = fuzzer.check(program)
-    finally:
-        fuzzer.close()
-    assert checked.findings == [], [f.detail for f in checked.findings]
-    assert checked.oracles.get("reference") is not None
+    _passes_on_cpu(program, "reference")
 
 
 def test_iota_plus_an_inexact_value():
