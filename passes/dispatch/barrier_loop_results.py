@@ -118,8 +118,10 @@ class BarrierLoopResults(Pass):
     def run(self, op: ir.Operation) -> None:
         for loop in nested_ops(op, "stablehlo.while"):
             loop = loop.operation
-            if self.every_loop or self.condition_only:
-                if self.every_loop or _condition_only(loop):
+            if self.every_loop:
+                _fence_results(loop)
+            elif self.condition_only:
+                if _condition_only(loop):
                     _fence_results(loop)
             elif _maybe_empty(loop):
                 _keep_alive(loop, _fence_results(loop))

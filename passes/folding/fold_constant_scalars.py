@@ -72,8 +72,9 @@ def _fold_extra(op: ir.Operation, limit: int) -> np.ndarray | None:
     return np.ascontiguousarray(out).reshape(shape)
 
 
-def _from_constants(op: ir.Operation) -> bool:
-    return bool(op.operands) and all(
+def _on_constants(op: ir.Operation) -> bool:
+    """Whether `op` is a one-result StableHLO op whose operands are all constants."""
+    return op.name.startswith("stablehlo.") and len(op.results) == 1 and bool(op.operands) and all(
         isinstance(v.owner, (ir.Operation, ir.OpView)) and v.owner.name == "stablehlo.constant"
         for v in op.operands)
 
@@ -102,7 +103,7 @@ class FoldConstantScalars(Pass):
         pending: list[ir.Operation] = []
 
         def visit(o):
-            if o.name.startswith("stablehlo.") and len(o.results) == 1 and _from_constants(o):
+            if _on_constants(o):
                 pending.append(o)
             return ir.WalkResult.ADVANCE
         op.walk(visit)
@@ -119,5 +120,4 @@ class FoldConstantScalars(Pass):
                     users.append(use.owner.operation)
             o.results[0].replace_all_uses_with(constant)
             o.erase()
-            pending.extend(u for u in users if u.name.startswith("stablehlo.")
-                           and len(u.results) == 1 and _from_constants(u))
+            pending.extend(u for u in users if _on_constants(u))
