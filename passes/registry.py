@@ -74,6 +74,8 @@ PASSES: dict[str, tuple[str, str]] = {
                                      "BoundDispatchOperands"),
     "shlo-fence-crossed-reductions": ("shlo.passes.dispatch.fence_crossed_reductions",
                                       "FenceCrossedReductions"),
+    "shlo-fence-transposed-variadic-reduces": (
+        "shlo.passes.dispatch.fence_transposed_variadic_reduces", "FenceTransposedVariadicReduces"),
     "shlo-defer-softmax-division": ("shlo.passes.dispatch.defer_softmax_division",
                                     "DeferSoftmaxDivision"),
     "shlo-fold-dynamic-self-ops": ("shlo.passes.folding.fold_dynamic_self_ops", "FoldDynamicSelfOps"),

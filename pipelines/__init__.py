@@ -60,6 +60,7 @@ DEFAULT_PASSES = [
     "shlo-fold-constant-scalars",
     "canonicalize",
     "cse",
+    "shlo-fence-transposed-variadic-reduces",
     "shlo-copy-overlapping-updates",
     "shlo-fold-dynamic-self-ops",
     "shlo-split-complex-constants",

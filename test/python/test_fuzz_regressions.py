@@ -511,16 +511,10 @@ def test_vulkan_seed_54_findings(name, target):
 
 
 @pytest.mark.parametrize("target", ["cpu", "vulkan"])
-@pytest.mark.xfail(strict=True, reason=(
-    "IREE 3.13, cpu and vulkan, also without shlo's passes: a variadic (argmax) reduce whose "
-    "value result is unused and whose index result is transposed fails to compile: "
-    "'linalg.yield' op expected number of yield values (2) to match the number of inits / outs "
-    "operands of the enclosing LinalgOp (1); the same with the result added or transposed by "
-    "the identity compiles; fix idea: an optimization_barrier on such a reduce's results (by "
-    "hand it compiles on both)"))
 def test_variadic_reduce_transposed_result(target):
-    """Seed 54 program 122 (found on vulkan, fails on cpu too): the argmax of f32[1, 2, 2, 4]
-    over dimensions [0, 3], its index transposed (8x3x5x4 alike)."""
+    """Seed 54 program 122 (found on vulkan, failed on cpu too, also without shlo's passes):
+    the argmax of f32[1, 2, 2, 4] over dimensions [0, 3], its index transposed (8x3x5x4
+    alike); fixed by shlo-fence-transposed-variadic-reduces."""
     if target == "vulkan":
         from conftest import vulkan_or_skip
         vulkan_or_skip()
