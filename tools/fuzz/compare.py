@@ -23,6 +23,7 @@ class OutputMeta:
     err: float
     cancel: bool
     fragile: bool
+    scale: float = 0.0  # a magnitude the cancelled error is relative to (see Val.scale)
 
 
 def meta_of(program, vals) -> list[OutputMeta]:
@@ -93,7 +94,7 @@ def _compare_one(g: np.ndarray, want: dict, meta: OutputMeta) -> str | None:
                 whole = np.abs(want[k].astype(np.complex128 if meta.dtype == "C64" else
                                               np.float64))
                 whole = whole[np.isfinite(whole)]
-                scale = scale + (np.max(whole) if whole.size else 0.0)
+                scale = scale + max(np.max(whole) if whole.size else 0.0, meta.scale)
             tol = rel * scale + 2 * spread + (tiny * 4 if meta.err else 0.0)
             close = np.abs(gp - w) <= tol
             ok |= (np.isnan(gp) & np.isnan(w)) | (gp == w) | (close & np.isfinite(gp) & finite)

@@ -137,6 +137,10 @@ class Fuzzer:
             if why and self.lazy and "xla" not in oracles:   # the interpreter alone disagreed
                 oracles.update(self.oracles(program, built, text, ref_text, xla=True))
                 why = compare(r.values(), oracles, metas)
+            if why and any(built.vals[o].scale for o in program.outputs) and \
+                    not any(m.scale for m in metas):
+                metas = self.scaled(program, built, metas)
+                why = compare(r.values(), oracles, metas)
             if why:
                 findings.append(Finding("mismatch", target, why, program))
         return Checked(findings, oracles or {})
@@ -179,6 +183,21 @@ class Fuzzer:
         checked = self.check(program, [finding.target], need_oracles=finding.kind == "mismatch")
         return any(f.signature() == finding.signature() for f in checked.findings)
 
+    def scaled(self, program: P.Program, built, metas: list) -> list:
+        """`metas` with each output's `scale`: the largest finite magnitude of an oracle's
+        value of its Val.scale (0 where it has none or no oracle gives it)."""
+        out = []
+        for o, m in zip(program.outputs, metas):
+            vid = built.vals[o].scale
+            v = self.value_of(program, vid) if vid else None
+            if v is not None:
+                a = np.abs(np.asarray(v).astype(np.complex128 if m.dtype == "C64" else
+                                                  np.float64))
+                a = a[np.isfinite(a)]
+                m = dataclasses.replace(m, scale=float(a.max()) if a.size else 0.0)
+            out.append(m)
+        return out
+
     def value_of(self, program: P.Program, vid: str):
         """An oracle's value of `vid` in `program` (None when neither oracle gives one)."""
         sub = P.prune(dataclasses.replace(program.copy(), outputs=[vid]))
@@ -212,7 +231,8 @@ def write_reproducer(fuzzer: Fuzzer, finding: Finding, directory: str, note: str
         np.save(os.path.join(directory, f"input_{i}.npy"), a)
     meta = {"kind": finding.kind, "target": finding.target, "detail": finding.detail,
             "program": program.to_json(), "describe": program.describe(), "note": note,
-            "outputs": [dataclasses.asdict(m) for m in meta_of(program, built.vals)],
+            "outputs": [dataclasses.asdict(m) for m in
+                        fuzzer.scaled(program, built, meta_of(program, built.vals))],
             "input_dtypes": [p.dtype for p in program.params],
             "max_elements": fuzzer.max_elements}
     with open(os.path.join(directory, "meta.json"), "w") as f:
