@@ -28,10 +28,12 @@ from shlo.errors import PassError
 from ..base import binary_body
 from ..element_types.expand_complex_pad import pad_by_parts
 from ..lib.expr import element_of, is_complex, is_float
+from ..lib import builders as extras
 from ..lib.builders import fusion_barrier
 from ..custom_calls.cumulative_window import IDENTITIES, is_identity
 from ..op_rules import CANONICAL
 
+IN_LINE = 16        # pieces of a split written out one after another; more become a loop
 
 def _results(values) -> list[ir.Value]:
     return list(values) if isinstance(values, (list, tuple)) else [values]
@@ -255,11 +257,89 @@ def _scatter(inputs, indices, updates, kw) -> list[ir.Value]:
     return out
 
 
+def _i32(value: int) -> ir.Value:
+    return stablehlo.constant(np.array(value, np.int32))
+
+
+def _loop(count: int, carried: list[ir.Value], step) -> list[ir.Value]:
+    """`carried` after `step(k, *carried)` (tensor<i32> k) for k = 0 .. count - 1, as a
+    stablehlo.while: one executable for all trips."""
+    def cond(k, *_):
+        return stablehlo.compare(k, _i32(count), comparison_direction="LT")
+
+    def body(k, *values):
+        return [stablehlo.add(k, _i32(1)), *step(k, *values)]
+    return extras.while_([_i32(0), *carried], cond, body)[1:]
+
+
+def _fenced(values: list[ir.Value]) -> list[ir.Value]:
+    """The values behind fences (lib.builders.fence), but for those a fusion barrier gives."""
+    bare = [v for v in values if not (isinstance(v.owner, (ir.Operation, ir.OpView))
+                                      and v.owner.name == extras.FUSION_BARRIER)]
+    fenced = dict(zip(bare, extras.fence(bare))) if bare else {}
+    return [fenced.get(v, v) for v in values]
+
+
+def _scatter_chunks(inputs, indices, updates, kw, step: int) -> list[ir.Value]:
+    """Scatters of `step` updates at a time, in their order: in line up to IN_LINE chunks,
+    else a loop over the whole chunks and one scatter of the rest."""
+    n = ir.RankedTensorType(indices.type).shape[0]
+    out, done = list(inputs), 0
+    if -(-n // step) > IN_LINE:
+        done = n // step * step
+        # computed once before the loop, not fused into its trips (shlo-barrier-loop-captures)
+        indices, *updates = _fenced([indices, *updates])
+
+        def chunk(k, *values):
+            start = stablehlo.multiply(k, _i32(step))
+
+            def piece(x):
+                shape = list(ir.RankedTensorType(x.type).shape)
+                return stablehlo.dynamic_slice(x, [start] + [_i32(0)] * (len(shape) - 1),
+                                               slice_sizes=[step] + shape[1:])
+            return _scatter(list(values), piece(indices), [piece(u) for u in updates], kw)
+        out = _loop(n // step, out, chunk)
+    for s in range(done, n, step):
+        e = min(n, s + step)
+        out = _scatter(out, _slice(indices, 0, s, e), [_slice(u, 0, s, e) for u in updates], kw)
+    return out
+
+
+def _scatter_pieces(inputs, indices, updates, kw, at: int, cut: int, step: int):
+    """The window's dimension `cut` (the operand's `at`) in pieces of `step`: a loop over the
+    pieces but the last, each scattered into its dynamic slice of the operand and written
+    back, then the last piece (to the operand's end) and a concatenate."""
+    width = ir.RankedTensorType(updates[0].type).shape[cut + 1]
+    count = (width - 1) // step         # the pieces before the last
+    indices, *updates = _fenced([indices, *updates])
+
+    def piece(k, *values):
+        start = stablehlo.multiply(k, _i32(step))
+
+        def at_start(x, dim):
+            shape = list(ir.RankedTensorType(x.type).shape)
+            starts = [start if d == dim else _i32(0) for d in range(len(shape))]
+            shape[dim] = step
+            return stablehlo.dynamic_slice(x, starts, slice_sizes=shape), starts
+        sliced = [at_start(x, at) for x in values]
+        out = _scatter([fusion_barrier(x) for x, _ in sliced], indices,
+                       [at_start(u, cut + 1)[0] for u in updates], kw)
+        return [stablehlo.dynamic_update_slice(x, o, starts)
+                for x, o, (_, starts) in zip(values, out, sliced)]
+    looped = _loop(count, list(inputs), piece)
+    done, size = count * step, ir.RankedTensorType(inputs[0].type).shape[at]
+    last = _scatter([fusion_barrier(_slice(x, at, done, size)) for x in looped], indices,
+                    [_slice(u, cut + 1, done, width) for u in updates], kw)
+    return [stablehlo.concatenate([_slice(x, at, 0, done), o], dimension=at)
+            for x, o in zip(looped, last)]
+
+
 def bounded_scatter(op: ir.Operation, limit: int):
     """A scatter (in shlo-canonicalize-scatter's form: indices [N, k], updates [N, window of
     the operand's last dimensions]) of more than `limit` update elements: scatters of at most
-    `limit` one after another (the updates in their order), a window longer than `limit` cut
-    along the operand into pieces scattered apart and concatenated."""
+    `limit` one after another (the updates in their order; more than IN_LINE of them as a
+    loop), a window longer than `limit` cut along the operand into pieces scattered apart and
+    concatenated."""
     if CANONICAL not in op.attributes:
         return None
     (inputs, indices, updates), kw = arguments(op)
@@ -267,21 +347,17 @@ def bounded_scatter(op: ir.Operation, limit: int):
     if (not all(ir.RankedTensorType(v.type).has_static_shape for v in [*inputs, indices])
             or kw.get("input_batching_dims") or math.prod(shape) <= limit):
         return None
-    n, window = shape[0], shape[1:]
+    window = shape[1:]
     if math.prod(window) <= limit:
-        step = max(1, limit // math.prod(window))
-        out = list(inputs)
-        for s in range(0, n, step):
-            e = min(n, s + step)
-            out = _scatter(out, _slice(indices, 0, s, e), [_slice(u, 0, s, e) for u in updates],
-                           kw)
-        return out
+        return _scatter_chunks(inputs, indices, updates, kw, max(1, limit // math.prod(window)))
     j, inner = len(window), 1       # cut window dimension j - 1, the later ones fit
     while inner * window[j - 1] <= limit:
         j, inner = j - 1, inner * window[j - 1]
     cut, step = j - 1, max(1, limit // inner)
     at = ir.RankedTensorType(indices.type).shape[1] + cut      # that dimension in the operand
     size = ir.RankedTensorType(inputs[0].type).shape[at]
+    if -(-window[cut] // step) > IN_LINE:
+        return _scatter_pieces(inputs, indices, updates, kw, at, cut, step)
     pieces = []
     for s in range(0, window[cut], step):
         e = min(window[cut], s + step)
