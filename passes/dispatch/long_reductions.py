@@ -272,10 +272,24 @@ def _loop(count: int, carried: list[ir.Value], step) -> list[ir.Value]:
     return extras.while_([_i32(0), *carried], cond, body)[1:]
 
 
+def _take(x: ir.Value, dim: int, start, size: int, scale: int = 1) -> ir.Value:
+    """`size` elements of `x` along `dim` from `start * scale`: a slice for an int `start`, a
+    dynamic_slice for a tensor<i32> one."""
+    if isinstance(start, int):
+        return _slice(x, dim, start * scale, start * scale + size)
+    if scale != 1:
+        start = stablehlo.multiply(start, _i32(scale))
+    shape = list(ir.RankedTensorType(x.type).shape)
+    starts = [start if d == dim else _i32(0) for d in range(len(shape))]
+    shape[dim] = size
+    return stablehlo.dynamic_slice(x, starts, slice_sizes=shape)
+
+
 def _fenced(values: list[ir.Value]) -> list[ir.Value]:
-    """The values behind fences (lib.builders.fence), but for those a fusion barrier gives."""
-    bare = [v for v in values if not (isinstance(v.owner, (ir.Operation, ir.OpView))
-                                      and v.owner.name == extras.FUSION_BARRIER)]
+    """The values an op computes behind fences (lib.builders.fence), but for constants and
+    those a fusion barrier gives."""
+    bare = [v for v in values if isinstance(v.owner, (ir.Operation, ir.OpView))
+            and v.owner.name not in (extras.FUSION_BARRIER, "stablehlo.constant")]
     fenced = dict(zip(bare, extras.fence(bare))) if bare else {}
     return [fenced.get(v, v) for v in values]
 
@@ -291,13 +305,8 @@ def _scatter_chunks(inputs, indices, updates, kw, step: int) -> list[ir.Value]:
         indices, *updates = _fenced([indices, *updates])
 
         def chunk(k, *values):
-            start = stablehlo.multiply(k, _i32(step))
-
-            def piece(x):
-                shape = list(ir.RankedTensorType(x.type).shape)
-                return stablehlo.dynamic_slice(x, [start] + [_i32(0)] * (len(shape) - 1),
-                                               slice_sizes=[step] + shape[1:])
-            return _scatter(list(values), piece(indices), [piece(u) for u in updates], kw)
+            return _scatter(list(values), _take(indices, 0, k, step, step),
+                            [_take(u, 0, k, step, step) for u in updates], kw)
         out = _loop(n // step, out, chunk)
     for s in range(done, n, step):
         e = min(n, s + step)
@@ -311,23 +320,17 @@ def _scatter_pieces(inputs, indices, updates, kw, at: int, cut: int, step: int):
     back, then the last piece (to the operand's end) and a concatenate."""
     width = ir.RankedTensorType(updates[0].type).shape[cut + 1]
     count = (width - 1) // step         # the pieces before the last
+    shape = list(ir.RankedTensorType(inputs[0].type).shape)
     indices, *updates = _fenced([indices, *updates])
 
     def piece(k, *values):
+        out = _scatter([fusion_barrier(_take(x, at, k, step, step)) for x in values], indices,
+                       [_take(u, cut + 1, k, step, step) for u in updates], kw)
         start = stablehlo.multiply(k, _i32(step))
-
-        def at_start(x, dim):
-            shape = list(ir.RankedTensorType(x.type).shape)
-            starts = [start if d == dim else _i32(0) for d in range(len(shape))]
-            shape[dim] = step
-            return stablehlo.dynamic_slice(x, starts, slice_sizes=shape), starts
-        sliced = [at_start(x, at) for x in values]
-        out = _scatter([fusion_barrier(x) for x, _ in sliced], indices,
-                       [at_start(u, cut + 1)[0] for u in updates], kw)
-        return [stablehlo.dynamic_update_slice(x, o, starts)
-                for x, o, (_, starts) in zip(values, out, sliced)]
+        starts = [start if d == at else _i32(0) for d in range(len(shape))]
+        return [stablehlo.dynamic_update_slice(x, o, starts) for x, o in zip(values, out)]
     looped = _loop(count, list(inputs), piece)
-    done, size = count * step, ir.RankedTensorType(inputs[0].type).shape[at]
+    done, size = count * step, shape[at]
     last = _scatter([fusion_barrier(_slice(x, at, done, size)) for x in looped], indices,
                     [_slice(u, cut + 1, done, width) for u in updates], kw)
     return [stablehlo.concatenate([_slice(x, at, 0, done), o], dimension=at)
@@ -389,14 +392,12 @@ def bounded_convolution(op: ir.Operation, limit: int):
                         f"{list(rt.shape)}) are more than {limit}, which this target computes "
                         f"wrongly, and a reversed or grouped kernel is not split")
     kw["result_type"] = op.results[0].type
-    pieces = []
     if window <= limit:                 # slices of the input features
         step = max(1, limit // window)
         at_x, at_k = kw["input_feature_dimension"], kw["kernel_input_feature_dimension"]
-        for s in range(0, features, step):
-            e = min(features, s + step)
-            pieces.append(stablehlo.convolution(_slice(lhs, at_x, s, e), _slice(rhs, at_k, s, e),
-                                                **kw))
+        lhs, rhs = _fenced([lhs, rhs]) if -(-features // step) > IN_LINE else (lhs, rhs)
+        return [_summed(features, step, kw["result_type"], lambda s, n: stablehlo.convolution(
+            _take(lhs, at_x, s, n, step), _take(rhs, at_k, s, n, step), **kw))]
     else:                               # slices of the longest kernel dimension
         i = max(range(len(spatial)), key=lambda k: rt.shape[spatial[k]])
         at_x, at_k = kw["input_spatial_dimensions"][i], spatial[i]
@@ -414,14 +415,30 @@ def bounded_convolution(op: ir.Operation, limit: int):
         stride = kw["window_strides"][i] if kw.get("window_strides") else 1
         rd = kw["rhs_dilation"][i] if kw.get("rhs_dilation") else 1
         out = ir.RankedTensorType(op.results[0].type).shape[kw["output_spatial_dimensions"][i]]
-        for s in range(0, size, step):
-            e = min(size, s + step)
-            piece = _slice(x, at_x, s * rd, s * rd + (out - 1) * stride + (e - s - 1) * rd + 1)
-            pieces.append(stablehlo.convolution(piece, _slice(rhs, at_k, s, e), **kw))
-    total = pieces[0]
-    for p in pieces[1:]:
-        total = stablehlo.add(total, p)
-    return [total]
+        x, rhs = _fenced([x, rhs]) if -(-size // step) > IN_LINE else (x, rhs)
+        return [_summed(size, step, kw["result_type"], lambda s, n: stablehlo.convolution(
+            _take(x, at_x, s, (out - 1) * stride + (n - 1) * rd + 1, step * rd),
+            _take(rhs, at_k, s, n, step), **kw))]
+
+
+def _summed(size: int, step: int, result_type: ir.Type, part) -> ir.Value:
+    """The sum of `part(k, n)` over the pieces of `size` in `step`s, in order (`k`: the
+    piece's number, an int or a loop's tensor<i32>; `n`: its length): in line up to IN_LINE
+    pieces, else the whole pieces in a loop from the sum's identity (-0 for floats) and the
+    rest in line."""
+    count, rest = divmod(size, step)
+    if count + bool(rest) <= IN_LINE:
+        total = part(0, min(step, size))
+        for k in range(1, count + bool(rest)):
+            total = stablehlo.add(total, part(k, min(step, size - k * step)))
+        return total
+    t = ir.RankedTensorType(result_type)
+    zero = _zero(t.element_type)
+    if is_float(t.element_type) or is_complex(t.element_type):
+        zero = stablehlo.negate(zero)
+    start = stablehlo.broadcast_in_dim(zero, broadcast_dimensions=[], result_type=t)
+    (total,) = _loop(count, [start], lambda k, acc: [stablehlo.add(acc, part(k, step))])
+    return stablehlo.add(total, part(count, rest)) if rest else total
 
 
 # ---- run-time sized reductions --------------------------------------------------------------
