@@ -57,6 +57,8 @@ DEFAULT_PASSES = [
     "shlo-bound-dispatch-operands",
     "shlo-fence-sort-slices",
     "shlo-fence-unsigned-contractions",
+    "shlo-fence-scalar-scatter-updates",
+    "shlo-fence-vector-dot-results",
     "shlo-fold-constant-scalars",
     "canonicalize",
     "cse",
