@@ -73,3 +73,43 @@ def test_scatter_of_a_sliced_element(text, case, target):
     args, want = case(np.random.default_rng(0))
     got = shlo.compile(text, target=target, cache=False)(*args)
     np.testing.assert_array_equal(np.asarray(got), want)
+
+
+@pytest.mark.parametrize("target", ["cpu", "vulkan"])
+def test_scatter_of_a_sliced_element_in_a_loop(target):
+    """Four trips of a while loop, each adding x[t] at column 10 * t of an f32[1, 4096] carry
+    (the barrier inside the loop body)."""
+    if target == "vulkan":
+        from conftest import vulkan_or_skip
+        vulkan_or_skip()
+    op_t = "tensor<1x4096xf32>"
+    text = f'''func.func @main(%x: tensor<4096xf32>) -> {op_t} {{
+  %zero = stablehlo.constant dense<0.0> : {op_t}
+  %t0 = stablehlo.constant dense<0> : tensor<i32>
+  %r:2 = stablehlo.while(%t = %t0, %acc = %zero) : tensor<i32>, {op_t}
+   cond {{
+    %n = stablehlo.constant dense<4> : tensor<i32>
+    %c = stablehlo.compare LT, %t, %n, SIGNED : (tensor<i32>, tensor<i32>) -> tensor<i1>
+    stablehlo.return %c : tensor<i1>
+  }} do {{
+    %s = stablehlo.dynamic_slice %x, %t, sizes = [1] : (tensor<4096xf32>, tensor<i32>) -> tensor<1xf32>
+    %u = stablehlo.reshape %s : (tensor<1xf32>) -> tensor<1x1xf32>
+    %ten = stablehlo.constant dense<10> : tensor<i32>
+    %col = stablehlo.multiply %t, %ten : tensor<i32>
+    %i = stablehlo.reshape %col : (tensor<i32>) -> tensor<1x1xi32>
+    %y = "stablehlo.scatter"(%acc, %i, %u) <{{indices_are_sorted = false, scatter_dimension_numbers = #stablehlo.scatter<update_window_dims = [1], inserted_window_dims = [1], scatter_dims_to_operand_dims = [1], index_vector_dim = 1>, unique_indices = false}}> ({{
+    ^bb0(%a: tensor<f32>, %b: tensor<f32>):
+      %c = stablehlo.add %a, %b : tensor<f32>
+      stablehlo.return %c : tensor<f32>
+    }}) : ({op_t}, tensor<1x1xi32>, tensor<1x1xf32>) -> {op_t}
+    %one = stablehlo.constant dense<1> : tensor<i32>
+    %next = stablehlo.add %t, %one : tensor<i32>
+    stablehlo.return %next, %y : tensor<i32>, {op_t}
+  }}
+  return %r#1 : {op_t}
+}}'''
+    x = np.random.default_rng(1).standard_normal(4096).astype(np.float32)
+    want = np.zeros((1, 4096), np.float32)
+    want[0, [0, 10, 20, 30]] = x[:4]
+    got = shlo.compile(text, target=target, cache=False)(x)
+    np.testing.assert_array_equal(np.asarray(got), want)
