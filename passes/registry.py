@@ -102,6 +102,7 @@ PASSES: dict[str, tuple[str, str]] = {
                                      "SplitComplexConstants"),
     "shlo-legalize-vhlo": ("shlo.passes.expand.legalize_vhlo", "LegalizeVhlo"),
     "shlo-simplify": ("shlo.passes.folding.simplify", "Simplify"),
+    "shlo-fold-identity-ops": ("shlo.passes.folding.fold_identity_ops", "FoldIdentityOps"),
     "shlo-fold-constant-scalars": ("shlo.passes.folding.fold_constant_scalars",
                                    "FoldConstantScalars"),
     "shlo-slice-before-elementwise": ("shlo.passes.shapes.slice_before_elementwise",

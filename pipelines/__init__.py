@@ -52,6 +52,7 @@ DEFAULT_PASSES = [
     "shlo-legalize-reducer-rounding",
     "shlo-round-narrow-arithmetic",
     "shlo-slice-before-elementwise",
+    "shlo-fold-identity-ops",
     "shlo-barrier-loop-captures",
     "shlo-barrier-loop-results",
     "shlo-bound-dispatch-operands",

@@ -8,7 +8,10 @@ without shlo's passes (docs/iree_gaps.md#shlo-barrier-returned-arguments). Retur
 barrier, x is a value of its own and comes back unchanged. A returned view of such an argument
 (a reshape, slice, transpose, ...: `return reshape(x), sort(x)` was wrong too) goes through the
 barrier alike. Arguments only returned, and those of dynamic shape (IREE cannot compile a
-barrier on them), are left alone.
+barrier on them), are left alone. So is one returned through an op that IREE folds to it (a
+reduce over no dimensions, a pad by zero, x * 1, ...: `identity_source`; shlo-fold-identity-ops
+folds them before this pass, which looks through any left): `return reduce(x) over no
+dimensions, sort(x)` returned the sorted x (seed 72 program 163).
 """
 from __future__ import annotations
 
@@ -17,6 +20,7 @@ import dataclasses
 from iree.compiler import ir
 
 from ..base import BUFFER_VIEWS, Pass, nested_ops
+from ..folding.fold_identity_ops import identity_source
 from ..lib import builders as extras
 
 
@@ -25,14 +29,14 @@ def _is_public(func: ir.Operation) -> bool:
         ir.StringAttr(func.attributes["sym_visibility"]).value == "public"
 
 
-def _source(op: ir.Operation) -> ir.Value | None:
-    """The operand `op` is a view of (BUFFER_VIEWS), or the branch of a select of one value twice
-    (IREE folds it to that value: seed 31 program 606), else None."""
-    if op.name in BUFFER_VIEWS:
-        return op.operands[0]
-    if op.name == "stablehlo.select" and op.operands[1] == op.operands[2]:
-        return op.operands[1]
-    return None
+def _source(value: ir.Value) -> ir.Value | None:
+    """The operand that `value` is a view of (BUFFER_VIEWS), or the value it equals when an
+    identity op defines it (IREE folds it to that value; a select of one value twice: seed 31
+    program 606), else None."""
+    if not isinstance(value, ir.OpResult):
+        return None
+    op = value.owner.operation
+    return op.operands[0] if op.name in BUFFER_VIEWS else identity_source(value)
 
 
 def _fenced(value: ir.Value, block: ir.Block, ret: ir.Operation) -> bool:
@@ -42,9 +46,9 @@ def _fenced(value: ir.Value, block: ir.Block, ret: ir.Operation) -> bool:
     if not isinstance(t, ir.RankedTensorType) or not t.has_static_shape:
         return False
     chain = [ret]
-    while isinstance(value, ir.OpResult) and _source(value.owner.operation) is not None:
+    while (source := _source(value)) is not None:
         chain.append(value.owner.operation)
-        value = _source(value.owner.operation)
+        value = source
     if not isinstance(value, ir.BlockArgument) or value.owner != block:
         return False
     return any(use.owner.operation not in chain for use in value.uses)

@@ -51,8 +51,10 @@ from .simplify_fold import (FOLDERS, array_of, fold, kind, plain_static, signed_
 # ---- what a constant operand holds ----------------------------------------------------------
 
 def _all(value: ir.Value, test) -> bool:
-    """`value` is a foldable constant whose elements all pass `test(array)`."""
-    arr = array_of(value)
+    """`value` is a foldable constant, or a broadcast_in_dim of one, whose elements all pass
+    `test(array)`."""
+    inner = defined_by(value, "stablehlo.broadcast_in_dim")
+    arr = array_of(value if inner is None else inner.operands[0])
     return arr is not None and arr.size > 0 and bool(np.all(test(arr)))
 
 
@@ -241,20 +243,27 @@ def _part(index: int):
     return rule
 
 
-# op name -> rule(op) -> the value that replaces its result, or None. A rule may return a
-# value of another type: the caller keeps the op then.
-IDENTITIES = {
+# op name -> rule(op) -> an existing value (an operand, or a constant the op reads) that
+# replaces its result, or None; no rule here builds an op (shlo-fold-identity-ops reuses them).
+# A rule may return a value of another type: the caller keeps the op then.
+EXISTING_VALUE_RULES = {
     "stablehlo.add": _add, "stablehlo.subtract": _subtract, "stablehlo.multiply": _multiply,
     "stablehlo.divide": _divide, "stablehlo.and": _and, "stablehlo.or": _or,
     "stablehlo.xor": _xor, "stablehlo.not": _twice("stablehlo.not"),
     "stablehlo.negate": _twice("stablehlo.negate"), "stablehlo.select": _select,
-    "stablehlo.compare": _compare, "stablehlo.convert": _same, "stablehlo.reshape": _reshape,
-    "stablehlo.transpose": _transpose, "stablehlo.broadcast_in_dim": _broadcast_in_dim,
-    "stablehlo.slice": _slice, "stablehlo.pad": _pad, "stablehlo.concatenate": _concatenate,
-    "stablehlo.reverse": _reverse, "stablehlo.dynamic_slice": _dynamic_slice,
+    "stablehlo.convert": _same, "stablehlo.pad": _pad, "stablehlo.reverse": _reverse,
     "stablehlo.dynamic_update_slice": _dynamic_update_slice,
     "stablehlo.get_tuple_element": _get_tuple_element,
     "stablehlo.real": _part(0), "stablehlo.imag": _part(1),
+}
+
+# op name -> rule(op) -> the value or new op that replaces its result, or None.
+IDENTITIES = {
+    **EXISTING_VALUE_RULES,
+    "stablehlo.compare": _compare, "stablehlo.reshape": _reshape,
+    "stablehlo.transpose": _transpose, "stablehlo.broadcast_in_dim": _broadcast_in_dim,
+    "stablehlo.slice": _slice, "stablehlo.concatenate": _concatenate,
+    "stablehlo.dynamic_slice": _dynamic_slice,
 }
 
 
