@@ -34,3 +34,21 @@ func.func @views(%x: tensor<4x6xf32>, %y: tensor<4x6xf32>) -> (tensor<24xf32>, t
   %s = stablehlo.reshape %y : (tensor<4x6xf32>) -> tensor<24xf32>
   return %r, %n, %s : tensor<24xf32>, tensor<4x6xf32>, tensor<24xf32>
 }
+
+// x returned through a reduce over no dimensions, which IREE folds to x (seed 72 program
+// 163): looked through, so the returned value goes through the barrier.
+// CHECK-LABEL: func.func @through_an_identity
+// CHECK:         %[[R:.*]] = stablehlo.reduce
+// CHECK:         %[[S:.*]] = "stablehlo.sort"
+// CHECK:         %[[B:.*]] = stablehlo.optimization_barrier %[[R]]
+// CHECK:         return %[[B]], %[[S]]
+func.func @through_an_identity(%x: tensor<3xi8>) -> (tensor<3xi8>, tensor<3xi8>) {
+  %c = stablehlo.constant dense<1> : tensor<i8>
+  %0 = stablehlo.reduce(%x init: %c) applies stablehlo.multiply across dimensions = [] : (tensor<3xi8>, tensor<i8>) -> tensor<3xi8>
+  %1 = "stablehlo.sort"(%x) <{dimension = 0 : i64, is_stable = false}> ({
+  ^bb0(%a: tensor<i8>, %b: tensor<i8>):
+    %p = stablehlo.compare GT, %a, %b, SIGNED : (tensor<i8>, tensor<i8>) -> tensor<i1>
+    stablehlo.return %p : tensor<i1>
+  }) : (tensor<3xi8>) -> tensor<3xi8>
+  return %0, %1 : tensor<3xi8>, tensor<3xi8>
+}

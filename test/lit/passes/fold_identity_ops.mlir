@@ -1,0 +1,51 @@
+// RUN: shlo-opt --shlo-fold-identity-ops %s | filecheck %s
+
+// Ops that return their operand unchanged (IREE folds them after shlo's pipeline, where
+// shlo-barrier-returned-arguments would have seen the op, not the argument): each result is x.
+// CHECK-LABEL: func.func @identities
+// CHECK-NOT:     stablehlo.reduce
+// CHECK-NOT:     stablehlo.pad
+// CHECK-NOT:     stablehlo.select
+// CHECK-NOT:     stablehlo.case
+// CHECK:         return %arg0, %arg0, %arg0, %arg0 :
+func.func @identities(%x: tensor<4x8xf32>, %k: tensor<i32>) -> (tensor<4x8xf32>, tensor<4x8xf32>, tensor<4x8xf32>, tensor<4x8xf32>) {
+  %one = stablehlo.constant dense<1.0> : tensor<f32>
+  %true = stablehlo.constant dense<true> : tensor<i1>
+  %n = stablehlo.negate %x : tensor<4x8xf32>
+  %0 = stablehlo.reduce(%x init: %one) applies stablehlo.multiply across dimensions = [] : (tensor<4x8xf32>, tensor<f32>) -> tensor<4x8xf32>
+  %1 = stablehlo.pad %x, %one, low = [0, 0], high = [0, 0], interior = [0, 0] : (tensor<4x8xf32>, tensor<f32>) -> tensor<4x8xf32>
+  %2 = stablehlo.select %true, %x, %n : (tensor<i1>, tensor<4x8xf32>, tensor<4x8xf32>) -> tensor<4x8xf32>
+  %3 = "stablehlo.case"(%k) ({
+    stablehlo.return %x : tensor<4x8xf32>
+  }) : (tensor<i32>) -> tensor<4x8xf32>
+  return %0, %1, %2, %3 : tensor<4x8xf32>, tensor<4x8xf32>, tensor<4x8xf32>, tensor<4x8xf32>
+}
+
+// An if on a constant: the branch it runs is inlined.
+// CHECK-LABEL: func.func @constant_if
+// CHECK-NOT:     stablehlo.if
+// CHECK:         %[[S:.*]] = stablehlo.sine %arg0
+// CHECK:         return %[[S]]
+func.func @constant_if(%x: tensor<4xf32>) -> tensor<4xf32> {
+  %false = stablehlo.constant dense<false> : tensor<i1>
+  %0 = "stablehlo.if"(%false) ({
+    stablehlo.return %x : tensor<4xf32>
+  }, {
+    %s = stablehlo.sine %x : tensor<4xf32>
+    stablehlo.return %s : tensor<4xf32>
+  }) : (tensor<i1>) -> tensor<4xf32>
+  return %0 : tensor<4xf32>
+}
+
+// Look-alikes that move or change elements stay.
+// CHECK-LABEL: func.func @kept
+// CHECK:         stablehlo.transpose %arg0, dims = [1, 0]
+// CHECK:         stablehlo.pad
+// CHECK:         stablehlo.reduce
+func.func @kept(%x: tensor<4x4xf32>) -> (tensor<4x4xf32>, tensor<4x4xf32>, tensor<4xf32>) {
+  %zero = stablehlo.constant dense<0.0> : tensor<f32>
+  %0 = stablehlo.transpose %x, dims = [1, 0] : (tensor<4x4xf32>) -> tensor<4x4xf32>
+  %1 = stablehlo.pad %x, %zero, low = [-1, 0], high = [1, 0], interior = [0, 0] : (tensor<4x4xf32>, tensor<f32>) -> tensor<4x4xf32>
+  %2 = stablehlo.reduce(%x init: %zero) applies stablehlo.add across dimensions = [0] : (tensor<4x4xf32>, tensor<f32>) -> tensor<4xf32>
+  return %0, %1, %2 : tensor<4x4xf32>, tensor<4x4xf32>, tensor<4xf32>
+}
