@@ -602,6 +602,7 @@ def run_model(model: Model, *, rounds: int = 5, budget: float = 0.3, flags=(),
         return row
     row["shlo_compile_ms"] = (time.perf_counter() - start) * 1e3
     row["shlo_compile_cpu_ms"] = (compile_cpu_seconds() - cpu_start) * 1e3
+    row["device"] = executable.executable.device        # local-sync: marked for one thread
     row["xla_compile_cpu_ms"] = p.xla_compile_cpu_ms
     contenders = {"shlo": lambda: executable(*p.args), "xla": p.xla_call}
     if without:
@@ -655,6 +656,10 @@ def print_table(rows, out=None):
                    else "")
             print(f"{r['name']}: shlo / shlo without the named passes {r['ratio_baseline']:.2f} "
                   f"({r['baseline_ms']:.2f} ms{cpu})", file=out)
+    one_thread = [r["name"] for r in rows if r.get("device") == "local-sync" and "error" not in r]
+    if one_thread:
+        print(f"on the calling thread (local-sync, runtime.abi.mark_small_loops): "
+              f"{', '.join(one_thread)}", file=out)
     for r in rows:
         if "vulkan_error" in r:
             print(f"vulkan {r['name']}: {r['vulkan_error']}", file=out)

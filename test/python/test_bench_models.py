@@ -86,9 +86,10 @@ def test_disagreement_names_the_result():
 def test_table_prints_ratios_and_errors():
     rows = [{"name": "a", "shlo_ms": 2.0, "xla_ms": 1.0, "ratio_xla": 2.0, "shlo_spread": 0.1,
              "xla_spread": 0.05, "shlo_compile_ms": 3000.0, "xla_compile_ms": 1000.0,
-             "compile_ratio": 3.0, "vulkan_compile_ms": 4000.0},
+             "compile_ratio": 3.0, "vulkan_compile_ms": 4000.0, "device": "local-sync"},
             {"name": "b", "error": "boom", "vulkan_error": "no"}]
     out = io.StringIO()
     bench_models.print_table(rows, out)
     text = out.getvalue()
     assert "ERROR: boom" in text and "vulkan b: no" in text and "geomean shlo/XLA over 1" in text
+    assert "on the calling thread (local-sync, runtime.abi.mark_small_loops): a\n" in text
