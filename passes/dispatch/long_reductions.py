@@ -34,6 +34,7 @@ from ..custom_calls.cumulative_window import IDENTITIES, is_identity
 from ..op_rules import CANONICAL
 
 IN_LINE = 16        # pieces of a split written out one after another; more become a loop
+TRIPS = 16          # trips of such a loop, at most (each does as many pieces)
 
 def _results(values) -> list[ir.Value]:
     return list(values) if isinstance(values, (list, tuple)) else [values]
@@ -261,15 +262,31 @@ def _i32(value: int) -> ir.Value:
     return stablehlo.constant(np.array(value, np.int32))
 
 
-def _loop(count: int, carried: list[ir.Value], step) -> list[ir.Value]:
-    """`carried` after `step(k, *carried)` (tensor<i32> k) for k = 0 .. count - 1, as a
-    stablehlo.while: one executable for all trips."""
-    def cond(k, *_):
-        return stablehlo.compare(k, _i32(count), comparison_direction="LT")
+def _loop(first: int, stop: int, carried: list[ir.Value], step) -> list[ir.Value]:
+    """`carried` after `step(k, *carried)` for k = first .. stop - 1 in order, each k a
+    tensor<i32> that the compiler cannot fold (so that all steps are one executable): a
+    stablehlo.while of at most TRIPS trips of equally many steps, then one of a step per trip
+    for the steps left over. (IREE 3.13 copies what a loop carries on every trip and frees
+    none of the copies before the loop ends: the trips are few. The numbers are the loops'
+    counters, which IREE keeps on the host: numbers computed from a loop's result were
+    computed on the device and read back.)"""
+    trips = min(TRIPS, stop - first)
+    per, rest = divmod(stop - first, trips)
 
-    def body(k, *values):
-        return [stablehlo.add(k, _i32(1)), *step(k, *values)]
-    return extras.while_([_i32(0), *carried], cond, body)[1:]
+    def steps(t, values, count):
+        base = t if per == 1 else stablehlo.multiply(t, _i32(per))
+        base = stablehlo.add(base, _i32(first)) if first else base
+        for j in range(count):
+            values = step(stablehlo.add(base, _i32(j)) if j else base, *values)
+        return list(values)
+
+    def cond(t, *_):
+        return stablehlo.compare(t, _i32(trips), comparison_direction="LT")
+
+    def body(t, *values):
+        return [stablehlo.add(t, _i32(1)), *steps(t, values, per)]
+    out = extras.while_([_i32(0), *carried], cond, body)[1:]
+    return _loop(stop - rest, stop, out, step) if rest else out
 
 
 def _take(x: ir.Value, dim: int, start, size: int, scale: int = 1) -> ir.Value:
@@ -307,7 +324,7 @@ def _scatter_chunks(inputs, indices, updates, kw, step: int) -> list[ir.Value]:
         def chunk(k, *values):
             return _scatter(list(values), _take(indices, 0, k, step, step),
                             [_take(u, 0, k, step, step) for u in updates], kw)
-        out = _loop(n // step, out, chunk)
+        out = _loop(0, n // step, out, chunk)
     for s in range(done, n, step):
         e = min(n, s + step)
         out = _scatter(out, _slice(indices, 0, s, e), [_slice(u, 0, s, e) for u in updates], kw)
@@ -329,7 +346,7 @@ def _scatter_pieces(inputs, indices, updates, kw, at: int, cut: int, step: int):
         start = stablehlo.multiply(k, _i32(step))
         starts = [start if d == at else _i32(0) for d in range(len(shape))]
         return [stablehlo.dynamic_update_slice(x, o, starts) for x, o in zip(values, out)]
-    looped = _loop(count, list(inputs), piece)
+    looped = _loop(0, count, list(inputs), piece)
     done, size = count * step, shape[at]
     last = _scatter([fusion_barrier(_slice(x, at, done, size)) for x in looped], indices,
                     [_slice(u, cut + 1, done, width) for u in updates], kw)
@@ -424,8 +441,8 @@ def bounded_convolution(op: ir.Operation, limit: int):
 def _summed(size: int, step: int, result_type: ir.Type, part) -> ir.Value:
     """The sum of `part(k, n)` over the pieces of `size` in `step`s, in order (`k`: the
     piece's number, an int or a loop's tensor<i32>; `n`: its length): in line up to IN_LINE
-    pieces, else the whole pieces in a loop from the sum's identity (-0 for floats) and the
-    rest in line."""
+    pieces, else the whole pieces in a loop from the sum's identity (-0 for floats: the sum
+    is the same, bit for bit) and the rest in line."""
     count, rest = divmod(size, step)
     if count + bool(rest) <= IN_LINE:
         total = part(0, min(step, size))
@@ -437,7 +454,7 @@ def _summed(size: int, step: int, result_type: ir.Type, part) -> ir.Value:
     if is_float(t.element_type) or is_complex(t.element_type):
         zero = stablehlo.negate(zero)
     start = stablehlo.broadcast_in_dim(zero, broadcast_dimensions=[], result_type=t)
-    (total,) = _loop(count, [start], lambda k, acc: [stablehlo.add(acc, part(k, step))])
+    (total,) = _loop(0, count, [start], lambda k, acc: [stablehlo.add(acc, part(k, step))])
     return stablehlo.add(total, part(count, rest)) if rest else total
 
 

@@ -104,18 +104,19 @@ def _run(target: str, n: int):
                                       err_msg=name)
 
 
-def test_chunks_become_one_loop(ctx):
-    """1M updates: one loop per scatter (over update chunks, or over pieces of `rows`' long
-    window) and per convolution, a few scatters in line, not hundreds."""
+def test_chunks_become_loops(ctx):
+    """1M updates: one loop of 16 trips per scatter and convolution (over update chunks, pieces
+    of `rows`' long window, kernel or feature pieces), each trip doing an equal share of the
+    pieces; 58 scatters in all where they were 901, one after another."""
     from shlo.passes.pipeline import run_pipeline
     module = shlo.parse_module(_module(_cases(1 << 20)), context=ctx)
     run_pipeline(module.operation, "builtin.module(shlo-canonicalize-scatter, "
                                    "shlo-split-long-reduce{threads=false max-length=4096})")
     text = str(module)
-    assert text.count("stablehlo.while") == 6       # conv_kernel, conv_features, add, ...
-    # add: a chunk in the loop, the tail; max, set: whole chunks; rows: 4 rows of a piece in
-    # the loop, the last piece (the scatters in line were 257, 128, 256 and 260)
-    assert text.count('"stablehlo.scatter"(') == 2 + 1 + 1 + 5
+    assert text.count("stablehlo.while") == 6
+    # add: 16 per trip, the last 5 updates; max: 8; set: 16; rows: 4 pieces of 4 rows a
+    # trip, the last piece
+    assert text.count('"stablehlo.scatter"(') == 17 + 8 + 16 + 17
 
 
 @pytest.mark.parametrize("target", ["cpu", "vulkan"])

@@ -97,28 +97,37 @@ func.func @dynamic_sum(%x: tensor<?xf32>) -> tensor<f32> {
   return %r : tensor<f32>
 }
 
-// A scatter of 300 updates: more than 16 chunks of 16, so 18 whole chunks as one loop over
-// dynamic slices of the indices and updates (fenced where an op computes them), then the
-// last 12 in line.
+// A scatter of 600 updates: more than 16 chunks of 16, so its 37 whole chunks are loops over
+// dynamic slices of the indices and updates (fenced where an op computes them): 16 trips of 2
+// chunks, 5 trips of one; then the last 8 updates in line.
 // CHECK-LABEL: func.func @long_scatter
-// CHECK:         %[[U:.*]] = iree_tensor_ext.compute_barrier.start %{{.*}} : tensor<300xf32>
+// CHECK:         %[[U:.*]] = iree_tensor_ext.compute_barrier.start %{{.*}} : tensor<600xf32>
 // CHECK:         %[[L:.*]]:2 = stablehlo.while(%[[K:.*]] = %{{.*}}, %[[X:.*]] = %arg0)
 // CHECK:           stablehlo.compare LT, %[[K]], %{{.*}} : (tensor<i32>, tensor<i32>) -> tensor<i1>
-// CHECK:           %[[S:.*]] = stablehlo.multiply %[[K]], %{{.*}} : tensor<i32>
+// CHECK:           %[[B:.*]] = stablehlo.multiply %[[K]], %{{.*}} : tensor<i32>
+// CHECK:           %[[S:.*]] = stablehlo.multiply %[[B]], %{{.*}} : tensor<i32>
 // CHECK:           stablehlo.dynamic_slice %arg1, %[[S]], %{{.*}}, sizes = [16, 1]
 // CHECK:           stablehlo.dynamic_slice %[[U]], %{{.*}}, sizes = [16]
-// CHECK:           "stablehlo.scatter"(%[[X]]
+// CHECK:           %[[Y:.*]] = "stablehlo.scatter"(%[[X]]
 // CHECK:           (tensor<50xf32>, tensor<16x1xi32>, tensor<16xf32>) -> tensor<50xf32>
-// CHECK:         stablehlo.slice %arg1 [288:300, 0:1]
-// CHECK:         "stablehlo.scatter"(%[[L]]#1
-// CHECK:         (tensor<50xf32>, tensor<12x1xi32>, tensor<12xf32>) -> tensor<50xf32>
+// CHECK:           "stablehlo.scatter"(%[[Y]]
+// CHECK:           (tensor<50xf32>, tensor<16x1xi32>, tensor<16xf32>) -> tensor<50xf32>
+// CHECK-NEXT:      stablehlo.return
+// CHECK:         %[[M:.*]]:2 = stablehlo.while(%{{.*}} = %{{.*}}, %{{.*}} = %[[L]]#1)
+// CHECK:           stablehlo.compare LT, %{{.*}}, %{{.*}} : (tensor<i32>, tensor<i32>) -> tensor<i1>
+// CHECK:           "stablehlo.scatter"
+// CHECK:           (tensor<50xf32>, tensor<16x1xi32>, tensor<16xf32>) -> tensor<50xf32>
+// CHECK-NEXT:      stablehlo.return
+// CHECK:         stablehlo.slice %arg1 [592:600, 0:1]
+// CHECK:         "stablehlo.scatter"(%[[M]]#1
+// CHECK:         (tensor<50xf32>, tensor<8x1xi32>, tensor<8xf32>) -> tensor<50xf32>
 // CHECK-NOT:     stablehlo.scatter
-func.func @long_scatter(%x: tensor<50xf32>, %i: tensor<300x1xi32>, %v: tensor<300xf32>) -> tensor<50xf32> {
-  %u = stablehlo.negate %v : tensor<300xf32>
+func.func @long_scatter(%x: tensor<50xf32>, %i: tensor<600x1xi32>, %v: tensor<600xf32>) -> tensor<50xf32> {
+  %u = stablehlo.negate %v : tensor<600xf32>
   %0 = "stablehlo.scatter"(%x, %i, %u) <{scatter_dimension_numbers = #stablehlo.scatter<inserted_window_dims = [0], scatter_dims_to_operand_dims = [0], index_vector_dim = 1>}> ({
   ^bb0(%a: tensor<f32>, %b: tensor<f32>):
     %s = stablehlo.add %a, %b : tensor<f32>
     stablehlo.return %s : tensor<f32>
-  }) {shlo.canonical} : (tensor<50xf32>, tensor<300x1xi32>, tensor<300xf32>) -> tensor<50xf32>
+  }) {shlo.canonical} : (tensor<50xf32>, tensor<600x1xi32>, tensor<600xf32>) -> tensor<50xf32>
   return %0 : tensor<50xf32>
 }
