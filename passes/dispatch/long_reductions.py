@@ -10,9 +10,11 @@ body (variadic ones included: arg-max) gives what one reduce gives with its sche
 regrouped, which the spec leaves to the implementation. Padding to whole blocks and the first
 stage's init use the body's identity where it is one known op (add, multiply, max, min, and,
 or), else the init value (the spec lets an implementation use it any number of times).
-Static shapes only; a stage that is still too long is split again by the same rule. An op
-with run-time sizes gets instead a run-time check that one result reads at most `limit`
-elements (`check_length`: a clean error, specialize=True then splits per argument shape).
+Static shapes only; a stage that is still too long is split again by the same rule. A scatter
+or convolution cut into more than IN_LINE pieces does them in a loop over dynamic slices
+(`_loop`: one executable for all pieces, not one each). An op with run-time sizes gets
+instead a run-time check that one result reads at most `limit` elements (`check_length`: a
+clean error, specialize=True then splits per argument shape).
 """
 from __future__ import annotations
 
