@@ -9,8 +9,8 @@ rejects ('expected rank to be smaller or equal to the other rank'), on cpu and v
 without shlo's passes (shlo-fuzz seed 72 program 715: a scatter-add into f32[1, 1] of
 reshape(x[0:1]); docs/iree_gaps.md#shlo-fence-scalar-scatter-updates). With the scalar
 behind an optimization_barrier the expand_shape reads the barrier, not the slice (IREE moves
-an expand_shape above a fusion barrier, and the merge happens again). Constant updates are
-left alone.
+an expand_shape above a fusion barrier, and the merge happens again). Constant updates and
+those of rank 1 (never of a higher rank than the slice's source) are left alone.
 """
 from __future__ import annotations
 
@@ -24,8 +24,10 @@ from ..lib import builders as extras
 
 
 def _one_element(value: ir.Value) -> bool:
+    """Whether `value` is one element of rank 2 or more (a slice's source has rank 1 or more,
+    so an extract_slice of rank 1 is always valid)."""
     t = ir.RankedTensorType(value.type)
-    return t.has_static_shape and t.rank > 0 and all(d == 1 for d in t.shape)
+    return t.has_static_shape and t.rank > 1 and all(d == 1 for d in t.shape)
 
 
 def _constant(value: ir.Value) -> bool:
@@ -34,7 +36,8 @@ def _constant(value: ir.Value) -> bool:
 
 @dataclasses.dataclass
 class FenceScalarScatterUpdates(Pass):
-    """Read each scatter's one-element, non-constant updates as a fenced scalar."""
+    """Read each scatter's one-element updates of rank 2 or more (not constants) as a fenced
+    scalar."""
 
     NAME = "shlo-fence-scalar-scatter-updates"
 

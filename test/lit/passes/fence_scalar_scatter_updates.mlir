@@ -35,3 +35,16 @@ func.func @left_alone(%op: tensor<4x4xf32>, %i: tensor<1x1xi32>, %j: tensor<2x1x
   }) : (tensor<4x4xf32>, tensor<2x1xi32>, tensor<2x4xf32>) -> tensor<4x4xf32>
   return %r, %q : tensor<4x4xf32>, tensor<4x4xf32>
 }
+
+// Updates of rank 1 (never of a higher rank than a slice's source) are left alone.
+// CHECK-LABEL: func.func @rank_one
+// CHECK-NOT:     optimization_barrier
+func.func @rank_one(%x: tensor<2xf32>, %op: tensor<8xf32>, %i: tensor<1x1xi32>) -> tensor<8xf32> {
+  %u = stablehlo.slice %x [0:1] : (tensor<2xf32>) -> tensor<1xf32>
+  %r = "stablehlo.scatter"(%op, %i, %u) <{indices_are_sorted = false, scatter_dimension_numbers = #stablehlo.scatter<inserted_window_dims = [0], scatter_dims_to_operand_dims = [0], index_vector_dim = 1>, unique_indices = false}> ({
+  ^bb0(%a: tensor<f32>, %b: tensor<f32>):
+    %c = stablehlo.add %a, %b : tensor<f32>
+    stablehlo.return %c : tensor<f32>
+  }) : (tensor<8xf32>, tensor<1x1xi32>, tensor<1xf32>) -> tensor<8xf32>
+  return %r : tensor<8xf32>
+}
