@@ -8,12 +8,12 @@ a broadcast of the convert), its StableHLO-to-linalg conversion leaves a cast be
 fails ('failed to legalize unresolved source materialization from tensor<1x1x8xi8> to
 tensor<1x1x8xf32>'), for i8/i16/i32/i64/f16/bf16/f64 results of 1x2 @ 2x8 up to 1x1024 @
 1024x4096 and of 4x2 @ 2x1, on cpu and vulkan, also without shlo's passes (a rank-1 lhs and a
-batched 4x1x64 @ 4x64x32 product compile; shlo-fuzz seed 49
-program 204; docs/iree_gaps.md#shlo-fence-vector-dot-results). Behind the barrier the dot's
-readers see an opaque value. The fenced value may be a convert that alone reads the dot (an
-f16 dot computed in f32 by shlo-accumulate-in-f32 and converted back). The reader may reach the convert through views (reshape,
-broadcast_in_dim, transpose, slice). Static shapes outside loops get a fusion barrier, others
-an optimization_barrier.
+batched 4x1x64 @ 4x64x32 product compile; shlo-fuzz seed 49 program 204;
+docs/iree_gaps.md#shlo-fence-vector-dot-results). Behind the barrier the dot's readers see an
+opaque value. The fenced value may be a convert that alone reads the dot (an f16 dot computed
+in f32 by shlo-accumulate-in-f32 and converted back). The reader may reach the convert through
+views (reshape, broadcast_in_dim, transpose, slice). Static shapes outside loops get a fusion
+barrier, others an optimization_barrier.
 """
 from __future__ import annotations
 
