@@ -255,7 +255,7 @@ class Executable:
 def load(path: str, device: str | None = None) -> Executable:
     """Load a saved .vmfb for a runtime device (`local-task`, `local-sync`, `vulkan`, `cuda`);
     by default the CPU device `shlo.compile` gives it: `local-sync` for a module of small loops
-    (`abi.mark_small_loops`), else `local-task`."""
+    or a small loop-free one (`abi.mark_small_loops`), else `local-task`."""
     with open(path, "rb") as f:
         vmfb = f.read()
     if device is None:
