@@ -1130,3 +1130,24 @@ def test_signed_unsigned_bitcast_is_not_checked_against_xla():
     assert "ui32" in str(P.build(program).module) and P.build(program).xla_wrong
     assert "ui32" not in str(P.build(program, xla_safe=True).module)
     _passes_on_cpu(program)
+
+
+def test_power_over_itself_is_not_checked_against_xla():
+    """Seed 74 program 179 (F16[262144], too large for the interpreter), a fuzzer false alarm:
+    XLA rewrites x / pow(y, z) as x * pow(y, -z), so an f16 pow(7, 7) (inf) over itself was
+    inf, not NaN; XLA checks a float power only behind an optimization_barrier (`xla_safe`)."""
+    import numpy as np
+
+    from shlo.tools.fuzz import program as P
+    x = np.array([7, 8, 2, 300, -4, 0.5], np.float16)
+    program = P.Program([P.Param("p1", x.shape, "F16")],
+                        [P.Node("n0", "binary", ["p1", "p1"], 143500251),
+                         P.Node("n2", "binary", ["n0", "n0"], 969851939)], ["n2"], [x])
+    text = str(P.build(program, xla_safe=True).module)
+    assert "stablehlo.power" in text and "optimization_barrier" in text
+    fuzzer = fuzz.Fuzzer(["cpu"], oracles=("xla",))
+    try:
+        checked = fuzzer.check(program)
+    finally:
+        fuzzer.close()
+    assert checked.findings == [] and checked.oracles.get("xla") is not None
