@@ -19,7 +19,7 @@ from collections.abc import Callable
 from iree.compiler import ir
 
 from ..dialect.rebuild import arguments
-from ..dialect.types import num_bits
+from ..dialect.types import num_bits, num_elements
 from ..passes.base import binary_body, defined_by
 
 NO_AGGRESSIVE_FUSION = ("--iree-dispatch-creation-enable-aggressive-fusion=false",)
@@ -157,6 +157,73 @@ def _thin_products_in_loops(module_op: ir.Operation) -> bool:
     return bool(found)
 
 
+# Ops whose values, computed from constants alone, are index arithmetic that IREE fuses into
+# their consumers for free (`_only_index_constants`).
+_INDEX_OPS = frozenset("stablehlo." + name for name in (
+    "iota", "broadcast_in_dim", "reshape", "slice", "convert", "pad", "concatenate", "compare",
+    "select", "clamp", "add", "subtract", "multiply", "divide", "remainder", "and", "or", "not",
+    "xor", "shift_left", "shift_right_logical", "shift_right_arithmetic", "maximum", "minimum",
+    "negate", "reduce"))
+_LAYOUT_OPS = frozenset(("stablehlo.constant", "stablehlo.broadcast_in_dim",
+                         "stablehlo.reshape", "stablehlo.convert"))
+_BARRIER_OPS = frozenset(("iree_tensor_ext.compute_barrier.start",
+                          "iree_tensor_ext.compute_barrier.end"))
+_CONTROL_FLOW = frozenset(("stablehlo.while", "stablehlo.if", "stablehlo.case"))
+INDEX_CONSTANT_ELEMENTS = 1 << 20
+
+
+def _only_index_constants(module_op: ir.Operation) -> bool:
+    """Whether every value the module computes from constants alone is integer index
+    arithmetic (`_INDEX_OPS` on integers and booleans, reduces by one such op included; at
+    most INDEX_CONSTANT_ELEMENTS elements in all) and there is some (an iota, a mask), no
+    matrix product or convolution reads one (IREE packs a constant weight for data tiling
+    once, when the module loads) and the module has no control flow (IREE failed to compile
+    loops without hoisting: eigh)."""
+    derived: set = set()
+    state = {"elements": 0, "computed": False, "ok": True}
+
+    def from_constants(value: ir.Value) -> bool:
+        owner = value.owner
+        return isinstance(owner, (ir.Operation, ir.OpView)) and owner.operation in derived
+
+    def visit(op):
+        name = op.name
+        if name in _CONTROL_FLOW:
+            state["ok"] = False
+        elif name in ("stablehlo.dot_general", "stablehlo.convolution") and any(
+                from_constants(v) for v in op.operands):
+            state["ok"] = False
+        elif op.operands and all(from_constants(v) for v in op.operands) or \
+                name in ("stablehlo.constant", "stablehlo.iota"):
+            if name in _BARRIER_OPS:
+                derived.add(op)
+            elif name not in _INDEX_OPS and name != "stablehlo.constant" or (
+                    name == "stablehlo.reduce" and (binary_body(op) is None or
+                                                    binary_body(op).name not in _INDEX_OPS)):
+                state["ok"] = False
+            else:
+                derived.add(op)
+                if name not in _LAYOUT_OPS:
+                    if not all(_integral(v.type) for v in op.results):
+                        state["ok"] = False     # float values (moe_layer's padded zeros)
+                    state["computed"] = True
+                    values = op.operands if name == "stablehlo.reduce" else op.results
+                    state["elements"] += sum(num_elements(ir.RankedTensorType(v.type).shape)
+                                             or 0 for v in values)
+        return ir.WalkResult.ADVANCE if state["ok"] else ir.WalkResult.INTERRUPT
+    module_op.walk(visit)
+    return state["ok"] and state["computed"] and state["elements"] <= INDEX_CONSTANT_ELEMENTS
+
+
+def _integral(t: ir.Type) -> bool:
+    """Whether a tensor type holds integers or booleans."""
+    try:
+        element = ir.RankedTensorType(t).element_type
+    except ValueError:
+        return False
+    return isinstance(element, (ir.IntegerType, ir.IndexType))
+
+
 def _relaid_out_by_a_transpose(op: ir.Operation) -> bool:
     """Whether a dot_general's result reaches a transpose, or an operand comes from one,
     through reshapes alone (attention heads split off a projection, or merged into one)."""
@@ -208,6 +275,9 @@ MODULE_RULES: tuple[ModuleRule, ...] = (
     ModuleRule("cpu-head-split-transpose", "stablehlo.dot_general", NO_TRANSPOSE_PROPAGATION,
                "IREE moves a head split into the projection's matmul, which it then neither "
                "data-tiles nor vectorizes along the rows", _relaid_out_by_a_transpose),
+    ModuleRule("cpu-index-constants", "builtin.module", NO_CONST_EXPR_HOISTING,
+               "IREE hoists iotas and masks computed from constants into executables of their "
+               "own, which run once but each cost a compile", _only_index_constants),
 )
 
 

@@ -1,0 +1,107 @@
+"""cpu_tuning's per-module rules and the cpu target's pass options: `cpu-index-constants`
+(no constant-expression hoisting for modules whose constant expressions are integer index
+arithmetic) and shlo-unroll-scan-loops' bound on unrolled bodies."""
+import numpy as np
+import pytest
+
+import shlo
+from shlo.pipelines.cpu_tuning import NO_CONST_EXPR_HOISTING, module_flags
+
+_MASKED = """
+func.func @main(%x: tensor<32x4096xf32>) -> tensor<32x4096xf32> {
+  %rows = stablehlo.iota dim = 0 : tensor<32x4096xi32>
+  %cols = stablehlo.iota dim = 1 : tensor<32x4096xi32>
+  %c = stablehlo.constant dense<4096> : tensor<32x4096xi32>
+  %five = stablehlo.constant dense<5> : tensor<32x4096xi32>
+  %zero = stablehlo.constant dense<0> : tensor<32x4096xi32>
+  %r = stablehlo.multiply %rows, %c : tensor<32x4096xi32>
+  %i = stablehlo.add %r, %cols : tensor<32x4096xi32>
+  %m = stablehlo.remainder %i, %five : tensor<32x4096xi32>
+  %keep = stablehlo.compare EQ, %m, %zero : (tensor<32x4096xi32>, tensor<32x4096xi32>) -> tensor<32x4096xi1>
+  %neg = stablehlo.negate %x : tensor<32x4096xf32>
+  %y = stablehlo.select %keep, %x, %neg : tensor<32x4096xi1>, tensor<32x4096xf32>
+  return %y : tensor<32x4096xf32>
+}
+"""
+
+_INDEX = """
+func.func @main(%x: tensor<1024xi32>) -> tensor<1024xi32> {
+  %i = stablehlo.iota dim = 0 : tensor<1024xi32>
+  %c = stablehlo.constant dense<3> : tensor<1024xi32>
+  %j = stablehlo.multiply %i, %c : tensor<1024xi32>
+  %y = stablehlo.add %x, %j : tensor<1024xi32>
+  return %y : tensor<1024xi32>
+}
+"""
+
+
+def _flags(ctx, text):
+    return module_flags(shlo.parse_module(text, context=ctx).operation)
+
+
+@pytest.mark.parametrize("change, hoisted", [
+    (None, False),                                      # an iota times a constant: index maths
+    (("%j = stablehlo.multiply %i, %c : tensor<1024xi32>",   # float maths of constants
+      "%f = stablehlo.convert %i : (tensor<1024xi32>) -> tensor<1024xf32>\n"
+      "  %e = stablehlo.exponential %f : tensor<1024xf32>\n"
+      "  %j = stablehlo.convert %e : (tensor<1024xf32>) -> tensor<1024xi32>"), True),
+    (("%j = stablehlo.multiply %i, %c : tensor<1024xi32>",   # float values, even cheap ones
+      "%f = stablehlo.convert %i : (tensor<1024xi32>) -> tensor<1024xf32>\n"
+      "  %g = stablehlo.add %f, %f : tensor<1024xf32>\n"
+      "  %j = stablehlo.convert %g : (tensor<1024xf32>) -> tensor<1024xi32>"), True),
+    (("tensor<1024xi32>", "tensor<2097152xi32>"), True),    # more than 2^20 elements
+])
+def test_index_constants_compile_without_hoisting(ctx, change, hoisted):
+    text = _INDEX if change is None else _INDEX.replace(*change)
+    flags = _flags(ctx, text)
+    assert (NO_CONST_EXPR_HOISTING[0] not in flags) == hoisted
+
+
+def test_products_of_constants_and_loops_keep_hoisting(ctx):
+    """A matrix product reading an index-derived constant (data tiling packs it once, when the
+    module loads) or a module with a loop (IREE failed to compile some without hoisting)."""
+    dot = """
+func.func @main(%x: tensor<64x64xf32>) -> tensor<64x64xf32> {
+  %i = stablehlo.iota dim = 0 : tensor<64x64xi32>
+  %j = stablehlo.iota dim = 1 : tensor<64x64xi32>
+  %k = stablehlo.add %i, %j : tensor<64x64xi32>
+  %w = stablehlo.convert %k : (tensor<64x64xi32>) -> tensor<64x64xf32>
+  %y = stablehlo.dot_general %x, %w, contracting_dims = [1] x [0] : (tensor<64x64xf32>, tensor<64x64xf32>) -> tensor<64x64xf32>
+  return %y : tensor<64x64xf32>
+}
+"""
+    assert NO_CONST_EXPR_HOISTING[0] not in _flags(ctx, dot)
+    loop = _INDEX.replace("  return %y : tensor<1024xi32>", """
+  %zero = stablehlo.constant dense<0> : tensor<i32>
+  %w:2 = stablehlo.while(%n = %zero, %v = %y) : tensor<i32>, tensor<1024xi32>
+    cond {
+      %ten = stablehlo.constant dense<10> : tensor<i32>
+      %b = stablehlo.compare LT, %n, %ten : (tensor<i32>, tensor<i32>) -> tensor<i1>
+      stablehlo.return %b : tensor<i1>
+    } do {
+      %one = stablehlo.constant dense<1> : tensor<i32>
+      %m = stablehlo.add %n, %one : tensor<i32>
+      %u = stablehlo.add %v, %v : tensor<1024xi32>
+      stablehlo.return %m, %u : tensor<i32>, tensor<1024xi32>
+    }
+  return %w#1 : tensor<1024xi32>""")
+    assert NO_CONST_EXPR_HOISTING[0] not in _flags(ctx, loop)
+
+
+def test_index_constants_module_agrees_with_numpy(ctx):
+    """A row-major position mask over 32x4096 (sampling's kind of iota arithmetic), compiled
+    without hoisting, selects exactly what numpy's does."""
+    assert NO_CONST_EXPR_HOISTING[0] in _flags(ctx, _MASKED)
+    x = np.random.default_rng(0).standard_normal((32, 4096)).astype(np.float32)
+    got = shlo.compile(_MASKED, target="cpu", cache=False)(x)
+    keep = (np.arange(32 * 4096).reshape(32, 4096) % 5) == 0
+    np.testing.assert_array_equal(np.asarray(got), np.where(keep, x, -x))
+
+
+def test_unrolled_loop_bodies_stay_within_the_cpu_bound():
+    """The cpu target bounds shlo-unroll-scan-loops' unrolled bodies (compile time: a 226-op
+    decode step runs 8 a trip, not 16; lstm_scan's 90-op step keeps 24)."""
+    from shlo.pipelines import target_pipeline
+    from shlo.pipelines.targets import get_target
+    assert "shlo-unroll-scan-loops{max-ops=2200}" in target_pipeline("default",
+                                                                     get_target("cpu"))
