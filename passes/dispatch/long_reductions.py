@@ -305,8 +305,11 @@ def _take(x: ir.Value, dim: int, start, size: int, scale: int = 1) -> ir.Value:
 
 
 def _fenced(values: list[ir.Value]) -> list[ir.Value]:
-    """The values an op computes behind fences (lib.builders.fence), but for constants and
-    those a fusion barrier gives."""
+    """The values an op computes behind fusion barriers, but for constants and those a
+    fusion barrier gives; inside a while, if or case none (an optimization_barrier there
+    would make the host wait on every trip)."""
+    if extras.in_control_flow(ir.InsertionPoint.current.block.owner):
+        return values
     bare = [v for v in values if isinstance(v.owner, (ir.Operation, ir.OpView))
             and v.owner.name not in (extras.FUSION_BARRIER, "stablehlo.constant")]
     fenced = dict(zip(bare, extras.fence(bare))) if bare else {}
