@@ -180,39 +180,42 @@ def _only_index_constants(module_op: ir.Operation) -> bool:
     once, when the module loads) and the module has no control flow (IREE failed to compile
     loops without hoisting: eigh)."""
     derived: set = set()
-    state = {"elements": 0, "computed": False, "ok": True}
+    elements, computed, ok = 0, False, True
 
     def from_constants(value: ir.Value) -> bool:
         owner = value.owner
         return isinstance(owner, (ir.Operation, ir.OpView)) and owner.operation in derived
 
+    def index_op(op: ir.Operation) -> bool:
+        if op.name != "stablehlo.reduce":
+            return op.name in _INDEX_OPS
+        combine = binary_body(op)
+        return combine is not None and combine.name in _INDEX_OPS
+
     def visit(op):
+        nonlocal elements, computed, ok
         name = op.name
-        if name in _CONTROL_FLOW:
-            state["ok"] = False
-        elif name in ("stablehlo.dot_general", "stablehlo.convolution") and any(
-                from_constants(v) for v in op.operands):
-            state["ok"] = False
-        elif op.operands and all(from_constants(v) for v in op.operands) or \
-                name in ("stablehlo.constant", "stablehlo.iota"):
-            if name in _BARRIER_OPS:
-                derived.add(op)
-            elif name not in _INDEX_OPS and name != "stablehlo.constant" or (
-                    name == "stablehlo.reduce" and (binary_body(op) is None or
-                                                    binary_body(op).name not in _INDEX_OPS)):
-                state["ok"] = False
+        if name in _CONTROL_FLOW or name in ("stablehlo.dot_general", "stablehlo.convolution") \
+                and any(from_constants(v) for v in op.operands):
+            ok = False
+        elif name in ("stablehlo.constant", "stablehlo.iota") or name in _BARRIER_OPS and \
+                all(from_constants(v) for v in op.operands):
+            derived.add(op)
+        elif op.operands and all(from_constants(v) for v in op.operands):
+            if not index_op(op):
+                ok = False
             else:
                 derived.add(op)
                 if name not in _LAYOUT_OPS:
-                    if not all(_integral(v.type) for v in op.results):
-                        state["ok"] = False     # float values (moe_layer's padded zeros)
-                    state["computed"] = True
+                    # float values (moe_layer's padded zeros) are left out
+                    ok = all(_integral(v.type) for v in op.results)
+                    computed = True
                     values = op.operands if name == "stablehlo.reduce" else op.results
-                    state["elements"] += sum(num_elements(ir.RankedTensorType(v.type).shape)
-                                             or 0 for v in values)
-        return ir.WalkResult.ADVANCE if state["ok"] else ir.WalkResult.INTERRUPT
+                    elements += sum(num_elements(ir.RankedTensorType(v.type).shape) or 0
+                                    for v in values)
+        return ir.WalkResult.ADVANCE if ok else ir.WalkResult.INTERRUPT
     module_op.walk(visit)
-    return state["ok"] and state["computed"] and state["elements"] <= INDEX_CONSTANT_ELEMENTS
+    return ok and computed and elements <= INDEX_CONSTANT_ELEMENTS
 
 
 def _integral(t: ir.Type) -> bool:
