@@ -71,10 +71,10 @@ VULKAN_QUIRKS: tuple[Quirk, ...] = (
           _PRODUCTS, _VK, fence=fence_f64_results),
     Quirk("vk-bf16-product-store", "an f32 product that is rounded to bf16 stored first "
           "(compute_barrier.end)", _PRODUCTS, _VK, fence=fence_bf16_rounded_product),
-    Quirk("vk-zero-constant-fold", "a float zero constant read by multiply, divide, add or "
-          "subtract behind a fusion barrier", ("stablehlo.multiply", "stablehlo.divide",
-                                               "stablehlo.add", "stablehlo.subtract"), _VK,
-          fence=fence_zero_operands),
+    Quirk("vk-zero-constant-fold", "a float zero constant read by multiply, divide, add, "
+          "subtract, dot_general or convolution behind a fusion barrier",
+          ("stablehlo.multiply", "stablehlo.divide", "stablehlo.add", "stablehlo.subtract",
+           "stablehlo.dot_general", "stablehlo.convolution"), _VK, fence=fence_zero_operands),
     Quirk("vk-clz-width", "count_leading_zeros of 8/16 bits on 32 bits, of 64 bits on halves",
           ("stablehlo.count_leading_zeros",), _VK, rule=count_leading_zeros),
     Quirk("vk-unsigned-division", "unsigned divide and remainder as shifts and masks, or in "

@@ -1166,13 +1166,6 @@ def test_sort_of_barrier_of_returned_value_cpu():
     assert replay("sort_of_barrier_of_returned_value_cpu") is None
 
 
-@pytest.mark.xfail(strict=True, reason="silently wrong on vulkan: a dot_general of inf by a float "
-                   "zero constant is 0, not NaN (a scalar times f32[2, 8] of a pad of an empty "
-                   "tensor, which shlo's pipeline folds to a zero constant: NaN without shlo's "
-                   "passes; a dot_general of a constant zero operand, also a contracting "
-                   "matrix-vector one, is 0 with and without them): lavapipe folds x * 0 and "
-                   "vk-zero-constant-fold fences zeros read by multiply/divide/add/subtract, not "
-                   "by dot_general; seed 57 program 386")
 def test_dot_of_zero_constant_vulkan():
     from conftest import vulkan_or_skip
     vulkan_or_skip()

@@ -708,6 +708,40 @@ def test_arithmetic_with_a_constant_zero(ctx, target):
 
 
 @pytest.mark.parametrize("target", TARGETS)
+def test_products_with_a_constant_zero(ctx, target):
+    """x @ 0 and a convolution by a zero kernel: NaN in every output that an inf or a NaN of
+    x reaches (numpy's), 0 elsewhere; on Vulkan they were 0 everywhere (fuzz seed 57 program
+    386) until the zero went behind a fusion barrier."""
+    exe = compile_for(ctx, """
+    func.func @main(%x: tensor<256x256xf32>, %v: tensor<1x256x256x1xf32>)
+        -> (tensor<256x64xf32>, tensor<1x256x256x2xf32>) {
+      %z = stablehlo.constant dense<0.0> : tensor<256x64xf32>
+      %k = stablehlo.constant dense<0.0> : tensor<3x3x1x2xf32>
+      %p = stablehlo.dot_general %x, %z, contracting_dims = [1] x [0]
+          : (tensor<256x256xf32>, tensor<256x64xf32>) -> tensor<256x64xf32>
+      %c = stablehlo.convolution(%v, %k) dim_numbers = [b, 0, 1, f]x[0, 1, i, o]->[b, 0, 1, f],
+          window = {pad = [[1, 1], [1, 1]]} {batch_group_count = 1 : i64,
+          feature_group_count = 1 : i64}
+          : (tensor<1x256x256x1xf32>, tensor<3x3x1x2xf32>) -> tensor<1x256x256x2xf32>
+      return %p, %c : tensor<256x64xf32>, tensor<1x256x256x2xf32>
+    }""", target)
+    rng = np.random.default_rng(57)
+    x = rng.standard_normal((256, 256)).astype(np.float32)
+    x[rng.integers(0, 256, 40), rng.integers(0, 256, 40)] = np.inf
+    x[rng.integers(0, 256, 20), rng.integers(0, 256, 20)] = np.nan
+    v = x.reshape(1, 256, 256, 1)
+    product, convolved = exe(x, v)
+    with np.errstate(all="ignore"):
+        want = x @ np.zeros((256, 64), np.float32)
+        padded = np.pad(x, 1)
+        window = sum(padded[i:i + 256, j:j + 256] * np.float32(0.0)
+                     for i in range(3) for j in range(3))
+    np.testing.assert_array_equal(product, want)
+    np.testing.assert_array_equal(convolved, np.repeat(window[None, :, :, None], 2, axis=3))
+    assert np.isnan(want).sum() > 1000
+
+
+@pytest.mark.parametrize("target", TARGETS)
 @pytest.mark.parametrize("m", [10, 12])
 def test_f64_matmul_with_a_one_hot_computed_in_its_dispatch(ctx, target, m):
     """A @ onehot, the one-hot from an iota and a run-time index (shlo's Jacobi rotations in
