@@ -38,9 +38,15 @@ def test_the_converts_read_the_dot_through_a_barrier():
     assert "compute_barrier" not in str(module)
 
 
-@pytest.mark.parametrize("target", ["cpu", "vulkan"])
-@pytest.mark.parametrize("element,m,k,n", [("i8", 1, 256, 256), ("i32", 1, 64, 1024),
-                                           ("f16", 256, 256, 1), ("i16", 1, 128, 512)])
+CASES = [(element, m, k, n, target)
+         for element, m, k, n in [("i8", 1, 256, 256), ("i32", 1, 64, 1024), ("f16", 256, 256, 1),
+                                  ("i16", 1, 128, 512)]
+         for target in ("cpu", "vulkan")]
+
+
+@pytest.mark.parametrize("element,m,k,n,target", [
+    pytest.param(*case, marks=pytest.mark.slow) if case[0] in ("i32", "i16") and
+    case[4] == "vulkan" else case for case in CASES])
 def test_vector_dot_converted_twice(element, m, k, n, target):
     """Small integers: the products are exact in every type (i8 and i32 wrap as numpy's)."""
     if target == "vulkan":

@@ -24,7 +24,7 @@ def _check(target: str) -> None:
     np.testing.assert_allclose(got, want, rtol=4e-7, atol=0)
 
 
-@pytest.mark.xfail(strict=True, reason="IREE 3.13 llvm-cpu after shlo-slice-before-elementwise "
+@pytest.mark.xfail(strict=True, raises=shlo.CompileError, reason="IREE 3.13 llvm-cpu after shlo-slice-before-elementwise "
                    "sliced part of the accurate complex exp: 'tensor.cast' op operand type "
                    "'tensor<65536xi32>' and result type 'tensor<65536xf32>' are cast "
                    "incompatible (without aggressive fusion: 1572864 bytes of stack); compiles "
