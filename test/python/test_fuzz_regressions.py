@@ -1153,6 +1153,22 @@ def test_power_over_itself_is_not_checked_against_xla():
     assert checked.findings == [] and checked.oracles.get("xla") is not None
 
 
+def test_complex_log_of_an_empty_bin():
+    """Seed 74 program 499, a fuzzer false alarm: the complex log of an RFFT of nine ones, whose
+    bins 1-4 are 0 in exact arithmetic: -inf in XLA, -15.8 from shlo's rounding noise; a
+    cancelled complex value's log or sqrt now reads it off 0 and the negative real axis."""
+    import numpy as np
+
+    from shlo.tools.fuzz import program as P
+    from test_fuzz_false_alarms import _passes_on_cpu
+    x = np.ones(9, np.bool_)
+    program = P.Program([P.Param("p2", x.shape, "PRED")],
+                        [P.Node("n2", "fft", ["p2"], 761403583),
+                         P.Node("n7", "unary", ["n2"], 300645316)], ["n7"], [x])
+    assert "stablehlo.log" in str(P.build(program).module)
+    _passes_on_cpu(program)
+
+
 @pytest.mark.xfail(strict=True, reason="silently wrong on cpu and vulkan, also without shlo's "
                    "passes: a function returning a computed value v and a sort of "
                    "optimization_barrier(v) returns v sorted (IREE updates the barrier's result "
