@@ -1,6 +1,8 @@
 """shlo-fence-scalar-scatter-updates: a scatter whose one-element updates are a slice of a
 lower-rank tensor (IREE 3.13 alone fails to compile it: 'expected rank to be smaller or equal
 to the other rank') compiles and is exact against numpy at real sizes, on cpu and vulkan."""
+import re
+
 import numpy as np
 import pytest
 
@@ -11,7 +13,7 @@ from shlo.passes.pipeline import run_pipeline
 def _scatter(operand: str, updates: str, body: str, dims: str, combine: str = "add") -> str:
     """A scatter of one `updates` element into %op at index %i, the updates computed by
     `body` from %x (and %j)."""
-    element = operand.rsplit("x", 1)[1].rstrip(">")
+    element = re.fullmatch(r"tensor<(?:\d+x)*(.+)>", operand).group(1)
     idx = f"tensor<1x{len(dims.split(','))}xi32>"
     return f'''func.func @main(%op: {operand}, %x: tensor<65536x{element}>, %i: {idx}, %j: tensor<i32>) -> {operand} {{
 {body}
@@ -112,4 +114,31 @@ def test_scatter_of_a_sliced_element_in_a_loop(target):
     want = np.zeros((1, 4096), np.float32)
     want[0, [0, 10, 20, 30]] = x[:4]
     got = shlo.compile(text, target=target, cache=False)(x)
+    np.testing.assert_array_equal(np.asarray(got), want)
+
+
+COMBINE = {"add": np.add, "maximum": np.maximum, "or": np.logical_or}
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("target", ["cpu", "vulkan"])
+@pytest.mark.parametrize("element,dtype,combine", [
+    ("f16", np.float16, "add"), ("i8", np.int8, "add"), ("ui8", np.uint8, "add"),
+    ("ui32", np.uint32, "maximum"), ("i1", np.bool_, "or"), ("f64", np.float64, "add"),
+    ("complex<f32>", np.complex64, "add")])
+def test_scatter_of_a_sliced_element_types(element, dtype, combine, target):
+    """x[5] reshaped to 1x1 scattered into element 40000 of a 1x65536 operand, per type."""
+    if target == "vulkan":
+        from conftest import vulkan_or_skip
+        vulkan_or_skip()
+    text = _scatter(f"tensor<1x65536x{element}>", f"tensor<1x1x{element}>", f'''
+  %s = stablehlo.slice %x [5:6] : (tensor<65536x{element}>) -> tensor<1x{element}>
+  %u = stablehlo.reshape %s : (tensor<1x{element}>) -> tensor<1x1x{element}>''', "1", combine)
+    rng = np.random.default_rng(0)
+    op = rng.integers(0, 2 if element == "i1" else 50, (1, 65536)).astype(dtype)
+    x = rng.integers(0, 2 if element == "i1" else 50, 65536).astype(dtype)
+    i = np.array([[40000]], np.int32)
+    want = op.copy()
+    want[0, 40000] = COMBINE[combine](op[0, 40000], x[5])
+    got = shlo.compile(text, target=target, cache=False)(op, x, i, np.int32(0))
     np.testing.assert_array_equal(np.asarray(got), want)
