@@ -2,13 +2,15 @@
 is converted to f32 both directly and through a broadcast_in_dim (IREE 3.13 alone fails to
 compile it: 'failed to legalize unresolved source materialization') compiles and is exact
 against numpy at real sizes, on cpu and vulkan."""
+import ml_dtypes
 import numpy as np
 import pytest
 
 import shlo
 from shlo.passes.pipeline import run_pipeline
 
-NUMPY = {"i8": np.int8, "i16": np.int16, "i32": np.int32, "f16": np.float16}
+NUMPY = {"i8": np.int8, "i16": np.int16, "i32": np.int32, "i64": np.int64, "f16": np.float16,
+         "f64": np.float64, "bf16": ml_dtypes.bfloat16}
 
 
 def _converted_twice(element: str, m: int, k: int, n: int) -> str:
@@ -42,13 +44,18 @@ CASES = [(element, m, k, n, target)
          for element, m, k, n in [("i8", 1, 256, 256), ("i32", 1, 64, 1024), ("f16", 256, 256, 1),
                                   ("i16", 1, 128, 512)]
          for target in ("cpu", "vulkan")]
+# slow: i64 and f64 (cpu), bf16 (computed in f32 by shlo; cpu and vulkan)
+SLOW = [("i64", 1, 256, 256, "cpu"), ("f64", 256, 256, 1, "cpu"), ("bf16", 1, 256, 256, "cpu"),
+        ("bf16", 1, 256, 256, "vulkan")]
 
 
 @pytest.mark.parametrize("element,m,k,n,target", [
     pytest.param(*case, marks=pytest.mark.slow) if case[0] in ("i32", "i16") and
-    case[4] == "vulkan" else case for case in CASES])
+    case[4] == "vulkan" else case for case in CASES] +
+    [pytest.param(*case, marks=pytest.mark.slow) for case in SLOW])
 def test_vector_dot_converted_twice(element, m, k, n, target):
-    """Small integers: the products are exact in every type (i8 and i32 wrap as numpy's)."""
+    """Small integers: the products and sums are exact in f32 and in the integer types (which
+    wrap as numpy's); the result is the exact sum wrapped or rounded once to its type."""
     if target == "vulkan":
         from conftest import vulkan_or_skip
         vulkan_or_skip()
@@ -56,7 +63,7 @@ def test_vector_dot_converted_twice(element, m, k, n, target):
     a = rng.integers(-3, 4, (m, k)).astype(NUMPY[element])
     b = rng.integers(-3, 4, (k, n)).astype(NUMPY[element])
     exact = a.astype(np.int64) @ b.astype(np.int64)
-    want = (exact.astype(NUMPY[element]) if element.startswith("i") else exact).astype(np.float32)
+    want = exact.astype(NUMPY[element]).astype(np.float32)     # wrapped or rounded once
     wide, direct = shlo.compile(_converted_twice(element, m, k, n), target=target, cache=False)(a, b)
     np.testing.assert_array_equal(np.asarray(direct), want)
     np.testing.assert_array_equal(np.asarray(wide), np.repeat(want[:, :, None], 2, axis=2))
