@@ -78,6 +78,8 @@ PASSES: dict[str, tuple[str, str]] = {
                                      "BoundDispatchOperands"),
     "shlo-fence-crossed-reductions": ("shlo.passes.dispatch.fence_crossed_reductions",
                                       "FenceCrossedReductions"),
+    "shlo-read-barrier-results": (
+        "shlo.passes.dispatch.read_barrier_results", "ReadBarrierResults"),
     "shlo-fence-transposed-variadic-reduces": (
         "shlo.passes.dispatch.fence_transposed_variadic_reduces", "FenceTransposedVariadicReduces"),
     "shlo-defer-softmax-division": ("shlo.passes.dispatch.defer_softmax_division",

@@ -67,6 +67,7 @@ DEFAULT_PASSES = [
     "shlo-copy-overlapping-updates",
     "shlo-fold-dynamic-self-ops",
     "shlo-split-complex-constants",
+    "shlo-read-barrier-results",
     "shlo-barrier-returned-arguments",
 ]
 # A target's own passes run just before this one: after the other rewrites, before the final

@@ -1169,15 +1169,6 @@ def test_complex_log_of_an_empty_bin():
     _passes_on_cpu(program)
 
 
-@pytest.mark.xfail(strict=True, reason="silently wrong on cpu and vulkan, also without shlo's "
-                   "passes: a function returning a computed value v and a sort of "
-                   "optimization_barrier(v) returns v sorted (IREE updates the barrier's result "
-                   "in place in v's buffer; dynamic_update_slice(optimization_barrier(v)) "
-                   "likewise writes its update into the returned v; without the barrier both "
-                   "are right; at 1000 elements shlo's pipeline hides it for the sort); fix "
-                   "idea: a barrier's operand that something else reads or a function returns "
-                   "is copied before an in-place update of the barrier's result; seed 74 "
-                   "program 75")
 def test_sort_of_barrier_of_returned_value_cpu():
     assert replay("sort_of_barrier_of_returned_value_cpu") is None
 

@@ -1,0 +1,104 @@
+"""shlo-read-barrier-results: the ops after a `stablehlo.optimization_barrier` that read one of
+its operands, or a view of one, read the barrier's result instead.
+
+IREE 3.13 gives a barrier's result its operand's buffer without counting the operand's other
+readers, so an op that updates the result in place writes into the operand:
+`return v, dynamic_update_slice(optimization_barrier(v), u, i)` returned v updated, silently,
+on cpu and vulkan, also without shlo's passes (fuzz seed 74 program 75;
+docs/iree_gaps.md#shlo-read-barrier-results). Read through the barrier, the result has
+several readers and IREE copies it before the update. A barrier's operand that is a view
+(BUFFER_VIEWS) of a value read elsewhere is fenced as that value, and the view is taken of the
+barrier's result. Only readers after the barrier in its block (or nested in an op after it)
+are moved, so no cycle arises; the values read are the same.
+"""
+from __future__ import annotations
+
+import dataclasses
+
+from iree.compiler import ir
+
+from ..base import BUFFER_VIEWS, Pass, nested_ops
+
+BARRIER = "stablehlo.optimization_barrier"
+
+
+def _in_block(op: ir.Operation, block: ir.Block) -> ir.Operation | None:
+    """The op of `block` that is `op` or holds it, else None."""
+    while op is not None:
+        if op.block == block:
+            return op
+        parent = op.parent
+        op = parent.operation if parent is not None else None
+    return None
+
+
+def _after(barrier: ir.Operation) -> set:
+    """The ops that follow `barrier` in its block."""
+    later, seen = set(), False
+    for op in barrier.block.operations:
+        op = op.operation
+        if seen:
+            later.add(op)
+        seen = seen or op == barrier
+    return later
+
+
+def _view_root(barrier: ir.Operation, index: int) -> tuple[ir.Value, list[ir.Operation]]:
+    """The barrier's operand `index` followed back through views that only this barrier
+    reads, and those views (innermost first)."""
+    value, views = barrier.operands[index], []
+    while isinstance(value, ir.OpResult) and value.owner.operation.name in BUFFER_VIEWS \
+            and len(list(value.uses)) == 1 and value.owner.operation.block == barrier.block:
+        views.append(value.owner.operation)
+        value = value.owner.operation.operands[0]
+    return value, views[::-1]
+
+
+def _later_readers(value: ir.Value, barrier: ir.Operation, later: set) -> list:
+    """(op, operand number) of the readers of `value` after `barrier` in its block."""
+    readers = []
+    for use in value.uses:
+        owner = use.owner.operation
+        if owner != barrier and _in_block(owner, barrier.block) in later:
+            readers.append((owner, use.operand_number))
+    return readers
+
+
+def _read_through(barrier: ir.Operation) -> None:
+    later = _after(barrier)
+    fenced = []         # per operand: (what the new barrier fences, views to take of it, readers)
+    for index, operand in enumerate(barrier.operands):
+        root, views = _view_root(barrier, index)
+        readers = _later_readers(root, barrier, later)
+        fenced.append((root, views, readers) if readers else (operand, [], []))
+    if not any(readers for _, _, readers in fenced):
+        return
+    with ir.InsertionPoint(barrier), barrier.location:
+        new = ir.Operation.create(BARRIER, results=[v.type for v, _, _ in fenced],
+                                  operands=[v for v, _, _ in fenced])
+    with ir.InsertionPoint.after(new), barrier.location:
+        for index, (_, views, readers) in enumerate(fenced):
+            value = new.results[index]
+            for view in views:
+                copy = view.clone()
+                copy.operands[0] = value
+                value = copy.results[0]
+            barrier.results[index].replace_all_uses_with(value)
+            for user, n in readers:
+                user.operands[n] = new.results[index]
+    barrier.erase()
+    for _, views, _ in fenced:
+        for view in reversed(views):
+            if not list(view.results[0].uses):
+                view.erase()
+
+
+@dataclasses.dataclass
+class ReadBarrierResults(Pass):
+    """Read an optimization_barrier's result, not its operand, after the barrier."""
+
+    NAME = "shlo-read-barrier-results"
+
+    def run(self, op: ir.Operation) -> None:
+        for barrier in nested_ops(op, BARRIER):
+            _read_through(barrier.operation)
