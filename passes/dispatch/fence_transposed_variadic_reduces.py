@@ -7,8 +7,10 @@ of yield values (2) to match the number of inits / outs operands of the enclosin
 (1)"): moving the transpose into the reduction's linalg.generic keeps one of its outputs and
 both of its yields, whether the other result is used or not
 (docs/iree_gaps.md#shlo-fence-transposed-variadic-reduces). Each result is followed through
-elementwise ops (converts included), reshapes and broadcast_in_dim; a transpose reached, or a
-broadcast_in_dim that reorders dimensions, fences all the reduce's results
+elementwise ops (converts included), reshapes and broadcast_in_dim; a transpose reached, a
+dot_general or convolution (IREE may transpose their operands: an arg-min's indices as a
+dot's leading contracting dimensions failed alike), or a broadcast_in_dim that reorders
+dimensions, fences all the reduce's results
 (passes/lib/builders.fence: IREE moves no transpose past the barrier).
 """
 from __future__ import annotations
@@ -24,10 +26,15 @@ from ..lib.elementwise import ELEMENTWISE_OPS
 _THROUGH = frozenset({"stablehlo.reshape", "stablehlo.broadcast_in_dim"})
 
 
+# ops whose operands IREE may transpose into their own layout (fuzz seed 74 program 622: an
+# arg-min's indices as a dot_general's leading contracting dimensions)
+_PRODUCTS = frozenset({"stablehlo.dot_general", "stablehlo.dot", "stablehlo.convolution"})
+
+
 def _reorders(op: ir.Operation) -> bool:
-    """Whether `op` moves dimensions: a transpose, or a broadcast_in_dim whose dimensions are
-    not increasing."""
-    if op.name == "stablehlo.transpose":
+    """Whether `op` moves dimensions: a transpose, a product (_PRODUCTS), or a
+    broadcast_in_dim whose dimensions are not increasing."""
+    if op.name == "stablehlo.transpose" or op.name in _PRODUCTS:
         return True
     if op.name == "stablehlo.broadcast_in_dim":
         dims = list(ir.DenseI64ArrayAttr(op.attributes["broadcast_dimensions"]))
@@ -36,8 +43,8 @@ def _reorders(op: ir.Operation) -> bool:
 
 
 def reaches_transpose(value: ir.Value) -> bool:
-    """Whether a transpose reads `value`, directly or through elementwise ops, reshapes and
-    broadcast_in_dim."""
+    """Whether a transpose or a product reads `value`, directly or through elementwise ops,
+    reshapes and broadcast_in_dim."""
     seen: set = set()
     stack = [value]
     while stack:

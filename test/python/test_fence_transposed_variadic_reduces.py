@@ -62,3 +62,52 @@ def test_transposed_results_compile_for_cuda():
     x = y = np.zeros((64, 256, 4), np.float32)
     text = jax.jit(fn).lower(x, y, np.zeros((2, 32768, 2), np.float32)).as_text()
     assert shlo.compile(text, target="cuda").save is not None
+
+
+
+def _argmax_indices_contracted(elem: str, init: str, direction: str) -> str:
+    """The indices of an arg-max of x[4, 256, 4, 64] over dimension 0 (values unused) as the
+    leading contracting dimensions of a dot_general with w[256, 4, 5]."""
+    x, i = "tensor<4x256x4x64x{}>".format(elem), "tensor<4x256x4x64xi32>"
+    r, ri = "tensor<256x4x64x{}>".format(elem), "tensor<256x4x64xi32>"
+    e = f"tensor<{elem}>"
+    return f"""func.func @main(%x: {x}, %w: tensor<256x4x5xi32>) -> tensor<64x5xi32> {{
+  %i = stablehlo.iota dim = 0 : {i}
+  %c = stablehlo.constant dense<{init}> : {e}
+  %m = stablehlo.constant dense<2147483647> : tensor<i32>
+  %r:2 = stablehlo.reduce(%x init: %c), (%i init: %m) across dimensions = [0]
+      : ({x}, {i}, {e}, tensor<i32>) -> ({r}, {ri})
+   reducer(%a: {e}, %b: {e}) (%j: tensor<i32>, %k: tensor<i32>) {{
+    %gt = stablehlo.compare GT, %a, %b, {direction} : ({e}, {e}) -> tensor<i1>
+    %eq = stablehlo.compare EQ, %a, %b, {direction} : ({e}, {e}) -> tensor<i1>
+    %lt = stablehlo.compare LT, %j, %k, SIGNED : (tensor<i32>, tensor<i32>) -> tensor<i1>
+    %tie = stablehlo.and %eq, %lt : tensor<i1>
+    %take = stablehlo.or %gt, %tie : tensor<i1>
+    %v = stablehlo.select %take, %a, %b : tensor<i1>, {e}
+    %n = stablehlo.select %take, %j, %k : tensor<i1>, tensor<i32>
+    stablehlo.return %v, %n : {e}, tensor<i32>
+  }}
+  %d = stablehlo.dot_general %r#1, %w, contracting_dims = [0, 1] x [0, 1]
+      : ({ri}, tensor<256x4x5xi32>) -> tensor<64x5xi32>
+  return %d : tensor<64x5xi32>
+}}"""
+
+
+@pytest.mark.parametrize("elem", ["f32", "i1"])
+@pytest.mark.parametrize("target", ["cpu", "vulkan"])
+def test_variadic_reduce_indices_contracted_by_a_dot(target, elem):
+    """Fuzz seed 74 program 622 at 64K elements: an arg-max's indices read by a dot_general
+    as its leading contracting dimensions failed to compile (IREE 3.13 'linalg.yield' ... (2)
+    ... (1)), also without shlo's passes; against numpy."""
+    if target == "vulkan":
+        from conftest import vulkan_or_skip
+        vulkan_or_skip()
+    rng = np.random.default_rng(622)
+    x = rng.integers(0, 2, (4, 256, 4, 64)).astype(bool) if elem == "i1" else \
+        rng.standard_normal((4, 256, 4, 64)).astype(np.float32)
+    w = rng.integers(-3, 4, (256, 4, 5)).astype(np.int32)
+    text = _argmax_indices_contracted(elem, *(("false", "UNSIGNED") if elem == "i1" else
+                                              ("0xFF800000", "FLOAT")))
+    got = shlo.compile(text, target=target)(x, w)
+    want = np.einsum("abc,abn->cn", np.argmax(x, 0).astype(np.int64), w.astype(np.int64))
+    np.testing.assert_array_equal(np.asarray(got), want)

@@ -1179,14 +1179,6 @@ def test_dot_of_zero_constant_vulkan():
     assert replay("dot_of_zero_constant_vulkan") is None
 
 
-@pytest.mark.xfail(strict=True, reason="cpu compile failure, also without shlo's passes: an "
-                   "argmin (variadic) reduce of i1[1, 3, 1, 2] over [0] whose value result is "
-                   "unused and whose index result is a contracting operand of a dot_general "
-                   "('linalg.yield' op expected number of yield values (2) to match the number "
-                   "of inits / outs operands ... (1)'): the class of "
-                   "shlo-fence-transposed-variadic-reduces, which fences a result that reaches a "
-                   "transpose but not one read by a dot_general; vulkan passes; seed 74 "
-                   "program 622")
 def test_variadic_reduce_dot_operand_cpu():
     assert replay("variadic_reduce_dot_operand_cpu") is None
 
