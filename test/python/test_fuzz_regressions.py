@@ -1191,3 +1191,13 @@ def test_variadic_reduce_dot_operand_cpu():
                    "different values compile; seed 57 program 624 (vulkan)")
 def test_complex_add_of_two_reshapes():
     assert replay("complex_add_of_two_reshapes", "cpu") is None
+
+
+def test_batch_grouped_conv_of_narrow_convert_vulkan():
+    """Seed 96 program 24: an i32 convolution (batch_group_count 3, padding, rhs dilation)
+    of a bf16 -> i32 convert; fused into the groups' dispatches the convert raced (2 of 60
+    wrong in 29 of 30 runs); vk-narrow-convolution-input reads it behind a barrier."""
+    from conftest import vulkan_or_skip
+    vulkan_or_skip()
+    for _ in range(3):
+        assert replay("batch_grouped_conv_of_narrow_convert_vulkan", "vulkan") is None
