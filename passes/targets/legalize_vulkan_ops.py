@@ -15,7 +15,8 @@ from .quirks import Quirk, QuirksPass
 from .vulkan.bf16 import (bf16_dot, bf16_iota, bf16_reduce, fence_bf16_rounded_product,
                           fence_widened_bf16_inputs, pad_before_widening)
 from .vulkan.expansions import (complex_f32_constant, complex_window, fence_error_free_sum,
-                                fenced_fft, few_output_convolution, grouped_convolution,
+                                fence_narrow_convolution_inputs, fenced_fft,
+                                few_output_convolution, grouped_convolution,
                                 nan_min_max_reduce, self_difference, signed_zero_root,
                                 unit_strided_slice, unsigned_grouped_convolution)
 from .vulkan.fences import (fence_broadcast_window_results, fence_f64_operands,
@@ -97,6 +98,10 @@ VULKAN_QUIRKS: tuple[Quirk, ...] = (
           "strided slice (IREE's strided load of the window was read unstrided)",
           ("stablehlo.convolution",),
           _VK, rule=few_output_convolution),
+    Quirk("vk-narrow-convolution-input", "a convolution's 32/64-bit operands computed from "
+          "8/16-bit numbers behind fusion barriers (a fused i32 convert of bf16 raced with "
+          "the products reading it)", ("stablehlo.convolution",), _VK,
+          fence=fence_narrow_convolution_inputs),
     Quirk("vk-complex-constant", "a complex<f32> constant as stablehlo.complex of two f32 "
           "constants (a non-splat one failed to compile)", ("stablehlo.constant",), _VK,
           rule=complex_f32_constant),

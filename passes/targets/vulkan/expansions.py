@@ -1,6 +1,7 @@
 """Vulkan quirk rewrites that expand an op into others: complex windows on real and imaginary
 parts, ffts behind barriers, grouped convolutions per group (ui8/ui16 ones in i32),
-convolutions of few outputs as products over their windows, complex<f32> constants by parts,
+convolutions of few outputs as products over their windows, convolution operands computed
+from narrow numbers behind barriers, complex<f32> constants by parts,
 roots of signed zeros, x - x of floats, unit dimensions of strided slices (docs/iree_gaps.md)."""
 from __future__ import annotations
 
@@ -9,7 +10,7 @@ from iree.compiler import ir
 from shlo.dialect import stablehlo
 from shlo.dialect.attributes import CONV_DIMS, enum_name
 from shlo.dialect.rebuild import arguments
-from ...base import binary_body, is_splat_constant
+from ...base import binary_body, is_splat_constant, reads_narrow_values
 from ...dispatch.few_output_convolutions import window_matmuls
 from ...element_types.split_complex_constants import split_constant
 from ...expand.expand_fft import irfft_through_ifft
@@ -124,21 +125,48 @@ def _split(value: ir.Value, dimension: int, groups: int) -> list[ir.Value]:
     return slices
 
 
+_VIEWS = ("stablehlo.slice", "stablehlo.reshape", "stablehlo.transpose")
+
+
+def _computed_from_narrow(value: ir.Value) -> bool:
+    """Whether `value` (static, 32 or 64 bits) is computed from 8- or 16-bit numbers in a
+    dispatch IREE could fuse into its reader: not through a fusion barrier (slices, reshapes
+    and transposes of one are looked through)."""
+    t = ir.RankedTensorType(value.type)
+    if not t.has_static_shape or getattr(t.element_type, "width", 32) < 32:
+        return False
+    source = value
+    while not isinstance(source.owner, ir.Block) and source.owner.name in _VIEWS:
+        source = source.owner.operands[0]
+    if isinstance(source.owner, ir.Block) or source.owner.name in (FUSION_BARRIER,
+                                                                  "stablehlo.constant"):
+        return False
+    return reads_narrow_values(value)
+
+
 def _widened_fenced(value: ir.Value) -> ir.Value:
-    """`value` behind a fusion barrier when it is an f32 convert of f16 or bf16 (static)."""
-    producer = value.owner
-    if (isinstance(producer, ir.Block) or producer.name != "stablehlo.convert"
-            or str(element_of(producer.operands[0])) not in ("f16", "bf16")
-            or not ir.RankedTensorType(value.type).has_static_shape):
-        return value
-    return fusion_barrier(value)
+    """`value` behind a fusion barrier when it is computed from 8- or 16-bit numbers."""
+    return fusion_barrier(value) if _computed_from_narrow(value) else value
+
+
+def fence_narrow_convolution_inputs(op: ir.Operation) -> None:
+    """A convolution's 32/64-bit operands computed from 8- or 16-bit numbers (an i32 convert
+    of bf16) behind fusion barriers: fused into the convolution's dispatch, the convert raced
+    with the products that read it (lavapipe; vk-narrow-convolution-input). Not inside
+    loops and branches (no fusion barriers there)."""
+    if in_control_flow(op.operation.parent):
+        return
+    for i, operand in enumerate(op.operands):
+        if _computed_from_narrow(operand):
+            with ir.InsertionPoint(op), op.location:
+                op.operands[i] = fusion_barrier(operand)
 
 
 def grouped_convolution(op: ir.Operation):
     """A convolution with feature_group_count > 1 (but depthwise) or batch_group_count > 1 as
     the spec defines it: one convolution per group over slices, concatenated. Operands
-    widened from f16 or bf16 are read behind fusion barriers (fused into the groups' slices,
-    the converts came out wrong)."""
+    computed from 8- or 16-bit numbers are read behind fusion barriers before they are sliced
+    (fused into the groups' slices, the converts came out wrong)."""
     attrs = attributes(op)
     features = ir.IntegerAttr(attrs["feature_group_count"]).value
     batches = ir.IntegerAttr(attrs["batch_group_count"]).value
