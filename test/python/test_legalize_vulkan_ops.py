@@ -1267,3 +1267,89 @@ def test_windows_of_empty_operands(ctx, target):
         got = got if isinstance(got, (list, tuple)) else [got]
         for g, want in zip(got, evaluate(text, args[name])):
             np.testing.assert_array_equal(np.asarray(g), want, err_msg=name)
+
+
+NARROW = {"bf16": ml_dtypes.bfloat16, "f16": np.float16, "i8": np.int8, "ui8": np.uint8,
+          "i16": np.int16, "i32": np.int32, "f32": np.float32, "f64": np.float64}
+CONV_NUMBERS = "[0, b, 1, f]x[1, 0, i, o]->[0, b, f, 1]"       # the fuzz reproducer's layout
+
+
+def _narrow_conv(name, t, nt, s0, s1, batch, features, inputs, outputs, bg=1, fg=1):
+    """A convolution (CONV_NUMBERS; stride [2, 1], padding, rhs dilation [1, 2], a 4x2
+    window) of type t whose rhs is an nt -> t convert; its shapes."""
+    lhs, rhs = (s0, batch, s1, features), (2, 4, inputs, outputs)
+    out = ((s0 - 3) // 2 + 1, batch // bg, outputs, s1 + 1)
+    ty = [f"tensor<{'x'.join(map(str, s))}x{e}>" for s, e in
+          ((lhs, t), (rhs, nt), (rhs, t), (out, t))]
+    return f"""
+    func.func @{name}(%x: {ty[0]}, %n: {ty[1]}) -> {ty[3]} {{
+      %w = stablehlo.convert %n : ({ty[1]}) -> {ty[2]}
+      %r = stablehlo.convolution(%x, %w) dim_numbers = {CONV_NUMBERS},
+             window = {{stride = [2, 1], pad = [[1, 0], [1, 2]], rhs_dilate = [1, 2]}}
+             {{batch_group_count = {bg} : i64, feature_group_count = {fg} : i64}}
+             : ({ty[0]}, {ty[2]}) -> {ty[3]}
+      return %r : {ty[3]}
+    }}""", (lhs, rhs)
+
+
+def _conv_oracle(x, w, bg, fg, dtype):
+    """numpy's CONV_NUMBERS convolution of _narrow_conv (exact: int64 or f64 sums, wrapped
+    or rounded once to dtype)."""
+    wide = np.float64 if np.dtype(dtype).kind == "f" else np.int64
+    x = np.pad(x.astype(wide).transpose(1, 0, 2, 3), [(0, 0), (1, 0), (1, 2), (0, 0)])
+    w = w.astype(wide).transpose(1, 0, 2, 3)                # [k0, k1, i, o]
+    b, h, wd, _ = x.shape
+    oh, ow = (h - 4) // 2 + 1, wd - 2
+    o = w.shape[3]
+    out = np.zeros((b // bg, oh, ow, o), wide)
+    for g in range(bg * fg):
+        os_ = slice(g * o // (bg * fg), (g + 1) * o // (bg * fg))
+        bs = slice(g * b // bg, (g + 1) * b // bg) if bg > 1 else slice(None)
+        fs = slice(g * w.shape[2], (g + 1) * w.shape[2]) if fg > 1 else slice(None)
+        for a in range(4):
+            for c in range(2):
+                window = x[bs, a:a + 2 * oh:2, 2 * c:2 * c + ow, fs]
+                out[..., os_] += np.einsum("bhwi,io->bhwo", window, w[a, c, :, os_])
+    return out.transpose(1, 0, 3, 2).astype(dtype)
+
+
+def _check_narrow_convs(ctx, target, cases, runs):
+    texts, shapes = {}, {}
+    for case in cases:
+        name = "_".join(map(str, case))
+        texts[name], shapes[name] = _narrow_conv(name, *case)
+    exe = compile_for(ctx, "\n".join(texts.values()), target)
+    rng = np.random.default_rng(96)
+    for (name, (lhs, rhs)), case in zip(shapes.items(), cases):
+        t, nt, bg, fg = case[0], case[1], case[-2], case[-1]
+        low = 0 if t.startswith("u") or nt.startswith("u") else -9
+        x = rng.integers(low, 10, lhs).astype(NARROW[t])
+        n = rng.integers(low, 10, rhs).astype(NARROW[nt])
+        want = _conv_oracle(x, n, bg, fg, NARROW[t])
+        for _ in range(runs):
+            np.testing.assert_array_equal(np.asarray(exe.function(name)(x, n)), want,
+                                          err_msg=name)
+
+
+@pytest.mark.parametrize("target", TARGETS)
+def test_convolutions_of_narrow_converts(ctx, target):
+    """vk-narrow-convolution-input: convolutions (padding, rhs dilation; ungrouped and 3
+    batch groups) of an i32 convert of bf16 (fuzz seed 96 program 24), 3 runs each, against
+    numpy."""
+    _check_narrow_convs(ctx, target, [("i32", "bf16", 6, 4, 1, 3, 3, 2, 1, 1),
+                                      ("i32", "bf16", 6, 4, 3, 3, 3, 6, 3, 1),
+                                      ("f32", "f16", 64, 64, 4, 8, 8, 32, 2, 1)], 3)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("target", TARGETS)
+@pytest.mark.parametrize("t, nt", [("i32", "bf16"), ("i32", "i8"), ("i32", "ui8"),
+                                   ("i32", "i16"), ("i32", "f16"), ("f32", "bf16"),
+                                   ("f32", "f16"), ("f32", "i8"), ("f64", "f16")])
+def test_convolutions_of_narrow_converts_sweep(ctx, target, t, nt):
+    """Batch groups 2-4 and feature groups 2-3, 10 to 64K outputs, against numpy."""
+    _check_narrow_convs(ctx, target, [(t, nt, 6, 4, 2, 3, 3, 4, 2, 1),
+                                      (t, nt, 6, 4, 4, 3, 3, 8, 4, 1),
+                                      (t, nt, 6, 4, 1, 6, 3, 6, 1, 2),
+                                      (t, nt, 6, 4, 2, 9, 3, 6, 1, 3),
+                                      (t, nt, 128, 128, 3, 4, 4, 24, 3, 1)], 2)
