@@ -1333,11 +1333,12 @@ def _check_narrow_convs(ctx, target, cases, runs):
 
 @pytest.mark.parametrize("target", TARGETS)
 def test_convolutions_of_narrow_converts(ctx, target):
-    """vk-narrow-convolution-input: convolutions (padding, rhs dilation; ungrouped and 3
-    batch groups) of an i32 convert of bf16 (fuzz seed 96 program 24), 3 runs each, against
-    numpy."""
+    """vk-narrow-convolution-input: convolutions (padding, rhs dilation; ungrouped, 2 and 3
+    batch groups) of i32 converts of bf16 (fuzz seed 96 program 24) and i8, 3 runs each,
+    against numpy."""
     _check_narrow_convs(ctx, target, [("i32", "bf16", 6, 4, 1, 3, 3, 2, 1, 1),
                                       ("i32", "bf16", 6, 4, 3, 3, 3, 6, 3, 1),
+                                      ("i32", "i8", 6, 4, 2, 3, 3, 4, 2, 1),
                                       ("f32", "f16", 64, 64, 4, 8, 8, 32, 2, 1)], 3)
 
 
