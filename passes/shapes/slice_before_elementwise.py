@@ -7,8 +7,10 @@ the dispatch that reads the slice and computes all of it there: over the stack o
 limit, or a compile that never ends (docs/iree_gaps.md#shlo-slice-before-elementwise); the
 strided window slices of shlo-expand-select-and-scatter did the same without a reshape.
 
-An elementwise op is sliced through when the slice keeps at most half of it or nothing else
-uses it (else the whole op stays and the slice would compute part of it twice). Rank-0
+The op the slice reads is sliced through when the slice keeps at most half of it or nothing
+else uses it (else the whole op stays and the slice would compute part of it twice); the ops
+above it only when nothing else uses them (a slice through part of shlo-accurate-math's complex
+exp, its table lookups left whole, failed IREE 3.13's cpu compile: fuzz seed 71 program 219). Rank-0
 operands of a ranked op (clamp bounds, a select's scalar predicate) stay as they are; those of
 a rank-0 op are reshaped and sliced like the others; broadcast scalars and
 splat constants become ones of the slice's shape. Each value of a chain is sliced once per
@@ -87,6 +89,7 @@ class _Slicer:
     source: list[int]           # the reshape's operand shape
     small: bool                 # the slice keeps at most half of the elements
     few: bool                   # the slice keeps FEW_ELEMENTS or fewer
+    root: ir.Value | None = None    # the value the slice reads (or its reshape's operand)
     budget: int = MAX_OPS
     memo: dict = dataclasses.field(default_factory=dict)
 
@@ -112,7 +115,7 @@ class _Slicer:
             return stablehlo.constant(ir.DenseElementsAttr.get_splat(
                 self.shaped(element), splat.get_splat_value()), result_type=None)
         if (op is not None and self.budget > 0 and _is_elementwise(op, self.source)
-                and (self.small or _users(value) == 1)
+                and (_users(value) == 1 or self.small and value == self.root)
                 and (self.few or not _reads_i1_leaf(op))):
             self.budget -= 1
             operands = [v if self.source and ir.RankedTensorType(v.type).rank == 0
@@ -152,7 +155,7 @@ def _rewrite(slice_op: ir.Operation) -> bool:
     small = 2 * int(np.prod(result.shape)) <= int(np.prod(source.shape))
     if not small and (_users(layout) != 1 or _users(value) != 1):
         return False
-    slicer = _Slicer(slice_op, list(reshaped.shape), list(source.shape), small, few)
+    slicer = _Slicer(slice_op, list(reshaped.shape), list(source.shape), small, few, value)
     with ir.InsertionPoint(slice_op), slice_op.location:
         replacement = slicer.sliced(value)
     slice_op.results[0].replace_all_uses_with(replacement)

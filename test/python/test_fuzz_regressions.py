@@ -1069,14 +1069,6 @@ def test_sort_of_zero_trip_loop_argument_cpu():
     assert replay("sort_of_zero_trip_loop_argument_cpu") is None
 
 
-@pytest.mark.xfail(strict=True, reason="cpu compile failure ('tensor.cast' op operand type "
-                   "'tensor<6xi32>' and result type 'tensor<6xf32>' are cast incompatible), the "
-                   "fft not needed: exp of a complex converted from integers, strided-sliced; "
-                   "shlo-slice-before-elementwise slices part of shlo-accurate-math's exp (its "
-                   "table gathers stay whole), and IREE 3.13's flow canonicalize breaks the "
-                   "fused dispatch that returns values it folds to constants twice; compiles "
-                   "without either pass (test_sliced_complex_exp, 256x256); vulkan passes; "
-                   "seed 71 program 219")
 def test_fft_of_s64_unary_slice_cpu():
     assert replay("fft_of_s64_unary_slice_cpu") is None
 
