@@ -299,6 +299,12 @@ SAMPLES = {
       %r = stablehlo.convolution(%x, %w) dim_numbers = [b, f, 0, 1]x[o, i, 0, 1]->[b, f, 0, 1], window = {stride = [2, 1], pad = [[1, 2], [0, 0]], rhs_dilate = [2, 1]} {batch_group_count = 1 : i64, feature_group_count = 1 : i64} : (tensor<1x8x2x2xf32>, tensor<1x8x3x2xf32>) -> tensor<1x1x1x1xf32>
       return %r : tensor<1x1x1x1xf32>
     }""",
+    "vk-narrow-convolution-input": """
+    func.func @f(%x: tensor<1x3x4x4xi32>, %n: tensor<2x3x2x2xbf16>) -> tensor<1x2x5x5xi32> {
+      %w = stablehlo.convert %n : (tensor<2x3x2x2xbf16>) -> tensor<2x3x2x2xi32>
+      %r = stablehlo.convolution(%x, %w) dim_numbers = [b, f, 0, 1]x[o, i, 0, 1]->[b, f, 0, 1], window = {pad = [[1, 1], [1, 1]]} {batch_group_count = 1 : i64, feature_group_count = 1 : i64} : (tensor<1x3x4x4xi32>, tensor<2x3x2x2xi32>) -> tensor<1x2x5x5xi32>
+      return %r : tensor<1x2x5x5xi32>
+    }""",
     "vk-complex-constant": """
     func.func @f(%x: tensor<2xcomplex<f32>>) -> tensor<2xcomplex<f32>> {
       %c = stablehlo.constant dense<[(0.5, 1.0), (0.25, -2.0)]> : tensor<2xcomplex<f32>>
