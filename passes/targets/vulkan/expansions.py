@@ -133,7 +133,7 @@ def _computed_from_narrow(value: ir.Value) -> bool:
     dispatch IREE could fuse into its reader: not through a fusion barrier (slices, reshapes
     and transposes of one are looked through)."""
     t = ir.RankedTensorType(value.type)
-    if not t.has_static_shape or getattr(t.element_type, "width", 32) < 32:
+    if not t.has_static_shape or getattr(t.element_type.maybe_downcast(), "width", 32) < 32:
         return False
     source = value
     while not isinstance(source.owner, ir.Block) and source.owner.name in _VIEWS:
