@@ -1,15 +1,15 @@
 """shlo-read-barrier-results: the ops after a `stablehlo.optimization_barrier` that read one of
-its operands, or a view of one, read the barrier's result instead.
+its operands, or the value the operand is a reshape of, read the barrier's result instead.
 
 IREE 3.13 gives a barrier's result its operand's buffer without counting the operand's other
 readers, so an op that updates the result in place writes into the operand:
 `return v, dynamic_update_slice(optimization_barrier(v), u, i)` returned v updated, silently,
 on cpu and vulkan, also without shlo's passes (fuzz seed 74 program 75;
 docs/iree_gaps.md#shlo-read-barrier-results). Read through the barrier, the result has
-several readers and IREE copies it before the update. A barrier's operand that is a view
-(BUFFER_VIEWS) of a value read elsewhere is fenced as that value, and the view is taken of the
-barrier's result. Only readers after the barrier in its block (or nested in an op after it)
-are moved, so no cycle arises; the values read are the same.
+several readers and IREE copies it before the update. Readers of the value a fenced reshape
+reads get the barrier's result reshaped back; the barrier itself stays where it is (shlo's
+own fences place theirs on purpose). Only readers after the barrier in its block (or nested
+in an op after it) are moved, so no cycle arises; the values read are the same.
 """
 from __future__ import annotations
 
@@ -17,7 +17,8 @@ import dataclasses
 
 from iree.compiler import ir
 
-from ..base import BUFFER_VIEWS, Pass, nested_ops
+from shlo.dialect import stablehlo
+from ..base import Pass, nested_ops
 
 BARRIER = "stablehlo.optimization_barrier"
 
@@ -43,15 +44,14 @@ def _after(barrier: ir.Operation) -> set:
     return later
 
 
-def _view_root(barrier: ir.Operation, index: int) -> tuple[ir.Value, list[ir.Operation]]:
-    """The barrier's operand `index` followed back through views that only this barrier
-    reads, and those views (innermost first)."""
-    value, views = barrier.operands[index], []
-    while isinstance(value, ir.OpResult) and value.owner.operation.name in BUFFER_VIEWS \
+def _view_root(barrier: ir.Operation, index: int) -> ir.Value:
+    """The barrier's operand `index` followed back through reshapes that only this barrier
+    reads."""
+    value = barrier.operands[index]
+    while isinstance(value, ir.OpResult) and value.owner.operation.name == "stablehlo.reshape" \
             and len(list(value.uses)) == 1 and value.owner.operation.block == barrier.block:
-        views.append(value.owner.operation)
         value = value.owner.operation.operands[0]
-    return value, views[::-1]
+    return value
 
 
 def _later_readers(value: ir.Value, barrier: ir.Operation, later: set) -> list:
@@ -66,31 +66,17 @@ def _later_readers(value: ir.Value, barrier: ir.Operation, later: set) -> list:
 
 def _read_through(barrier: ir.Operation) -> None:
     later = _after(barrier)
-    fenced = []         # per operand: (what the new barrier fences, views to take of it, readers)
     for index, operand in enumerate(barrier.operands):
-        root, views = _view_root(barrier, index)
+        root = _view_root(barrier, index)
         readers = _later_readers(root, barrier, later)
-        fenced.append((root, views, readers) if readers else (operand, [], []))
-    if not any(readers for _, _, readers in fenced):
-        return
-    with ir.InsertionPoint(barrier), barrier.location:
-        new = ir.Operation.create(BARRIER, results=[v.type for v, _, _ in fenced],
-                                  operands=[v for v, _, _ in fenced])
-    with ir.InsertionPoint.after(new), barrier.location:
-        for index, (_, views, readers) in enumerate(fenced):
-            value = new.results[index]
-            for view in views:
-                copy = view.clone()
-                copy.operands[0] = value
-                value = copy.results[0]
-            barrier.results[index].replace_all_uses_with(value)
-            for user, n in readers:
-                user.operands[n] = new.results[index]
-    barrier.erase()
-    for _, views, _ in fenced:
-        for view in reversed(views):
-            if not list(view.results[0].uses):
-                view.erase()
+        if not readers:
+            continue
+        value = barrier.results[index]
+        if root != operand:         # a reshape of the root: read it back in the root's shape
+            with ir.InsertionPoint.after(barrier), barrier.location:
+                value = stablehlo.reshape(value, result_type=root.type)
+        for user, n in readers:
+            user.operands[n] = value
 
 
 @dataclasses.dataclass
