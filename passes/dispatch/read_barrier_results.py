@@ -65,9 +65,12 @@ def _later_readers(value: ir.Value, barrier: ir.Operation, later: set) -> list:
 
 
 def _read_through(barrier: ir.Operation) -> None:
-    later = _after(barrier)
+    later = None
     for index, operand in enumerate(barrier.operands):
         root = _view_root(barrier, index)
+        if len(list(root.uses)) < 2:        # the barrier (or its reshape) alone reads it
+            continue
+        later = _after(barrier) if later is None else later
         readers = _later_readers(root, barrier, later)
         if not readers:
             continue
