@@ -177,3 +177,26 @@ def test_no_fft_of_a_large_prime_length():
         program = P.Program([P.Param("p0", x.shape, "F32")],
                             [P.Node("n1", "fft", ["p0"], 1)], ["n1"], [x])
         assert ("stablehlo.fft" in str(P.build(program).module)) == kept
+
+
+def test_scaled_by_a_huge_maximum_against_xla():
+    """Seed 58 program 638: tan(x / m) with m = max|x| = 3.18e38 was 0 everywhere in XLA (its
+    CPU multiplies by 1 / m, a subnormal it flushes to 0) where 2.04e-36 is right; the scaling
+    now multiplies x and m by 2^-64 first past 2^64. XLA alone checks it here (the
+    interpreter, which would agree with shlo, stays out)."""
+    p1 = np.full((3, 1000), 10, np.float32)
+    p1[0, 0] = 38.5
+    p2 = np.full((4, 1000), 1.5, np.float32)
+    p2[0, 0] = 10      # 10 ** 38.5 = 3.16e38; 1.5 ** 10 / 3.16e38 = 1.8e-37, a normal f32
+    program = P.Program([P.Param("p1", p1.shape, "F32"), P.Param("p2", p2.shape, "F32")],
+                        [P.Node("n4", "binary", ["p2", "p1"], 741820238),
+                         P.Node("n5", "unary", ["n4"], 298670540)], ["n5"], [p1, p2])
+    text = str(P.build(program).module)
+    assert "stablehlo.power" in text and "stablehlo.tan" in text
+    fuzzer = fuzz.Fuzzer(["cpu"], oracles=("xla",))
+    try:
+        checked = fuzzer.check(program)
+    finally:
+        fuzzer.close()
+    assert not checked.invalid and checked.findings == [], [f.detail for f in checked.findings]
+    assert checked.oracles.get("xla") is not None
