@@ -220,7 +220,11 @@ def download(device, view, dtype: np.dtype) -> np.ndarray:
     buffer = view.get_buffer()
     if (buffer.memory_type() & _HOST_VISIBLE == _HOST_VISIBLE
             and buffer.allowed_usage() & _MAPPING_SCOPED):
-        return view.map().asarray(shape, dtype)
+        # mapped flat, then reshaped: IREE 3.13's asarray of another rank returns a reshape
+        # that alone keeps the mapping alive, so a view of it (result.reshape(-1), result[0])
+        # read freed memory once the result itself was gone (docs/iree_gaps.md,
+        # rt-mapped-result-views); the flat array is the base of every view of the result
+        return view.map().asarray([int(np.prod(shape, dtype=np.int64))], dtype).reshape(shape)
     staging = device.allocator.allocate_buffer(
         memory_type=int(rt.MemoryType.HOST_LOCAL | rt.MemoryType.DEVICE_VISIBLE),
         allowed_usage=int(rt.BufferUsage.TRANSFER_TARGET | rt.BufferUsage.MAPPING_SCOPED),
