@@ -108,14 +108,20 @@ def read_only_inputs(reflection: dict, count: int) -> tuple[bool, ...]:
     return tuple(i in read for i in range(count))
 
 
-# ---- modules of small loops, run on the calling thread ------------------------------------------
+# ---- small modules, run on the calling thread ---------------------------------------------------
 # local-task hands every dispatch to its workers and the calling thread waits for them; a loop of
 # small dispatches (transformer_decode: 4-row matmuls, 1600 dispatches a call) then spends about
 # as much CPU in that hand-over and wait as in the dispatches, while two threads save nothing on
-# dispatches of a few microseconds (docs/performance.md, "Loops of small dispatches").
+# dispatches of a few microseconds (docs/performance.md, "Loops of small dispatches"). A
+# loop-free module of many small ops and little work in all (sampling) is the same case once
+# (docs/performance.md, "Small loop-free modules on the calling thread").
 ONE_THREAD_KEY = "shlo.threads"     # iree.reflection entry: "1" where one thread should run it
 SMALL_PRODUCT = 1 << 19             # multiply-adds of the largest matrix product or convolution
-SMALL_ELEMENTS = 1 << 16            # elements of the largest other op
+SMALL_ELEMENTS = 1 << 16            # modules with a loop: elements of the largest other op
+ONCE_ELEMENTS = 1 << 20             # loop-free modules: elements of the largest other op,
+ONCE_TOTAL = 1 << 24                # the work of all ops together,
+ONCE_MEAN = 1 << 16                 # and the mean work of the ops of more than TRIVIAL_WORK
+TRIVIAL_WORK = 1 << 10              # (scalar and index arithmetic: no dispatch of their own)
 _PRODUCTS = frozenset({"stablehlo.dot_general", "stablehlo.convolution"})
 # ops of programs that run as replicas or partitions (threads of `run_parallel`, which share
 # one device) or talk to the host: such modules keep their target's device
@@ -165,26 +171,48 @@ def op_work(op) -> int:
 
 
 def mark_small_loops(module_op) -> None:
-    """Record on each public function that one thread should run it (ONE_THREAD_KEY) when the
-    module runs a while loop and no op of it does more work (`op_work`) than SMALL_PRODUCT
-    (matrix products, convolutions) or SMALL_ELEMENTS (the others)."""
+    """Record on each public function that one thread should run it (ONE_THREAD_KEY) when no
+    op of the module has a dynamic shape, a collective or a host call, and either it runs a
+    while loop and no op of it does more work (`op_work`) than SMALL_PRODUCT (matrix products,
+    convolutions) or SMALL_ELEMENTS (the others), or it has no loop, no product over
+    SMALL_PRODUCT, no other op over ONCE_ELEMENTS, at most ONCE_TOTAL work in all and at most
+    ONCE_MEAN on average over its ops of more than TRIVIAL_WORK."""
     from iree.compiler import ir
 
-    found = {"loop": False, "large": False}
+    found = {"loop": False, "large": False, "largest": 0, "total": 0, "sized": 0, "sized_work": 0}
+
+    def dynamic(value) -> bool:
+        t = value.type.maybe_downcast()
+        return isinstance(t, ir.UnrankedTensorType) or \
+            isinstance(t, ir.RankedTensorType) and not t.has_static_shape
 
     def visit(op):
         if op.name == "stablehlo.while":
             found["loop"] = True
-        if op.name in _SHARED_OPS or op.name == "func.func" and not len(op.regions[0].blocks):
-            found["large"] = True       # replicas in threads, or host calls: keep local-task
+        if op.name in _SHARED_OPS or op.name == "func.func" and not len(op.regions[0].blocks) \
+                or any(dynamic(r) for r in op.results):
+            found["large"] = True       # replicas in threads, host calls, sizes unknown here
             return ir.WalkResult.INTERRUPT
-        limit = SMALL_PRODUCT if op.name in _PRODUCTS else SMALL_ELEMENTS
-        if op_work(op.operation) > limit:
+        work = op_work(op.operation)
+        if work > (SMALL_PRODUCT if op.name in _PRODUCTS else ONCE_ELEMENTS):
             found["large"] = True
             return ir.WalkResult.INTERRUPT
+        if op.name not in _PRODUCTS:
+            found["largest"] = max(found["largest"], work)
+        found["total"] += work
+        if work > TRIVIAL_WORK:
+            found["sized"] += 1
+            found["sized_work"] += work
         return ir.WalkResult.ADVANCE
     module_op.walk(visit)
-    if not found["loop"] or found["large"]:
+    if found["large"]:
+        return
+    if found["loop"]:
+        small = found["largest"] <= SMALL_ELEMENTS
+    else:
+        small = found["total"] <= ONCE_TOTAL and \
+            found["sized_work"] <= ONCE_MEAN * max(1, found["sized"])
+    if not small:
         return
     with module_op.context:
         for op in module_op.regions[0].blocks[0].operations:

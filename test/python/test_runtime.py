@@ -299,6 +299,7 @@ def test_a_lost_device_is_replaced_on_the_next_call():
     exe = shlo.compile("func.func @main(%a: tensor<3xf32>) -> tensor<3xf32> {\n"
                        "  %0 = stablehlo.add %a, %a : tensor<3xf32>\n"
                        "  return %0 : tensor<3xf32>\n}", target="cpu")
+    exe.device = "local-task"       # (a module this small runs on local-sync by default)
     x = np.array([1, 2, 3], np.float32)
     other = shlo.Executable(exe.vmfb, device=exe.device)      # another module, same device
     np.testing.assert_array_equal(exe(x), 2 * x)

@@ -1,7 +1,8 @@
-"""Modules of small loops run on the calling thread: a cpu module with a while loop whose ops
-are all small (`abi.mark_small_loops`) gets the local-sync device from `shlo.compile`, and gives
-the same results there as on local-task; a loop with a large matrix product, a module without
-a loop, and one with a collective keep local-task."""
+"""Small modules run on the calling thread: a cpu module with a while loop whose ops are all
+small, or a loop-free one of small ops and little work in all (`abi.mark_small_loops`), gets the
+local-sync device from `shlo.compile`, and gives the same results there as on local-task; a
+loop with a large matrix product, a loop-free module of large ops or much work, one of dynamic
+shapes and one with a collective keep local-task."""
 import numpy as np
 import pytest
 
@@ -61,13 +62,49 @@ def test_small_loop_runs_on_the_calling_thread(tmp_path):
     assert shlo.load(str(path), device="local-task").device == "local-task"
 
 
-def test_large_product_or_no_loop_keeps_local_task():
+def test_large_product_or_large_op_keeps_local_task():
     large = DECODE.replace("4x128xf32", "512x128xf32").replace("16x4x128", "16x512x128") \
         .replace("1x4x128", "1x512x128")        # 512x128x128: 8M multiply-adds a step
     assert shlo.compile(large, target="cpu", cache=False).device == "local-task"
-    plain = ("func.func @main(%a: tensor<4xf32>) -> tensor<4xf32> {\n"
-             "  %0 = stablehlo.add %a, %a : tensor<4xf32>\n  return %0 : tensor<4xf32>\n}")
-    assert shlo.compile(plain, target="cpu", cache=False).device == "local-task"
+    assert shlo.compile(_chain(1, 1 << 18), target="cpu", cache=False).device == "local-task"
+
+
+# ranks of 32 rows of 40 values by pairwise comparison (as shlo's top-k selection counts
+# them): 51200-element broadcasts, compares and selects over a 32x40 input
+RANKS = """
+func.func @main(%x: tensor<32x40xf32>) -> tensor<32x40xi32> {
+  %a = stablehlo.broadcast_in_dim %x, dims = [0, 1] : (tensor<32x40xf32>) -> tensor<32x40x40xf32>
+  %b = stablehlo.broadcast_in_dim %x, dims = [0, 2] : (tensor<32x40xf32>) -> tensor<32x40x40xf32>
+  %gt = stablehlo.compare GT, %b, %a : (tensor<32x40x40xf32>, tensor<32x40x40xf32>)
+      -> tensor<32x40x40xi1>
+  %one = stablehlo.constant dense<1> : tensor<32x40x40xi32>
+  %zero = stablehlo.constant dense<0> : tensor<32x40x40xi32>
+  %c = stablehlo.select %gt, %one, %zero : tensor<32x40x40xi1>, tensor<32x40x40xi32>
+  %init = stablehlo.constant dense<0> : tensor<i32>
+  %r = stablehlo.reduce(%c init: %init) applies stablehlo.add across dimensions = [2]
+      : (tensor<32x40x40xi32>, tensor<i32>) -> tensor<32x40xi32>
+  return %r : tensor<32x40xi32>
+}
+"""
+
+
+def test_small_loop_free_module_runs_on_the_calling_thread():
+    x = np.random.default_rng(1).standard_normal((32, 40)).astype(np.float32)
+    exe = shlo.compile(RANKS, target="cpu", cache=False)
+    assert exe.device == "local-sync"
+    on_caller = exe(x)
+    want = (x[:, None, :] > x[:, :, None]).sum(axis=2)
+    np.testing.assert_array_equal(on_caller, want)
+    exe.device = "local-task"
+    np.testing.assert_array_equal(exe(x), on_caller)
+
+
+def _chain(count, n):
+    """`count` exponentials of n elements in a row: `count` ops of n elements of work."""
+    ops = [f"  %v{i} = stablehlo.exponential %v{i - 1} : tensor<{n}xf32>"
+           for i in range(1, count + 1)]
+    return "\n".join([f"func.func @main(%v0: tensor<{n}xf32>) -> tensor<{n}xf32> {{", *ops,
+                      f"  return %v{count} : tensor<{n}xf32>", "}"])
 
 
 @pytest.mark.parametrize("text, marked", [
@@ -82,6 +119,17 @@ def test_large_product_or_no_loop_keeps_local_task():
                     " : (tensor<4x128xf32>) -> tensor<4x128xf32>"), False),
     (DECODE.replace("dense<0.0> : tensor<f32>", "dense<0.0> : tensor<f32>\n"
                     "  %big = stablehlo.iota dim = 0 : tensor<65537xf32>"), False),
+    (RANKS, True),                              # loop-free, 5 ops of 51200 elements
+    (RANKS.replace("x40", "x160"), False),      # 5 of 819200: over ONCE_MEAN on average
+    (_chain(64, 1 << 14).replace("  return", f"  %big = stablehlo.iota dim = 0 : "
+                                 f"tensor<{1 << 20}xf32>\n  return"), True),
+    (_chain(64, 1 << 14).replace("  return", f"  %big = stablehlo.iota dim = 0 : "
+                                 f"tensor<{(1 << 20) + 1}xf32>\n  return"), False),  # ONCE_ELEMENTS
+    (_chain(1, 1 << 16), True),                 # one op of 2^16: ONCE_MEAN
+    (_chain(1, (1 << 16) + 1), False),
+    (_chain(256, 1 << 16), True),               # 2^24 in all: ONCE_TOTAL
+    (_chain(257, 1 << 16), False),
+    (_chain(16, 1 << 10).replace("1024", "?"), False),      # sizes known at run time only
 ])
 def test_marks(ctx, text, marked):
     module = shlo.parse_module(text, context=ctx)
