@@ -200,3 +200,23 @@ def test_scaled_by_a_huge_maximum_against_xla():
         fuzzer.close()
     assert not checked.invalid and checked.findings == [], [f.detail for f in checked.findings]
     assert checked.oracles.get("xla") is not None
+
+
+def test_subnormal_scaled_value_times_infinity():
+    """Seed 58 program 638 at a78f3e8: cbrt(tan(x / m) * -inf) with m = 1.6e38 and x = 1 (a
+    power of -1 by -inf): tan(6e-39) * -inf is -inf where the subnormal stays (Vulkan, the
+    interpreter) and NaN where it is flushed (CPUs, XLA); scaled values below the smallest
+    normal are now 0 in the program itself."""
+    x = np.full((3, 1000), 1.2739, np.float32)
+    x[0, :20] = -np.inf
+    x[0, 500] = 1e30    # 1e30 ** 1.2739 = 1.6e38
+    program = P.Program([P.Param("p1", x.shape, "F32")],
+                        [P.Node("n1", "convert", ["p1"], 585757076),
+                         P.Node("n3", "pad", ["p1", "n1"], 741690151),
+                         P.Node("n4", "binary", ["n3", "p1"], 741820238),
+                         P.Node("n5", "unary", ["n4"], 298670540),
+                         P.Node("n6", "binary", ["n5", "n1"], 635563495),
+                         P.Node("n7", "unary", ["n6"], 385345133)], ["n7"], [x])
+    text = str(P.build(program).module)
+    assert "stablehlo.power" in text and "stablehlo.tan" in text and "stablehlo.cbrt" in text
+    _passes_on_cpu(program, "reference")

@@ -332,7 +332,9 @@ def _scaled_op(b: Builder, x: xla.XlaOp, dtype: str, shape) -> xla.XlaOp:
     """`x` (a float array) divided by max(1, its largest finite magnitude). Past
     2^(maxexp / 2) both are multiplied by 2^-(maxexp / 2) first (exact where the quotient is
     normal): XLA's CPU divides by multiplying with the divisor's reciprocal, subnormal past
-    2^126 in f32 and flushed to 0 (seed 58 program 638: x / 3.18e38 was 0 for 2.04e-36)."""
+    2^126 in f32 and flushed to 0 (seed 58 program 638: x / 3.18e38 was 0 for 2.04e-36).
+    Subnormal quotients are made 0 here: whether a target flushes them decided t * -inf
+    (-inf on Vulkan, NaN where flushed; seed 58 program 638 again)."""
     mag = xla.Select(xla.IsFinite(x), xla.Abs(x), b.const(0, dtype, shape))
     if shape:
         mag = xla.Reduce(mag, b.const(0, dtype), _reducer("Max"), list(range(len(shape))))
@@ -341,10 +343,12 @@ def _scaled_op(b: Builder, x: xla.XlaOp, dtype: str, shape) -> xla.XlaOp:
     s = xla.Select(xla.Gt(m, b.const(2.0 ** half, dtype)), b.const(2.0 ** -half, dtype),
                    b.const(1, dtype))
     m = xla.Mul(m, s)
-    b.work += 3 * _size(shape)
+    b.work += 5 * _size(shape)
     if shape:
         s, m = (xla.BroadcastInDim(v, list(shape), []) for v in (s, m))
-    return xla.Div(xla.Mul(x, s), m)
+    q = xla.Div(xla.Mul(x, s), m)
+    tiny = b.const(float(ml_dtypes.finfo(NUMPY[dtype]).tiny), dtype, shape)
+    return xla.Select(xla.Lt(xla.Abs(q), tiny), b.const(0, dtype, shape), q)
 
 
 def _unit_scaled(b: Builder, a: Val) -> Val:
