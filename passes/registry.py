@@ -48,6 +48,7 @@ PASSES: dict[str, tuple[str, str]] = {
                                        "LegalizeReducerRounding"),
     "shlo-widen-f6": ("shlo.passes.element_types.widen_f6", "WidenF6"),
     "shlo-expand-complex-pad": ("shlo.passes.element_types.expand_complex_pad", "ExpandComplexPad"),
+    "shlo-expand-complex-add": ("shlo.passes.element_types.expand_complex_add", "ExpandComplexAdd"),
     "shlo-expand-complex-bitcast": ("shlo.passes.element_types.expand_complex_bitcast", "ExpandComplexBitcast"),
     "shlo-legalize-reduce-precision": ("shlo.passes.numerics.legalize_reduce_precision",
                                        "LegalizeReducePrecision"),

@@ -49,6 +49,7 @@ DEFAULT_PASSES = [
     "shlo-expand-invariant-loop-updates",
     "shlo-read-condition-values",
     "shlo-expand-complex-pad",
+    "shlo-expand-complex-add",
     "shlo-legalize-reducer-rounding",
     "shlo-round-narrow-arithmetic",
     "shlo-slice-before-elementwise",

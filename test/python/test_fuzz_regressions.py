@@ -1175,14 +1175,15 @@ def test_variadic_reduce_dot_operand_cpu():
     assert replay("variadic_reduce_dot_operand_cpu") is None
 
 
-@pytest.mark.xfail(strict=True, reason="compile failure on cpu and vulkan, also without shlo's "
-                   "passes: a complex<f32> add of two reshapes of one 2x7 value to 1x1x1x14 (one "
-                   "direct, one through 14), its real part returned ('failed to legalize "
-                   "operation stablehlo.add' of (2x7, 2x7) -> 1x1x1x14: IREE's complex lowering "
-                   "reuses the reshapes' source); f32, one reshape added to itself, and two "
-                   "different values compile; seed 57 program 624 (vulkan)")
-def test_complex_add_of_two_reshapes():
-    assert replay("complex_add_of_two_reshapes", "cpu") is None
+@pytest.mark.parametrize("target", ["cpu", "vulkan"])
+def test_complex_add_of_two_reshapes(target):
+    """Seed 57 program 624: a complex<f32> add of two reshapes of one 2x7 value, its real part
+    returned, failed to compile on cpu and vulkan ('failed to legalize operation
+    stablehlo.add'); shlo-expand-complex-add adds the parts first."""
+    if target == "vulkan":
+        from conftest import vulkan_or_skip
+        vulkan_or_skip()
+    assert replay("complex_add_of_two_reshapes", target) is None
 
 
 def test_batch_grouped_conv_of_narrow_convert_vulkan():
