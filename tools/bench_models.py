@@ -10,7 +10,9 @@ must agree with XLA's within the model's tolerances before any time counts. Colu
 (median over interleaved rounds), shlo/XLA, cpu/XLA (process CPU time per call, all threads:
 steadier than the run time on a loaded machine, where waits for the scheduler inflate the run
 time), cold compile time of both (wall, and `cpu`: the compile's process CPU time, its
-child iree-compile's included, over XLA's), and the compile time for
+child iree-compile's included, over XLA's), where shlo's compile goes (`pipe s`: CPU seconds
+of shlo's own pipeline, run again on its own; the rest is IREE's; `exes`: the dispatch
+executables IREE compiled, 40-100 ms of CPU each on top of about 0.35 s), and the compile time for
 the `vulkan` target (compiled only, not run). `--target vulkan` (or cuda) compiles and runs shlo
 on that target instead, still against XLA on the CPU (its results come back to the host, timed).
 """
@@ -547,6 +549,25 @@ def compile_cpu_seconds() -> float:
     return time.process_time() + children.ru_utime + children.ru_stime
 
 
+def executable_count(vmfb: bytes) -> int:
+    """The dispatch executables in a .vmfb (their distinct `..._dispatch_N` export names)."""
+    return len(set(re.findall(rb"[\w$]+_dispatch_\d+", vmfb)))
+
+
+def pipeline_cpu_seconds(text: str, target: str = "cpu") -> float:
+    """Process CPU seconds of shlo's default pipeline for `target` on a lowered module (run
+    again on its own: the part of a cold compile that is shlo's, not IREE's)."""
+    from ..passes.pipeline import run_pipeline
+    from ..pipelines import DEFAULT, target_pipeline
+    from ..pipelines.targets import get_target
+    from ..module_io import parse_module
+    module = parse_module(text)
+    pipeline = target_pipeline(DEFAULT, get_target(target))
+    start = time.process_time()
+    run_pipeline(module.operation, pipeline)
+    return time.process_time() - start
+
+
 def as_list(results) -> list:
     return list(results) if isinstance(results, (tuple, list)) else [results]
 
@@ -602,6 +623,8 @@ def run_model(model: Model, *, rounds: int = 5, budget: float = 0.3, flags=(),
         return row
     row["shlo_compile_ms"] = (time.perf_counter() - start) * 1e3
     row["shlo_compile_cpu_ms"] = (compile_cpu_seconds() - cpu_start) * 1e3
+    row["executables"] = executable_count(executable.executable.vmfb)
+    row["pipeline_cpu_ms"] = pipeline_cpu_seconds(executable.text, target) * 1e3
     row["device"] = executable.executable.device        # local-sync: marked for one thread
     row["xla_compile_cpu_ms"] = p.xla_compile_cpu_ms
     contenders = {"shlo": lambda: executable(*p.args), "xla": p.xla_call}
@@ -635,7 +658,8 @@ def print_table(rows, out=None):
     if targets:
         print(f"shlo on {', '.join(targets)}; XLA on the cpu", file=out)
     print(f"{'model':<24} {'shlo ms':>8} {'XLA ms':>8} {'shlo/XLA':>8} {'spread':>6} "
-          f"{'cpu/XLA':>7} {'compile s shlo/XLA':>19} {'ratio':>6} {'cpu':>5} {'vulkan s':>8}",
+          f"{'cpu/XLA':>7} {'compile s shlo/XLA':>19} {'ratio':>6} {'cpu':>5} {'pipe s':>6} "
+          f"{'exes':>4} {'vulkan s':>8}",
           file=out)
     for r in rows:
         vulkan = f"{r['vulkan_compile_ms'] / 1e3:.1f}" if "vulkan_compile_ms" in r else \
@@ -646,10 +670,13 @@ def print_table(rows, out=None):
         spread = max(r["shlo_spread"], r["xla_spread"])
         cpu = f"{r['cpu_ratio_xla']:.2f}" if "cpu_ratio_xla" in r else "-"
         compile_cpu = f"{r['compile_cpu_ratio']:.1f}" if "compile_cpu_ratio" in r else "-"
+        pipe = f"{r['pipeline_cpu_ms'] / 1e3:.2f}" if "pipeline_cpu_ms" in r else "-"
+        exes = str(r.get("executables", "-"))
         print(f"{r['name']:<24} {r['shlo_ms']:>8.2f} {r['xla_ms']:>8.2f} {r['ratio_xla']:>8.2f} "
               f"{spread:>6.0%} {cpu:>7} "
               f"{r['shlo_compile_ms'] / 1e3:>9.1f}/{r['xla_compile_ms'] / 1e3:<9.1f}"
-              f"{r['compile_ratio']:>6.1f} {compile_cpu:>5} {vulkan:>8}", file=out)
+              f"{r['compile_ratio']:>6.1f} {compile_cpu:>5} {pipe:>6} {exes:>4} {vulkan:>8}",
+              file=out)
     for r in rows:
         if "ratio_baseline" in r:
             cpu = (f", CPU time {r['cpu_ratio_baseline']:.2f}" if "cpu_ratio_baseline" in r

@@ -69,6 +69,8 @@ def test_a_baseline_without_a_pass_is_checked_and_timed_in_the_same_rounds():
                                  vulkan=False, without=("shlo-expand-constant-powers",))
     assert "error" not in row and row["baseline_ms"] > 0 and row["ratio_baseline"] > 0
     assert row["shlo_cpu_ms"] > 0 and row["cpu_ratio_baseline"] > 0 and row["cpu_ratio_xla"] > 0
+    # nbody's step: a pair reduction, the matvec of the accelerations, the update
+    assert row["executables"] == 3 and 0 < row["pipeline_cpu_ms"] < row["shlo_compile_cpu_ms"]
     with pytest.raises(ValueError, match="no such pass"):
         bench_models.pipeline_without("cpu", ["shlo-fence"])
 
@@ -86,10 +88,12 @@ def test_disagreement_names_the_result():
 def test_table_prints_ratios_and_errors():
     rows = [{"name": "a", "shlo_ms": 2.0, "xla_ms": 1.0, "ratio_xla": 2.0, "shlo_spread": 0.1,
              "xla_spread": 0.05, "shlo_compile_ms": 3000.0, "xla_compile_ms": 1000.0,
-             "compile_ratio": 3.0, "vulkan_compile_ms": 4000.0, "device": "local-sync"},
+             "compile_ratio": 3.0, "vulkan_compile_ms": 4000.0, "device": "local-sync",
+             "executables": 17, "pipeline_cpu_ms": 250.0},
             {"name": "b", "error": "boom", "vulkan_error": "no"}]
     out = io.StringIO()
     bench_models.print_table(rows, out)
     text = out.getvalue()
     assert "ERROR: boom" in text and "vulkan b: no" in text and "geomean shlo/XLA over 1" in text
+    assert "  0.25   17 " in text
     assert "on the calling thread (local-sync, runtime.abi.mark_small_loops): a\n" in text
