@@ -30,6 +30,7 @@ from .vulkan.integers import (count_leading_zeros, float_remainder, negated_divi
 from .vulkan.loops import counter_wrap
 from .vulkan.maps import map_as_tensor_ops
 from .vulkan.matmuls import aligned_matmul_columns
+from .vulkan.slices import row_strided_slice
 from .vulkan.windows import empty_window_operand
 
 _VK = ("vulkan",)
@@ -138,6 +139,9 @@ VULKAN_QUIRKS: tuple[Quirk, ...] = (
           ("stablehlo.subtract", "stablehlo.add"), _VK, fence=fence_error_free_sum),
     Quirk("vk-unit-strided-slice", "a slice's stride set to 1 along dimensions it takes one "
           "element of", ("stablehlo.slice",), _VK, rule=unit_strided_slice),
+    Quirk("vk-row-strided-slice", "a strided slice of a value with one dimension above 1 (a "
+          "1xN row) as the slice of its 1-D reshape (the 2-D form failed to compile fused: "
+          "'unresolved materialization')", ("stablehlo.slice",), _VK, rule=row_strided_slice),
     Quirk("vk-fft-fused-read", "a 1-D fft's result behind a fusion barrier, an IRFFT through "
           "the complex IFFT", ("stablehlo.fft",), _VK, rule=fenced_fft),
     Quirk("vk-widened-column-reduce", "the bf16/f16 -> f32 converts a column reduction "

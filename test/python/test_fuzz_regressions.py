@@ -1253,12 +1253,10 @@ def test_f16_min_reduce_two_dims_vulkan():
     assert replay("f16_min_reduce_two_dims_vulkan") is None
 
 
-@pytest.mark.xfail(strict=True, reason="vulkan compile failure with shlo's passes only (IREE "
-                   "alone compiles it): a select_and_scatter of f64[1, 16] keys (a clamp of "
-                   "rounded values, windows along the row) ('failed to legalize unresolved "
-                   "materialization from memref<16xf64, strided<[1], offset: ?>'); cpu compiles; "
-                   "which pass not bisected; seed 59 program 273")
 def test_f64_select_and_scatter_row_vulkan():
+    """Seed 59 program 273: shlo-expand-select-and-scatter's strided window slices of a 1x16
+    operand failed to compile on vulkan ('unresolved materialization'; IREE alone fails alike
+    on x[:, ::2] + x[:, 1::2]); vk-row-strided-slice slices the 1-D reshape."""
     from conftest import vulkan_or_skip
     vulkan_or_skip()
     assert replay("f64_select_and_scatter_row_vulkan") is None

@@ -245,6 +245,11 @@ SAMPLES = {
       %r = stablehlo.slice %x [0:8, 1:2:3] : (tensor<8x3xf32>) -> tensor<8x1xf32>
       return %r : tensor<8x1xf32>
     }""",
+    "vk-row-strided-slice": """
+    func.func @f(%x: tensor<1x16xf32>) -> tensor<1x8xf32> {
+      %r = stablehlo.slice %x [0:1, 1:16:2] : (tensor<1x16xf32>) -> tensor<1x8xf32>
+      return %r : tensor<1x8xf32>
+    }""",
     "vk-fft-fused-read": """
     func.func @f(%x: tensor<4x32xcomplex<f32>>) -> tensor<4x32xf32> {
       %0 = stablehlo.fft %x, type = FFT, length = [32] : (tensor<4x32xcomplex<f32>>) -> tensor<4x32xcomplex<f32>>
