@@ -11,6 +11,7 @@ which deploys without shlo; this module is its name inside shlo.
 import math
 
 from ..passes.base import set_reflection
+from ..passes.lib.builders import PRODUCTS
 from ..passes.lib.elementwise import ELEMENTWISE_OPS
 from .standalone_loader import (ELEMENT_DTYPES, Signature, TensorSpec, Value, describe,
                                 parse_reflection, tensor_spec, validate)
@@ -122,7 +123,7 @@ ONCE_ELEMENTS = 1 << 20             # loop-free modules: elements of the largest
 ONCE_TOTAL = 1 << 24                # the work of all ops together,
 ONCE_MEAN = 1 << 16                 # and the mean work of the ops of more than TRIVIAL_WORK
 TRIVIAL_WORK = 1 << 10              # (scalar and index arithmetic: no dispatch of their own)
-_PRODUCTS = frozenset({"stablehlo.dot_general", "stablehlo.convolution"})
+_PRODUCTS = PRODUCTS       # not stablehlo.dot: op_work reads these two's dimension numbers
 # ops of programs that run as replicas or partitions (threads of `run_parallel`, which share
 # one device) or talk to the host: such modules keep their target's device
 _SHARED_OPS = frozenset(f"stablehlo.{n}" for n in (

@@ -56,13 +56,8 @@ def _barrier(loop: ir.Operation) -> None:
     captures = _captures(loop)
     if not captures:
         return
-    with ir.InsertionPoint(loop), loop.location:
-        fenced = [extras.fusion_barrier(v) for v in captures]
-    for old, new in zip(captures, fenced):
-        uses = [(u.owner, u.operand_number) for u in old.uses]
-        for user, index in uses:
-            if user.operation != loop and is_inside(user, loop):
-                user.operation.operands[index] = new
+    extras.fence_readers(captures, loop, lambda values: [extras.fusion_barrier(v) for v in values],
+                         before=True, reads=lambda user: user != loop and is_inside(user, loop))
 
 
 @dataclasses.dataclass

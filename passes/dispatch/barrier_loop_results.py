@@ -72,14 +72,7 @@ def _fence_results(loop: ir.Operation) -> list[ir.Value]:
     results = [r for r in loop.results if _static_tensor(r)]
     if not results or not any(list(r.uses) for r in loop.results):
         return []
-    with ir.InsertionPoint.after(loop), loop.location:
-        fenced = extras.optimization_barrier(results)
-    barrier = fenced[0].owner.operation
-    for old, new in zip(results, fenced):
-        for user, index in [(u.owner, u.operand_number) for u in old.uses]:
-            if user.operation != barrier:
-                user.operation.operands[index] = new
-    return fenced
+    return extras.fence_readers(results, loop, extras.optimization_barrier)
 
 
 def _keep_alive(loop: ir.Operation, fenced: list[ir.Value]) -> None:

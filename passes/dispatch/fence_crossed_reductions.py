@@ -90,12 +90,5 @@ class FenceCrossedReductions(Pass):
             if reduction.name not in REDUCTIONS:
                 continue
             crossed = [r for r in reduction.results if read_crossed(r)]
-            if not crossed:
-                continue
-            uses = [(r, [(u.owner.operation, u.operand_number) for u in r.uses])
-                    for r in crossed]
-            with ir.InsertionPoint.after(reduction), reduction.location:
-                fenced = extras.fence(crossed)
-            for (_, users), new in zip(uses, fenced):
-                for user, index in users:
-                    user.operands[index] = new
+            if crossed:
+                extras.fence_readers(crossed, reduction)

@@ -27,8 +27,9 @@ _THROUGH = frozenset({"stablehlo.reshape", "stablehlo.broadcast_in_dim"})
 
 
 # ops whose operands IREE may transpose into their own layout (fuzz seed 74 program 622: an
-# arg-min's indices as a dot_general's leading contracting dimensions)
-_PRODUCTS = frozenset({"stablehlo.dot_general", "stablehlo.dot", "stablehlo.convolution"})
+# arg-min's indices as a dot_general's leading contracting dimensions): the products, and the
+# legacy stablehlo.dot, which is one too
+_PRODUCTS = frozenset({*extras.PRODUCTS, "stablehlo.dot"})
 
 
 def _reorders(op: ir.Operation) -> bool:
@@ -70,10 +71,4 @@ class FenceTransposedVariadicReduces(Pass):
             results = list(reduce.results)
             if reduce.name != "stablehlo.reduce" or len(results) < 2 or not any(reaches_transpose(r) for r in results):
                 continue
-            used = [r for r in results if list(r.uses)]
-            users = [[(u.owner.operation, u.operand_number) for u in r.uses] for r in used]
-            with ir.InsertionPoint.after(reduce), reduce.location:
-                fenced = extras.fence(used)
-            for each, new in zip(users, fenced):
-                for user, index in each:
-                    user.operands[index] = new
+            extras.fence_readers([r for r in results if list(r.uses)], reduce)

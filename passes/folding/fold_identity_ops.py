@@ -32,6 +32,7 @@ import numpy as np
 from iree.compiler import ir
 
 from ..base import Pass, is_inside, nested_ops
+from ..lib.builders import erase_unread
 from ..shapes.refine_fold import int_attr, ints
 from .simplify import EXISTING_VALUE_RULES
 from .simplify_fold import array_of, kind
@@ -222,11 +223,4 @@ class FoldIdentityOps(Pass):
             for result, source in zip(o.results, _sources(o)):
                 if source is not None:
                     result.replace_all_uses_with(source)
-        changed = True
-        while changed:      # erase the folded ops nothing reads, innermost and last first
-            changed = False
-            for o in nested_ops(op, "stablehlo."):
-                if o.name in RULES and all(not list(r.uses) for r in o.results) \
-                        and o.results and all(s is not None for s in _sources(o)):
-                    o.erase()
-                    changed = True
+        erase_unread(op, lambda o: o.name in RULES and all(s is not None for s in _sources(o)))

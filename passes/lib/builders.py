@@ -5,6 +5,8 @@ Used by the CHLO decompositions for dynamic shapes (`get_dimension_size`, `shape
 `dynamic_broadcast_in_dim`, `dynamic_iota`, `real_dynamic_slice`, `dynamic_reshape`), for
 sorting (`sort` with a comparator region) and loops (`while_`, `dynamic_slice`,
 `dynamic_update_slice`), and the few shape-dialect ops an unbounded dynamic broadcast needs.
+Also the barriers and fences passes put in front of IREE's fusion (`fence`, `fence_readers`),
+the erase of unread ops (`erase_unread`) and the names of the product ops (`PRODUCTS`).
 """
 from __future__ import annotations
 
@@ -15,7 +17,12 @@ from iree.compiler import ir
 
 from shlo.dialect import stablehlo
 
+from ..base import nested_ops
+
 I32 = "i32"
+# the matrix products and convolutions in their general form (stablehlo.dot, the legacy dot,
+# is not one: users that take it too add it)
+PRODUCTS = ("stablehlo.dot_general", "stablehlo.convolution")
 
 
 def _i64_array(values: Sequence[int]) -> ir.Attribute:
@@ -333,12 +340,23 @@ def fence_uses(value: ir.Value, barrier: Callable[[ir.Value], ir.Value] = fusion
                ) -> ir.Value:
     """Make every op that reads `value` now read `barrier(value)` instead, built right after
     `value`'s producer; the barrier's result."""
-    users = [(use.owner.operation, use.operand_number) for use in value.uses]
-    with ir.InsertionPoint.after(value.owner), value.owner.location:
-        fenced = barrier(value)
-    for user, index in users:
-        user.operands[index] = fenced
-    return fenced
+    return fence_readers([value], value.owner, lambda values: [barrier(values[0])])[0]
+
+
+def erase_unread(root: ir.Operation, erasable: Callable[[ir.Operation], bool],
+                 prefix: str = "stablehlo.") -> None:
+    """Erase the ops in `root` named `prefix`... that have results, none of them read, and for
+    which `erasable(op)` holds, and so the ones that only erased ops read: one sweep from the
+    last op in walk order back (an op comes after the ops it reads and the ops nested in it,
+    which go with it)."""
+    ops = nested_ops(root, prefix)
+    i = len(ops) - 1
+    while i >= 0:
+        op = ops[i]
+        i -= 1
+        if op.results and not any(list(r.uses) for r in op.results) and erasable(op):
+            i -= len(nested_ops(op, prefix)) - 1    # its nested ops, erased with it
+            op.erase()
 
 
 _CONTROL_FLOW = ("stablehlo.while", "stablehlo.if", "stablehlo.case")
@@ -363,6 +381,24 @@ def fence(values: Sequence[ir.Value]) -> list[ir.Value]:
             not all(ir.RankedTensorType(v.type).has_static_shape for v in values):
         return optimization_barrier(values)
     return [fusion_barrier(v) for v in values]
+
+
+def fence_readers(values: Sequence[ir.Value], at: ir.Operation,
+                  barrier: Callable[[list[ir.Value]], list[ir.Value]] = fence, *,
+                  before: bool = False,
+                  reads: Callable[[ir.Operation], bool] | None = None) -> list[ir.Value]:
+    """Build `barrier(values)` right after `at` (`before`: in front of it),
+    at its location, and make the ops that read the values (those for which `reads(op)`
+    holds) read the barrier's results instead; the barrier's results."""
+    users = [[(use.owner.operation, use.operand_number) for use in value.uses
+              if reads is None or reads(use.owner.operation)] for value in values]
+    where = ir.InsertionPoint(at) if before else ir.InsertionPoint.after(at)
+    with where, at.location:
+        fenced = barrier(list(values))
+    for each, new in zip(users, fenced):
+        for user, index in each:
+            user.operands[index] = new
+    return fenced
 
 
 def while_(initial: Sequence[ir.Value], cond: Callable, body: Callable) -> list[ir.Value]:
