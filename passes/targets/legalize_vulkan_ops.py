@@ -29,6 +29,7 @@ from .vulkan.integers import (count_leading_zeros, float_remainder, negated_divi
                               signed_min_max_reduce, signed_remainder, unsigned_quotient)
 from .vulkan.loops import counter_wrap
 from .vulkan.maps import map_as_tensor_ops
+from .vulkan.reductions import gapped_reduce
 from .vulkan.matmuls import aligned_matmul_columns
 from .vulkan.slices import row_strided_slice
 from .vulkan.windows import empty_window_operand
@@ -54,6 +55,9 @@ VULKAN_QUIRKS: tuple[Quirk, ...] = (
     Quirk("vk-aligned-matmul-columns", "a dot_general's last result dimension padded to a "
           "multiple of 4 (below 32) or 32 (lavapipe ran odd widths about 100x slower)",
           ("stablehlo.dot_general",), _VK, rule=aligned_matmul_columns),
+    Quirk("vk-gapped-reduce", "a reduce over dimensions a kept one separates in two stages, "
+          "the last run first (f16[16, 2, 3] over [0, 2] failed to compile: "
+          "'vector.transfer_read op with rank > 1')", _REDUCE, _VK, rule=gapped_reduce),
     Quirk("vk-bf16-reduce", "a reduce over bf16 in f32, each result rounded to bf16 once",
           _REDUCE, _VK, rule=bf16_reduce),
     Quirk("vk-bf16-reduce-input", "a reduce's bf16 -> f32 converted operands behind fusion "

@@ -1243,11 +1243,9 @@ def test_error_signatures_past_iree_prefix():
         sig("failed to legalize operation 'memref.copy': %5 = tensor<1xi32>")
 
 
-@pytest.mark.xfail(strict=True, reason="vulkan compile failure, also without shlo's passes: a "
-                   "min reduce of f16[16, 1, 2, 3] over dimensions [0, 3] ('vector.transfer_read' "
-                   "op with rank > 1 should be broken down by prior passes'); cpu compiles; not "
-                   "shrunk further; seed 59 program 235")
 def test_f16_min_reduce_two_dims_vulkan():
+    """Seed 59 program 235: a min reduce of f16[16, 1, 2, 3] over [0, 3] failed to compile on
+    vulkan ('vector.transfer_read' op with rank > 1); vk-gapped-reduce reduces in two stages."""
     from conftest import vulkan_or_skip
     vulkan_or_skip()
     assert replay("f16_min_reduce_two_dims_vulkan") is None

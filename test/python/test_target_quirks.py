@@ -245,6 +245,13 @@ SAMPLES = {
       %r = stablehlo.slice %x [0:8, 1:2:3] : (tensor<8x3xf32>) -> tensor<8x1xf32>
       return %r : tensor<8x1xf32>
     }""",
+    "vk-gapped-reduce": """
+    func.func @f(%x: tensor<16x2x3xi32>) -> tensor<2xi32> {
+      %z = stablehlo.constant dense<0> : tensor<i32>
+      %r = stablehlo.reduce(%x init: %z) applies stablehlo.add across dimensions = [0, 2]
+          : (tensor<16x2x3xi32>, tensor<i32>) -> tensor<2xi32>
+      return %r : tensor<2xi32>
+    }""",
     "vk-row-strided-slice": """
     func.func @f(%x: tensor<1x16xf32>) -> tensor<1x8xf32> {
       %r = stablehlo.slice %x [0:1, 1:16:2] : (tensor<1x16xf32>) -> tensor<1x8xf32>
