@@ -550,8 +550,9 @@ def compile_cpu_seconds() -> float:
 
 
 def executable_count(vmfb: bytes) -> int:
-    """The dispatch executables in a .vmfb (their distinct `..._dispatch_N` export names)."""
-    return len(set(re.findall(rb"[\w$]+_dispatch_\d+", vmfb)))
+    """The dispatch executables in a .vmfb: distinct `..._dispatch_N` export names and data
+    tiling's `_encoding_N_encode` relayouts."""
+    return len(set(re.findall(rb"[\w$]+_dispatch_\d+|_encoding_\d+_encode", vmfb)))
 
 
 def pipeline_cpu_seconds(text: str, target: str = "cpu") -> float:

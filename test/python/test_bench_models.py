@@ -85,6 +85,13 @@ def test_disagreement_names_the_result():
     assert "1 of 3 integers" in bench_models.disagreement(m, [want[0], want[1] * [1, 1, 2]], want)
 
 
+def test_executables_are_counted_by_export_name():
+    vmfb = (b"\0main_dispatch_0_matmul_like_8x8_f32\0main_dispatch_0_matmul_like_8x8_f32\0"
+            b"main$async_dispatch_12_elementwise\0_encoding_0_encode_64x8xf32_to_64x8xf32\0"
+            b"_initializer_1_dispatch_0\0")
+    assert bench_models.executable_count(vmfb) == 4
+
+
 def test_table_prints_ratios_and_errors():
     rows = [{"name": "a", "shlo_ms": 2.0, "xla_ms": 1.0, "ratio_xla": 2.0, "shlo_spread": 0.1,
              "xla_spread": 0.05, "shlo_compile_ms": 3000.0, "xla_compile_ms": 1000.0,
