@@ -29,7 +29,7 @@ from .vulkan.integers import (count_leading_zeros, float_remainder, negated_divi
                               signed_min_max_reduce, signed_remainder, unsigned_quotient)
 from .vulkan.loops import counter_wrap
 from .vulkan.maps import map_as_tensor_ops
-from .vulkan.reductions import gapped_reduce
+from .vulkan.reductions import fence_complex_reduce_inputs, gapped_reduce
 from .vulkan.matmuls import aligned_matmul_columns
 from .vulkan.slices import row_strided_slice
 from .vulkan.windows import empty_window_operand
@@ -58,6 +58,10 @@ VULKAN_QUIRKS: tuple[Quirk, ...] = (
     Quirk("vk-gapped-reduce", "a reduce over dimensions a kept one separates in two stages, "
           "the last run first (f16[16, 2, 3] over [0, 2] failed to compile: "
           "'vector.transfer_read op with rank > 1')", _REDUCE, _VK, rule=gapped_reduce),
+    Quirk("vk-complex-reduce-input", "the real values computed from complex ones that a "
+          "reduce's operands are computed from behind fusion barriers (fused, the reduction "
+          "read the complex buffer and failed to compile)", _REDUCE, _VK,
+          fence=fence_complex_reduce_inputs),
     Quirk("vk-bf16-reduce", "a reduce over bf16 in f32, each result rounded to bf16 once",
           _REDUCE, _VK, rule=bf16_reduce),
     Quirk("vk-bf16-reduce-input", "a reduce's bf16 -> f32 converted operands behind fusion "

@@ -1208,12 +1208,9 @@ def test_dot_of_dot_overflow_vulkan():
     assert replay("dot_of_dot_overflow_vulkan") is None
 
 
-@pytest.mark.xfail(strict=True, reason="vulkan compile failure, also without shlo's passes: a "
-                   "sum of the real (or imaginary) part of a complex<f32>[8] argument ('failed "
-                   "to legalize operation linalg.generic' on memref<?xcomplex<f32>>, or "
-                   "memref.subview at c35cdf8); 1024 elements and cpu compile; seed 57 program "
-                   "702, shrunk")
 def test_complex_real_sum_small_vulkan():
+    """Seed 57 program 702: a sum of the real part of a complex<f32>[8] argument failed to
+    compile on vulkan; vk-complex-reduce-input computes the part in a dispatch of its own."""
     from conftest import vulkan_or_skip
     vulkan_or_skip()
     assert replay("complex_real_sum_small_vulkan") is None

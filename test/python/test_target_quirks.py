@@ -252,6 +252,14 @@ SAMPLES = {
           : (tensor<16x2x3xi32>, tensor<i32>) -> tensor<2xi32>
       return %r : tensor<2xi32>
     }""",
+    "vk-complex-reduce-input": """
+    func.func @f(%x: tensor<8xcomplex<f32>>) -> tensor<f32> {
+      %z = stablehlo.constant dense<0.0> : tensor<f32>
+      %p = stablehlo.real %x : (tensor<8xcomplex<f32>>) -> tensor<8xf32>
+      %r = stablehlo.reduce(%p init: %z) applies stablehlo.add across dimensions = [0]
+          : (tensor<8xf32>, tensor<f32>) -> tensor<f32>
+      return %r : tensor<f32>
+    }""",
     "vk-row-strided-slice": """
     func.func @f(%x: tensor<1x16xf32>) -> tensor<1x8xf32> {
       %r = stablehlo.slice %x [0:1, 1:16:2] : (tensor<1x16xf32>) -> tensor<1x8xf32>

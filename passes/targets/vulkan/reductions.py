@@ -1,12 +1,15 @@
-"""Vulkan quirk rewrite of reduce: a reduction over dimensions that a kept one separates, in
-two stages (docs/iree_gaps.md#vk-gapped-reduce)."""
+"""Vulkan quirks of reduce: a reduction over dimensions that a kept one separates, in two
+stages; real values computed from complex ones read behind fusion barriers
+(docs/iree_gaps.md#vk-gapped-reduce, #vk-complex-reduce-input)."""
 from __future__ import annotations
 
 from iree.compiler import ir
 
 from shlo.dialect import stablehlo
 from ...dispatch.long_reductions import identity_of
-from ...lib.expr import clone_retyped
+from ...lib.builders import FUSION_BARRIER, fence_uses
+from ...lib.expr import clone_retyped, element_of, is_complex
+from .fences import _reduce_sources
 
 
 def gapped_reduce(op: ir.Operation):
@@ -33,3 +36,20 @@ def gapped_reduce(op: ir.Operation):
 
     partial = stablehlo.reduce([x], identity_of(op, [init]), dimensions=inner, body=cloned)
     return [stablehlo.reduce([partial], [init], dimensions=outer, body=cloned)]
+
+
+def _from_complex(value: ir.Value) -> bool:
+    owner = value.owner
+    return (not isinstance(owner, ir.Block) and not is_complex(element_of(value))
+            and any(is_complex(element_of(v)) for v in owner.operands)
+            and ir.RankedTensorType(value.type).has_static_shape)
+
+
+def fence_complex_reduce_inputs(reduce: ir.Operation) -> None:
+    """The real values (real, imag, abs, ...) computed from complex ones that a reduce
+    computes its operands from (followed back 8 elementwise ops) behind fusion barriers:
+    fused into the reduction's dispatch, IREE's SPIR-V backend read the complex buffer and
+    failed to compile ('failed to legalize operation linalg.generic')."""
+    for value in _reduce_sources(reduce, _from_complex):
+        if not all(use.owner.name == FUSION_BARRIER for use in value.uses):
+            fence_uses(value)
