@@ -32,7 +32,7 @@ from .vulkan.maps import map_as_tensor_ops
 from .vulkan.reductions import fence_complex_reduce_inputs, gapped_reduce
 from .vulkan.matmuls import aligned_matmul_columns
 from .vulkan.slices import row_strided_slice
-from .vulkan.windows import empty_window_operand
+from .vulkan.windows import empty_window_operand, single_window
 from ..lib.builders import PRODUCTS
 
 _VK = ("vulkan",)
@@ -118,6 +118,10 @@ VULKAN_QUIRKS: tuple[Quirk, ...] = (
     Quirk("vk-empty-window-operand", "a reduce_window of an empty operand over its padding: "
           "the windows of the padded operand (all init values)", ("stablehlo.reduce_window",),
           _VK, rule=empty_window_operand),
+    Quirk("vk-single-window", "a reduce_window with one window along each dimension it spans "
+          "as a reduce of the window's slice of the padded operand (a window over all of a "
+          "padded 1x1 operand failed to compile: 'memref.copy' to workgroup memory)",
+          ("stablehlo.reduce_window",), _VK, rule=single_window),
     Quirk("vk-complex-window", "a complex reduce_window over real and imaginary parts",
           ("stablehlo.reduce_window",), _VK, rule=complex_window),
     Quirk("vk-narrow-window-input", "a reduce_window's inputs computed from 8/16-bit numbers "

@@ -1216,13 +1216,9 @@ def test_complex_real_sum_small_vulkan():
     assert replay("complex_real_sum_small_vulkan") is None
 
 
-@pytest.mark.xfail(strict=True, reason="vulkan compile failure, also without shlo's passes: a "
-                   "sum reduce_window of i32[1, 1] (window 4x2, stride [2, 1], padding "
-                   "[[2, 1], [0, 1]]: one window, mostly padding) ('failed to legalize operation "
-                   "memref.copy' to workgroup memory): vk-empty-window-operand's class for an "
-                   "operand that is not empty; cpu compiles; seed 57 program 673, shrunk (the "
-                   "unshrunk program failed with 'memref.subview')")
 def test_window_mostly_padding_vulkan():
+    """Seed 57 program 673: a sum reduce_window of i32[1, 1] with one window, mostly padding,
+    failed to compile on vulkan ('memref.copy' to workgroup memory); vk-single-window."""
     from conftest import vulkan_or_skip
     vulkan_or_skip()
     assert replay("window_mostly_padding_vulkan") is None

@@ -225,6 +225,17 @@ SAMPLES = {
       }) : (tensor<0x1xi32>, tensor<i32>) -> tensor<1x1xi32>
       return %r : tensor<1x1xi32>
     }""",
+    "vk-single-window": """
+    func.func @f(%x: tensor<1x1xi32>) -> tensor<1x1xi32> {
+      %c = stablehlo.constant dense<0> : tensor<i32>
+      %r = "stablehlo.reduce_window"(%x, %c) <{padding = dense<[[2, 1], [0, 1]]> : tensor<2x2xi64>,
+          window_dimensions = array<i64: 4, 2>, window_strides = array<i64: 2, 1>}> ({
+      ^bb0(%a: tensor<i32>, %b: tensor<i32>):
+        %s = stablehlo.add %a, %b : tensor<i32>
+        stablehlo.return %s : tensor<i32>
+      }) : (tensor<1x1xi32>, tensor<i32>) -> tensor<1x1xi32>
+      return %r : tensor<1x1xi32>
+    }""",
     "vk-elementwise-map": """
     func.func @f(%x: tensor<4xf32>) -> tensor<4xf32> {
       %r = "stablehlo.map"(%x, %x) <{dimensions = array<i64: 0>}> ({

@@ -1,6 +1,7 @@
 """Vulkan quirks of reduce: a reduction over dimensions that a kept one separates, in two
 stages; real values computed from complex ones read behind fusion barriers
-(docs/iree_gaps.md#vk-gapped-reduce, #vk-complex-reduce-input)."""
+(docs/iree_gaps.md#vk-gapped-reduce-reductions-over-dimensions-a-kept-one-separates,
+docs/iree_gaps.md#vk-complex-reduce-input-reductions-of-parts-of-complex-values)."""
 from __future__ import annotations
 
 from iree.compiler import ir

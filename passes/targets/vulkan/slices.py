@@ -1,5 +1,5 @@
 """Vulkan quirk rewrite of slices: a strided slice of a value with one dimension above 1 as
-the slice of its 1-D reshape (docs/iree_gaps.md#vk-row-strided-slice)."""
+the slice of its 1-D reshape (docs/iree_gaps.md#vk-row-strided-slice-strided-slices-of-a-1xn-row)."""
 from __future__ import annotations
 
 from iree.compiler import ir

@@ -1,11 +1,13 @@
-"""Vulkan quirk rewrite of reduce_window: an empty operand's windows over its padding
-(docs/iree_gaps.md#vk-empty-window-operand-windows-of-an-empty-operand)."""
+"""Vulkan quirk rewrites of reduce_window: an empty operand's windows over its padding
+(docs/iree_gaps.md#vk-empty-window-operand-windows-of-an-empty-operand); one window per
+kept position as a reduce (docs/iree_gaps.md#vk-single-window-one-window-as-a-reduce)."""
 from __future__ import annotations
 
 from iree.compiler import ir
 
 from shlo.dialect import stablehlo
 from shlo.dialect.rebuild import arguments
+from ...lib.expr import clone_retyped, element_of, is_complex
 
 
 def empty_window_operand(op: ir.Operation):
@@ -29,3 +31,41 @@ def empty_window_operand(op: ir.Operation):
     kw["result_type"] = [r.type for r in op.results]
     out = stablehlo.reduce_window(spread, list(inits), **kw)
     return list(out) if isinstance(out, (list, tuple)) else [out]
+
+
+def single_window(op: ir.Operation):
+    """A static one-input reduce_window whose result takes one window along each dimension
+    that its window spans (the others: window 1, stride 1, no padding or dilation), as a
+    reduce over those dimensions of the window's slice of the padded, dilated operand; else
+    None (complex and empty operands are left to the other entries)."""
+    (inputs, inits), kw = arguments(op)
+    if len(inputs) != 1:
+        return None
+    x, init = inputs[0], inits[0]
+    t, out = ir.RankedTensorType(x.type), ir.RankedTensorType(op.results[0].type)
+    if not t.has_static_shape or 0 in t.shape or is_complex(element_of(x)):
+        return None
+    rank = t.rank
+    window = [int(w) for w in kw["window_dimensions"]]
+    strides = [int(s) for s in kw.get("window_strides") or [1] * rank]
+    base = [int(b) for b in kw.get("base_dilations") or [1] * rank]
+    dilation = [int(d) for d in kw.get("window_dilations") or [1] * rank]
+    padding = kw.get("padding")
+    padding = [[0, 0]] * rank if padding is None else [list(map(int, p)) for p in padding]
+    reduced = [d for d in range(rank) if window[d] != 1 or padding[d] != [0, 0] or base[d] != 1]
+    if not reduced or any(out.shape[d] != 1 for d in reduced) or any(
+            strides[d] != 1 for d in range(rank) if d not in reduced):
+        return None
+    if any(p != [0, 0] for p in padding) or any(b != 1 for b in base):
+        x = stablehlo.pad(x, init, edge_padding_low=[p[0] for p in padding],
+                          edge_padding_high=[p[1] for p in padding],
+                          interior_padding=[b - 1 for b in base])
+    shape = ir.RankedTensorType(x.type).shape
+    limits = [(window[d] - 1) * dilation[d] + 1 if d in reduced else shape[d]
+              for d in range(rank)]
+    x = stablehlo.slice(x, start_indices=[0] * rank, limit_indices=limits,
+                        strides=[dilation[d] if d in reduced else 1 for d in range(rank)])
+    body = op.regions[0].blocks[0]
+    kept = stablehlo.reduce([x], [init], dimensions=reduced,
+                            body=lambda *args: clone_retyped(body, args, lambda same: same))
+    return [stablehlo.reshape(kept, result_type=out)]
