@@ -85,3 +85,33 @@ def test_host_calls_as_an_option(tmp_path):
     with pytest.raises(shlo.Error, match="lapack=fast: expected 'stablehlo' or 'host'"):
         shlo.compile(text, target="cpu", pipeline="builtin.module(shlo-expand-custom-calls"
                                                   "{lapack=fast})")
+
+
+@pytest.mark.parametrize("dtype", [np.float32, np.complex128])
+def test_eigenvalues_only(dtype):
+    """eigh whose eigenvectors nothing reads (jax's eigvalsh, `eigh(a)[0]`) calls syevd with
+    mode N (jax asks for V, and its select of them is still there when the call is made);
+    eigenvalues of 256x256 Hermitian matrices against numpy's and XLA's, and eigh with both
+    results used keeps mode V."""
+    from shlo.passes.pipeline import run_pipeline
+    from shlo.pipelines import DEFAULT, target_pipeline
+    from shlo.pipelines.targets import get_target
+    spd = _inputs(dtype, (2, 256, 256))[0]
+    wide = np.finfo(dtype).bits == 64
+    with jax.enable_x64(wide):
+        values_only = jax.jit(lambda m: (jnp.linalg.eigh(m)[0], jnp.linalg.eigvalsh(m[0])))
+        both = jax.jit(lambda m: jnp.linalg.eigh(m))
+        texts = [f.lower(spd).as_text() for f in (values_only, both)]
+        want = [np.asarray(w) for w in values_only(spd)]
+
+    def modes(text):
+        module = shlo.parse_module(text)
+        run_pipeline(module.operation, target_pipeline(DEFAULT, get_target("cpu")))
+        calls = [line for line in str(module).splitlines() if "call @shlo_lapack.syevd" in line]
+        return [("N" if f"%c{ord('N')}_i32" in c else "V") for c in calls]
+    assert modes(texts[0]) == ["N", "N"] and modes(texts[1]) == ["V"]
+    got = shlo.compile(texts[0], target="cpu")(spd)
+    tol = 1e3 * np.finfo(dtype).eps * 256
+    for g, w, m in zip(got, want, (spd, spd[0])):
+        np.testing.assert_allclose(g, w, rtol=tol, atol=tol * np.abs(w).max())
+        np.testing.assert_allclose(g, np.linalg.eigvalsh(m), rtol=tol, atol=tol * np.abs(w).max())

@@ -5,7 +5,9 @@ contract, shlo.runtime.lapack_host the other side).
 A call `lapack_<p><routine>_ffi` of static shapes becomes a `func.call` of
 `shlo_lapack.<routine>_<p>`: its operands with the batch dimensions flattened into one and
 cast to dynamic sizes, the character arguments of its backend_config as i32 codes; the
-results are cast and reshaped back. The module's public functions get the reflection entry
+results are cast and reshaped back. A syevd whose eigenvectors nothing reads (jax's eigvalsh
+and `eigh(a)[0]` ask LAPACK for them) is made with mode N: LAPACK's eigenvalues-only path,
+about half the time (the eigenvalues then differ from XLA's in the last bits). The module's public functions get the reflection entry
 that tells shlo's runtime to provide the `shlo_lapack` module. Such a .vmfb runs only through
 shlo's runtime (shlo.load, shlo-run), not in iree-run-module: `lapack=stablehlo` keeps the
 StableHLO decompositions instead (shlo.passes.custom_calls.lapack.ffi_calls and siblings).
@@ -61,6 +63,23 @@ def _i32(value: int) -> ir.Value:
         "value": ir.IntegerAttr.get(t, int(value))}).results[0]
 
 
+_PURE = frozenset(("tensor.cast",))
+
+
+def _dead(value: ir.Value, depth: int = 12) -> bool:
+    """Whether nothing but side-effect-free StableHLO ops whose results are all dead reads
+    `value` (the pass runs before canonicalize: jax's select of the unread result stays)."""
+    for use in value.uses:
+        owner = use.owner
+        name = owner.name
+        if depth == 0 or not (name in _PURE or name.startswith("stablehlo.")) or owner.regions \
+                or name in ("stablehlo.custom_call", "stablehlo.optimization_barrier"):
+            return False
+        if not all(_dead(r, depth - 1) for r in owner.results):
+            return False
+    return True
+
+
 def serves(op: ir.Operation, operands: list[ir.Value]) -> bool:
     """Whether `emit` makes a host call of jax's LAPACK call `op`."""
     return _routine(ir.StringAttr(op.attributes["call_target_name"]).value) is not None and all(
@@ -76,6 +95,8 @@ def emit(op: ir.Operation, operands: list[ir.Value]) -> list[ir.Value] | None:
         ir.StringAttr(op.attributes["call_target_name"]).value)
     batch = ir.RankedTensorType(operands[0].type).rank - 2
     chars = {**DEFAULTS, **lapack_chars(op)}
+    if routine == "syevd" and chars["mode"] == "V" and _dead(op.results[0]):
+        chars["mode"] = "N"
     ints = []
     for name in lapack_abi.ROUTINES[routine][1]:
         if name in chars:
