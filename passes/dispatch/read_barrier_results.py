@@ -24,12 +24,13 @@ BARRIER = "stablehlo.optimization_barrier"
 
 
 def _in_block(op: ir.Operation, block: ir.Block) -> ir.Operation | None:
-    """The op of `block` that is `op` or holds it, else None."""
-    while op is not None:
+    """The op of `block` that is `op` or holds it, else None. Never reads `.block` of an op
+    without a parent: IREE 3.13's bindings then drop a reference to `ir.Operation`'s type
+    (docs/iree_gaps.md#py-block-of-top-level-op)."""
+    while (parent := op.parent) is not None:
         if op.block == block:
             return op
-        parent = op.parent
-        op = parent.operation if parent is not None else None
+        op = parent.operation
     return None
 
 
