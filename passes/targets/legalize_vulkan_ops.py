@@ -30,7 +30,7 @@ from .vulkan.integers import (count_leading_zeros, float_remainder, negated_divi
 from .vulkan.loops import counter_wrap
 from .vulkan.maps import map_as_tensor_ops
 from .vulkan.reductions import fence_complex_reduce_inputs, gapped_reduce
-from .vulkan.matmuls import aligned_matmul_columns
+from .vulkan.matmuls import aligned_matmul_columns, fence_spread_products
 from .vulkan.slices import row_strided_slice
 from .vulkan.windows import empty_window_operand, single_window
 from ..lib.builders import PRODUCTS
@@ -55,6 +55,10 @@ VULKAN_QUIRKS: tuple[Quirk, ...] = (
     Quirk("vk-aligned-matmul-columns", "a dot_general's last result dimension padded to a "
           "multiple of 4 (below 32) or 32 (lavapipe ran odd widths about 100x slower)",
           ("stablehlo.dot_general",), _VK, rule=aligned_matmul_columns),
+    Quirk("vk-spread-product", "the values a broadcast adding elements or another dot_general "
+          "reads from a dot_general's or convolution's result, behind fusion barriers (fused, "
+          "invocations read each other's workgroup-memory tile without a barrier)", _PRODUCTS,
+          _VK, fence=fence_spread_products),
     Quirk("vk-gapped-reduce", "a reduce over dimensions a kept one separates in two stages, "
           "the last run first (f16[16, 2, 3] over [0, 2] failed to compile: "
           "'vector.transfer_read op with rank > 1')", _REDUCE, _VK, rule=gapped_reduce),

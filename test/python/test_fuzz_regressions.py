@@ -1196,13 +1196,11 @@ def test_batch_grouped_conv_of_narrow_convert_vulkan():
         assert replay("batch_grouped_conv_of_narrow_convert_vulkan", "vulkan") is None
 
 
-@pytest.mark.xfail(strict=True, reason="silently wrong on vulkan, also without shlo's passes: "
-                   "a batched dot_general (no contraction) of a contracting dot's result "
-                   "(1.5e33) by a zero-padded 5x5 whose one nonzero is 1e30 gives 0 (4.6e-11 at "
-                   "c35cdf8) where the product overflows to inf (2 of 75 elements; cpu right); "
-                   "the plain products (multiply, a batched or outer dot_general of arguments) "
-                   "overflow right; not characterized further; seed 57 program 658")
 def test_dot_of_dot_overflow_vulkan():
+    """Seed 57 program 658: a batched dot_general (no contraction) of a dot's result gave 0
+    where the product overflows to inf: not overflow but a race (IREE fused the first product
+    into the second's dispatch and read its workgroup-memory tile without a barrier; random
+    operands: 25 of 75 wrong); vk-spread-product reads it behind a fusion barrier."""
     from conftest import vulkan_or_skip
     vulkan_or_skip()
     assert replay("dot_of_dot_overflow_vulkan") is None

@@ -208,6 +208,13 @@ SAMPLES = {
       %r = stablehlo.subtract %x, %x : tensor<4xf32>
       return %r : tensor<4xf32>
     }""",
+    "vk-spread-product": """
+    func.func @f(%a: tensor<7x5xf32>, %b: tensor<5x9xf32>) -> tensor<3x7x9xf32> {
+      %d = stablehlo.dot_general %a, %b, contracting_dims = [1] x [0]
+          : (tensor<7x5xf32>, tensor<5x9xf32>) -> tensor<7x9xf32>
+      %r = stablehlo.broadcast_in_dim %d, dims = [1, 2] : (tensor<7x9xf32>) -> tensor<3x7x9xf32>
+      return %r : tensor<3x7x9xf32>
+    }""",
     "vk-aligned-matmul-columns": """
     func.func @f(%a: tensor<64x64xf32>, %b: tensor<64x31xf32>) -> tensor<64x31xf32> {
       %r = stablehlo.dot_general %a, %b, contracting_dims = [1] x [0]

@@ -1,5 +1,6 @@
-"""Vulkan quirk rewrite of dot_general: the result's last dimension padded to an aligned
-width (docs/iree_gaps.md#vk-aligned-matmul-columns-products-of-odd-widths)."""
+"""Vulkan quirks of dot_general: the result's last dimension padded to an aligned width
+(docs/iree_gaps.md#vk-aligned-matmul-columns-products-of-odd-widths); products that a
+broadcast spreads read from memory (docs/iree_gaps.md#vk-spread-product)."""
 from __future__ import annotations
 
 import math
@@ -9,6 +10,8 @@ from iree.compiler import ir
 from shlo.dialect import stablehlo
 from shlo.dialect.rebuild import arguments
 from ...expand.index_vectors import edge_pad
+from ...lib.builders import fence
+from ...lib.elementwise import ELEMENTWISE_OPS
 
 
 MIN_PRODUCTS = 1 << 16      # fewer multiply-adds than this: not worth a pad and a slice
@@ -47,3 +50,50 @@ def aligned_matmul_columns(op: ir.Operation):
     kw["result_type"] = ir.RankedTensorType.get(shape[:-1] + [_aligned(n)], result.element_type)
     wide = stablehlo.dot_general(lhs, edge_pad(rhs, 0, [0] * rt.rank, high), **kw)
     return [stablehlo.slice(wide, start_indices=[0] * len(shape), limit_indices=shape)]
+
+
+# ops a product's values pass through, one element each, before a broadcast spreads them
+_ELEMENT_PRESERVING = ELEMENTWISE_OPS | {"stablehlo.reshape", "stablehlo.transpose"}
+
+
+def _spreads(user: ir.Operation, value: ir.Value) -> bool:
+    """Whether `user` reads each element of `value` for several elements of its result: a
+    broadcast_in_dim that adds elements, or a dot_general (an outer or batched product)."""
+    if user.name == "stablehlo.dot_general":
+        return True
+    if user.name != "stablehlo.broadcast_in_dim":
+        return False
+    out = ir.RankedTensorType(user.results[0].type)
+    return out.has_static_shape and math.prod(out.shape) > math.prod(
+        ir.RankedTensorType(value.type).shape)
+
+
+def fence_spread_products(op: ir.Operation) -> None:
+    """The values computed from a static dot_general's or convolution's result (through
+    elementwise ops, reshapes and transposes) that a broadcast adding elements or another
+    dot_general reads, read by those from behind a fusion barrier: fused, IREE kept the
+    product's tile in workgroup memory and read other invocations' elements of it without a
+    barrier between (a race: a 7x5 @ 5x9 product broadcast to 3x7x9 had 65 of 189 wrong)."""
+    op = op.operation
+    result = op.results[0]
+    if not ir.RankedTensorType(result.type).has_static_shape:
+        return
+    pending, seen = [result], {result}
+    while pending:
+        value = pending.pop()
+        spreading = []
+        for use in value.uses:
+            user = use.owner.operation
+            if _spreads(user, value):
+                spreading.append((user, use.operand_number))
+            elif user.name in _ELEMENT_PRESERVING and len(user.results) == 1 and \
+                    user.results[0] not in seen and \
+                    ir.RankedTensorType(user.results[0].type).has_static_shape:
+                seen.add(user.results[0])
+                pending.append(user.results[0])
+        if not spreading:
+            continue
+        with ir.InsertionPoint.after(value.owner), value.owner.location:
+            fenced = fence([value])[0]
+        for user, index in spreading:
+            user.operands[index] = fenced
