@@ -6,7 +6,10 @@ views; the results are LAPACK's own, as jax's CPU kernels return them.
 """
 from __future__ import annotations
 
+import ctypes
 import functools
+import glob
+import os
 import threading
 from collections.abc import Callable
 
@@ -138,6 +141,34 @@ ROUTINES: dict[str, Callable[..., tuple]] = {
     "gesdd": gesdd, "sytrd": sytrd}
 
 
+# matrices of at most this many rows and columns are factored on the calling thread alone:
+# OpenBLAS's threads (scipy's, which XLA's CPU kernels share) cost far more than they save
+# there once other work loads the cores (spotrf of 256 rows, 2 cores under a load of 20:
+# 2.6-135 ms of CPU with its 2 threads, 0.27 ms with one)
+ONE_THREAD_DIMENSION = 256
+
+
+@functools.cache
+def _local_threads() -> Callable[[int], int] | None:
+    """scipy's OpenBLAS's `openblas_set_num_threads_local` (the calling thread's count,
+    returning the previous one), or None where scipy's LAPACK is not that OpenBLAS."""
+    import scipy
+    libs = os.path.join(os.path.dirname(scipy.__file__), os.pardir, "scipy.libs")
+    for path in sorted(glob.glob(os.path.join(libs, "libscipy_openblas*.so"))):
+        try:
+            setter = ctypes.CDLL(path).openblas_set_num_threads_local
+        except (OSError, AttributeError):
+            continue
+        setter.restype, setter.argtypes = ctypes.c_int, [ctypes.c_int]
+        return setter
+    return None
+
+
+def _one_thread(arrays) -> bool:
+    """Whether a call on these arrays should run OpenBLAS on the calling thread alone."""
+    return all(max(a.shape[1:], default=0) <= ONE_THREAD_DIMENSION for a in arrays)
+
+
 def _function(device, routine: str, prefix: str):
     """The host function of `routine` for element type `prefix`: buffer views and i32
     character codes in, buffer views out."""
@@ -150,8 +181,15 @@ def _function(device, routine: str, prefix: str):
             arrays = [download(device, ref.deref(rt.HalBufferView), np.dtype(dtype))
                       for ref in args[:tensors]]
             chars = [chr(c) if name in _CHARACTERS else c for name, c in zip(ints, args[tensors:])]
+            setter = _local_threads() if _one_thread(arrays) else None
+            previous = setter(1) if setter is not None else None
+            try:
+                results = ROUTINES[routine](prefix, *arrays, *chars)
+            finally:
+                if setter is not None:
+                    setter(previous)
             refs = tuple(upload(device, np.ascontiguousarray(r), _element(r.dtype)).ref
-                         for r in ROUTINES[routine](prefix, *arrays, *chars))
+                         for r in results)
         except Exception as e:
             # IREE passes on only a traceback: the error is kept for the caller (take_error)
             _FAILED.error = LapackError(

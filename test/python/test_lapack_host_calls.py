@@ -115,3 +115,33 @@ def test_eigenvalues_only(dtype):
     for g, w, m in zip(got, want, (spd, spd[0])):
         np.testing.assert_allclose(g, w, rtol=tol, atol=tol * np.abs(w).max())
         np.testing.assert_allclose(g, np.linalg.eigvalsh(m), rtol=tol, atol=tol * np.abs(w).max())
+
+
+def test_small_calls_run_openblas_on_one_thread(monkeypatch):
+    """LAPACK calls on matrices of at most ONE_THREAD_DIMENSION rows and columns run with
+    OpenBLAS's thread-local count at 1 (restored after); larger ones keep OpenBLAS's own."""
+    from shlo.runtime import lapack_host
+    setter = lapack_host._local_threads()
+    if setter is None:
+        pytest.skip("scipy's LAPACK is not its bundled OpenBLAS")
+    seen = []
+    potrf = lapack_host.ROUTINES["potrf"]
+
+    def recording(*args):
+        previous = setter(0)            # 0 reads back the count in force and leaves it as is
+        setter(previous)
+        seen.append(previous)
+        return potrf(*args)
+    monkeypatch.setitem(lapack_host.ROUTINES, "potrf", recording)
+    before = setter(3)
+    try:
+        for n in (lapack_host.ONE_THREAD_DIMENSION, lapack_host.ONE_THREAD_DIMENSION + 1):
+            spd = _inputs(np.float32, (n, n))[0]
+            text = jax.jit(jnp.linalg.cholesky).lower(spd).as_text()
+            got = shlo.compile(text, target="cpu")(spd)
+            np.testing.assert_allclose(got, np.linalg.cholesky(spd.astype(np.float64)),
+                                       rtol=1e-3, atol=1e-3 * np.abs(got).max())
+        assert seen == [1, 3]
+        assert setter(3) == 3           # restored after each call
+    finally:
+        setter(before)
