@@ -90,9 +90,10 @@ def defined_by(value: ir.Value, name: str) -> ir.Operation | None:
     return None
 
 
-def reads_narrow_values(value: ir.Value, depth: int = 8) -> bool:
-    """Whether the ops computing `value` (followed back `depth` ops) read 8- or 16-bit
-    numbers (booleans aside). Each value is looked at once: the producers form a DAG."""
+def reads_narrow_values(value: ir.Value, depth: int = 8, below: int = 32) -> bool:
+    """Whether the ops computing `value` (followed back `depth` ops) read numbers of fewer
+    than `below` bits (8- or 16-bit by default; booleans aside). Each value is looked at
+    once: the producers form a DAG."""
     seen, frontier = set(), [value]
     for _ in range(depth):
         operands = [v for value in frontier if not isinstance(value.owner, ir.Block)
@@ -100,7 +101,8 @@ def reads_narrow_values(value: ir.Value, depth: int = 8) -> bool:
         seen.update(operands)
         for v in operands:
             t = v.type.maybe_downcast()
-            if isinstance(t, ir.RankedTensorType) and 1 < getattr(t.element_type, "width", 32) < 32:
+            if isinstance(t, ir.RankedTensorType) and \
+                    1 < getattr(t.element_type, "width", 32) < below:
                 return True
         frontier = operands
     return False

@@ -1273,3 +1273,14 @@ def test_small_dot_negative_zero_vulkan():
     from conftest import vulkan_or_skip
     vulkan_or_skip()
     assert replay("small_dot_negative_zero_vulkan") is None
+
+
+def test_i16_conv_of_i8_convert_vulkan():
+    """Written for issue 37: an i16 convolution (padding, rhs dilation) of an i8 -> i16
+    convert; fused into the convolution's dispatch the convert raced (6 of 20 wrong in 6 of 6
+    replays when vk-narrow-convolution-input fenced 32/64-bit operands only); it reads the
+    convert behind a barrier."""
+    from conftest import vulkan_or_skip
+    vulkan_or_skip()
+    for _ in range(3):
+        assert replay("i16_conv_of_i8_convert_vulkan", "vulkan") is None

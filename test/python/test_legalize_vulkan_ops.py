@@ -1418,3 +1418,28 @@ def test_spread_products(ctx, target):
     among them), the convolution 36 of 135. Exact against numpy (small integers, and inf)."""
     _check_spread_products(ctx, target, 33, 9, 65)
     _check_spread_products(ctx, target, 7, 5, 9)
+
+
+@pytest.mark.parametrize("target", TARGETS)
+def test_16_bit_convolutions_of_8_bit_converts(ctx, target):
+    """vk-narrow-convolution-input for 16-bit convolutions: an i16 (or f16) convolution of an
+    i8 -> i16 convert raced alike (6 of 20 wrong in about half the runs, ungrouped or 2 batch
+    groups; 2 feature groups of ui8 -> i16 18 of 60), with and without shlo's passes; 5 runs
+    each, exact against numpy."""
+    _check_narrow_convs(ctx, target, [("i16", "i8", 6, 4, 1, 3, 3, 2, 1, 1),
+                                      ("i16", "i8", 6, 4, 2, 3, 3, 4, 2, 1),
+                                      ("i16", "ui8", 6, 4, 1, 6, 3, 6, 1, 2),
+                                      ("f16", "i8", 6, 4, 1, 3, 3, 2, 1, 1)], 5)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("target", TARGETS)
+@pytest.mark.parametrize("t, nt", [("i16", "i8"), ("i16", "ui8"), ("f16", "i8"), ("f16", "ui8")])
+def test_16_bit_convolutions_of_8_bit_converts_sweep(ctx, target, t, nt):
+    """Batch groups 2-4 and feature groups 2-3, 10 to 195K outputs, against numpy."""
+    _check_narrow_convs(ctx, target, [(t, nt, 6, 4, 2, 3, 3, 4, 2, 1),
+                                      (t, nt, 6, 4, 4, 3, 3, 8, 4, 1),
+                                      (t, nt, 6, 4, 1, 6, 3, 6, 1, 2),
+                                      (t, nt, 6, 4, 2, 9, 3, 6, 1, 3),
+                                      (t, nt, 128, 128, 3, 4, 4, 24, 3, 1),
+                                      (t, nt, 128, 128, 1, 8, 8, 16, 1, 1)], 2)

@@ -129,11 +129,12 @@ _VIEWS = ("stablehlo.slice", "stablehlo.reshape", "stablehlo.transpose")
 
 
 def _computed_from_narrow(value: ir.Value) -> bool:
-    """Whether `value` (static, 32 or 64 bits) is computed from 8- or 16-bit numbers in a
-    dispatch IREE could fuse into its reader: not through a fusion barrier (slices, reshapes
-    and transposes of one are looked through)."""
+    """Whether `value` (static, 16 to 64 bits) is computed from narrower numbers (8 or 16
+    bits; 8 for a 16-bit value) in a dispatch IREE could fuse into its reader: not through a
+    fusion barrier (slices, reshapes and transposes of one are looked through)."""
     t = ir.RankedTensorType(value.type)
-    if not t.has_static_shape or getattr(t.element_type.maybe_downcast(), "width", 32) < 32:
+    width = getattr(t.element_type.maybe_downcast(), "width", 32)
+    if not t.has_static_shape or width < 16:
         return False
     source = value
     while not isinstance(source.owner, ir.Block) and source.owner.name in _VIEWS:
@@ -141,7 +142,7 @@ def _computed_from_narrow(value: ir.Value) -> bool:
     if isinstance(source.owner, ir.Block) or source.owner.name in (FUSION_BARRIER,
                                                                   "stablehlo.constant"):
         return False
-    return reads_narrow_values(value)
+    return reads_narrow_values(value, below=min(width, 32))
 
 
 def _widened_fenced(value: ir.Value) -> ir.Value:
@@ -150,10 +151,10 @@ def _widened_fenced(value: ir.Value) -> ir.Value:
 
 
 def fence_narrow_convolution_inputs(op: ir.Operation) -> None:
-    """A convolution's 32/64-bit operands computed from 8- or 16-bit numbers (an i32 convert
-    of bf16) behind fusion barriers: fused into the convolution's dispatch, the convert raced
-    with the products that read it (lavapipe; vk-narrow-convolution-input). Not inside
-    loops and branches (no fusion barriers there)."""
+    """A convolution's 16/32/64-bit operands computed from narrower numbers (an i32 convert
+    of bf16, an i16 convert of i8) behind fusion barriers: fused into the convolution's
+    dispatch, the convert raced with the products that read it (lavapipe;
+    vk-narrow-convolution-input). Not inside loops and branches (no fusion barriers there)."""
     if in_control_flow(op.operation.parent):
         return
     for i, operand in enumerate(op.operands):
