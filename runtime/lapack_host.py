@@ -182,7 +182,7 @@ def _function(device, routine: str, prefix: str):
                       for ref in args[:tensors]]
             chars = [chr(c) if name in _CHARACTERS else c for name, c in zip(ints, args[tensors:])]
             setter = _local_threads() if _one_thread(arrays) else None
-            previous = setter(1) if setter is not None else None
+            previous = setter(1) if setter is not None else 0
             try:
                 results = ROUTINES[routine](prefix, *arrays, *chars)
             finally:
