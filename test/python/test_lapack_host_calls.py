@@ -87,7 +87,7 @@ def test_host_calls_as_an_option(tmp_path):
                                                   "{lapack=fast})")
 
 
-@pytest.mark.parametrize("dtype", [np.float32, np.complex128])
+@pytest.mark.parametrize("dtype", [np.float32, pytest.param(np.complex128, marks=pytest.mark.slow)])
 def test_eigenvalues_only(dtype):
     """eigh whose eigenvectors nothing reads (jax's eigvalsh, `eigh(a)[0]`) calls syevd with
     mode N (jax asks for V, and its select of them is still there when the call is made);
