@@ -1358,7 +1358,7 @@ def test_convolutions_of_narrow_converts_sweep(ctx, target, t, nt):
 
 def _spread_products(m, k, n):
     """Functions of products that a broadcast or another dot_general spreads: |m x k @ k x n|
-    broadcast to 3 x m x n, a dot of a dot (each of its rows times a row of a
+    broadcast to 3 x m x n (also in a while loop), a dot of a dot (each of its rows times a row of a
     5-column matrix, the fuzz case's batched product), and a 1-D convolution's result
     broadcast; {name: (text, argument shapes, numpy of f64 arguments)}."""
     def t(shape):
@@ -1392,6 +1392,27 @@ def _spread_products(m, k, n):
       return %r : {t([3, m - 2, n])}
     }}""", [[1, m, k], [3, k, n], [3, m - 2, n]],
         lambda x, y, c: sum(x[0, i:i + m - 2] @ y[i] for i in range(3))[None] * c)
+    out["in_loop"] = (f"""
+    func.func @in_loop(%x: {t([m, k])}, %y: {t([k, n])}, %c: {t([3, m, n])}) -> {t([3, m, n])} {{
+      %z = stablehlo.constant dense<0> : tensor<i32>
+      %acc0 = stablehlo.constant dense<0.0> : {t([3, m, n])}
+      %r:2 = stablehlo.while(%i = %z, %acc = %acc0) : tensor<i32>, {t([3, m, n])}
+      cond {{
+        %two = stablehlo.constant dense<2> : tensor<i32>
+        %lt = stablehlo.compare LT, %i, %two : (tensor<i32>, tensor<i32>) -> tensor<i1>
+        stablehlo.return %lt : tensor<i1>
+      }} do {{
+        %d = stablehlo.dot_general %x, %y, contracting_dims = [1] x [0]
+            : ({t([m, k])}, {t([k, n])}) -> {t([m, n])}
+        %w = stablehlo.broadcast_in_dim %d, dims = [1, 2] : ({t([m, n])}) -> {t([3, m, n])}
+        %p = stablehlo.multiply %w, %c : {t([3, m, n])}
+        %a = stablehlo.add %acc, %p : {t([3, m, n])}
+        %one = stablehlo.constant dense<1> : tensor<i32>
+        %j = stablehlo.add %i, %one : tensor<i32>
+        stablehlo.return %j, %a : tensor<i32>, {t([3, m, n])}
+      }}
+      return %r#1 : {t([3, m, n])}
+    }}""", [[m, k], [k, n], [3, m, n]], lambda x, y, c: 2 * (x @ y)[None] * c)
     return out
 
 
@@ -1414,8 +1435,9 @@ def test_spread_products(ctx, target):
     another dot_general spreads over more elements (fuzz seed 57 program 658: a dot of a dot
     gave 0 for inf). Fused, IREE kept the product's tile in workgroup memory and read other
     invocations' elements of it without a barrier. Without the entry: 33x9 @ 9x65 broadcast
-    to 3x33x65 had 3806 of 6435 wrong; at 7x5x9, 53 of 189, the dot of a dot 86 of 315 (inf
-    among them), the convolution 36 of 135. Exact against numpy (small integers, and inf)."""
+    to 3x33x65 had 3806 of 6435 wrong (3952 in a loop); at 7x5x9, 53 of 189, the dot of a dot
+    86 of 315 (inf among them), the convolution 36 of 135. Exact against numpy (small
+    integers, and inf)."""
     _check_spread_products(ctx, target, 33, 9, 65)
     _check_spread_products(ctx, target, 7, 5, 9)
 

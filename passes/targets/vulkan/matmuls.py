@@ -10,7 +10,7 @@ from iree.compiler import ir
 from shlo.dialect import stablehlo
 from shlo.dialect.rebuild import arguments
 from ...expand.index_vectors import edge_pad
-from ...lib.builders import fence
+from ...lib.builders import fusion_barrier
 from ...lib.elementwise import ELEMENTWISE_OPS
 
 
@@ -73,7 +73,9 @@ def fence_spread_products(op: ir.Operation) -> None:
     elementwise ops, reshapes and transposes) that a broadcast adding elements or another
     dot_general reads, read by those from behind a fusion barrier: fused, IREE kept the
     product's tile in workgroup memory and read other invocations' elements of it without a
-    barrier between (a race: a 7x5 @ 5x9 product broadcast to 3x7x9 had 65 of 189 wrong)."""
+    barrier between (a race: a 7x5 @ 5x9 product broadcast to 3x7x9 had 65 of 189 wrong).
+    A fusion barrier in loops too: an optimization_barrier in transformer_decode's loop made
+    IREE's command buffer fail ('indirect buffer reference slot 0 is out range')."""
     op = op.operation
     result = op.results[0]
     if not ir.RankedTensorType(result.type).has_static_shape:
@@ -94,6 +96,6 @@ def fence_spread_products(op: ir.Operation) -> None:
         if not spreading:
             continue
         with ir.InsertionPoint.after(value.owner), value.owner.location:
-            fenced = fence([value])[0]
+            fenced = fusion_barrier(value)
         for user, index in spreading:
             user.operands[index] = fenced
