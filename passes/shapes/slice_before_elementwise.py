@@ -25,6 +25,7 @@ from iree.compiler import ir
 
 from shlo.dialect import stablehlo
 from ..base import Pass, is_splat_constant, nested_ops
+from ..lib.builders import erase_unread
 from ..lib.elementwise import ELEMENTWISE_OPS
 
 # elementwise ops sliced through for one slice, at most (bounds the IR a slice can copy)
@@ -168,9 +169,7 @@ def _erase_dead(root: ir.Operation) -> None:
     come after their operands in walk order, so one reverse sweep erases whole chains)."""
     pure = ELEMENTWISE_OPS | {"stablehlo.reshape", "stablehlo.broadcast_in_dim",
                               "stablehlo.constant"}
-    for op in reversed(nested_ops(root, "stablehlo.")):
-        if op.name in pure and not any(_users(r) for r in op.results):
-            op.erase()
+    erase_unread(root, lambda op: op.name in pure)
 
 
 @dataclasses.dataclass

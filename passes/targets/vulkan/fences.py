@@ -11,7 +11,7 @@ from shlo.dialect import stablehlo
 from shlo.dialect.types import element_dtype
 from ...custom_calls.cumulative_window import is_identity
 from ...base import reads_narrow_values
-from ...lib.builders import FUSION_BARRIER, fence, fence_uses, fusion_barrier
+from ...lib.builders import FUSION_BARRIER, fence, fence_readers, fence_uses, fusion_barrier
 from ...lib.elementwise import ELEMENTWISE_OPS
 from ...lib.expr import bit_width, element_of, is_complex, is_float, real_element
 
@@ -172,12 +172,7 @@ def fence_reduce_results(reduce: ir.Operation) -> None:
         return
     if not any(use.owner.name != FUSION_BARRIER for r in results for use in r.uses):
         return          # unread, or already behind barriers
-    uses = [[(use.owner, use.operand_number) for use in r.uses] for r in results]
-    with ir.InsertionPoint.after(reduce), reduce.location:
-        fenced = [fusion_barrier(v) for v in results]
-    for new, users in zip(fenced, uses):
-        for user, index in users:
-            user.operands[index] = new
+    fence_readers(results, reduce, lambda values: [fusion_barrier(v) for v in values])
 
 
 def _reduce_sources(reduce: ir.Operation, wanted, depth: int = 8) -> list[ir.Value]:
