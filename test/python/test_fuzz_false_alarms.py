@@ -220,3 +220,17 @@ def test_subnormal_scaled_value_times_infinity():
     text = str(P.build(program).module)
     assert "stablehlo.power" in text and "stablehlo.tan" in text and "stablehlo.cbrt" in text
     _passes_on_cpu(program, "reference")
+
+
+
+def test_exponential_of_empty_fft_bins():
+    """Seed 61 program 576: exp of the RFFT of nine 1e4s: bins 1-4 are 0 with f32 noise of
+    0.0024 beside bin 0's 90000, so exp gave 1.0024 on Vulkan (1.0015 on cpu) for XLA's 1,
+    and exp(90000) = inf left no magnitude to be relative to; an exp of a cancelled value now
+    reads it divided by its largest magnitude (both parts by one)."""
+    x = np.full(9, 3064182155, np.uint32)
+    program = P.Program([P.Param("p0", x.shape, "U32")],
+                        [P.Node("n0", "fft", ["p0"], 575587870),
+                         P.Node("n2", "unary", ["n0"], 538155160)], ["n2"], [x])
+    assert "stablehlo.exponential" in str(P.build(program).module)
+    _passes_on_cpu(program)

@@ -326,29 +326,41 @@ DISCONTINUOUS = {"Floor", "Ceil", "RoundNearestEven", "Round", "Sign", "IsFinite
 # NaN below 0 (-1), -inf or inf at 0 (-1): a cancelled operand is taken as |x| + 1
 EDGE = {"Sqrt", "Rsqrt", "Log", "Log1p"}
 PERIODIC = {"Sin", "Cos", "Tan"}    # of an inexact operand: scaled into [-1, 1] first
+GROWING = {"Exp", "Expm1"}  # of a cancelled operand too: its absolute noise becomes relative
 
 
 def _scaled_op(b: Builder, x: xla.XlaOp, dtype: str, shape) -> xla.XlaOp:
-    """`x` (a float array) divided by max(1, its largest finite magnitude). Past
-    2^(maxexp / 2) both are multiplied by 2^-(maxexp / 2) first (exact where the quotient is
-    normal): XLA's CPU divides by multiplying with the divisor's reciprocal, subnormal past
-    2^126 in f32 and flushed to 0 (seed 58 program 638: x / 3.18e38 was 0 for 2.04e-36).
-    Subnormal quotients are made 0 here: whether a target flushes them decided t * -inf
-    (-inf on Vulkan, NaN where flushed; seed 58 program 638 again)."""
-    mag = xla.Select(xla.IsFinite(x), xla.Abs(x), b.const(0, dtype, shape))
-    if shape:
-        mag = xla.Reduce(mag, b.const(0, dtype), _reducer("Max"), list(range(len(shape))))
-    m = xla.Max(mag, b.const(1, dtype))
+    """`x` (a float array) divided by max(1, its largest finite magnitude) (`_scaled_ops`)."""
+    return _scaled_ops(b, [x], dtype, shape)[0]
+
+
+def _scaled_ops(b: Builder, xs: list, dtype: str, shape) -> list:
+    """The float arrays `xs` (of one shape) divided by max(1, the largest finite magnitude of
+    them all). Past 2^(maxexp / 2) both are multiplied by 2^-(maxexp / 2) first (exact where
+    the quotient is normal): XLA's CPU divides by multiplying with the divisor's reciprocal,
+    subnormal past 2^126 in f32 and flushed to 0 (seed 58 program 638: x / 3.18e38 was 0 for
+    2.04e-36). Subnormal quotients are made 0 here: whether a target flushes them decided
+    t * -inf (-inf on Vulkan, NaN where flushed; seed 58 program 638 again)."""
+    m = b.const(1, dtype)
+    for x in xs:
+        mag = xla.Select(xla.IsFinite(x), xla.Abs(x), b.const(0, dtype, shape))
+        if shape:
+            mag = xla.Reduce(mag, b.const(0, dtype), _reducer("Max"), list(range(len(shape))))
+        m = xla.Max(mag, m)
     half = int(ml_dtypes.finfo(NUMPY[dtype]).maxexp) // 2
     s = xla.Select(xla.Gt(m, b.const(2.0 ** half, dtype)), b.const(2.0 ** -half, dtype),
                    b.const(1, dtype))
     m = xla.Mul(m, s)
-    b.work += 5 * _size(shape)
+    b.work += 5 * _size(shape) * len(xs)
     if shape:
         s, m = (xla.BroadcastInDim(v, list(shape), []) for v in (s, m))
-    q = xla.Div(xla.Mul(x, s), m)
-    tiny = b.const(float(ml_dtypes.finfo(NUMPY[dtype]).tiny), dtype, shape)
-    return xla.Select(xla.Lt(xla.Abs(q), tiny), b.const(0, dtype, shape), q)
+    tiny = float(ml_dtypes.finfo(NUMPY[dtype]).tiny)
+    out = []
+    for x in xs:
+        q = xla.Div(xla.Mul(x, s), m)
+        out.append(xla.Select(xla.Lt(xla.Abs(q), b.const(tiny, dtype, shape)),
+                              b.const(0, dtype, shape), q))
+    return out
 
 
 def _unit_scaled(b: Builder, a: Val) -> Val:
@@ -372,6 +384,12 @@ def unary(b: Builder, rng, a: Val, others) -> Val:
             # empty bin was -inf or -15.8 by rounding luck (seed 74 program 499)
             shift = xla.Add(xla.Abs(x), b.const(1, "F32", a.shape))
             x = xla.Add(x, xla.Complex(shift, b.const(0, "F32", a.shape)))
+        if a.cancel and a.err > 0 and name == "Exp":
+            # exp(z) of a cancelled z: both parts divided by their largest magnitude (seed 61
+            # program 576: the exp of an RFFT's empty bins, 0.0024 of noise beside 90000, was
+            # 1.0024 for 1)
+            x = xla.Complex(*_scaled_ops(b, [xla.Real(x), xla.Imag(x)], "F32", a.shape))
+            a = dataclasses.replace(a, err=a.err + eps("F32"))
         op = xla.OPS[name](x)
         dtype = "F32" if name in ("Abs", "Real", "Imag") else "C64"
         ulps = UNARY_COMPLEX[name]
@@ -387,7 +405,7 @@ def unary(b: Builder, rng, a: Val, others) -> Val:
     x = a.op
     if a.cancel and name in EDGE:   # a cancelled value's sign is noise (an fft round trip's
         x = xla.Add(xla.Abs(x), b.const(1, a.dtype, a.shape))   # -1e-8): off the edge
-    if name in PERIODIC and a.err > 0:
+    if (name in PERIODIC and a.err > 0) or (name in GROWING and a.cancel and a.err > 0):
         a = _unit_scaled(b, a)
         x = a.op
     op = xla.OPS[name](x)
