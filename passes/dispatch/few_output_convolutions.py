@@ -14,7 +14,9 @@ matmuls' rows: a first layer's 3 input channels) is below STACK_BELOW: 9 matmuls
 each pad to a data tile of 16 rows and encode their windows apart, one of 27 rows
 does not (`stack-below=0` never stacks).
 The input is not transposed to [batch, window..., features] first: that copy, written
-transposed by both threads, is slow. Rewritten:
+transposed by both threads, is slow. Each position is its own executable (its slice's offsets
+differ); a while loop over the positions, or run-time slice offsets, shared one but ran
+1.1-1.8x slower (docs/performance.md, "fewer weight-gradient executables"). Rewritten:
 static shapes, no groups, no lhs dilation or window reversal, no negative padding, at most MAX_OUTPUTS output
 positions and at least MIN_WINDOW window positions. Padding becomes a stablehlo.pad, strides
 the windows' starts, rhs dilation the slices' strides. bf16 and f16 compute in f32 and round
