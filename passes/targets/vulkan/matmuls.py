@@ -1,6 +1,7 @@
 """Vulkan quirks of dot_general: the result's last dimension padded to an aligned width
 (docs/iree_gaps.md#vk-aligned-matmul-columns-products-of-odd-widths); products that a
-broadcast spreads read from memory (docs/iree_gaps.md#vk-spread-product)."""
+broadcast spreads read from memory
+(docs/iree_gaps.md#vk-spread-product-products-spread-by-a-broadcast-or-another-product)."""
 from __future__ import annotations
 
 import math
