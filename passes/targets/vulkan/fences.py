@@ -175,7 +175,7 @@ def fence_reduce_results(reduce: ir.Operation) -> None:
     fence_readers(results, reduce, lambda values: [fusion_barrier(v) for v in values])
 
 
-def _reduce_sources(reduce: ir.Operation, wanted, depth: int = 8) -> list[ir.Value]:
+def reduce_sources(reduce: ir.Operation, wanted, depth: int = 8) -> list[ir.Value]:
     """The values for which `wanted(value)` holds that a reduce computes its operands from,
     followed back `depth` elementwise ops (not past a wanted value)."""
     reduce = reduce.operation
@@ -212,7 +212,7 @@ def fence_widened_column_reduce_inputs(reduce: ir.Operation) -> None:
     if operand.rank < 2 or operand.rank - 1 in list(
             ir.DenseI64ArrayAttr(reduce.operation.attributes["dimensions"])):
         return
-    for value in _reduce_sources(reduce, _is_widened_narrow_float):
+    for value in reduce_sources(reduce, _is_widened_narrow_float):
         fence_uses(value)
 
 
@@ -228,7 +228,7 @@ def fence_strided_reduce_inputs(reduce: ir.Operation) -> None:
     back 8 elementwise ops) behind fusion barriers: fused into the reduction's dispatch,
     IREE's SPIR-V reduction read the slice's rows as if unstrided (`x[::2].sum(0)` of 64x32
     summed other rows, silently)."""
-    for value in _reduce_sources(reduce, _is_strided_slice):
+    for value in reduce_sources(reduce, _is_strided_slice):
         if not all(use.owner.name == FUSION_BARRIER for use in value.uses):
             fence_uses(value)
 
