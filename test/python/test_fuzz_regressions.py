@@ -1328,3 +1328,16 @@ def test_scatter_of_barrier_read_twice_vulkan():
     from conftest import vulkan_or_skip
     vulkan_or_skip()
     assert replay("scatter_of_barrier_read_twice_vulkan", worker=Worker(timeout_s=300)) is None
+
+
+@pytest.mark.xfail(strict=True, reason="compile failure of shlo's select_and_scatter expansion, "
+                   "cpu and vulkan: a select_and_scatter of f64[1, 1] (one window, stride 2) "
+                   "summed by a reduce_window ('expected rank to be smaller or equal to the other "
+                   "rank', the message of scatter_of_clamped_converted_index_cpu); IREE alone "
+                   "rejects select_and_scatter; seed 62 program 385")
+@pytest.mark.parametrize("target", ["cpu", "vulkan"])
+def test_select_and_scatter_one_window(target):
+    if target == "vulkan":
+        from conftest import vulkan_or_skip
+        vulkan_or_skip()
+    assert replay("select_and_scatter_one_window_cpu", target) is None
