@@ -1351,3 +1351,11 @@ def test_select_and_scatter_one_window(target):
 def test_dynamic_update_slice_at_own_element_cpu_hang():
     assert replay("dynamic_update_slice_at_own_element_cpu_hang",
                   worker=Worker(timeout_s=60)) is None
+
+
+@pytest.mark.xfail(strict=True, reason="compile failure, cpu and vulkan, also without shlo's "
+                   "passes: a gather (indices from the data) from the 1x1x1x1 reshape of a one-"
+                   "element dynamic_slice of s16[3], the reshape also returned ('expected rank to "
+                   "be smaller or equal to the other rank'); seed 75 program 322")
+def test_gather_of_reshaped_dynamic_slice_cpu():
+    assert replay("gather_of_reshaped_dynamic_slice_cpu") is None
