@@ -102,8 +102,9 @@ VULKAN_QUIRKS: tuple[Quirk, ...] = (
           ("stablehlo.divide", "stablehlo.remainder"), _VK, rule=negated_divisor),
     Quirk("vk-float-remainder", "a float remainder below f64 as the exact f64 fmod",
           ("stablehlo.remainder",), _VK, rule=float_remainder, needs=frozenset({"f64"})),
-    Quirk("vk-unsigned-grouped-conv", "a grouped or depthwise convolution of ui8/ui16 "
-          "on i32 operands, wrapped back (IREE gave zeros for some results)",
+    Quirk("vk-unsigned-grouped-conv", "a grouped or depthwise convolution of unsigned "
+          "integers on i32 (ui8/ui16/ui32) or i64 (ui64) operands, wrapped back (IREE gave "
+          "zeros or wrong values for some results)",
           ("stablehlo.convolution",), _VK, rule=unsigned_grouped_convolution),
     Quirk("vk-grouped-convolution", "a grouped convolution as one convolution per group",
           ("stablehlo.convolution",), _VK, rule=grouped_convolution),

@@ -1251,13 +1251,11 @@ def test_f64_select_and_scatter_row_vulkan():
     assert replay("f64_select_and_scatter_row_vulkan") is None
 
 
-@pytest.mark.xfail(strict=True, reason="vulkan silent wrong answer, also without shlo's passes: "
-                   "grouped (depthwise) convolutions of ui32 and ui64 give wrong results (a "
-                   "ui32[2, 3, 1, 4] by [3, 1, 3, 2] one with feature_group_count 3, stride 2, "
-                   "rhs dilation: 0 for 1 in 1 of 12; 4x64x1024 by 128x1x5 with 64 groups: "
-                   "261120 of 522240 wrong, ui32 and ui64 alike; i32 right): "
-                   "vk-unsigned-grouped-conv covers ui8/ui16 only; seed 60 program 131")
 def test_grouped_conv_u32_vulkan():
+    """Issue 37: grouped (depthwise) convolutions of ui32 and ui64 were wrong on vulkan, also
+    without shlo's passes (this ui32[2, 3, 1, 4] by [3, 1, 3, 2] one, 3 groups: 0 for 1 in 1
+    of 12; 4x64x1024 by 128x1x5, 64 groups: 261120 of 522240); vk-unsigned-grouped-conv
+    computes them in i32/i64; seed 60 program 131."""
     from conftest import vulkan_or_skip
     vulkan_or_skip()
     assert replay("grouped_conv_u32_vulkan") is None
@@ -1317,14 +1315,11 @@ def test_dilated_window_of_clamp_row_vulkan():
     assert replay("dilated_window_of_clamp_row_vulkan") is None
 
 
-@pytest.mark.xfail(strict=True, reason="vulkan compiler segfault from shlo's passes: a scatter-"
-                   "min of s64[2] into itself (operand x, updates x, both padded to 3 by "
-                   "shlo-canonicalize-scatter): shlo-copy-overlapping-updates reads the updates "
-                   "through optimization_barrier(x), then shlo-read-barrier-results makes the "
-                   "operand read the barrier's result too, scatter(b, i, b), and IREE's vulkan "
-                   "compile segfaults (the IR before shlo-read-barrier-results compiles; cpu and "
-                   "IREE alone are right); seed 62 program 179")
 def test_scatter_of_barrier_read_twice_vulkan():
+    """A scatter-min of s64[2] into itself: shlo-copy-overlapping-updates reads the updates
+    through optimization_barrier(x); shlo-read-barrier-results made the operand read the
+    barrier's result too, scatter(b, i, b), and IREE's vulkan compile segfaulted (seed 62
+    program 179). A reader of the barrier's result keeps reading its operand."""
     from conftest import vulkan_or_skip
     vulkan_or_skip()
     assert replay("scatter_of_barrier_read_twice_vulkan", worker=Worker(timeout_s=300)) is None

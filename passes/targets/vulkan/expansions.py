@@ -215,25 +215,28 @@ def few_output_convolution(op: ir.Operation):
     return window_matmuls(op, 0, FEW_OUTPUTS, 2, integers=True, fenced=True)
 
 
-def _narrow_unsigned(element: ir.Type) -> bool:
+def _unsigned(element: ir.Type) -> bool:
     element = element.maybe_downcast()
-    return isinstance(element, ir.IntegerType) and element.is_unsigned and element.width < 32
+    return isinstance(element, ir.IntegerType) and element.is_unsigned
 
 
 def unsigned_grouped_convolution(op: ir.Operation):
-    """A grouped (or depthwise) convolution of ui8/ui16 computed on i32 operands (converted
-    behind fusion barriers) and wrapped back to its type: IREE's SPIR-V code gave zeros for
-    some of its results."""
+    """A grouped (or depthwise) convolution of unsigned integers computed on signless operands
+    of 32 bits (ui8/ui16/ui32) or 64 (ui64), converted behind fusion barriers, and wrapped
+    back to its type (exact: products and sums wrap alike): IREE's SPIR-V code gave zeros or
+    wrong values for some of its results."""
     attrs = attributes(op)
     if (ir.IntegerAttr(attrs["feature_group_count"]).value == 1
             and ir.IntegerAttr(attrs["batch_group_count"]).value == 1) or not all(
-            _narrow_unsigned(element_of(v)) for v in (*op.operands, op.results[0])):
+            _unsigned(element_of(v)) for v in (*op.operands, op.results[0])):
         return None
-    i32 = ir.IntegerType.get_signless(32)
-    lhs, rhs = fence([Num(v).to(i32).value for v in op.operands])
     result = ir.RankedTensorType(op.results[0].type)
+    width = max(32, *(ir.IntegerType(element_of(v)).width
+                      for v in (*op.operands, op.results[0])))
+    wide_type = ir.IntegerType.get_signless(width)
+    lhs, rhs = fence([Num(v).to(wide_type).value for v in op.operands])
     wide = ir.Operation.create("stablehlo.convolution", results=[
-        ir.RankedTensorType.get(result.shape, i32)], operands=[lhs, rhs],
+        ir.RankedTensorType.get(result.shape, wide_type)], operands=[lhs, rhs],
         attributes=attrs).result
     return [Num(wide).to(result.element_type).value]
 
