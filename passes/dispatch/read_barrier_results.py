@@ -55,12 +55,20 @@ def _view_root(barrier: ir.Operation, index: int) -> ir.Value:
     return value
 
 
+def _reads_result_of(op: ir.Operation, barrier: ir.Operation) -> bool:
+    return any(isinstance(v, ir.OpResult) and v.owner.operation == barrier for v in op.operands)
+
+
 def _later_readers(value: ir.Value, barrier: ir.Operation, later: set) -> list:
-    """(op, operand number) of the readers of `value` after `barrier` in its block."""
+    """(op, operand number) of the readers of `value` after `barrier` in its block, but for
+    those that read the barrier's result too: shlo-copy-overlapping-updates' scatter(x, i,
+    barrier(x)) needs its two values apart (as scatter(b, i, b) IREE's vulkan compile crashed:
+    fuzz seed 62 program 179)."""
     readers = []
     for use in value.uses:
         owner = use.owner.operation
-        if owner != barrier and _in_block(owner, barrier.block) in later:
+        if owner != barrier and _in_block(owner, barrier.block) in later \
+                and not _reads_result_of(owner, barrier):
             readers.append((owner, use.operand_number))
     return readers
 

@@ -1315,14 +1315,11 @@ def test_dilated_window_of_clamp_row_vulkan():
     assert replay("dilated_window_of_clamp_row_vulkan") is None
 
 
-@pytest.mark.xfail(strict=True, reason="vulkan compiler segfault from shlo's passes: a scatter-"
-                   "min of s64[2] into itself (operand x, updates x, both padded to 3 by "
-                   "shlo-canonicalize-scatter): shlo-copy-overlapping-updates reads the updates "
-                   "through optimization_barrier(x), then shlo-read-barrier-results makes the "
-                   "operand read the barrier's result too, scatter(b, i, b), and IREE's vulkan "
-                   "compile segfaults (the IR before shlo-read-barrier-results compiles; cpu and "
-                   "IREE alone are right); seed 62 program 179")
 def test_scatter_of_barrier_read_twice_vulkan():
+    """A scatter-min of s64[2] into itself: shlo-copy-overlapping-updates reads the updates
+    through optimization_barrier(x); shlo-read-barrier-results made the operand read the
+    barrier's result too, scatter(b, i, b), and IREE's vulkan compile segfaulted (seed 62
+    program 179). A reader of the barrier's result keeps reading its operand."""
     from conftest import vulkan_or_skip
     vulkan_or_skip()
     assert replay("scatter_of_barrier_read_twice_vulkan", worker=Worker(timeout_s=300)) is None
