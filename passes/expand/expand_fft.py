@@ -260,6 +260,38 @@ def irfft_through_ifft(x: ir.Value, n: int) -> ir.Value:
     return real(Num(spectrum)).value
 
 
+def split_native_fft(x: ir.Value, fft_type: str, n: int, longest: int) -> ir.Value:
+    """A static 1-D native fft (power of two n) on the last axis as IREE's own complex ffts
+    of at most `longest` points, each behind fusion barriers: four-step, n = n1 * n2 (rows
+    x[n2*j1 + j2], FFTs of n1 over j1, a twiddle e^(-+2 pi i j2 k1 / n) multiply, FFTs of n2
+    over j2, X[k1 + n1*k2]); an RFFT is the FFT of complex(x, 0) sliced to n//2 + 1 bins, an
+    IRFFT the real part of the IFFT of the Hermitian extension."""
+    if fft_type == "RFFT":
+        full = split_native_fft(stablehlo.complex(x, const(0, x)), "FFT", n, longest)
+        return _slice_last(full, n // 2 + 1)
+    if fft_type == "IRFFT":
+        full = stablehlo.complex(*_hermitian_extension(x, n))
+        return real(Num(split_native_fft(full, "IFFT", n, longest))).value
+    if n <= longest:
+        x, = extras.fence([x])
+        return extras.fence([stablehlo.fft(x, fft_type=fft_type, fft_length=[n])])[0]
+    n1 = 1 << ((n.bit_length() - 1) // 2)
+    n2 = n // n1
+    batch, element = _shape(x)[:-1], element_of(x)
+    rows = _swap_last(stablehlo.reshape(x, result_type=_tensor(batch + [n1, n2], element)))
+    a = Num(split_native_fft(rows, fft_type, n1, longest))                # [..., j2, k1]
+    cos, sin = _twiddles(n2, n1, n, 1 if fft_type == "IFFT" else -1)
+    part = real_element(element)
+    rank = len(batch) + 2
+    tc, ts = (Num(stablehlo.broadcast_in_dim(
+        _matrix(t, part), broadcast_dimensions=[rank - 2, rank - 1],
+        result_type=_tensor(batch + [n2, n1], part))) for t in (cos, sin))
+    a_re, a_im = real(a), imag(a)
+    b = stablehlo.complex((a_re * tc - a_im * ts).value, (a_re * ts + a_im * tc).value)
+    c = split_native_fft(_swap_last(b), fft_type, n2, longest)            # [..., k1, k2]
+    return _merge(c, batch + [n])
+
+
 # --- the rule -------------------------------------------------------------------------------
 
 

@@ -161,7 +161,9 @@ VULKAN_QUIRKS: tuple[Quirk, ...] = (
           "1xN row) as the slice of its 1-D reshape (the 2-D form failed to compile fused: "
           "'unresolved materialization')", ("stablehlo.slice",), _VK, rule=row_strided_slice),
     Quirk("vk-fft-fused-read", "a 1-D fft's result behind a fusion barrier, an IRFFT through "
-          "the complex IFFT", ("stablehlo.fft",), _VK, rule=fenced_fft),
+          "the complex IFFT; one of more than 65536 points as ffts of at most 65536 "
+          "(four-step; IREE's own was wrong from index 65535 on)", ("stablehlo.fft",), _VK,
+          rule=fenced_fft),
     Quirk("vk-widened-column-reduce", "the bf16/f16 -> f32 converts a column reduction "
           "computes its operand from behind fusion barriers (fused, IREE's SPIR-V compile did "
           "not end)", _REDUCE, _VK, fence=fence_widened_column_reduce_inputs),

@@ -1284,12 +1284,10 @@ def test_i16_conv_of_i8_convert_vulkan():
         assert replay("i16_conv_of_i8_convert_vulkan", "vulkan") is None
 
 
-@pytest.mark.xfail(strict=True, reason="vulkan silent wrong answer: an FFT of length 131072 or "
-                   "more has its outputs from index 65535 on wrong (RFFT of f32[131072]: bin "
-                   "65535; of 262144: 65537 of 131073 bins; IRFFT alike; 65536 right; cpu "
-                   "right); without shlo's passes it fails to compile (shared memory); seed 60 "
-                   "program 260, irfft(rfft(ones) / (2 + k)): 0 for 0.5 at the last element")
 def test_fft_long_vulkan():
+    """Issue 37: an FFT of 131072 points or more had its outputs from index 65535 on wrong on
+    vulkan (RFFT of f32[131072]: bin 65535; IRFFT alike; 65536 right); vk-fft-fused-read splits it
+    into ffts of at most 65536 points; seed 60 program 260."""
     import numpy as np
 
     import shlo

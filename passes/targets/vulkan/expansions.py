@@ -13,7 +13,7 @@ from shlo.dialect.rebuild import arguments
 from ...base import binary_body, is_splat_constant, reads_narrow_values
 from ...dispatch.few_output_convolutions import window_matmuls
 from ...element_types.split_complex_constants import split_constant
-from ...expand.expand_fft import irfft_through_ifft
+from ...expand.expand_fft import irfft_through_ifft, split_native_fft
 from ...lib.builders import FUSION_BARRIER, fence, fusion_barrier, in_control_flow
 from ...lib.elementwise import ELEMENTWISE_OPS
 from ...lib.expr import (Num, attributes, complex_, element_of, imag, is_complex, is_float,
@@ -93,13 +93,20 @@ def complex_window(op: ir.Operation):
     return [complex_(Num(re), Num(im)).value]
 
 
+# IREE's own fft of more points than this gave wrong outputs from index 65535 on (lavapipe's
+# 65535-iteration loop limit; docs/iree_gaps.md#vk-fft-fused-read): such ffts are split four-step
+LONGEST_FFT = 65536
+
+
 def fenced_fft(op: ir.Operation):
     """IREE's own fft (1-D): its result behind a fusion barrier; an IRFFT through the complex
-    IFFT."""
+    IFFT; one of more than LONGEST_FFT points as ffts of at most that many (four-step)."""
     lengths = list(ir.DenseI64ArrayAttr(op.attributes["fft_length"]))
     if len(lengths) != 1 or not ir.RankedTensorType(op.results[0].type).has_static_shape:
         return None
     fft_type = enum_name(op.attributes["fft_type"])
+    if lengths[0] > LONGEST_FFT:
+        return [split_native_fft(op.operands[0], fft_type, lengths[0], LONGEST_FFT)]
     if fft_type == "IRFFT":
         return [irfft_through_ifft(op.operands[0], lengths[0])]
     users = [use.owner.name for use in op.results[0].uses]
