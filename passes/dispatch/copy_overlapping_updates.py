@@ -9,10 +9,10 @@ fails to compile; docs/iree_gaps.md#shlo-copy-overlapping-updates). This pass re
 update (static shapes, u a view of x through slices, reshapes, transposes, broadcasts, converts,
 barriers) into
 
-    select(start <= iota < start + size, dynamic_update_slice(broadcast(u[0]), u, start), x)
+    select(start <= iota < start + size, dynamic_update_slice(zeros, u, start), x)
 
 with the start indices clamped as dynamic_update_slice clamps them (the update lands in a fresh
-splat, never in x's buffer); the form dynamic_slice(pad(u), ...) fails to compile on vulkan
+constant, never in x's buffer); the form dynamic_slice(pad(u), ...) fails to compile on vulkan
 for a 3-D update.
 """
 from __future__ import annotations
@@ -56,13 +56,8 @@ def _rewrite(op: ir.Operation):
     shape, sizes = list(shape_type.shape), list(update_type.shape)
     if 0 in sizes:
         return [operand]                                  # an empty update changes nothing
-    rank, element = len(shape), shape_type.element_type
     i64 = ir.IntegerType.get_signless(64)
     index_type = ir.RankedTensorType.get(shape, i64)
-    # the filler is never selected: any element of the update will do
-    first = stablehlo.slice(update, start_indices=[0] * rank, limit_indices=[1] * rank,
-                            strides=[1] * rank)
-    fill_value = stablehlo.reshape(first, result_type=ir.RankedTensorType.get([], element))
     margins = [n - m for n, m in zip(shape, sizes)]
     offsets, mask = [], None
     for d, start in enumerate(starts):
@@ -82,8 +77,9 @@ def _rewrite(op: ir.Operation):
             stablehlo.compare(low, iota, comparison_direction="LE"),
             stablehlo.compare(iota, high, comparison_direction="LT"))
         mask = inside if mask is None else stablehlo.and_(mask, inside)
-    filler = stablehlo.broadcast_in_dim(fill_value, broadcast_dimensions=[],
-                                        result_type=shape_type)
+    # the filler is never selected; a constant, not a splat of an element of the update: IREE
+    # 3.13's llvm-cpu compile hung on the splat of u[0] (fuzz seed 75 program 237)
+    filler = stablehlo.constant(0, result_type=shape_type)
     shifted = stablehlo.dynamic_update_slice(filler, update, offsets)
     if mask is None:
         return [shifted]                                  # the update is the whole result
