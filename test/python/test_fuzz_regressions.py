@@ -1323,11 +1323,14 @@ def test_scatter_of_barrier_read_twice_vulkan():
     assert replay("scatter_of_barrier_read_twice_vulkan", worker=Worker(timeout_s=300)) is None
 
 
-@pytest.mark.xfail(strict=True, reason="compile failure of shlo's select_and_scatter expansion, "
-                   "cpu and vulkan: a select_and_scatter of f64[1, 1] (one window, stride 2) "
-                   "summed by a reduce_window ('expected rank to be smaller or equal to the other "
-                   "rank', the message of scatter_of_clamped_converted_index_cpu); IREE alone "
-                   "rejects select_and_scatter; seed 62 program 385")
+@pytest.mark.xfail(strict=True, reason="IREE compile failure, cpu and vulkan ('expected rank to "
+                   "be smaller or equal to the other rank'): a padded, dilated reduce_window of "
+                   "reshape(slice(v)[0:1]) to 1x1, v the f64[2] scatter of shlo's "
+                   "select_and_scatter expansion; reduce_window(reshape(barrier(a)[0:1])) of an "
+                   "f64[2] argument fails alike with or without shlo's passes (SIGSEGV for "
+                   "exp(a)); the one element read as a scalar behind an optimization_barrier "
+                   "compiles (as shlo-fence-scalar-scatter-updates does for scatter updates): a "
+                   "change for that pass's owner; seed 62 program 385")
 @pytest.mark.parametrize("target", ["cpu", "vulkan"])
 def test_select_and_scatter_one_window(target):
     if target == "vulkan":
@@ -1343,9 +1346,14 @@ def test_dynamic_update_slice_at_own_element_cpu_hang():
                   worker=Worker(timeout_s=60)) is None
 
 
-@pytest.mark.xfail(strict=True, reason="compile failure, cpu and vulkan, also without shlo's "
-                   "passes: a gather (indices from the data) from the 1x1x1x1 reshape of a one-"
-                   "element dynamic_slice of s16[3], the reshape also returned ('expected rank to "
-                   "be smaller or equal to the other rank'); seed 75 program 322")
+@pytest.mark.xfail(strict=True, reason="IREE compile failure, cpu and vulkan, also without "
+                   "shlo's passes: a gather (indices from the data) from the 1x1x1x1 reshape of a "
+                   "one-element dynamic_slice of s16[3], the reshape also returned ('expected "
+                   "rank to be smaller or equal to the other rank'; not returned, it compiles); "
+                   "its one element read as a scalar behind an optimization_barrier compiles "
+                   "on cpu and vulkan (a barrier of the reshape, on cpu): a scalar fence of "
+                   "one-element gather operands "
+                   "(shlo-canonicalize-gather or shlo-fence-scalar-scatter-updates, not this "
+                   "task's files); seed 75 program 322")
 def test_gather_of_reshaped_dynamic_slice_cpu():
     assert replay("gather_of_reshaped_dynamic_slice_cpu") is None
