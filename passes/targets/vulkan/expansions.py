@@ -94,7 +94,8 @@ def complex_window(op: ir.Operation):
 
 
 # IREE's own fft of more points than this gave wrong outputs from index 65535 on (lavapipe's
-# 65535-iteration loop limit; docs/iree_gaps.md#vk-fft-fused-read): such ffts are split four-step
+# 65535-iteration loop limit; docs/iree_gaps.md#vk-fft-fused-read-batched-fft-read-by-real-or-imag):
+# such ffts are split four-step
 LONGEST_FFT = 65536
 
 
