@@ -56,8 +56,8 @@ def _barrier(loop: ir.Operation) -> None:
     captures = _captures(loop)
     if not captures:
         return
-    extras.fence_readers(captures, loop, lambda values: [extras.fusion_barrier(v) for v in values],
-                         before=True, reads=lambda user: user != loop and is_inside(user, loop))
+    extras.fence_readers(captures, loop, extras.fusion_barriers, before=True,
+                         reads=lambda user: user != loop and is_inside(user, loop))
 
 
 @dataclasses.dataclass

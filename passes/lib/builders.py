@@ -336,6 +336,11 @@ def fusion_barrier(value: ir.Value) -> ir.Value:
     return ir.Operation.create(FUSION_BARRIER, results=[t], operands=[value]).result
 
 
+def fusion_barriers(values: Sequence[ir.Value]) -> list[ir.Value]:
+    """`fusion_barrier` of each value (in loops too, unlike `fence`)."""
+    return [fusion_barrier(v) for v in values]
+
+
 def fence_uses(value: ir.Value, barrier: Callable[[ir.Value], ir.Value] = fusion_barrier
                ) -> ir.Value:
     """Make every op that reads `value` now read `barrier(value)` instead, built right after

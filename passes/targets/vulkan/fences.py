@@ -11,7 +11,8 @@ from shlo.dialect import stablehlo
 from shlo.dialect.types import element_dtype
 from ...custom_calls.cumulative_window import is_identity
 from ...base import reads_narrow_values
-from ...lib.builders import FUSION_BARRIER, fence, fence_readers, fence_uses, fusion_barrier
+from ...lib.builders import (FUSION_BARRIER, fence, fence_readers, fence_uses, fusion_barrier,
+                             fusion_barriers)
 from ...lib.elementwise import ELEMENTWISE_OPS
 from ...lib.expr import bit_width, element_of, is_complex, is_float, real_element
 
@@ -37,7 +38,7 @@ def fence_narrow_window_inputs(window: ir.Operation) -> None:
     if not inputs:
         return
     with ir.InsertionPoint(window), window.location:
-        fenced = [fusion_barrier(v) for v in inputs]
+        fenced = fusion_barriers(inputs)
     for old, new in zip(inputs, fenced):
         for i in range(half):
             if window.operands[i] == old:
@@ -172,7 +173,7 @@ def fence_reduce_results(reduce: ir.Operation) -> None:
         return
     if not any(use.owner.name != FUSION_BARRIER for r in results for use in r.uses):
         return          # unread, or already behind barriers
-    fence_readers(results, reduce, lambda values: [fusion_barrier(v) for v in values])
+    fence_readers(results, reduce, fusion_barriers)
 
 
 def reduce_sources(reduce: ir.Operation, wanted, depth: int = 8) -> list[ir.Value]:
@@ -228,7 +229,13 @@ def fence_strided_reduce_inputs(reduce: ir.Operation) -> None:
     back 8 elementwise ops) behind fusion barriers: fused into the reduction's dispatch,
     IREE's SPIR-V reduction read the slice's rows as if unstrided (`x[::2].sum(0)` of 64x32
     summed other rows, silently)."""
-    for value in reduce_sources(reduce, _is_strided_slice):
+    fence_reduce_sources(reduce, _is_strided_slice)
+
+
+def fence_reduce_sources(reduce: ir.Operation, wanted) -> None:
+    """Each of `reduce_sources(reduce, wanted)` that something reads past a fusion barrier,
+    behind one."""
+    for value in reduce_sources(reduce, wanted):
         if not all(use.owner.name == FUSION_BARRIER for use in value.uses):
             fence_uses(value)
 

@@ -4,6 +4,7 @@ broadcast spreads read from memory
 (docs/iree_gaps.md#vk-spread-product-products-spread-by-a-broadcast-or-another-product)."""
 from __future__ import annotations
 
+import functools
 import math
 
 from iree.compiler import ir
@@ -11,7 +12,7 @@ from iree.compiler import ir
 from shlo.dialect import stablehlo
 from shlo.dialect.rebuild import arguments
 from ...expand.index_vectors import edge_pad
-from ...lib.builders import fusion_barrier
+from ...lib.builders import fence_readers, fusion_barriers
 from ...lib.elementwise import ELEMENTWISE_OPS
 
 
@@ -84,19 +85,16 @@ def fence_spread_products(op: ir.Operation) -> None:
     pending, seen = [result], {result}
     while pending:
         value = pending.pop()
-        spreading = []
+        spreads = False
         for use in value.uses:
             user = use.owner.operation
             if _spreads(user, value):
-                spreading.append((user, use.operand_number))
+                spreads = True
             elif user.name in _ELEMENT_PRESERVING and len(user.results) == 1 and \
                     user.results[0] not in seen and \
                     ir.RankedTensorType(user.results[0].type).has_static_shape:
                 seen.add(user.results[0])
                 pending.append(user.results[0])
-        if not spreading:
-            continue
-        with ir.InsertionPoint.after(value.owner), value.owner.location:
-            fenced = fusion_barrier(value)
-        for user, index in spreading:
-            user.operands[index] = fenced
+        if spreads:
+            fence_readers([value], value.owner.operation, fusion_barriers,
+                          reads=functools.partial(_spreads, value=value))

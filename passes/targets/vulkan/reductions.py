@@ -8,9 +8,8 @@ from iree.compiler import ir
 
 from shlo.dialect import stablehlo
 from ...dispatch.long_reductions import identity_of
-from ...lib.builders import FUSION_BARRIER, fence_uses
 from ...lib.expr import clone_retyped, element_of, is_complex
-from .fences import reduce_sources
+from .fences import fence_reduce_sources
 
 
 def gapped_reduce(op: ir.Operation):
@@ -51,6 +50,4 @@ def fence_complex_reduce_inputs(reduce: ir.Operation) -> None:
     computes its operands from (followed back 8 elementwise ops) behind fusion barriers:
     fused into the reduction's dispatch, IREE's SPIR-V backend read the complex buffer and
     failed to compile ('failed to legalize operation linalg.generic')."""
-    for value in reduce_sources(reduce, _from_complex):
-        if not all(use.owner.name == FUSION_BARRIER for use in value.uses):
-            fence_uses(value)
+    fence_reduce_sources(reduce, _from_complex)

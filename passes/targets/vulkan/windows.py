@@ -7,6 +7,7 @@ from iree.compiler import ir
 
 from shlo.dialect import stablehlo
 from shlo.dialect.rebuild import arguments
+from ...expand.expand_reduce_window import window_attributes
 from ...lib.expr import clone_retyped, element_of, is_complex
 
 
@@ -46,12 +47,7 @@ def single_window(op: ir.Operation):
     if not t.has_static_shape or 0 in t.shape or is_complex(element_of(x)):
         return None
     rank = t.rank
-    window = [int(w) for w in kw["window_dimensions"]]
-    strides = [int(s) for s in kw.get("window_strides") or [1] * rank]
-    base = [int(b) for b in kw.get("base_dilations") or [1] * rank]
-    dilation = [int(d) for d in kw.get("window_dilations") or [1] * rank]
-    padding = kw.get("padding")
-    padding = [[0, 0]] * rank if padding is None else [list(map(int, p)) for p in padding]
+    window, strides, base, dilation, padding = window_attributes(kw, rank)
     reduced = [d for d in range(rank) if window[d] != 1 or padding[d] != [0, 0] or base[d] != 1]
     if not reduced or any(out.shape[d] != 1 for d in reduced) or any(
             strides[d] != 1 for d in range(rank) if d not in reduced):
