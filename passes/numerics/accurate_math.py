@@ -15,11 +15,11 @@ shlo's kernels: sin/cos with exact argument reduction (`chlo_sincos`), tan and a
 `chlo_trig`, cbrt from `f32_math`, complex functions (with C99 Annex G's values at zeros,
 infinities and NaNs) from `complex_math`. Narrower floats compute in f32 and
 round once. f64 and complex<f64> are shlo-expand-f64-math's. With `exp-log=true`, which
-targets whose own f32 exp and log1p are wrong set (`TargetKind.pass_options`: Vulkan), f32
-exp, expm1, log1p and logistic become `f32_math`'s kernels too. pow below f64 is computed
-in f64 (fdlibm's, `f64_math`) unless `f64=false`, which targets without f64 set. The price
-is speed (measured in the same subsection): `shlo.compile(...,
-fast_math=True)` or `shlo-compile --fast-math` leaves this pass out.
+targets whose own f32 exp, log1p and tanh are wrong set (`TargetKind.pass_options`: Vulkan),
+f32 exp, expm1, log1p, logistic and tanh become `f32_math`'s kernels too. pow below f64 is
+computed in f64 (fdlibm's, `f64_math`) unless `f64=false`, which targets without f64 set.
+The price is speed (measured in the same subsection): `shlo.compile(..., fast_math=True)` or
+`shlo-compile --fast-math` leaves this pass out.
 """
 from __future__ import annotations
 
@@ -69,12 +69,13 @@ EXPANSIONS = {
 # with f64=true (targets that compute f64 arithmetic): pow below f64 goes through f64 (IREE
 # computes exp(y log x) in f32, inaccurate for large results; docs/iree_gaps.md#shlo-accurate-math)
 F64_POWER = {"stablehlo.power": _power_in_f64}
-# with exp-log=true (targets whose own f32 exp and log1p are wrong: Vulkan on Mesa)
+# with exp-log=true (targets whose own f32 exp, log1p and tanh are wrong: Vulkan on Mesa)
 EXP_LOG = {
     "stablehlo.exponential": f32_math.exp,
     "stablehlo.exponential_minus_one": f32_math.expm1,
     "stablehlo.log_plus_one": f32_math.log1p,
     "stablehlo.logistic": f32_math.logistic,
+    "stablehlo.tanh": f32_math.tanh,
 }
 
 
@@ -114,7 +115,7 @@ class AccurateMath(Pass):
     """Rewrite sin/cos/tan/atan2 below f64 and complex<f32> functions into accurate kernels."""
 
     NAME = "shlo-accurate-math"
-    exp_log: bool = False       # also f32 exp, expm1, log1p, logistic (shlo.passes.numerics.f32_math)
+    exp_log: bool = False       # also f32 exp, expm1, log1p, logistic, tanh (numerics.f32_math)
     f64: bool = True            # the target computes f64 arithmetic: pow goes through f64
 
     def run(self, op: ir.Operation) -> None:

@@ -1,16 +1,18 @@
-"""f32 exp, expm1, log1p, logistic and cbrt from arithmetic, for targets whose own are wrong.
+"""f32 exp, expm1, log1p, logistic, tanh and cbrt from arithmetic, for targets whose own are
+wrong.
 
 Mesa's SPIR-V compiler (Vulkan on lavapipe) computes exp through exp2(x log2 e), inaccurate
-for large |x|, and log1p as log(1 + x), which is all rounding error for tiny |x|
-(docs/iree_gaps.md#passesnumericsf32_math). IREE's CPU versions are accurate, so these
-kernels run only
-where a target asks for them (`shlo-accurate-math{exp-log=true}`, set by the Vulkan target).
+for large |x|, log1p as log(1 + x), which is all rounding error for tiny |x|, and tanh
+saturating at 1 - 2^-22 instead of 1 (docs/iree_gaps.md#passesnumericsf32_math). IREE's
+CPU versions are accurate, so these kernels run only where a target asks for them
+(`shlo-accurate-math{exp-log=true}`, set by the Vulkan target).
 
 exp: x = k ln2 + r by Cody-Waite (ln2 in two parts, the first of 16 bits so k * ln2_hi is
 exact), e^r by its Taylor series on |r| <= ln2/2, 2^k applied in two halves through exponent
 bits. expm1: its Taylor series for |x| < 1 (no cancellation), exp(x) - 1 beyond. log1p:
 2 atanh(s), s = x / (2 + x), by the series of atanh for |x| < 0.4, log(1 + x) beyond.
-None of them relies on an error-free transformation that Mesa's optimiser could fold.
+tanh: its Taylor series below |x| = 0.55, 1 - 2 / (e^2|x| + 1) beyond, exactly +-1 past
+13 ln2. None of them relies on an error-free transformation that Mesa's optimiser could fold.
 exp also serves f32 sinh and cosh on every target (chlo_trig; IREE's CPU exp loses accuracy
 near overflow), with a power-of-two scale that keeps e^x / 2 finite past e^x's overflow.
 cbrt (IREE's own f32 cbrt is inaccurate, NaN for inf) runs on every target below f64.
@@ -66,6 +68,27 @@ def log1p(x: Num) -> Num:
 
 def logistic(x: Num) -> Num:
     return 1.0 / (exp(-x) + 1.0)
+
+
+TANH_ONE = 9.1                 # past 13 ln2 = 9.0109, 1 - tanh(x) < 2^-25: tanh rounds to 1
+TANH_SERIES_END = 0.55         # tanh >= 1/2 from here: 1 - 2 / (e^2|x| + 1) cancels nothing
+# tanh(x) = x + x^3 (c1 + c2 x^2 + ...): its Taylor coefficients c1..c9 (mpmath), highest first;
+# the terms left out are below 2^-30 of tanh(x) for |x| < 0.55
+TANH_TAYLOR = [-0.00023912911424355248, 0.000590027440945586, -0.0014558343870513183,
+               0.003592128036572481, -0.008863235529902197, 0.021869488536155203,
+               -0.05396825396825397, 0.13333333333333333, -0.3333333333333333]
+
+
+def tanh(x: Num) -> Num:
+    """tanh by its Taylor series below |x| = 0.55, 1 - 2 / (e^2|x| + 1) with this module's exp
+    up to where tanh rounds to 1, exactly +-1 beyond; +-0 and NaN are x itself."""
+    a = abs(x)
+    a2 = a * a
+    small = a + a * (a2 * horner(a2, TANH_TAYLOR))
+    large = 1.0 - 2.0 / (exp(2.0 * a) + 1.0)
+    z = select(a < TANH_SERIES_END, small, select(a < TANH_ONE, large, a.like(1.0)))
+    z = select(x < 0.0, -z, z)
+    return select(x.eq(0.0) | is_nan(x), x, z)
 
 
 def cbrt(x: Num) -> Num:

@@ -1,8 +1,8 @@
 """shlo-accurate-math against mpmath, in ULP: f32 sin/cos/tan over the whole f32 range
 (Payne-Hanek past 2^12), cbrt (IREE's own was 10 ULP off, NaN for inf), atan2, every f16
 and bf16 value, the complex<f32> functions and (Vulkan's exp-log=true) f32
-exp/expm1/log1p/logistic, pow through f64, on IREE's CPU backend and a subset on Vulkan;
-fast_math=True leaves the pass out.
+exp/expm1/log1p/logistic/tanh (tanh also at 98K points), pow through f64, on IREE's CPU
+backend and a subset on Vulkan; fast_math=True leaves the pass out.
 
 Subnormal inputs and exact results are left out (IREE flushes them to zero), and complex
 points with a part below 1e-15 (whose squares would be subnormal inside the kernels).
@@ -57,7 +57,7 @@ REAL = {"sine": (_trig(MP.sin), 2), "cosine": (_trig(MP.cos), 2), "tan": (_trig(
 # keeps IREE's own, which are within IREE_CPU_BOUND (4 ULP just below exp's overflow)
 EXP_LOG = {"exponential": (_real(MP.exp), 1), "exponential_minus_one": (_real(MP.expm1), 1),
            "log_plus_one": (_real(_log1p), 2),
-           "logistic": (_real(lambda x: 1 / (1 + MP.exp(-x))), 2)}
+           "logistic": (_real(lambda x: 1 / (1 + MP.exp(-x))), 2), "tanh": (_real(MP.tanh), 1)}
 IREE_CPU_BOUND = 4
 NARROW = {"f16": np.dtype(np.float16), "bf16": np.dtype(ml_dtypes.bfloat16)}
 COMPLEX = {
@@ -89,7 +89,8 @@ def _cases():
             args, want = without_subnormals([x], want, np.dtype(np.float32))
             with np.errstate(all="ignore"):
                 cases.append((op, name, args, want.astype(dtype), 1))
-    x32 = real_grid(np.float32, 700, points=(1e-7, -3e-8, 0.4, -0.4, 88.7, 88.8, -103.9, -1.0))
+    x32 = real_grid(np.float32, 700, points=(1e-7, -3e-8, 0.4, -0.4, 88.7, 88.8, -103.9, -1.0,
+                                             0.55, 9.0109, 9.011, -9.1))
     for op, (oracle, bound) in EXP_LOG.items():
         want = np.array([oracle(float(v)) for v in x32])
         args, want = without_subnormals([x32], want, np.dtype(np.float32))
@@ -172,7 +173,7 @@ def test_exp_log_kernels_on_cpu(ctx):
 # exp-log ones (Mesa's own exp is 44 ULP off, its log1p 7.7e6), and complex ones.
 VULKAN = ("sine-f32", "cosine-f32", "tan-f32", "cbrt-f32", "atan2-f32", "sine-f16",
           "exponential-f32", "exponential_minus_one-f32", "log_plus_one-f32", "logistic-f32",
-          "power-f32",
+          "tanh-f32", "power-f32",
           "log-complex<f32>", "sqrt-complex<f32>", "exponential-complex<f32>")
 
 
@@ -183,6 +184,34 @@ def test_vulkan_ulp_error_against_mpmath(ctx):
     exe = shlo.compile(shlo.parse_module(text, context=ctx), target="vulkan")
     for index in chosen:
         _check(exe, index)
+
+
+@pytest.mark.parametrize("target", ["cpu", "vulkan"])
+def test_tanh_over_the_whole_range(ctx, target):
+    """f32 tanh at 98K points from the smallest subnormal to the largest finite value (and
+    every f16 and bf16 value) against numpy in f64: within 1 ULP on Vulkan (shlo's kernel;
+    Mesa's own saturated at 1 - 2^-22 past |x| = 8), 4 on the CPU (IREE's own), and
+    exactly +-1 where tanh rounds to it, +-0 for +-0, NaN for NaN on both."""
+    if target == "vulkan":
+        vulkan_or_skip()
+    grids = {"f32": real_grid(np.float32, 1 << 15, points=(9.0109, 9.011, 8.0, 0.55)),
+             "f16": all_values(NARROW["f16"]), "bf16": all_values(NARROW["bf16"])}
+    text = "\n".join(_function(i, "tanh", t, [g]) for i, (t, g) in enumerate(grids.items()))
+    exe = shlo.compile(shlo.parse_module(text, context=ctx), target=target)
+    for i, (type_name, x) in enumerate(grids.items()):
+        arg = x.astype(BOUNDARY.get(type_name, x.dtype))
+        got = np.asarray(exe.function(f"f{i}")(arg)).astype(x.dtype)
+        with np.errstate(all="ignore"):
+            want = np.tanh(x.astype(np.float64)).astype(x.dtype)
+        bound = 4 if target == "cpu" and type_name == "f32" else 1
+        keep = ~(np.abs(x.astype(np.float64)) < np.finfo(np.float32).tiny) | (x == 0)
+        ulp_oracles.assert_ulp(got[keep], want[keep], bound, "tanh", type_name, [x[keep]])
+        exact = (np.abs(want) == 1) | (want == 0) | np.isnan(want)
+        wrong = exact & ~((got == want) & (np.signbit(got) == np.signbit(want)))
+        wrong &= ~(np.isnan(got) & np.isnan(want))
+        assert not wrong.any(), (f"tanh on {type_name}: {int(wrong.sum())} of the exact "
+                                 f"results differ, e.g. tanh({x[wrong][0]!r}) = "
+                                 f"{got[wrong][0]!r}, want {want[wrong][0]!r}")
 
 
 def test_no_inaccurate_op_reaches_iree(ctx, module_text):
