@@ -26,7 +26,8 @@ from .vulkan.fences import (fence_broadcast_window_results, fence_f64_operands,
                             fence_widened_column_reduce_inputs, fence_zero_operands,
                             iota_as_constant, nd_iota_as_broadcast)
 from .vulkan.integers import (count_leading_zeros, float_remainder, negated_divisor,
-                              signed_min_max_reduce, signed_remainder, unsigned_quotient)
+                              signed_min_max_reduce, signed_remainder, unsigned_quotient,
+                              widened_byte_reduce)
 from .vulkan.loops import counter_wrap
 from .vulkan.maps import map_as_tensor_ops
 from .vulkan.reductions import fence_complex_reduce_inputs, gapped_reduce
@@ -70,6 +71,8 @@ VULKAN_QUIRKS: tuple[Quirk, ...] = (
           _REDUCE, _VK, rule=bf16_reduce),
     Quirk("vk-bf16-reduce-input", "a reduce's bf16 -> f32 converted operands behind fusion "
           "barriers", _REDUCE, _VK, fence=fence_widened_bf16_inputs),
+    Quirk("vk-byte-reduce-of-eight", "an 8-bit integer reduce over 8 elements a result in 32 "
+          "bits (IREE's compile crashed: SIGFPE)", _REDUCE, _VK, rule=widened_byte_reduce),
     Quirk("vk-signed-min-max-reduce", "a signed integer min/max reduce in unsigned order",
           _REDUCE, _VK, rule=signed_min_max_reduce),
     Quirk("vk-nan-min-max-reduce", "a float max/min reduce: NaN where a reduced element is "
