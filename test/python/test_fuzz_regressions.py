@@ -1353,16 +1353,13 @@ def test_scatter_of_barrier_read_twice_vulkan():
     assert replay("scatter_of_barrier_read_twice_vulkan", worker=Worker(timeout_s=300)) is None
 
 
-@pytest.mark.xfail(strict=True, reason="IREE compile failure, cpu and vulkan ('expected rank to "
-                   "be smaller or equal to the other rank'): a padded, dilated reduce_window of "
-                   "reshape(slice(v)[0:1]) to 1x1, v the f64[2] scatter of shlo's "
-                   "select_and_scatter expansion; reduce_window(reshape(barrier(a)[0:1])) of an "
-                   "f64[2] argument fails alike with or without shlo's passes (SIGSEGV for "
-                   "exp(a)); the one element read as a scalar behind an optimization_barrier "
-                   "compiles (as shlo-fence-scalar-scatter-updates does for scatter updates): a "
-                   "change for that pass's owner; seed 62 program 385")
 @pytest.mark.parametrize("target", ["cpu", "vulkan"])
 def test_select_and_scatter_one_window(target):
+    """Issue 37: a padded, dilated reduce_window of reshape(slice(v)[0:1]) to 1x1 (v the f64[2]
+    scatter of shlo's select_and_scatter expansion) failed to compile on cpu and vulkan, also
+    without shlo's passes ('expected rank to be smaller or equal to the other rank');
+    shlo-fence-scalar-scatter-updates reads every one-element view of a lower-rank slice as a
+    fenced scalar; seed 62 program 385."""
     if target == "vulkan":
         from conftest import vulkan_or_skip
         vulkan_or_skip()
@@ -1376,17 +1373,16 @@ def test_dynamic_update_slice_at_own_element_cpu_hang():
                   worker=Worker(timeout_s=60)) is None
 
 
-@pytest.mark.xfail(strict=True, reason="IREE compile failure, cpu and vulkan, also without "
-                   "shlo's passes: a gather (indices from the data) from the 1x1x1x1 reshape of a "
-                   "one-element dynamic_slice of s16[3], the reshape also returned ('expected "
-                   "rank to be smaller or equal to the other rank'; not returned, it compiles); "
-                   "its one element read as a scalar behind an optimization_barrier compiles "
-                   "on cpu and vulkan (a barrier of the reshape, on cpu): a scalar fence of "
-                   "one-element gather operands "
-                   "(shlo-canonicalize-gather or shlo-fence-scalar-scatter-updates, not this "
-                   "task's files); seed 75 program 322")
-def test_gather_of_reshaped_dynamic_slice_cpu():
-    assert replay("gather_of_reshaped_dynamic_slice_cpu") is None
+@pytest.mark.parametrize("target", ["cpu", "vulkan"])
+def test_gather_of_reshaped_dynamic_slice(target):
+    """Issue 37: a gather from the 1x1x1x1 reshape of a one-element dynamic_slice of s16[3],
+    the reshape also returned, failed to compile on cpu and vulkan, also without shlo's passes
+    ('expected rank to be smaller or equal to the other rank'); shlo-fence-scalar-scatter-updates
+    reads the view as a fenced scalar; seed 75 program 322."""
+    if target == "vulkan":
+        from conftest import vulkan_or_skip
+        vulkan_or_skip()
+    assert replay("gather_of_reshaped_dynamic_slice_cpu", target) is None
 
 
 def test_tanh_saturates_below_one_vulkan():
