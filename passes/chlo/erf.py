@@ -88,10 +88,12 @@ def _erf_small_f64(x: Num) -> Num:
 def _scaled_exp_neg_square(a: Num, scale: Num) -> Num:
     """exp(-a^2) * scale for a >= 0 without losing digits: with m = a rounded to a multiple of
     1/128, m^2 is exact and a^2 = m^2 + (a-m)(a+m); exp(-m^2/2) is applied twice so that a
-    result in the subnormal range is rounded once, at the end."""
+    result in the subnormal range is rounded once, at the end. The last product joins two
+    normal factors: (half * scale) * half could be subnormal (flushed to 0 on the CPU) where
+    the result, times exp(-(a-m)(a+m)) up to 1.07, is normal (f32 erfc near 9.19)."""
     m = round_even(a * 128.0) * (1.0 / 128.0)
     half = exp(m * m * -0.5)
-    return (half * scale) * half * exp(-((a - m) * (a + m)))
+    return (half * scale) * (half * exp(-((a - m) * (a + m))))
 
 
 def _erfc_tail_f32(a: Num) -> Num:

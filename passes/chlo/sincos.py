@@ -223,6 +223,8 @@ def sin_cos(x: Num) -> tuple[Num, Num]:
     sin_x = select(swap, c, s)
     cos_x = select(swap, s, c)
     sin_x = select(quadrant >= 2, -sin_x, sin_x)
+    # sin(+-0) = +-0: the reduction turns -0 into r = -0 - (-0) p1 = +0 (tan = sin/cos too)
+    sin_x = select(x.eq(0.0), x, sin_x)
     cos_negative = quadrant.eq(1) | quadrant.eq(2)
     cos_x = select(cos_negative, -cos_x, cos_x)
     return sin_x, cos_x

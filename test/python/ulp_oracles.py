@@ -49,11 +49,20 @@ def function_text(i: int, op: str, type_name: str, args) -> str:
             f"  return %r : {t}\n}}")
 
 
-def assert_ulp(got, want: np.ndarray, bound: float, op: str, type_name: str, args) -> None:
-    """Every element of `got` within `bound` ULP of `want`; the message shows the worst."""
+def assert_ulp(got, want: np.ndarray, bound: float, op: str, type_name: str, args,
+               signed_zeros: bool = False) -> None:
+    """Every element of `got` within `bound` ULP of `want`; the message shows the worst.
+    signed_zeros: a zero of the other sign than a zero in `want` fails too (ulp_distance
+    counts +0 and -0 as equal), for oracles that give signed zeros."""
     with np.errstate(all="ignore"):
         got = np.asarray(got).astype(want.dtype)
     errors = ulp_distance(got, want)
+    if signed_zeros:
+        parts = [(got.real, want.real), (got.imag, want.imag)] if want.dtype.kind == "c" \
+            else [(got, want)]
+        for g, w in parts:
+            errors = np.where((g == 0) & (w == 0) & (np.signbit(g) != np.signbit(w)),
+                              np.inf, errors)
     worst = int(np.argmax(np.nan_to_num(errors, posinf=1e300)))
     shown = ", ".join(repr(a[worst]) for a in args)
     assert errors.max() <= bound, (f"{op}({shown}) on {type_name} = {got[worst]!r}, want "
