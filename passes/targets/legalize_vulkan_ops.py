@@ -30,10 +30,10 @@ from .vulkan.integers import (count_leading_zeros, float_remainder, negated_divi
                               widened_byte_reduce)
 from .vulkan.loops import counter_wrap
 from .vulkan.maps import map_as_tensor_ops
-from .vulkan.reductions import fence_complex_reduce_inputs, gapped_reduce
+from .vulkan.reductions import fence_complex_reduce_inputs, fence_zero_sums, gapped_reduce
 from .vulkan.matmuls import aligned_matmul_columns, fence_spread_products
 from .vulkan.slices import row_strided_slice
-from .vulkan.windows import empty_window_operand, single_window
+from .vulkan.windows import empty_window_operand, row_interior_pad, single_window
 from ..lib.builders import PRODUCTS
 
 _VK = ("vulkan",)
@@ -177,6 +177,14 @@ VULKAN_QUIRKS: tuple[Quirk, ...] = (
     Quirk("vk-strided-reduce-input", "the strided slices a reduction computes its operand from "
           "behind fusion barriers (fused, the reduction read the slice's rows unstrided)",
           _REDUCE, _VK, fence=fence_strided_reduce_inputs),
+    Quirk("vk-zero-sum-sign", "a float dot_general's or convolution's result plus +0, an add "
+          "reduce's or reduce_window's from a +-0 constant plus that init again, the zero read "
+          "from memory (short sums of -0 terms from +0 were -0: the shader folded the start)",
+          _PRODUCTS + _REDUCE + ("stablehlo.reduce_window",), _VK, fence=fence_zero_sums),
+    Quirk("vk-row-interior-pad", "a pad with interior padding of a value with one dimension "
+          "above 1 (a 1xN row; a window's base dilation) as the pad of its 1-D reshape (the "
+          "2-D form failed to compile: 'unresolved materialization')", ("stablehlo.pad",),
+          _VK, rule=row_interior_pad),
 )
 
 

@@ -1291,13 +1291,11 @@ def test_grouped_conv_u32_vulkan():
     assert replay("grouped_conv_u32_vulkan") is None
 
 
-@pytest.mark.xfail(strict=True, reason="vulkan wrong sign of zero, also without shlo's passes: "
-                   "a dot_general contracting 2 elements whose products are all -0 gives -0 "
-                   "(31 of 31 for f16 and f32, zeros constant or an argument); the spec's dot is "
-                   "a reduce from +0, so +0 (cpu, XLA, the interpreter; a 256x1024 by 1024x256 "
-                   "matmul and a sum of 65536 -0s give +0 on vulkan too); a TOTALORDER compare "
-                   "with 0 read it; seed 61 program 189")
 def test_small_dot_negative_zero_vulkan():
+    """Issue 37: a dot_general contracting 2 elements whose products are all -0 gave -0 on
+    vulkan (31 of 31, f16 and f32), also without shlo's passes; the spec's dot is a sum from
+    +0, so +0, which a TOTALORDER compare with 0 reads; vk-zero-sum-sign adds a +0 read from
+    memory to short sums' results; seed 61 program 189."""
     from conftest import vulkan_or_skip
     vulkan_or_skip()
     assert replay("small_dot_negative_zero_vulkan") is None
@@ -1331,13 +1329,12 @@ def test_fft_long_vulkan():
     np.testing.assert_allclose(got, want, rtol=0, atol=1e-4 * np.abs(want).max())
 
 
-@pytest.mark.xfail(strict=True, reason="vulkan compile failure, also without shlo's passes: a "
-                   "min reduce_window (window [1, 3], base dilation [1, 2], padding [0, 1]) of "
-                   "a clamp of f32[1, 8] by computed bounds ('failed to legalize unresolved "
-                   "materialization' of memref<16xf32> to memref<1x16xf32>, strided); the same "
-                   "window of an argument compiles and is right (1x8 to 1x65536); at d834fd1 "
-                   "(vk-row-strided-slice); seed 61 program 407")
 def test_dilated_window_of_clamp_row_vulkan():
+    """Issue 37: a min reduce_window (window [1, 3], base dilation [1, 2], padding [0, 1]) of
+    a clamp of f32[1, 8] failed to compile on vulkan, also without shlo's passes ('failed to
+    legalize unresolved materialization' of memref<16xf32> to memref<1x16xf32>): the interior
+    pad of the computed row that expresses the base dilation; vk-row-interior-pad pads its
+    1-D reshape; seed 61 program 407."""
     from conftest import vulkan_or_skip
     vulkan_or_skip()
     assert replay("dilated_window_of_clamp_row_vulkan") is None

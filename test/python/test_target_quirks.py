@@ -349,6 +349,17 @@ SAMPLES = {
       %r = stablehlo.multiply %x, %c : tensor<2xcomplex<f32>>
       return %r : tensor<2xcomplex<f32>>
     }""",
+    "vk-zero-sum-sign": """
+    func.func @f(%x: tensor<8x3xf32>) -> tensor<8xf32> {
+      %z = stablehlo.constant dense<0.0> : tensor<f32>
+      %r = stablehlo.reduce(%x init: %z) applies stablehlo.add across dimensions = [1] : (tensor<8x3xf32>, tensor<f32>) -> tensor<8xf32>
+      return %r : tensor<8xf32>
+    }""",
+    "vk-row-interior-pad": """
+    func.func @f(%x: tensor<1x4xf32>, %v: tensor<f32>) -> tensor<1x7xf32> {
+      %r = stablehlo.pad %x, %v, low = [0, 0], high = [0, 0], interior = [0, 1] : (tensor<1x4xf32>, tensor<f32>) -> tensor<1x7xf32>
+      return %r : tensor<1x7xf32>
+    }""",
     "gpu-f8-convert": """
     func.func @f(%x: tensor<4xf32>) -> tensor<4xf8E4M3FN> {
       %r = stablehlo.convert %x : (tensor<4xf32>) -> tensor<4xf8E4M3FN>
@@ -398,6 +409,9 @@ SAMPLES = {
 
 TABLES = [("shlo-legalize-vulkan-ops", VULKAN_QUIRKS), ("shlo-legalize-gpu-ops", GPU_QUIRKS)]
 ENTRIES = [(name, quirk.id) for name, table in TABLES for quirk in table]
+# entries that rewrite every op of a kind (every float product and sum from a zero), switched
+# off with each entry so that its sample shows what that entry alone does
+EVERYWHERE = {"shlo-legalize-vulkan-ops": ("vk-zero-sum-sign",)}
 
 
 def _documented(ids: list[str]) -> None:
@@ -430,7 +444,8 @@ def test_ids_are_unique_short_and_documented():
 def test_disabling_an_entry_leaves_its_op_in_place(ctx, pass_name, quirk_id):
     before, enabled = _rewritten(ctx, SAMPLES[quirk_id], pass_name)
     assert enabled != before, f"{quirk_id}: the table left its sample unchanged"
-    before, disabled = _rewritten(ctx, SAMPLES[quirk_id], f"{pass_name}{{disable={quirk_id}}}")
+    off = ",".join(dict.fromkeys((quirk_id, *EVERYWHERE.get(pass_name, ()))))
+    before, disabled = _rewritten(ctx, SAMPLES[quirk_id], f"{pass_name}{{disable={off}}}")
     assert disabled == before
 
 

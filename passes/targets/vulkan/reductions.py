@@ -1,14 +1,19 @@
 """Vulkan quirks of reduce: a reduction over dimensions that a kept one separates, in two
-stages; real values computed from complex ones read behind fusion barriers
+stages; real values computed from complex ones read behind fusion barriers; float sums from
+a zero (reduces, windows, products) given +0 where all their terms are -0
 (docs/iree_gaps.md#vk-gapped-reduce-reductions-over-dimensions-a-kept-one-separates,
-docs/iree_gaps.md#vk-complex-reduce-input-reductions-of-parts-of-complex-values)."""
+docs/iree_gaps.md#vk-complex-reduce-input-reductions-of-parts-of-complex-values,
+docs/iree_gaps.md#vk-zero-sum-sign-sums-of-negative-zeros)."""
 from __future__ import annotations
 
 from iree.compiler import ir
 
 from shlo.dialect import stablehlo
+from ...base import binary_body
+from ...custom_calls.cumulative_window import is_identity
 from ...dispatch.long_reductions import identity_of
-from ...lib.expr import clone_retyped, element_of, is_complex
+from ...lib.builders import PRODUCTS, fence_uses, fusion_barrier
+from ...lib.expr import clone_retyped, element_of, is_complex, is_float
 from .fences import fence_reduce_sources
 
 
@@ -51,3 +56,45 @@ def fence_complex_reduce_inputs(reduce: ir.Operation) -> None:
     fused into the reduction's dispatch, IREE's SPIR-V backend read the complex buffer and
     failed to compile ('failed to legalize operation linalg.generic')."""
     fence_reduce_sources(reduce, _from_complex)
+
+
+_BARRIERS = "iree_tensor_ext.compute_barrier."       # .start and .end
+
+
+def _plus_read(value: ir.Value, zero: ir.Value | None) -> ir.Value:
+    """value + zero (a 0-d signed zero; None: +0) with the zero read from memory (a fusion
+    barrier), which the shader compiler cannot fold away as it folds x + 0.0."""
+    t = ir.RankedTensorType(value.type)
+    if zero is None:
+        zero = stablehlo.constant(0.0, result_type=ir.RankedTensorType.get([], t.element_type))
+    return stablehlo.add(value, stablehlo.broadcast_in_dim(
+        fusion_barrier(zero), broadcast_dimensions=[], result_type=t))
+
+
+def fence_zero_sums(op: ir.Operation) -> None:
+    """A static float sum that starts from a zero: a dot_general's or convolution's result
+    plus +0, a one-input add reduce's or reduce_window's from a +-0 constant plus that init
+    again, the zero read from memory (after the barriers another entry put on the result).
+    Exact (x + 0 is x, -0 + +0 is +0, x + -0 is x), and a sum of -0 terms from +0 comes out
+    +0 as the spec's does: lavapipe's shader compiler folded the unrolled sum's literal start
+    away (-0 for short sums of -0 terms)."""
+    op = op.operation
+    result = op.results[0]
+    t = ir.RankedTensorType(result.type)
+    if len(op.results) != 1 or not t.has_static_shape or not is_float(t.element_type) or \
+            not list(result.uses):
+        return
+    zero = None
+    if op.name not in PRODUCTS:
+        combine = binary_body(op)
+        if len(op.operands) != 2 or combine is None or combine.name != "stablehlo.add" or \
+                not is_identity(op.operands[1], "stablehlo.add"):
+            return
+        zero = op.operands[1]
+    readers = [use.owner for use in result.uses]
+    if all(reader.name.startswith(_BARRIERS) for reader in readers):
+        values = [reader.results[0] for reader in readers]     # fenced by another entry
+    else:
+        values = [result]
+    for value in values:
+        fence_uses(value, lambda v: _plus_read(v, zero))

@@ -1,6 +1,8 @@
 """Vulkan quirk rewrites of reduce_window: an empty operand's windows over its padding
 (docs/iree_gaps.md#vk-empty-window-operand-windows-of-an-empty-operand); one window per
-kept position as a reduce (docs/iree_gaps.md#vk-single-window-one-window-as-a-reduce)."""
+kept position as a reduce (docs/iree_gaps.md#vk-single-window-one-window-as-a-reduce); the
+interior pad of a window's base dilation of a 1xN row on its 1-D reshape
+(docs/iree_gaps.md#vk-row-interior-pad-interior-padding-of-a-1xn-row)."""
 from __future__ import annotations
 
 from iree.compiler import ir
@@ -65,3 +67,32 @@ def single_window(op: ir.Operation):
     kept = stablehlo.reduce([x], [init], dimensions=reduced,
                             body=lambda *args: clone_retyped(body, args, lambda same: same))
     return [stablehlo.reshape(kept, result_type=out)]
+
+
+def row_interior_pad(op: ir.Operation):
+    """A static pad with interior padding along the one dimension of its operand above 1
+    (shlo-expand-reduce-window's base dilation of a 1xN row) as the pad of the operand's
+    1-D reshape along it, reshaped back, then edge-padded along the others where the pad
+    widens them; else None."""
+    x, value = op.operands
+    t, out = ir.RankedTensorType(x.type), ir.RankedTensorType(op.results[0].type)
+    if not t.has_static_shape or t.rank < 2 or 0 in t.shape or 0 in out.shape:
+        return None
+    wide = [d for d, n in enumerate(t.shape) if n != 1]
+    low, high, interior = (list(ir.DenseI64ArrayAttr(op.attributes[name])) for name in (
+        "edge_padding_low", "edge_padding_high", "interior_padding"))
+    if len(wide) != 1 or interior[wide[0]] == 0:
+        return None
+    d = wide[0]
+    row = stablehlo.reshape(x, result_type=ir.RankedTensorType.get([t.shape[d]],
+                                                                    t.element_type))
+    row = stablehlo.pad(row, value, edge_padding_low=[low[d]], edge_padding_high=[high[d]],
+                        interior_padding=[interior[d]])
+    shape = [1] * t.rank
+    shape[d] = out.shape[d]
+    padded = stablehlo.reshape(row, result_type=ir.RankedTensorType.get(shape, t.element_type))
+    if shape == list(out.shape):
+        return [padded]
+    edges = [[0 if k == d else p[k] for k in range(t.rank)] for p in (low, high)]
+    return [stablehlo.pad(padded, value, edge_padding_low=edges[0], edge_padding_high=edges[1],
+                          interior_padding=[0] * t.rank)]

@@ -59,13 +59,15 @@ func.func @sum_of_negation(%x: tensor<12x32xf32>, %init: tensor<f32>) -> tensor<
 // CHECK-LABEL: func.func @outer_axis
 // CHECK:         %[[S:.*]] = stablehlo.reduce(%arg0 init: %{{.*}}) applies stablehlo.add across dimensions = [0]
 // CHECK:         %[[F:.*]] = iree_tensor_ext.compute_barrier.start %[[S]] : tensor<3xf32> -> tensor<3xf32>
-// CHECK:         stablehlo.broadcast_in_dim %[[F]], dims = [1]
+// CHECK:         %[[P:.*]] = stablehlo.add %[[F]], %{{.*}} : tensor<3xf32>
+// CHECK:         stablehlo.broadcast_in_dim %[[P]], dims = [1]
 // CHECK:         %[[T:.*]] = stablehlo.reduce(%arg0 init: %{{.*}}) applies stablehlo.add across dimensions = [1]
-// CHECK-NOT:     compute_barrier
+// CHECK-NOT:     compute_barrier.start %[[T]]
 // CHECK-LABEL: func.func @row_sums_scaling_columns
 // CHECK:         %[[S:.*]] = stablehlo.reduce(%arg0 init: %{{.*}}) applies stablehlo.add across dimensions = [1]
 // CHECK:         %[[F:.*]] = iree_tensor_ext.compute_barrier.start %[[S]] : tensor<4xf32> -> tensor<4xf32>
-// CHECK:         stablehlo.negate %[[F]]
+// CHECK:         %[[P:.*]] = stablehlo.add %[[F]], %{{.*}} : tensor<4xf32>
+// CHECK:         stablehlo.negate %[[P]]
 func.func @outer_axis(%x: tensor<4x3xf32>) -> (tensor<4x3xf32>, tensor<4xf32>) {
   %zero = stablehlo.constant dense<0.0> : tensor<f32>
   %s = stablehlo.reduce(%x init: %zero) applies stablehlo.add across dimensions = [0] : (tensor<4x3xf32>, tensor<f32>) -> tensor<3xf32>
@@ -158,8 +160,10 @@ func.func @rem_f64(%a: tensor<4xf64>, %b: tensor<4xf64>) -> tensor<4xf64> {
 // CHECK-DAG:     %[[R0:.*]] = stablehlo.slice %arg1 [0:3, 0:2, 0:3, 0:3]
 // CHECK-DAG:     %[[R1:.*]] = stablehlo.slice %arg1 [3:6, 0:2, 0:3, 0:3]
 // CHECK:         %[[C0:.*]] = stablehlo.convolution(%[[L0]], %[[R0]]) {{.*}} feature_group_count = 1 : i64} : {{.*}} -> tensor<2x3x4x4xf32>
+// CHECK:         %[[S0:.*]] = stablehlo.add %[[C0]]
 // CHECK:         %[[C1:.*]] = stablehlo.convolution(%[[L1]], %[[R1]]) {{.*}} feature_group_count = 1 : i64} : {{.*}} -> tensor<2x3x4x4xf32>
-// CHECK:         stablehlo.concatenate %[[C0]], %[[C1]], dim = 1
+// CHECK:         %[[S1:.*]] = stablehlo.add %[[C1]]
+// CHECK:         stablehlo.concatenate %[[S0]], %[[S1]], dim = 1
 func.func @conv_feature_groups(%x: tensor<2x4x6x6xf32>, %w: tensor<6x2x3x3xf32>) -> tensor<2x6x4x4xf32> {
   %r = stablehlo.convolution(%x, %w) dim_numbers = [b, f, 0, 1]x[o, i, 0, 1]->[b, f, 0, 1], window = {stride = [1, 1]} {batch_group_count = 1 : i64, feature_group_count = 2 : i64} : (tensor<2x4x6x6xf32>, tensor<6x2x3x3xf32>) -> tensor<2x6x4x4xf32>
   return %r : tensor<2x6x4x4xf32>
@@ -172,8 +176,10 @@ func.func @conv_feature_groups(%x: tensor<2x4x6x6xf32>, %w: tensor<6x2x3x3xf32>)
 // CHECK-DAG:     %[[R0:.*]] = stablehlo.slice %arg1 [0:2, 0:2, 0:3, 0:2]
 // CHECK-DAG:     %[[R1:.*]] = stablehlo.slice %arg1 [0:2, 0:2, 0:3, 2:4]
 // CHECK:         %[[C0:.*]] = stablehlo.convolution(%[[L0]], %[[R0]]) {{.*}} {batch_group_count = 1 : i64, feature_group_count = 1 : i64} : {{.*}} -> tensor<2x4x4x2xf32>
+// CHECK:         %[[S0:.*]] = stablehlo.add %[[C0]]
 // CHECK:         %[[C1:.*]] = stablehlo.convolution(%[[L1]], %[[R1]])
-// CHECK:         stablehlo.concatenate %[[C0]], %[[C1]], dim = 3
+// CHECK:         %[[S1:.*]] = stablehlo.add %[[C1]]
+// CHECK:         stablehlo.concatenate %[[S0]], %[[S1]], dim = 3
 func.func @conv_batch_groups(%x: tensor<4x5x5x3xf32>, %w: tensor<2x2x3x4xf32>) -> tensor<2x4x4x4xf32> {
   %r = stablehlo.convolution(%x, %w) dim_numbers = [b, 0, 1, f]x[0, 1, i, o]->[b, 0, 1, f], window = {stride = [1, 1]} {batch_group_count = 2 : i64, feature_group_count = 1 : i64} : (tensor<4x5x5x3xf32>, tensor<2x2x3x4xf32>) -> tensor<2x4x4x4xf32>
   return %r : tensor<2x4x4x4xf32>
@@ -182,7 +188,8 @@ func.func @conv_batch_groups(%x: tensor<4x5x5x3xf32>, %w: tensor<2x2x3x4xf32>) -
 // Negative: depthwise (one input feature per group) computes right on Vulkan and stays.
 // CHECK-LABEL: func.func @conv_depthwise
 // CHECK-NEXT:    stablehlo.convolution(%arg0, %arg1) {{.*}} feature_group_count = 6 : i64}
-// CHECK-NEXT:    return
+// CHECK-NOT:     stablehlo.convolution
+// CHECK:         return
 func.func @conv_depthwise(%x: tensor<1x6x5x5xf32>, %w: tensor<6x1x2x2xf32>) -> tensor<1x6x4x4xf32> {
   %r = stablehlo.convolution(%x, %w) dim_numbers = [b, f, 0, 1]x[o, i, 0, 1]->[b, f, 0, 1], window = {stride = [1, 1]} {batch_group_count = 1 : i64, feature_group_count = 6 : i64} : (tensor<1x6x5x5xf32>, tensor<6x1x2x2xf32>) -> tensor<1x6x4x4xf32>
   return %r : tensor<1x6x4x4xf32>
@@ -241,9 +248,53 @@ func.func @remainder_f32(%a: tensor<4xf32>, %b: tensor<4xf32>) -> tensor<4xf32> 
 // CHECK:         %[[B:.*]] = iree_tensor_ext.compute_barrier.start {{.*}} : tensor<8x3xf32>
 // CHECK:         %[[D:.*]] = stablehlo.dot_general %[[A]], %[[B]], contracting_dims = [1] x [0] : (tensor<4x8xf32>, tensor<8x3xf32>) -> tensor<4x3xf32>
 // CHECK:         %[[E:.*]] = iree_tensor_ext.compute_barrier.end %[[D]]
-// CHECK:         stablehlo.bitcast_convert %[[E]] : (tensor<4x3xf32>) -> tensor<4x3xui32>
+// CHECK:         %[[P:.*]] = stablehlo.add %[[E]], %{{.*}} : tensor<4x3xf32>
+// CHECK:         stablehlo.bitcast_convert %[[P]] : (tensor<4x3xf32>) -> tensor<4x3xui32>
 // CHECK:         stablehlo.bitcast_convert {{.*}} : (tensor<4x3xui16>) -> tensor<4x3xbf16>
 func.func @dot_bf16(%a: tensor<4x8xbf16>, %b: tensor<8x3xbf16>) -> tensor<4x3xbf16> {
   %r = stablehlo.dot_general %a, %b, contracting_dims = [1] x [0] : (tensor<4x8xbf16>, tensor<8x3xbf16>) -> tensor<4x3xbf16>
   return %r : tensor<4x3xbf16>
+}
+
+// vk-zero-sum-sign: a float product's result plus +0, a sum's from a +-0 constant plus that
+// init, the zero read from memory (short sums of -0 terms from +0 were -0); a sum from an
+// argument and an integer product stay.
+// CHECK-LABEL: func.func @zero_sums
+// CHECK-DAG:     %[[M:.*]] = stablehlo.constant dense<-0.000000e+00> : tensor<f32>
+// CHECK:         %[[D:.*]] = stablehlo.dot_general %arg0, %arg1
+// CHECK:         %[[Z:.*]] = stablehlo.constant dense<0.000000e+00> : tensor<f32>
+// CHECK:         %[[ZF:.*]] = iree_tensor_ext.compute_barrier.start %[[Z]] : tensor<f32> -> tensor<f32>
+// CHECK:         %[[ZB:.*]] = stablehlo.broadcast_in_dim %[[ZF]], dims = [] : (tensor<f32>) -> tensor<4x3xf32>
+// CHECK:         %[[DP:.*]] = stablehlo.add %[[D]], %[[ZB]] : tensor<4x3xf32>
+// CHECK:         %[[S:.*]] = stablehlo.reduce(%arg0 init: %[[M]])
+// CHECK:         %[[MF:.*]] = iree_tensor_ext.compute_barrier.start %[[M]] : tensor<f32> -> tensor<f32>
+// CHECK:         %[[MB:.*]] = stablehlo.broadcast_in_dim %[[MF]], dims = [] : (tensor<f32>) -> tensor<4xf32>
+// CHECK:         %[[SP:.*]] = stablehlo.add %[[S]], %[[MB]] : tensor<4xf32>
+// CHECK:         %[[T:.*]] = stablehlo.reduce(%arg0 init: %arg2)
+// CHECK:         %[[I:.*]] = stablehlo.dot_general %arg3, %arg3
+// CHECK-NEXT:    return %[[DP]], %[[SP]], %[[T]], %[[I]]
+func.func @zero_sums(%a: tensor<4x5xf32>, %b: tensor<5x3xf32>, %i: tensor<f32>, %n: tensor<3x3xi32>)
+    -> (tensor<4x3xf32>, tensor<4xf32>, tensor<4xf32>, tensor<3x3xi32>) {
+  %m = stablehlo.constant dense<-0.0> : tensor<f32>
+  %d = stablehlo.dot_general %a, %b, contracting_dims = [1] x [0] : (tensor<4x5xf32>, tensor<5x3xf32>) -> tensor<4x3xf32>
+  %s = stablehlo.reduce(%a init: %m) applies stablehlo.add across dimensions = [1] : (tensor<4x5xf32>, tensor<f32>) -> tensor<4xf32>
+  %t = stablehlo.reduce(%a init: %i) applies stablehlo.add across dimensions = [1] : (tensor<4x5xf32>, tensor<f32>) -> tensor<4xf32>
+  %k = stablehlo.dot_general %n, %n, contracting_dims = [1] x [0] : (tensor<3x3xi32>, tensor<3x3xi32>) -> tensor<3x3xi32>
+  return %d, %s, %t, %k : tensor<4x3xf32>, tensor<4xf32>, tensor<4xf32>, tensor<3x3xi32>
+}
+
+// vk-row-interior-pad: an interior pad of a 1xN row is the pad of its 1-D reshape, edge-padded
+// back along the unit dimension where the pad widens it; a 2xN pad stays.
+// CHECK-LABEL: func.func @row_interior_pad
+// CHECK:         %[[R:.*]] = stablehlo.reshape %arg0 : (tensor<1x8xf32>) -> tensor<8xf32>
+// CHECK:         %[[P:.*]] = stablehlo.pad %[[R]], %arg1, low = [-1], high = [1], interior = [1] : (tensor<8xf32>, tensor<f32>) -> tensor<15xf32>
+// CHECK:         %[[B:.*]] = stablehlo.reshape %[[P]] : (tensor<15xf32>) -> tensor<1x15xf32>
+// CHECK:         %[[E:.*]] = stablehlo.pad %[[B]], %arg1, low = [1, 0], high = [0, 0], interior = [0, 0] : (tensor<1x15xf32>, tensor<f32>) -> tensor<2x15xf32>
+// CHECK:         %[[T:.*]] = stablehlo.pad %arg2, %arg1, low = [0, 0], high = [0, 0], interior = [0, 1] : (tensor<2x8xf32>, tensor<f32>) -> tensor<2x15xf32>
+// CHECK-NEXT:    return %[[E]], %[[T]]
+func.func @row_interior_pad(%x: tensor<1x8xf32>, %v: tensor<f32>, %y: tensor<2x8xf32>)
+    -> (tensor<2x15xf32>, tensor<2x15xf32>) {
+  %p = stablehlo.pad %x, %v, low = [1, -1], high = [0, 1], interior = [0, 1] : (tensor<1x8xf32>, tensor<f32>) -> tensor<2x15xf32>
+  %q = stablehlo.pad %y, %v, low = [0, 0], high = [0, 0], interior = [0, 1] : (tensor<2x8xf32>, tensor<f32>) -> tensor<2x15xf32>
+  return %p, %q : tensor<2x15xf32>, tensor<2x15xf32>
 }

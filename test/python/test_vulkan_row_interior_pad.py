@@ -1,0 +1,75 @@
+"""vk-row-interior-pad: a pad with interior padding of a computed 1xN row (shlo-expand-reduce-
+window's form of a window's base dilation) failed to compile on vulkan, also without shlo's
+passes ('unresolved materialization' of memref<16xf32> to memref<1x16xf32>; fuzz seed 61
+program 407); against numpy at 65536 elements and more, on cpu (with the Vulkan rewrites) and
+vulkan."""
+import numpy as np
+import pytest
+from numpy.lib.stride_tricks import sliding_window_view
+
+import shlo
+from shlo.pipelines import default_pipeline
+
+N = 65536
+PROGRAM = f"""
+func.func @window_of_clamp(%x: tensor<1x{N}xf32>, %lo: tensor<1x{N}xf32>,
+                           %hi: tensor<1x{N}xf32>) -> tensor<1x{2 * N - 2}xf32> {{
+  %c = stablehlo.clamp %lo, %x, %hi : tensor<1x{N}xf32>
+  %i = stablehlo.constant dense<0x7F800000> : tensor<f32>
+  %r = "stablehlo.reduce_window"(%c, %i) <{{base_dilations = array<i64: 1, 2>,
+      padding = dense<[[0, 0], [0, 1]]> : tensor<2x2xi64>, window_dimensions = array<i64: 1, 3>,
+      window_strides = array<i64: 2, 1>}}> ({{
+    ^bb0(%p: tensor<f32>, %q: tensor<f32>):
+      %m = stablehlo.minimum %p, %q : tensor<f32>
+      stablehlo.return %m : tensor<f32>
+  }}) : (tensor<1x{N}xf32>, tensor<f32>) -> tensor<1x{2 * N - 2}xf32>
+  return %r : tensor<1x{2 * N - 2}xf32>
+}}
+func.func @pad_i32(%x: tensor<1x1x{N // 2}xi32>, %v: tensor<i32>) -> tensor<1x1x{3 * (N // 2) - 4}xi32> {{
+  %n = stablehlo.negate %x : tensor<1x1x{N // 2}xi32>
+  %r = stablehlo.pad %n, %v, low = [0, 0, -3], high = [0, 0, 1], interior = [0, 0, 2]
+      : (tensor<1x1x{N // 2}xi32>, tensor<i32>) -> tensor<1x1x{3 * (N // 2) - 4}xi32>
+  return %r : tensor<1x1x{3 * (N // 2) - 4}xi32>
+}}
+func.func @pad_rows(%x: tensor<1x{N // 2}xf32>, %v: tensor<f32>) -> tensor<3x{N}xf32> {{
+  %n = stablehlo.exponential %x : tensor<1x{N // 2}xf32>
+  %r = stablehlo.pad %n, %v, low = [1, 0], high = [1, 1], interior = [0, 1]
+      : (tensor<1x{N // 2}xf32>, tensor<f32>) -> tensor<3x{N}xf32>
+  return %r : tensor<3x{N}xf32>
+}}
+"""
+
+
+def _pad(x, value, low, high, interior):
+    """numpy's stablehlo.pad (negative edges cut)."""
+    shape = [(n - 1) * (i + 1) + 1 for n, i in zip(x.shape, interior)]
+    out = np.full(shape, value, x.dtype)
+    out[tuple(slice(None, None, i + 1) for i in interior)] = x
+    out = np.pad(out, [(max(lo, 0), max(hi, 0)) for lo, hi in zip(low, high)],
+                 constant_values=value)
+    return out[tuple(slice(max(-lo, 0), n - max(-hi, 0))
+                     for lo, hi, n in zip(low, high, out.shape))]
+
+
+@pytest.mark.parametrize("target", ["cpu", "vulkan"])
+def test_interior_pads_of_rows(ctx, target):
+    if target == "vulkan":
+        from conftest import vulkan_or_skip
+        vulkan_or_skip()
+        exe = shlo.compile(shlo.parse_module(PROGRAM, context=ctx), target="vulkan", cache=False)
+    else:
+        exe = shlo.compile(shlo.parse_module(PROGRAM, context=ctx), target="cpu", cache=False,
+                           pipeline=default_pipeline(["shlo-legalize-vulkan-ops"]))
+    rng = np.random.default_rng(407)
+    x, lo, hi = (rng.standard_normal((1, N)).astype(np.float32) for _ in range(3))
+    got = exe.function("window_of_clamp")(x, lo, hi)
+    dilated = _pad(np.clip(x, lo, hi), np.float32(np.inf), [0, 0], [0, 1], [0, 1])
+    want = sliding_window_view(dilated, (1, 3))[::2, :, 0].min(axis=-1)
+    np.testing.assert_array_equal(got, want)
+    i = rng.integers(-2 ** 31, 2 ** 31, (1, 1, N // 2), dtype=np.int64).astype(np.int32)
+    got = exe.function("pad_i32")(i, np.int32(7))
+    np.testing.assert_array_equal(got, _pad(-i, np.int32(7), [0, 0, -3], [0, 0, 1], [0, 0, 2]))
+    r = rng.standard_normal((1, N // 2)).astype(np.float32)
+    got = exe.function("pad_rows")(r, np.float32(-2.5))
+    np.testing.assert_allclose(got, _pad(np.exp(r), np.float32(-2.5), [1, 0], [1, 1], [0, 1]),
+                               rtol=2e-6, atol=0)
