@@ -66,6 +66,11 @@ SAMPLES = {
       %r = stablehlo.reduce(%w init: %i) applies stablehlo.add across dimensions = [0] : (tensor<8xf32>, tensor<f32>) -> tensor<f32>
       return %r : tensor<f32>
     }""",
+    "vk-byte-reduce-of-eight": """
+    func.func @f(%x: tensor<300x8xui8>, %i: tensor<ui8>) -> tensor<300xui8> {
+      %r = stablehlo.reduce(%x init: %i) applies stablehlo.add across dimensions = [1] : (tensor<300x8xui8>, tensor<ui8>) -> tensor<300xui8>
+      return %r : tensor<300xui8>
+    }""",
     "vk-signed-min-max-reduce": """
     func.func @f(%x: tensor<24xi32>, %i: tensor<i32>) -> tensor<i32> {
       %r = stablehlo.reduce(%x init: %i) applies stablehlo.minimum across dimensions = [0] : (tensor<24xi32>, tensor<i32>) -> tensor<i32>
