@@ -336,6 +336,17 @@ def fusion_barrier(value: ir.Value) -> ir.Value:
     return ir.Operation.create(FUSION_BARRIER, results=[t], operands=[value]).result
 
 
+def plus_zero_read(value: ir.Value, zero: ir.Value | None = None) -> ir.Value:
+    """value + zero (a 0-d signed zero; None: +0) with the zero read from memory (a fusion
+    barrier), which a shader compiler cannot fold away as it folds x + 0.0 (lavapipe's does):
+    -0 becomes +0 (zero +0), nothing else changes."""
+    t = ir.RankedTensorType(value.type)
+    if zero is None:
+        zero = stablehlo.constant(0.0, result_type=ir.RankedTensorType.get([], t.element_type))
+    return stablehlo.add(value, stablehlo.broadcast_in_dim(
+        fusion_barrier(zero), broadcast_dimensions=[], result_type=t))
+
+
 def fusion_barriers(values: Sequence[ir.Value]) -> list[ir.Value]:
     """`fusion_barrier` of each value (in loops too, unlike `fence`)."""
     return [fusion_barrier(v) for v in values]

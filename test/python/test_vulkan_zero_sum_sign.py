@@ -132,3 +132,35 @@ def test_sums_of_negative_zeros(ctx, target):
     _same(exe.function("windows_f32")(s), _sum(np.stack([s[k:N - 2 + k] for k in range(3)]), 0))
     m = -np.abs(_ints(rng, (256, 2), np.float32, zeros=0.0))
     _same(exe.function("loop_f32")(m, np.zeros(2, np.float32)), np.zeros(256))
+
+
+NEGATED = f"""
+func.func @negated_rows(%x: tensor<{N}x4xf32>) -> (tensor<{N}xf32>, tensor<{N}xf32>, tensor<{N}xf32>) {{
+  %n = stablehlo.negate %x : tensor<{N}x4xf32>
+  %z = stablehlo.constant dense<0.0> : tensor<f32>
+  %m = stablehlo.constant dense<-0.0> : tensor<f32>
+  %c = stablehlo.constant dense<2.5> : tensor<f32>
+  %a = stablehlo.reduce(%n init: %z) applies stablehlo.add across dimensions = [1] : (tensor<{N}x4xf32>, tensor<f32>) -> tensor<{N}xf32>
+  %b = stablehlo.reduce(%n init: %m) applies stablehlo.add across dimensions = [1] : (tensor<{N}x4xf32>, tensor<f32>) -> tensor<{N}xf32>
+  %d = stablehlo.reduce(%n init: %c) applies stablehlo.add across dimensions = [1] : (tensor<{N}x4xf32>, tensor<f32>) -> tensor<{N}xf32>
+  return %a, %b, %d : tensor<{N}xf32>, tensor<{N}xf32>, tensor<{N}xf32>
+}}"""
+
+
+@pytest.mark.parametrize("target", ["cpu", "vulkan"])
+def test_sums_of_negated_values(ctx, target):
+    """vk-negated-sum sums the values and negates the sum: a sum that cancels to 0 (rows of
+    [1, -1, 2, -2]) was -0 for +0; from a -0 init, rows of +0 give -0 and cancelling ones +0."""
+    if target == "vulkan":
+        from conftest import vulkan_or_skip
+        vulkan_or_skip()
+        exe = shlo.compile(shlo.parse_module(NEGATED, context=ctx), target="vulkan", cache=False)
+    else:
+        exe = shlo.compile(shlo.parse_module(NEGATED, context=ctx), target="cpu", cache=False,
+                           pipeline=default_pipeline(["shlo-legalize-vulkan-ops"]))
+    x = _ints(np.random.default_rng(916), (N, 4), np.float32)
+    x[:N // 4] = [1, -1, 2, -2]
+    x[N // 4:N // 3] = 0.0
+    x[N // 3:N // 2] = [1.25, 1.25, 0, 0]
+    for got, init in zip(exe.function("negated_rows")(x), (0.0, -0.0, 2.5)):
+        _same(got, _sum(-x, 1, init))

@@ -12,7 +12,7 @@ from shlo.dialect import stablehlo
 from ...base import binary_body
 from ...custom_calls.cumulative_window import is_identity
 from ...dispatch.long_reductions import identity_of
-from ...lib.builders import PRODUCTS, fence_uses, fusion_barrier
+from ...lib.builders import PRODUCTS, fence_uses, plus_zero_read
 from ...lib.expr import clone_retyped, element_of, is_complex, is_float
 from .fences import fence_reduce_sources
 
@@ -61,16 +61,6 @@ def fence_complex_reduce_inputs(reduce: ir.Operation) -> None:
 _BARRIERS = "iree_tensor_ext.compute_barrier."       # .start and .end
 
 
-def _plus_read(value: ir.Value, zero: ir.Value | None) -> ir.Value:
-    """value + zero (a 0-d signed zero; None: +0) with the zero read from memory (a fusion
-    barrier), which the shader compiler cannot fold away as it folds x + 0.0."""
-    t = ir.RankedTensorType(value.type)
-    if zero is None:
-        zero = stablehlo.constant(0.0, result_type=ir.RankedTensorType.get([], t.element_type))
-    return stablehlo.add(value, stablehlo.broadcast_in_dim(
-        fusion_barrier(zero), broadcast_dimensions=[], result_type=t))
-
-
 def fence_zero_sums(op: ir.Operation) -> None:
     """A static float sum that starts from a zero: a dot_general's or convolution's result
     plus +0, a one-input add reduce's or reduce_window's from a +-0 constant plus that init
@@ -97,4 +87,4 @@ def fence_zero_sums(op: ir.Operation) -> None:
     else:
         values = [result]
     for value in values:
-        fence_uses(value, lambda v: _plus_read(v, zero))
+        fence_uses(value, lambda v: plus_zero_read(v, zero))
