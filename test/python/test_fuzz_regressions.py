@@ -1281,6 +1281,16 @@ def test_byte_reductions_of_eight():
         np.testing.assert_array_equal(got, want)
 
 
+def test_window_of_padded_out_row_vulkan():
+    """A min reduce_window of s32[1, 3] whose one row of windows reads only dimension 0's low
+    padding (padding [[1, 0], [2, 0]], base dilation [1, 2], stride [2, 1]) gave the data's
+    minimum (1) for the init (2^31 - 1), silently: vk-row-interior-pad dropped the pad's
+    cancelling edges [1, -1] (seed 64 program 938, a day after the entry)."""
+    from conftest import vulkan_or_skip
+    vulkan_or_skip()
+    assert replay("window_of_padded_out_row_vulkan") is None
+
+
 def test_grouped_conv_u32_vulkan():
     """Issue 37: grouped (depthwise) convolutions of ui32 and ui64 were wrong on vulkan, also
     without shlo's passes (this ui32[2, 3, 1, 4] by [3, 1, 3, 2] one, 3 groups: 0 for 1 in 1

@@ -37,6 +37,12 @@ func.func @pad_rows(%x: tensor<1x{N // 2}xf32>, %v: tensor<f32>) -> tensor<3x{N}
       : (tensor<1x{N // 2}xf32>, tensor<f32>) -> tensor<3x{N}xf32>
   return %r : tensor<3x{N}xf32>
 }}
+func.func @pad_moved_row(%x: tensor<1x{N // 2}xf32>, %v: tensor<f32>) -> tensor<1x{N + 1}xf32> {{
+  %n = stablehlo.exponential %x : tensor<1x{N // 2}xf32>
+  %r = stablehlo.pad %n, %v, low = [1, 2], high = [-1, 0], interior = [0, 1]
+      : (tensor<1x{N // 2}xf32>, tensor<f32>) -> tensor<1x{N + 1}xf32>
+  return %r : tensor<1x{N + 1}xf32>
+}}
 """
 
 
@@ -73,3 +79,5 @@ def test_interior_pads_of_rows(ctx, target):
     got = exe.function("pad_rows")(r, np.float32(-2.5))
     np.testing.assert_allclose(got, _pad(np.exp(r), np.float32(-2.5), [1, 0], [1, 1], [0, 1]),
                                rtol=2e-6, atol=0)
+    got = exe.function("pad_moved_row")(r, np.float32(-2.5))       # the row padded out of view
+    np.testing.assert_array_equal(got, _pad(np.exp(r), np.float32(-2.5), [1, 2], [-1, 0], [0, 1]))

@@ -72,8 +72,8 @@ def single_window(op: ir.Operation):
 def row_interior_pad(op: ir.Operation):
     """A static pad with interior padding along the one dimension of its operand above 1
     (shlo-expand-reduce-window's base dilation of a 1xN row) as the pad of the operand's
-    1-D reshape along it, reshaped back, then edge-padded along the others where the pad
-    widens them; else None."""
+    1-D reshape along it, reshaped back, then edge-padded along the others as the pad is
+    (also where low and high cancel: [1, -1] moves the row out); else None."""
     x, value = op.operands
     t, out = ir.RankedTensorType(x.type), ir.RankedTensorType(op.results[0].type)
     if not t.has_static_shape or t.rank < 2 or 0 in t.shape or 0 in out.shape:
@@ -91,8 +91,8 @@ def row_interior_pad(op: ir.Operation):
     shape = [1] * t.rank
     shape[d] = out.shape[d]
     padded = stablehlo.reshape(row, result_type=ir.RankedTensorType.get(shape, t.element_type))
-    if shape == list(out.shape):
-        return [padded]
     edges = [[0 if k == d else p[k] for k in range(t.rank)] for p in (low, high)]
+    if not any(edges[0] + edges[1]):
+        return [padded]
     return [stablehlo.pad(padded, value, edge_padding_low=edges[0], edge_padding_high=edges[1],
                           interior_padding=[0] * t.rank)]
