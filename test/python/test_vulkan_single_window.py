@@ -45,12 +45,16 @@ SMALL = {  # checked against the reference interpreter
                        padding=[(1, 0), (1, 0)]),
     "sum_dilated": _window("sum_dilated", (2, 3), "f32", "add", "1.5", (1, 3), padding=[(0, 0),
                            (1, 1)], base=(1, 2), dilation=(1, 3)),
+    "max_u32_strided": _window("max_u32_strided", (1, 1, 3), "ui32", "maximum", "0", (2, 1, 4),
+                               (1, 2, 1), [(0, 1), (0, 0), (1, 0)]),     # seed 64 program 141
 }
 LARGE = {  # checked against numpy
     "max_rows": _window("max_rows", (256, 256, 3), "f32", "maximum", "0xFF800000", (1, 1, 4),
                         padding=[(0, 0), (0, 0), (1, 0)]),
     "sum_strided": _window("sum_strided", (4096, 5), "f32", "add", "0.0", (1, 3),
                            dilation=(1, 2)),
+    "min_every_other_row": _window("min_every_other_row", (4096, 3, 16), "i32", "minimum",
+                                   "2147483647", (1, 1, 17), (2, 1, 1), [(0, 0), (0, 0), (1, 0)]),
 }
 
 
@@ -68,7 +72,8 @@ def test_single_windows(ctx, target):
     rng = np.random.default_rng(0)
     args = {"sum_1x1": rng.integers(-9, 9, (1, 1)).astype(np.int32),
             "max_3x3": rng.standard_normal((3, 3)).astype(np.float32),
-            "sum_dilated": rng.integers(-9, 9, (2, 3)).astype(np.float32)}
+            "sum_dilated": rng.integers(-9, 9, (2, 3)).astype(np.float32),
+            "max_u32_strided": rng.integers(0, 2 ** 32, (1, 1, 3)).astype(np.uint32)}
     for name, text in SMALL.items():
         want = evaluate(text, [args[name]])[0]
         np.testing.assert_array_equal(np.asarray(exe.function(name)(args[name])), want, name)
@@ -76,3 +81,6 @@ def test_single_windows(ctx, target):
     np.testing.assert_array_equal(exe.function("max_rows")(x), x.max(axis=2, keepdims=True))
     y = rng.integers(-1000, 1000, (4096, 5)).astype(np.float32)
     np.testing.assert_array_equal(exe.function("sum_strided")(y), y[:, ::2].sum(1, keepdims=True))
+    z = rng.integers(-2 ** 31, 2 ** 31, (4096, 3, 16)).astype(np.int32)     # strided rows
+    np.testing.assert_array_equal(exe.function("min_every_other_row")(z),
+                                  z[::2].min(axis=2, keepdims=True))

@@ -38,9 +38,9 @@ def empty_window_operand(op: ir.Operation):
 
 def single_window(op: ir.Operation):
     """A static one-input reduce_window whose result takes one window along each dimension
-    that its window spans (the others: window 1, stride 1, no padding or dilation), as a
-    reduce over those dimensions of the window's slice of the padded, dilated operand; else
-    None (complex and empty operands are left to the other entries)."""
+    that its window spans (the others: window 1, no padding or dilation, any stride, which
+    the slice takes), as a reduce over those dimensions of the window's slice of the padded,
+    dilated operand; else None (complex and empty operands are left to the other entries)."""
     (inputs, inits), kw = arguments(op)
     if len(inputs) != 1:
         return None
@@ -51,8 +51,7 @@ def single_window(op: ir.Operation):
     rank = t.rank
     window, strides, base, dilation, padding = window_attributes(kw, rank)
     reduced = [d for d in range(rank) if window[d] != 1 or padding[d] != [0, 0] or base[d] != 1]
-    if not reduced or any(out.shape[d] != 1 for d in reduced) or any(
-            strides[d] != 1 for d in range(rank) if d not in reduced):
+    if not reduced or any(out.shape[d] != 1 for d in reduced):
         return None
     if any(p != [0, 0] for p in padding) or any(b != 1 for b in base):
         x = stablehlo.pad(x, init, edge_padding_low=[p[0] for p in padding],
@@ -62,7 +61,7 @@ def single_window(op: ir.Operation):
     limits = [(window[d] - 1) * dilation[d] + 1 if d in reduced else shape[d]
               for d in range(rank)]
     x = stablehlo.slice(x, start_indices=[0] * rank, limit_indices=limits,
-                        strides=[dilation[d] if d in reduced else 1 for d in range(rank)])
+                        strides=[dilation[d] if d in reduced else strides[d] for d in range(rank)])
     body = op.regions[0].blocks[0]
     kept = stablehlo.reduce([x], [init], dimensions=reduced,
                             body=lambda *args: clone_retyped(body, args, lambda same: same))
