@@ -3,7 +3,8 @@
 IREE lowers a `stablehlo.fft` only when it is 1-D, f32/complex<f32> and of a power-of-two
 length (docs/iree_gaps.md#shlo-expand-fft). This pass keeps those native ffts, each behind a
 fence (`extras.fence`: IREE fuses the real part of a long fft into it and runs out of stack),
-and rewrites the others:
+an RFFT's input behind one too (IREE made an input it folds to zeros one tensor with the
+RFFT's zero imaginary part and failed to compile that), and rewrites the others:
 
 - an n-D fft becomes 1-D ffts along each transformed axis (the axis moved last with a
   transpose, then moved back): FFT/IFFT transform every axis; RFFT is a real 1-D RFFT on the
@@ -33,6 +34,7 @@ from shlo.dialect import stablehlo
 from shlo.dialect.attributes import enum_name
 from shlo.dialect.types import DYN, element_dtype
 from shlo.errors import PassError
+from ..base import defined_by
 from ..lib import builders as extras
 from ..lib.expr import Num, const, element_of, imag, real, real_element
 from ..op_rules import RulesPass
@@ -218,7 +220,7 @@ def _fft_last(x: ir.Value, fft_type: str, n: int) -> ir.Value:
     if _is_native(element_of(x), n) and static:
         if fft_type == "IRFFT" and n >= IRFFT_THROUGH_IFFT:
             return irfft_through_ifft(x, n)
-        return stablehlo.fft(x, fft_type=fft_type, fft_length=[n])
+        return native_fft(x, fft_type, n)
     if fft_type == "RFFT":
         re, im = _dft(x, None, n, False, n // 2 + 1)
     elif fft_type == "IRFFT":
@@ -250,6 +252,17 @@ def _irfft(x: ir.Value, n: int) -> ir.Value:
     """The real signal of length n whose spectrum's first n//2 + 1 terms are x: the inverse DFT
     of the Hermitian extension, real part."""
     return _dft(*_hermitian_extension(x, n), n, True, n)[0]
+
+
+def native_fft(x: ir.Value, fft_type: str, n: int) -> ir.Value:
+    """IREE's own 1-D fft of length n; an RFFT's real input behind a fence. IREE pairs it with
+    a zero imaginary part, and where it folds the input to zeros too (x - x) the two are one
+    tensor, which the fft then writes in place twice: "write affecting operations on global
+    resources are restricted to workgroup distributed contexts" (cpu and vulkan;
+    docs/iree_gaps.md#shlo-expand-fft-zero-rfft-input)."""
+    if fft_type == "RFFT" and not _is_fence(x):
+        x, = extras.fence([x])
+    return stablehlo.fft(x, fft_type=fft_type, fft_length=[n])
 
 
 def irfft_through_ifft(x: ir.Value, n: int) -> ir.Value:
@@ -295,6 +308,12 @@ def split_native_fft(x: ir.Value, fft_type: str, n: int, longest: int) -> ir.Val
 # --- the rule -------------------------------------------------------------------------------
 
 
+def _is_fence(value: ir.Value) -> bool:
+    """Whether a value is the result of a barrier `extras.fence` makes."""
+    return any(defined_by(value, name) is not None
+               for name in (extras.FUSION_BARRIER, "stablehlo.optimization_barrier"))
+
+
 def _fenced(value: ir.Value) -> bool:
     """Whether a value's only user is a barrier `extras.fence` made."""
     users = [use.owner for use in value.uses]
@@ -316,7 +335,7 @@ def _expand_fft(op: ir.Operation):
             return None
         if fft_type == "IRFFT" and lengths[0] >= IRFFT_THROUGH_IFFT:
             return [irfft_through_ifft(x, lengths[0])]
-        return extras.fence([stablehlo.fft(x, fft_type=fft_type, fft_length=lengths)])
+        return extras.fence([native_fft(x, fft_type, lengths[0])])
     if rt.has_static_shape and 0 in rt.shape:
         return [stablehlo.constant(0, result_type=result)]
     if 0 in lengths:

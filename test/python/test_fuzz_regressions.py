@@ -1399,3 +1399,16 @@ def test_tanh_saturates_below_one_vulkan():
     from conftest import vulkan_or_skip
     vulkan_or_skip()
     assert replay("tanh_saturates_below_one_vulkan") is None
+
+
+@pytest.mark.parametrize("target", ["cpu", "vulkan"])
+def test_rfft_of_folded_zeros(target):
+    """Issue 37: a 2-D RFFT of clamp(select(is_finite(v), v, 0)), v = convert(x > x), which
+    IREE folds to zeros, failed to compile on vulkan and cpu ('write affecting operations on
+    global resources are restricted to workgroup distributed contexts'): IREE's RFFT made its
+    zero imaginary part and the folded input one tensor. shlo-expand-fft fences an RFFT's input
+    (test_fft_of_folded_inputs at 64K+ elements); seed 64 program 599."""
+    if target == "vulkan":
+        from conftest import vulkan_or_skip
+        vulkan_or_skip()
+    assert replay("rfft_of_folded_zeros_vulkan", target) is None

@@ -17,9 +17,11 @@ func.func @fft_2d(%x: tensor<2x4x8xcomplex<f32>>) -> tensor<2x4x8xcomplex<f32>> 
   return %0 : tensor<2x4x8xcomplex<f32>>
 }
 
-// RFFT: real RFFT on the last axis, then complex FFT on the leading one.
+// RFFT: real RFFT on the last axis (its input behind a fence), then complex FFT on the
+// leading one.
 // CHECK-LABEL: func.func @rfft_2d
-// CHECK:         %[[R:.*]] = stablehlo.fft %arg0, type = RFFT, length = [8] : (tensor<4x8xf32>) -> tensor<4x5xcomplex<f32>>
+// CHECK:         %[[IN:.*]] = iree_tensor_ext.compute_barrier.start %arg0 : tensor<4x8xf32>
+// CHECK-NEXT:    %[[R:.*]] = stablehlo.fft %[[IN]], type = RFFT, length = [8] : (tensor<4x8xf32>) -> tensor<4x5xcomplex<f32>>
 // CHECK-NEXT:    %[[RB:.*]] = iree_tensor_ext.compute_barrier.start %[[R]]
 // CHECK:         %[[T:.*]] = stablehlo.transpose %[[RB]], dims = [1, 0]
 // CHECK:         stablehlo.fft %[[T]], type = FFT, length = [4] : (tensor<5x4xcomplex<f32>>)
@@ -27,6 +29,20 @@ func.func @fft_2d(%x: tensor<2x4x8xcomplex<f32>>) -> tensor<2x4x8xcomplex<f32>> 
 func.func @rfft_2d(%x: tensor<4x8xf32>) -> tensor<4x5xcomplex<f32>> {
   %0 = stablehlo.fft %x, type = RFFT, length = [4, 8] : (tensor<4x8xf32>) -> tensor<4x5xcomplex<f32>>
   return %0 : tensor<4x5xcomplex<f32>>
+}
+
+// A native RFFT reads its input through one fence: IREE folded x - x to zeros and made them
+// one tensor with the RFFT's zero imaginary part, which failed to compile (cpu, vulkan).
+// CHECK-LABEL: func.func @rfft_of_difference
+// CHECK:         %[[D:.*]] = stablehlo.subtract
+// CHECK-NEXT:    %[[IN:.*]] = iree_tensor_ext.compute_barrier.start %[[D]]
+// CHECK-NEXT:    %[[R:.*]] = stablehlo.fft %[[IN]], type = RFFT, length = [8]
+// CHECK-NEXT:    %[[RB:.*]] = iree_tensor_ext.compute_barrier.start %[[R]]
+// CHECK-NEXT:    return %[[RB]]
+func.func @rfft_of_difference(%x: tensor<8xf32>) -> tensor<5xcomplex<f32>> {
+  %d = stablehlo.subtract %x, %x : tensor<8xf32>
+  %0 = stablehlo.fft %d, type = RFFT, length = [8] : (tensor<8xf32>) -> tensor<5xcomplex<f32>>
+  return %0 : tensor<5xcomplex<f32>>
 }
 
 // IRFFT: complex IFFT on the leading axis, then the real IRFFT on the last.
