@@ -1,6 +1,6 @@
 """shlo-expand-integer-rng: stablehlo.rng UNIFORM over integers as a float rng, scaled; UNIFORM
-over floats narrower than f32 as an f32 UNIFORM, rounded; NORMAL over floats other than f32 as
-an f32 NORMAL, scaled.
+over floats kept below b (narrower than f32: an f32 UNIFORM, rounded); NORMAL over floats other
+than f32 as an f32 NORMAL, scaled.
 
 IREE compiles stablehlo.rng only for floats (docs/iree_gaps.md#shlo-expand-integer-rng). The
 rewrite draws u, uniform in [0, 1), with a float stablehlo.rng of the same shape: f64 for
@@ -26,7 +26,8 @@ IREE's UNIFORM rng of f16 and bf16 returned b (bf16: 524 of 262144 values of [-1
 NaN (f16: nearly all), also without shlo's passes (docs/iree_gaps.md#shlo-expand-integer-rng).
 Floats narrower than f32 draw an f32 UNIFORM over [a, b), rounded to the element type (never
 below a, which the type holds); a value that rounded up to b becomes the largest value below
-b. f32 and f64 UNIFORM rngs are left to IREE.
+b. IREE's f32 UNIFORM gives b too (f32 [-100, -99.5): 2 of 262144, as XLA's CPU), so f32 and
+f64 ones are kept below b alike.
 """
 from __future__ import annotations
 
@@ -36,7 +37,7 @@ from iree.compiler import ir
 
 from shlo.dialect import stablehlo
 from ..lib import builders as extras
-from ..op_rules import RulesPass
+from ..op_rules import CANONICAL, RulesPass
 from ..lib.expr import Num, element_of, floor, is_float, minimum, select, with_element
 
 
@@ -58,8 +59,9 @@ def integer_rng(op: ir.Operation) -> list[ir.Value] | None:
     element = element_of(a)
     if is_float(element) and "NORMAL" in str(op.attributes["rng_distribution"]):
         return _normal(op)
-    if is_float(element) and _narrow_signed_float(element):
-        return _narrow_uniform(op)
+    if is_float(element) and (_narrow_signed_float(element)
+                              or isinstance(element, (ir.F32Type, ir.F64Type))):
+        return _uniform_below_b(op)
     if is_float(element) or "UNIFORM" not in str(op.attributes["rng_distribution"]):
         return None
     result_type = ir.RankedTensorType(op.results[0].type)
@@ -69,14 +71,14 @@ def integer_rng(op: ir.Operation) -> list[ir.Value] | None:
     unsigned = ir.IntegerType.get_unsigned(width)
     work = ir.F64Type.get() if width > 32 else ir.F32Type.get()
     scalar = ir.RankedTensorType.get([], work)
-    u = Num(stablehlo.rng(stablehlo.constant(0.0, result_type=scalar),
-                          stablehlo.constant(1.0, result_type=scalar), shape,
-                          rng_distribution="UNIFORM",
-                          result_type=with_element(result_type, work)))
+    u = stablehlo.rng(stablehlo.constant(0.0, result_type=scalar),
+                      stablehlo.constant(1.0, result_type=scalar), shape,
+                      rng_distribution="UNIFORM", result_type=with_element(result_type, work))
+    u.owner.attributes[CANONICAL] = ir.UnitAttr.get()       # (a u of 1 is caught below)
     a_n, b_n = _spread(a, shape, result_type), _spread(b, shape, result_type)
     start = _as(a_n, unsigned)
     span = _as(b_n, unsigned) - start
-    offset = minimum(floor(u * span.to(work)).to(unsigned), span - 1)
+    offset = minimum(floor(Num(u) * span.to(work)).to(unsigned), span - 1)
     drawn = _as(start + offset, element)
     return [select(b_n > a_n, drawn, a_n).value]
 
@@ -87,16 +89,22 @@ def _narrow_signed_float(element: ir.Type) -> bool:
     return width < 32 and "E8M0" not in str(element)
 
 
-def _narrow_uniform(op: ir.Operation) -> list[ir.Value]:
-    """A UNIFORM rng of f16, bf16 or an 8-bit float as an f32 UNIFORM over [a, b) rounded to
-    the element type, a value that rounded up to b replaced by the largest one below b."""
+def _uniform_below_b(op: ir.Operation) -> list[ir.Value] | None:
+    """A float UNIFORM rng kept below b: f16, bf16 and 8-bit floats drawn in f32 and rounded,
+    f32 and f64 drawn as they are (the rng marked canonical, left alone after); a value at b
+    (rounded up to it, or IREE's own) replaced by the largest one below b."""
+    if CANONICAL in op.attributes:
+        return None
     a, b, shape = op.operands
     element = element_of(a)
     result_type = ir.RankedTensorType(op.results[0].type)
-    f32 = ir.F32Type.get()
-    drawn = Num(stablehlo.rng(Num(a).to(f32).value, Num(b).to(f32).value, shape,
-                              rng_distribution="UNIFORM",
-                              result_type=with_element(result_type, f32))).to(element)
+    work = element if isinstance(element, (ir.F32Type, ir.F64Type)) else ir.F32Type.get()
+    same = work == element
+    raw = stablehlo.rng(a if same else Num(a).to(work).value, b if same else Num(b).to(work).value,
+                        shape, rng_distribution="UNIFORM",
+                        result_type=with_element(result_type, work))
+    raw.owner.attributes[CANONICAL] = ir.UnitAttr.get()
+    drawn = Num(raw) if same else Num(raw).to(element)
     bits = ir.IntegerType.get_signless(element.width)
     b_bits = Num(b).bitcast(bits)
     negative_tiny = b_bits.like(1 - (1 << (element.width - 1)))    # sign bit and 1: -tiny
@@ -128,7 +136,7 @@ RULES = {"stablehlo.rng": integer_rng}
 @dataclasses.dataclass
 class ExpandIntegerRng(RulesPass):
     """Rewrite stablehlo.rng UNIFORM over integer types into a float rng scaled to [a, b),
-    UNIFORM over floats narrower than f32 into a rounded f32 UNIFORM kept below b, and NORMAL
+    UNIFORM over floats into one kept below b (narrower than f32: a rounded f32 one), and NORMAL
     over floats other than f32 into a scaled f32 NORMAL."""
 
     NAME = "shlo-expand-integer-rng"

@@ -6,7 +6,7 @@
 // CHECK-DAG:     %[[ONE:.*]] = stablehlo.constant dense<1> : tensor<3x5xui32>
 // CHECK-DAG:     %[[F0:.*]] = stablehlo.constant dense<0.000000e+00> : tensor<f32>
 // CHECK-DAG:     %[[F1:.*]] = stablehlo.constant dense<1.000000e+00> : tensor<f32>
-// CHECK:         %[[U:.*]] = stablehlo.rng %[[F0]], %[[F1]], %{{.*}}, distribution = UNIFORM : (tensor<f32>, tensor<f32>, tensor<2xi64>) -> tensor<3x5xf32>
+// CHECK:         %[[U:.*]] = stablehlo.rng %[[F0]], %[[F1]], %{{.*}}, distribution = UNIFORM {shlo.canonical} : (tensor<f32>, tensor<f32>, tensor<2xi64>) -> tensor<3x5xf32>
 // CHECK:         %[[A:.*]] = stablehlo.broadcast_in_dim %arg0, dims = [] : (tensor<i32>) -> tensor<3x5xi32>
 // CHECK:         %[[B:.*]] = stablehlo.broadcast_in_dim %arg1, dims = [] : (tensor<i32>) -> tensor<3x5xi32>
 // CHECK:         %[[UA:.*]] = stablehlo.bitcast_convert %[[A]] : (tensor<3x5xi32>) -> tensor<3x5xui32>
@@ -43,7 +43,7 @@ func.func @u64(%a: tensor<ui64>, %b: tensor<ui64>) -> tensor<8xui64> {
 
 // A dynamic shape: the float rng takes the same shape operand, a is broadcast to it.
 // CHECK-LABEL: func.func @dynamic
-// CHECK:         stablehlo.rng {{.*}}, %arg2, distribution = UNIFORM : (tensor<f32>, tensor<f32>, tensor<1xi64>) -> tensor<?xf32>
+// CHECK:         stablehlo.rng {{.*}}, %arg2, distribution = UNIFORM {shlo.canonical} : (tensor<f32>, tensor<f32>, tensor<1xi64>) -> tensor<?xf32>
 // CHECK:         stablehlo.dynamic_broadcast_in_dim %arg0, %arg2, dims = [] : (tensor<i16>, tensor<1xi64>) -> tensor<?xi16>
 func.func @dynamic(%a: tensor<i16>, %b: tensor<i16>, %s: tensor<1xi64>) -> tensor<?xi16> {
   %0 = "stablehlo.rng"(%a, %b, %s) {rng_distribution = #stablehlo<rng_distribution UNIFORM>} : (tensor<i16>, tensor<i16>, tensor<1xi64>) -> tensor<?xi16>
@@ -61,11 +61,13 @@ func.func @pred(%a: tensor<i1>, %b: tensor<i1>) -> tensor<4xi1> {
   return %0 : tensor<4xi1>
 }
 
-// Negative: f32 rngs (UNIFORM and NORMAL) are IREE's own.
+// f32 UNIFORM: IREE's own, marked, kept below b (IREE's gave b); f32 NORMAL is IREE's own.
 // CHECK-LABEL: func.func @floats
-// CHECK-NEXT:    stablehlo.constant
-// CHECK-NEXT:    stablehlo.rng %arg0, %arg1, %{{.*}}, distribution = UNIFORM
-// CHECK-NEXT:    stablehlo.rng %arg0, %arg1, %{{.*}}, distribution = NORMAL
+// CHECK:         %[[U:.*]] = stablehlo.rng %arg0, %arg1, %{{.*}}, distribution = UNIFORM {shlo.canonical}
+// CHECK:         %[[LT:.*]] = stablehlo.compare LT, %[[U]], %{{.*}}
+// CHECK:         %[[S:.*]] = stablehlo.select %[[LT]], %[[U]], %{{.*}}
+// CHECK:         %[[N:.*]] = stablehlo.rng %arg0, %arg1, %{{.*}}, distribution = NORMAL :
+// CHECK:         return %[[S]], %[[N]]
 func.func @floats(%a: tensor<f32>, %b: tensor<f32>) -> (tensor<4xf32>, tensor<4xf32>) {
   %s = stablehlo.constant dense<[4]> : tensor<1xi64>
   %0 = "stablehlo.rng"(%a, %b, %s) {rng_distribution = #stablehlo<rng_distribution UNIFORM>} : (tensor<f32>, tensor<f32>, tensor<1xi64>) -> tensor<4xf32>
@@ -106,7 +108,7 @@ func.func @f32_normal(%mu: tensor<f32>, %sigma: tensor<f32>) -> tensor<3x5xf32> 
 // CHECK-LABEL: func.func @bf16_uniform
 // CHECK-DAG:     %[[A:.*]] = stablehlo.convert %arg0 : (tensor<bf16>) -> tensor<f32>
 // CHECK-DAG:     %[[B:.*]] = stablehlo.convert %arg1 : (tensor<bf16>) -> tensor<f32>
-// CHECK:         %[[U:.*]] = stablehlo.rng %[[A]], %[[B]], %{{.*}}, distribution = UNIFORM : (tensor<f32>, tensor<f32>, tensor<2xi64>) -> tensor<3x5xf32>
+// CHECK:         %[[U:.*]] = stablehlo.rng %[[A]], %[[B]], %{{.*}}, distribution = UNIFORM {shlo.canonical} : (tensor<f32>, tensor<f32>, tensor<2xi64>) -> tensor<3x5xf32>
 // CHECK:         %[[R:.*]] = stablehlo.convert %[[U]] : (tensor<3x5xf32>) -> tensor<3x5xbf16>
 // CHECK:         stablehlo.bitcast_convert %arg1 : (tensor<bf16>) -> tensor<i16>
 // CHECK:         %[[BELOW:.*]] = stablehlo.bitcast_convert %{{.*}} : (tensor<i16>) -> tensor<bf16>
