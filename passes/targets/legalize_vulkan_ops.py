@@ -23,7 +23,8 @@ from .vulkan.fences import (fence_broadcast_window_results, fence_f64_operands,
                             fence_f64_results, fence_f64_strided_slice, fence_integer_to_bf16,
                             fence_narrow_scatter_inputs, fence_narrow_window_inputs,
                             fence_reduce_results, fence_strided_reduce_inputs,
-                            fence_widened_column_reduce_inputs, fence_zero_operands,
+                            fence_widened_column_reduce_inputs,
+                            fence_widened_transpose_results, fence_zero_operands,
                             iota_as_constant, nd_iota_as_broadcast)
 from .vulkan.integers import (count_leading_zeros, float_remainder, negated_divisor,
                               signed_min_max_reduce, signed_remainder, unsigned_quotient,
@@ -60,6 +61,10 @@ VULKAN_QUIRKS: tuple[Quirk, ...] = (
           "reads from a dot_general's or convolution's result, behind fusion barriers (fused, "
           "invocations read each other's workgroup-memory tile without a barrier)", _PRODUCTS,
           _VK, fence=fence_spread_products),
+    Quirk("vk-widened-transpose", "a 16-bit float transpose read by a convert to a wider "
+          "float that several ops read, read by its readers behind a fusion barrier (fused, "
+          "the widened values staged in workgroup memory were read without a barrier)",
+          ("stablehlo.transpose",), _VK, fence=fence_widened_transpose_results),
     Quirk("vk-gapped-reduce", "a reduce over dimensions a kept one separates in two stages, "
           "the last run first (f16[16, 2, 3] over [0, 2] failed to compile: "
           "'vector.transfer_read op with rank > 1')", _REDUCE, _VK, rule=gapped_reduce),

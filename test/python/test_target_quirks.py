@@ -220,6 +220,14 @@ SAMPLES = {
       %r = stablehlo.broadcast_in_dim %d, dims = [1, 2] : (tensor<7x9xf32>) -> tensor<3x7x9xf32>
       return %r : tensor<3x7x9xf32>
     }""",
+    "vk-widened-transpose": """
+    func.func @f(%x: tensor<3x6xf16>) -> (tensor<6x3xf32>, tensor<18xf32>) {
+      %t = stablehlo.transpose %x, dims = [1, 0] : (tensor<3x6xf16>) -> tensor<6x3xf16>
+      %c = stablehlo.convert %t : (tensor<6x3xf16>) -> tensor<6x3xf32>
+      %n = stablehlo.negate %c : tensor<6x3xf32>
+      %r = stablehlo.reshape %c : (tensor<6x3xf32>) -> tensor<18xf32>
+      return %n, %r : tensor<6x3xf32>, tensor<18xf32>
+    }""",
     "vk-aligned-matmul-columns": """
     func.func @f(%a: tensor<64x64xf32>, %b: tensor<64x31xf32>) -> tensor<64x31xf32> {
       %r = stablehlo.dot_general %a, %b, contracting_dims = [1] x [0]

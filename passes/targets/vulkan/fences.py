@@ -12,7 +12,7 @@ from shlo.dialect.types import element_dtype
 from ...custom_calls.cumulative_window import is_identity
 from ...base import reads_narrow_values
 from ...lib.builders import (FUSION_BARRIER, fence, fence_readers, fence_uses, fusion_barrier,
-                             fusion_barriers)
+                             fusion_barriers, in_control_flow)
 from ...lib.elementwise import ELEMENTWISE_OPS
 from ...lib.expr import bit_width, element_of, is_complex, is_float, real_element
 
@@ -317,3 +317,27 @@ def iota_as_constant(iota: ir.Operation) -> None:
     iota.results[0].replace_all_uses_with(counted)
     iota.erase()
 
+
+
+def _widened_by_several(user: ir.Operation) -> bool:
+    """Whether `user` is a convert of a 16-bit float to a wider float that several ops read."""
+    if user.name != "stablehlo.convert":
+        return False
+    source, result = element_of(user.operands[0]), element_of(user.results[0])
+    return (is_float(source) and is_float(result) and bit_width(source) == 16
+            and bit_width(result) > 16 and len(list(user.results[0].uses)) > 1)
+
+
+def fence_widened_transpose_results(op: ir.Operation) -> None:
+    """A static transpose of 16-bit floats that a convert to a wider float reads, that convert
+    read by several ops (two dispatches), read by its readers behind a fusion barrier: fused,
+    IREE staged the widened values in workgroup memory and read other invocations' elements
+    of it with no barrier between (an f16 3x6 transpose widened to f32, then narrowed back and
+    sliced: 3 of 18 wrong in 16 of 20 runs; vk-widened-transpose)."""
+    op = op.operation
+    result = op.results[0]
+    if (not ir.RankedTensorType(result.type).has_static_shape
+            or in_control_flow(op.parent)
+            or not any(_widened_by_several(use.owner.operation) for use in result.uses)):
+        return
+    fence_uses(result)
