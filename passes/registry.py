@@ -99,6 +99,7 @@ PASSES: dict[str, tuple[str, str]] = {
     "shlo-legalize-gpu-ops": ("shlo.passes.targets.legalize_gpu_ops", "LegalizeGpuOps"),
     "shlo-barrier-loop-captures": ("shlo.passes.dispatch.barrier_loop_captures", "BarrierLoopCaptures"),
     "shlo-barrier-loop-results": ("shlo.passes.dispatch.barrier_loop_results", "BarrierLoopResults"),
+    "shlo-loop-fusion-barriers": ("shlo.passes.dispatch.loop_fusion_barriers", "LoopFusionBarriers"),
     "shlo-read-condition-values": ("shlo.passes.dispatch.read_condition_values",
                                    "ReadConditionValues"),
     "shlo-split-complex-constants": ("shlo.passes.element_types.split_complex_constants",

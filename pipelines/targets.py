@@ -153,7 +153,7 @@ KINDS: dict[str, TargetKind] = {k.name: k for k in (
                 ("shlo-lower-sort", "top-k-rank=false"),
                 ("shlo-split-long-reduce", "threads=false"),
                 ("shlo-split-long-reduce", "max-length=4096")),
-               ("shlo-legalize-vulkan-ops", "shlo-split-long-reduce")),
+               ("shlo-legalize-vulkan-ops", "shlo-split-long-reduce", "shlo-loop-fusion-barriers")),
     # CUDA and HIP bind at most 16 buffers to a dispatch (IREE_HAL_CUDA/HIP_MAX_DISPATCH_BINDING_COUNT)
     # O2: at IREE's default (O0) jax's LU of 64 or 128 rows came back all zeros on an H200
     # (both: IREE's LLVMGPU backends cannot truncate to f4E2M1FN, so it is computed in f32)
