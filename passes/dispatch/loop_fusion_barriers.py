@@ -9,9 +9,10 @@ before the loop share an allocation), so the branch into the loop passes one buf
 block arguments, and IREE's VM register allocation can move that buffer out of the register a
 block argument was coalesced with: the loop's copy of it reads a null buffer ("indirect buffer
 reference slot 0 is out range of the declared binding capacity of the command buffer 0", in
-hal.command_buffer.copy_buffer; docs/iree_gaps.md#vm-aliased-loop-buffers). The pass rewrites
-each barrier there whose operands the same region computes, statically shaped and neither f64
-nor complex, into one fusion barrier per operand (`lib.builders.fusion_barrier`): the same
+hal.command_buffer.copy_buffer;
+docs/iree_gaps.md#fences-in-loop-bodies-shlo-loop-fusion-barriers). The pass rewrites each
+barrier there whose operands the same region computes, statically shaped and neither f64 nor
+complex, into one fusion barrier per operand (`lib.builders.fusion_barrier`): the same
 fence (computed in dispatches of its own), without the host wait. Barriers of block arguments,
 of captured values and of while/if/case results (shlo-barrier-loop-results' keep their
 purpose), of f64 or complex values (fusion barriers between a complex128 SVD's real parts
