@@ -86,6 +86,7 @@ PASSES: dict[str, tuple[str, str]] = {
     "shlo-defer-softmax-division": ("shlo.passes.dispatch.defer_softmax_division",
                                     "DeferSoftmaxDivision"),
     "shlo-fold-dynamic-self-ops": ("shlo.passes.folding.fold_dynamic_self_ops", "FoldDynamicSelfOps"),
+    "shlo-merge-edge-pads": ("shlo.passes.folding.merge_edge_pads", "MergeEdgePads"),
     "shlo-copy-overlapping-updates": ("shlo.passes.dispatch.copy_overlapping_updates",
                                       "CopyOverlappingUpdates"),
     "shlo-accumulate-in-f32": ("shlo.passes.numerics.accumulate_in_f32", "AccumulateInF32"),

@@ -69,6 +69,7 @@ DEFAULT_PASSES = [
     "shlo-fold-dynamic-self-ops",
     "shlo-split-complex-constants",
     "shlo-read-barrier-results",
+    "shlo-merge-edge-pads",
     "shlo-barrier-returned-arguments",
 ]
 # A target's own passes run just before this one: after the other rewrites, before the final

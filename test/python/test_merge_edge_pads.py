@@ -1,0 +1,73 @@
+"""shlo-merge-edge-pads: IREE 3.13 folded an edge-only pad of an interior pad by the same value
+into one pad without the interior padding, silently, on cpu and vulkan (shlo-fuzz seed 64
+program 1479); the pair as one pad (or behind a fence), against numpy at real sizes."""
+import numpy as np
+import pytest
+
+import shlo
+
+N = 65536
+PROGRAM = f"""
+func.func @upsampled_then_padded(%x: tensor<{N}xf32>) -> tensor<{2 * N + 6}xf32> {{
+  %z = stablehlo.constant dense<0.0> : tensor<f32>
+  %0 = stablehlo.pad %x, %z, low = [1], high = [0], interior = [1] : (tensor<{N}xf32>, tensor<f32>) -> tensor<{2 * N}xf32>
+  %1 = stablehlo.pad %0, %z, low = [-1], high = [7], interior = [0] : (tensor<{2 * N}xf32>, tensor<f32>) -> tensor<{2 * N + 6}xf32>
+  return %1 : tensor<{2 * N + 6}xf32>
+}}
+func.func @rows(%x: tensor<256x256xi32>, %v: tensor<i32>) -> tensor<770x260xi32> {{
+  %0 = stablehlo.pad %x, %v, low = [0, 0], high = [2, 0], interior = [2, 0] : (tensor<256x256xi32>, tensor<i32>) -> tensor<768x256xi32>
+  %1 = stablehlo.pad %0, %v, low = [1, 2], high = [1, 2], interior = [0, 0] : (tensor<768x256xi32>, tensor<i32>) -> tensor<770x260xi32>
+  return %1 : tensor<770x260xi32>
+}}
+func.func @cut_then_padded(%x: tensor<{N}xf32>) -> tensor<{3 * N}xf32> {{
+  %z = stablehlo.constant dense<0.0> : tensor<f32>
+  %0 = stablehlo.pad %x, %z, low = [-1], high = [0], interior = [2] : (tensor<{N}xf32>, tensor<f32>) -> tensor<{3 * N - 3}xf32>
+  %1 = stablehlo.pad %0, %z, low = [3], high = [0], interior = [0] : (tensor<{3 * N - 3}xf32>, tensor<f32>) -> tensor<{3 * N}xf32>
+  return %1 : tensor<{3 * N}xf32>
+}}
+"""
+
+
+def _pad(x, value, low, high, interior):
+    """numpy's stablehlo.pad (negative edges cut)."""
+    shape = [(n - 1) * (i + 1) + 1 for n, i in zip(x.shape, interior)]
+    out = np.full(shape, value, x.dtype)
+    out[tuple(slice(None, None, i + 1) for i in interior)] = x
+    out = np.pad(out, [(max(lo, 0), max(hi, 0)) for lo, hi in zip(low, high)],
+                 constant_values=value)
+    return out[tuple(slice(max(-lo, 0), n - max(-hi, 0))
+                     for lo, hi, n in zip(low, high, out.shape))]
+
+
+@pytest.mark.parametrize("target", ["cpu", "vulkan"])
+def test_pads_of_interior_pads(ctx, target):
+    if target == "vulkan":
+        from conftest import vulkan_or_skip
+        vulkan_or_skip()
+    exe = shlo.compile(shlo.parse_module(PROGRAM, context=ctx), target=target, cache=False)
+    rng = np.random.default_rng(1479)
+    x = rng.standard_normal(N).astype(np.float32)
+    zero = np.float32(0)
+    np.testing.assert_array_equal(exe.function("upsampled_then_padded")(x), _pad(
+        _pad(x, zero, [1], [0], [1]), zero, [-1], [7], [0]))
+    np.testing.assert_array_equal(exe.function("cut_then_padded")(x), _pad(
+        _pad(x, zero, [-1], [0], [2]), zero, [3], [0], [0]))
+    r = rng.integers(-2 ** 31, 2 ** 31, (256, 256)).astype(np.int32)
+    v = np.int32(-7)
+    np.testing.assert_array_equal(exe.function("rows")(r, v), _pad(
+        _pad(r, v, [0, 0], [2, 0], [2, 0]), v, [1, 2], [1, 2], [0, 0]))
+
+
+@pytest.mark.parametrize("target", ["cpu", "vulkan"])
+def test_pad_of_interior_pad_reproducer(target):
+    """Seed 64 program 1479: a convolution of a pad of an interior pad of f32[2] gave 1 for 0
+    (cpu and vulkan alike)."""
+    import os
+
+    from shlo.tools.fuzz import fuzz
+    from shlo.tools.fuzz.runner import InProcess
+    if target == "vulkan":
+        from conftest import vulkan_or_skip
+        vulkan_or_skip()
+    here = os.path.join(os.path.dirname(__file__), "..", "fuzz_regressions", "pad_of_interior_pad")
+    assert fuzz.replay(here, target, InProcess()) is None
