@@ -1,10 +1,11 @@
 """shlo-fence-unsigned-contractions: a dot_general or convolution operand converted from an
-8- or 16-bit unsigned integer is computed behind a fusion barrier.
+8-, 16- or 32-bit unsigned integer is computed behind a fusion barrier.
 
 IREE 3.13 fuses such a convert into the contraction and extends the narrow integer as a
 signed one: `x.astype(f32) @ w` of a uint8 x reads 245 as -11 (489 of 512 results of a
 16x64 by 64x32 product wrong, silently, on cpu and vulkan, also without shlo's passes; ui16
-alike, to f16, f32, f64 and i32; found by shlo-fuzz, seed 42 program 76;
+alike, to f16, f32, f64 and i32; ui32 to i64, every result of a 300x1024 product on cpu;
+found by shlo-fuzz, seed 42 program 76, seed 64 program 1466;
 docs/iree_gaps.md#shlo-fence-unsigned-contractions). Computed in a dispatch of its own the
 convert is right, and the contraction reads its finished result. The operand may reach the
 contraction through views of the convert (reshape, transpose, broadcast, slice): the fenced
@@ -28,11 +29,11 @@ VIEWS = ("stablehlo.reshape", "stablehlo.transpose", "stablehlo.broadcast_in_dim
 def _narrow_unsigned(t: ir.Type) -> bool:
     element = ir.ShapedType(t).element_type.maybe_downcast()
     return isinstance(element, ir.IntegerType) and element.is_unsigned and \
-        element.width in (8, 16)
+        element.width in (8, 16, 32)
 
 
 def from_narrow_unsigned(value: ir.Value) -> bool:
-    """Whether `value` is a convert of an 8- or 16-bit unsigned integer, through views."""
+    """Whether `value` is a convert of an 8-, 16- or 32-bit unsigned integer, through views."""
     while isinstance(value, ir.OpResult):
         op = value.owner
         if op.name == "stablehlo.convert":
@@ -52,7 +53,7 @@ def _barrier(value: ir.Value) -> ir.Value:
 
 @dataclasses.dataclass
 class FenceUnsignedContractions(Pass):
-    """Read each contraction operand converted from ui8/ui16 through a barrier."""
+    """Read each contraction operand converted from ui8/ui16/ui32 through a barrier."""
 
     NAME = "shlo-fence-unsigned-contractions"
 

@@ -1,5 +1,5 @@
-"""shlo-fence-unsigned-contractions: products and convolutions of values converted from uint8
-and uint16 (IREE 3.13 alone read them as signed, silently) are exact against numpy on cpu and
+"""shlo-fence-unsigned-contractions: products and convolutions of values converted from uint8,
+uint16 and uint32 (IREE 3.13 alone read them as signed, silently) are exact against numpy on cpu and
 vulkan; the contraction reads such an operand through a barrier."""
 import numpy as np
 import pytest
@@ -54,6 +54,28 @@ def test_product_of_a_sliced_converted_unsigned():
   return %3 : tensor<1xf32>
 }'''
     _check(text, a, b, np.array([579.0]), "cpu")
+
+
+@pytest.mark.parametrize("target", ["cpu", "vulkan"])
+def test_i64_product_of_a_sliced_converted_uint32(target):
+    """An i64 product of a ui32 -> i64 convert (through a reshape and slice) read values from
+    2^31 up as negative: every result of this 300x1024 product on cpu, 8 of 72 of shlo-fuzz
+    seed 64 program 1466 on vulkan."""
+    if target == "vulkan":
+        from conftest import vulkan_or_skip
+        vulkan_or_skip()
+    text = '''func.func @main(%x: tensor<64x33x32xui32>, %y: tensor<64x300xi64>) -> tensor<300x1024xi64> {
+  %0 = stablehlo.convert %x : (tensor<64x33x32xui32>) -> tensor<64x33x32xi64>
+  %1 = stablehlo.reshape %0 : (tensor<64x33x32xi64>) -> tensor<64x1056xi64>
+  %2 = stablehlo.slice %1 [0:64, 0:1024] : (tensor<64x1056xi64>) -> tensor<64x1024xi64>
+  %3 = stablehlo.dot_general %y, %2, contracting_dims = [0] x [0] : (tensor<64x300xi64>, tensor<64x1024xi64>) -> tensor<300x1024xi64>
+  return %3 : tensor<300x1024xi64>
+}'''
+    rng = np.random.default_rng(1466)
+    x = rng.integers(0, 2 ** 32, (64, 33, 32), dtype=np.uint64).astype(np.uint32)
+    y = rng.integers(-2 ** 20, 2 ** 20, (64, 300), dtype=np.int64)
+    got = np.asarray(shlo.compile(text, target=target, cache=False)(x, y))
+    np.testing.assert_array_equal(got, y.T @ x.astype(np.int64).reshape(64, 1056)[:, :1024])
 
 
 def test_convolution_of_converted_unsigned():
