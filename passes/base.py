@@ -90,10 +90,11 @@ def defined_by(value: ir.Value, name: str) -> ir.Operation | None:
     return None
 
 
-def reads_narrow_values(value: ir.Value, depth: int = 8, below: int = 32) -> bool:
+def reads_narrow_values(value: ir.Value, depth: int = 8, below: int = 32,
+                        booleans: bool = False) -> bool:
     """Whether the ops computing `value` (followed back `depth` ops) read numbers of fewer
-    than `below` bits (8- or 16-bit by default; booleans aside). Each value is looked at
-    once: the producers form a DAG."""
+    than `below` bits (8- or 16-bit by default; booleans only with `booleans`). Each value is
+    looked at once: the producers form a DAG."""
     seen, frontier = set(), [value]
     for _ in range(depth):
         operands = [v for value in frontier if not isinstance(value.owner, ir.Block)
@@ -102,7 +103,7 @@ def reads_narrow_values(value: ir.Value, depth: int = 8, below: int = 32) -> boo
         for v in operands:
             t = v.type.maybe_downcast()
             if isinstance(t, ir.RankedTensorType) and \
-                    1 < getattr(t.element_type, "width", 32) < below:
+                    (0 if booleans else 1) < getattr(t.element_type, "width", 32) < below:
                 return True
         frontier = operands
     return False

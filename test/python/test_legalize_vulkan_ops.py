@@ -1270,7 +1270,7 @@ def test_windows_of_empty_operands(ctx, target):
 
 
 NARROW = {"bf16": ml_dtypes.bfloat16, "f16": np.float16, "i8": np.int8, "ui8": np.uint8,
-          "i16": np.int16, "i32": np.int32, "f32": np.float32, "f64": np.float64}
+          "i16": np.int16, "i32": np.int32, "f32": np.float32, "f64": np.float64, "i1": np.bool_}
 CONV_NUMBERS = "[0, b, 1, f]x[1, 0, i, o]->[0, b, f, 1]"       # the fuzz reproducer's layout
 
 
@@ -1334,12 +1334,14 @@ def _check_narrow_convs(ctx, target, cases, runs):
 @pytest.mark.parametrize("target", TARGETS)
 def test_convolutions_of_narrow_converts(ctx, target):
     """vk-narrow-convolution-input: convolutions (padding, rhs dilation; ungrouped, 2 and 3
-    batch groups) of i32 converts of bf16 (fuzz seed 96 program 24) and i8, 3 runs each,
-    against numpy."""
+    batch groups, 2 feature groups) of i32 converts of bf16 (fuzz seed 96 program 24), i8 and
+    booleans (seed 65 program 163), 3 runs each, against numpy."""
     _check_narrow_convs(ctx, target, [("i32", "bf16", 6, 4, 1, 3, 3, 2, 1, 1),
                                       ("i32", "bf16", 6, 4, 3, 3, 3, 6, 3, 1),
                                       ("i32", "i8", 6, 4, 2, 3, 3, 4, 2, 1),
-                                      ("f32", "f16", 64, 64, 4, 8, 8, 32, 2, 1)], 3)
+                                      ("f32", "f16", 64, 64, 4, 8, 8, 32, 2, 1),
+                                      ("i32", "i1", 6, 4, 1, 6, 3, 6, 1, 2),
+                                      ("i32", "i1", 64, 64, 4, 8, 8, 32, 2, 1)], 3)
 
 
 @pytest.mark.slow

@@ -137,8 +137,8 @@ _VIEWS = ("stablehlo.slice", "stablehlo.reshape", "stablehlo.transpose")
 
 
 def _computed_from_narrow(value: ir.Value) -> bool:
-    """Whether `value` (static, 16 to 64 bits) is computed from narrower numbers (8 or 16
-    bits; 8 for a 16-bit value) in a dispatch IREE could fuse into its reader: not through a
+    """Whether `value` (static, 16 to 64 bits) is computed from narrower numbers (booleans, 8
+    or 16 bits; booleans and 8 for a 16-bit value) in a dispatch IREE could fuse into its reader: not through a
     fusion barrier (slices, reshapes and transposes of one are looked through)."""
     t = ir.RankedTensorType(value.type)
     width = getattr(t.element_type.maybe_downcast(), "width", 32)
@@ -150,7 +150,7 @@ def _computed_from_narrow(value: ir.Value) -> bool:
     if isinstance(source.owner, ir.Block) or source.owner.name in (FUSION_BARRIER,
                                                                   "stablehlo.constant"):
         return False
-    return reads_narrow_values(value, below=min(width, 32))
+    return reads_narrow_values(value, below=min(width, 32), booleans=True)
 
 
 def _widened_fenced(value: ir.Value) -> ir.Value:
