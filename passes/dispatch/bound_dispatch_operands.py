@@ -99,7 +99,14 @@ class BoundDispatchOperands(Pass):
 
     def _group(self, value: ir.Value, groups: dict) -> _Group:
         group = groups.get(value)
-        return _Group(frozenset({value})) if group is None else group
+        if group is not None:
+            return group
+        owner = value.owner
+        if not isinstance(owner, ir.Block) and owner.name == "stablehlo.constant":
+            # a constant captured from outside a loop's or branch's block: a splat inlined
+            return _Group(frozenset() if is_splat_constant(owner.operation)
+                          else frozenset({_CONSTANTS}))
+        return _Group(frozenset({value}))
 
     def _bound(self, op: ir.Operation, groups: dict, returned: set) -> None:
         """Record the group of `op`'s results, fencing operands until it fits the bound."""

@@ -229,3 +229,33 @@ def test_complex_constants_are_counted():
     x = np.array([1 + 1j, -2 + 0.5j, 3j])
     want = x * np.array([1 + 2j, 3 - 1j, 0.5 + 0.25j]) + 2
     np.testing.assert_allclose(shlo.compile(text, target="cpu")(x), want, rtol=1e-15)
+
+
+def test_splat_constants_captured_by_a_loop_are_inlined():
+    """A loop body's elementwise tree of 40 splat constants defined outside the loop (the
+    constants of f32 tanh's kernel in a decode loop's GELU) binds none of them: IREE inlines
+    them. Counted as buffers, they made the pass fence the tree with host waits, which met an
+    IREE VM bug in transformer_decode on vulkan (docs/iree_gaps.md)."""
+    constants = "\n".join(f"  %c{i} = stablehlo.constant dense<{i + 1}.5> : tensor<64xf32>"
+                          for i in range(40))
+    body = "\n".join(f"      %t{i + 1} = stablehlo.multiply %t{i}, %c{i} : tensor<64xf32>"
+                     for i in range(40))
+    text = f"""
+    func.func public @main(%x: tensor<64xf32>, %n: tensor<i32>) -> tensor<64xf32> {{
+{constants}
+      %one = stablehlo.constant dense<1> : tensor<i32>
+      %zero = stablehlo.constant dense<0> : tensor<i32>
+      %r:2 = stablehlo.while(%i = %zero, %t0 = %x) : tensor<i32>, tensor<64xf32>
+      cond {{
+        %p = stablehlo.compare LT, %i, %n : (tensor<i32>, tensor<i32>) -> tensor<i1>
+        stablehlo.return %p : tensor<i1>
+      }} do {{
+{body}
+        %j = stablehlo.add %i, %one : tensor<i32>
+        stablehlo.return %j, %t40 : tensor<i32>, tensor<64xf32>
+      }}
+      return %r#1 : tensor<64xf32>
+    }}"""
+    module = shlo.parse_module(text)
+    BoundDispatchOperands().apply(module)
+    assert "barrier" not in str(module)
