@@ -1,6 +1,6 @@
-"""shlo-merge-edge-pads: IREE 3.13 folded an edge-only pad of an interior pad by the same value
-into one pad without the interior padding, silently, on cpu and vulkan (shlo-fuzz seed 64
-program 1479); the pair as one pad (or behind a fence), against numpy at real sizes."""
+"""shlo-merge-edge-pads: IREE 3.13 folded a pad of a pad by the same value, one of them with
+interior padding, into one wrong pad, silently, on cpu and vulkan (shlo-fuzz seed 64 program
+1479); the pair as one pad (or behind a fence), against numpy at real sizes."""
 import numpy as np
 import pytest
 
@@ -24,6 +24,12 @@ func.func @cut_then_padded(%x: tensor<{N}xf32>) -> tensor<{3 * N}xf32> {{
   %0 = stablehlo.pad %x, %z, low = [-1], high = [0], interior = [2] : (tensor<{N}xf32>, tensor<f32>) -> tensor<{3 * N - 3}xf32>
   %1 = stablehlo.pad %0, %z, low = [3], high = [0], interior = [0] : (tensor<{3 * N - 3}xf32>, tensor<f32>) -> tensor<{3 * N}xf32>
   return %1 : tensor<{3 * N}xf32>
+}}
+func.func @padded_then_upsampled(%x: tensor<{N}xf32>) -> tensor<{2 * N + 7}xf32> {{
+  %z = stablehlo.constant dense<0.0> : tensor<f32>
+  %0 = stablehlo.pad %x, %z, low = [3], high = [1], interior = [0] : (tensor<{N}xf32>, tensor<f32>) -> tensor<{N + 4}xf32>
+  %1 = stablehlo.pad %0, %z, low = [0], high = [0], interior = [1] : (tensor<{N + 4}xf32>, tensor<f32>) -> tensor<{2 * N + 7}xf32>
+  return %1 : tensor<{2 * N + 7}xf32>
 }}
 """
 
@@ -52,6 +58,8 @@ def test_pads_of_interior_pads(ctx, target):
         _pad(x, zero, [1], [0], [1]), zero, [-1], [7], [0]))
     np.testing.assert_array_equal(exe.function("cut_then_padded")(x), _pad(
         _pad(x, zero, [-1], [0], [2]), zero, [3], [0], [0]))
+    np.testing.assert_array_equal(exe.function("padded_then_upsampled")(x), _pad(
+        _pad(x, zero, [3], [1], [0]), zero, [0], [0], [1]))
     r = rng.integers(-2 ** 31, 2 ** 31, (256, 256)).astype(np.int32)
     v = np.int32(-7)
     np.testing.assert_array_equal(exe.function("rows")(r, v), _pad(
