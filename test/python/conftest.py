@@ -41,6 +41,32 @@ def vulkan_or_skip():
         pytest.skip(f"no Vulkan device here: {why}")
 
 
+def compile_with_vulkan_rules(ctx, text: str, target: str):
+    """`text` compiled uncached for `target`: for vulkan as it is, for the cpu with shlo's Vulkan
+    rewrites (shlo-legalize-vulkan-ops) in its pipeline, so that a test checks what they
+    compute on both; skips where there is no Vulkan device."""
+    import shlo
+    from shlo.pipelines import default_pipeline
+    module = shlo.parse_module(text, context=ctx)
+    if target == "vulkan":
+        vulkan_or_skip()
+        return shlo.compile(module, target="vulkan", cache=False)
+    return shlo.compile(module, target=target, cache=False,
+                        pipeline=default_pipeline(["shlo-legalize-vulkan-ops"]))
+
+
+def numpy_pad(x, value, low, high, interior):
+    """numpy's stablehlo.pad (negative edges cut)."""
+    import numpy as np
+    shape = [(n - 1) * (i + 1) + 1 for n, i in zip(x.shape, interior)]
+    out = np.full(shape, value, x.dtype)
+    out[tuple(slice(None, None, i + 1) for i in interior)] = x
+    out = np.pad(out, [(max(lo, 0), max(hi, 0)) for lo, hi in zip(low, high)],
+                 constant_values=value)
+    return out[tuple(slice(max(-lo, 0), n - max(-hi, 0))
+                     for lo, hi, n in zip(low, high, out.shape))]
+
+
 def cases_on(target: str, cases) -> list:
     """All `cases` on CPU; on Vulkan a fixed half of them (one seeded draw, in order). A Vulkan
     compile costs about what a CPU one does, and the sweeps' Vulkan runs were a quarter of the

@@ -6,6 +6,8 @@ import pytest
 
 import shlo
 
+from conftest import numpy_pad
+
 N = 65536
 PROGRAM = f"""
 func.func @upsampled_then_padded(%x: tensor<{N}xf32>) -> tensor<{2 * N + 6}xf32> {{
@@ -34,17 +36,6 @@ func.func @padded_then_upsampled(%x: tensor<{N}xf32>) -> tensor<{2 * N + 7}xf32>
 """
 
 
-def _pad(x, value, low, high, interior):
-    """numpy's stablehlo.pad (negative edges cut)."""
-    shape = [(n - 1) * (i + 1) + 1 for n, i in zip(x.shape, interior)]
-    out = np.full(shape, value, x.dtype)
-    out[tuple(slice(None, None, i + 1) for i in interior)] = x
-    out = np.pad(out, [(max(lo, 0), max(hi, 0)) for lo, hi in zip(low, high)],
-                 constant_values=value)
-    return out[tuple(slice(max(-lo, 0), n - max(-hi, 0))
-                     for lo, hi, n in zip(low, high, out.shape))]
-
-
 @pytest.mark.parametrize("target", ["cpu", "vulkan"])
 def test_pads_of_interior_pads(ctx, target):
     if target == "vulkan":
@@ -54,16 +45,16 @@ def test_pads_of_interior_pads(ctx, target):
     rng = np.random.default_rng(1479)
     x = rng.standard_normal(N).astype(np.float32)
     zero = np.float32(0)
-    np.testing.assert_array_equal(exe.function("upsampled_then_padded")(x), _pad(
-        _pad(x, zero, [1], [0], [1]), zero, [-1], [7], [0]))
-    np.testing.assert_array_equal(exe.function("cut_then_padded")(x), _pad(
-        _pad(x, zero, [-1], [0], [2]), zero, [3], [0], [0]))
-    np.testing.assert_array_equal(exe.function("padded_then_upsampled")(x), _pad(
-        _pad(x, zero, [3], [1], [0]), zero, [0], [0], [1]))
+    np.testing.assert_array_equal(exe.function("upsampled_then_padded")(x), numpy_pad(
+        numpy_pad(x, zero, [1], [0], [1]), zero, [-1], [7], [0]))
+    np.testing.assert_array_equal(exe.function("cut_then_padded")(x), numpy_pad(
+        numpy_pad(x, zero, [-1], [0], [2]), zero, [3], [0], [0]))
+    np.testing.assert_array_equal(exe.function("padded_then_upsampled")(x), numpy_pad(
+        numpy_pad(x, zero, [3], [1], [0]), zero, [0], [0], [1]))
     r = rng.integers(-2 ** 31, 2 ** 31, (256, 256)).astype(np.int32)
     v = np.int32(-7)
-    np.testing.assert_array_equal(exe.function("rows")(r, v), _pad(
-        _pad(r, v, [0, 0], [2, 0], [2, 0]), v, [1, 2], [1, 2], [0, 0]))
+    np.testing.assert_array_equal(exe.function("rows")(r, v), numpy_pad(
+        numpy_pad(r, v, [0, 0], [2, 0], [2, 0]), v, [1, 2], [1, 2], [0, 0]))
 
 
 @pytest.mark.parametrize("target", ["cpu", "vulkan"])

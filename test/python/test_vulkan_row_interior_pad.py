@@ -7,8 +7,7 @@ import numpy as np
 import pytest
 from numpy.lib.stride_tricks import sliding_window_view
 
-import shlo
-from shlo.pipelines import default_pipeline
+from conftest import compile_with_vulkan_rules, numpy_pad
 
 N = 65536
 PROGRAM = f"""
@@ -46,38 +45,21 @@ func.func @pad_moved_row(%x: tensor<1x{N // 2}xf32>, %v: tensor<f32>) -> tensor<
 """
 
 
-def _pad(x, value, low, high, interior):
-    """numpy's stablehlo.pad (negative edges cut)."""
-    shape = [(n - 1) * (i + 1) + 1 for n, i in zip(x.shape, interior)]
-    out = np.full(shape, value, x.dtype)
-    out[tuple(slice(None, None, i + 1) for i in interior)] = x
-    out = np.pad(out, [(max(lo, 0), max(hi, 0)) for lo, hi in zip(low, high)],
-                 constant_values=value)
-    return out[tuple(slice(max(-lo, 0), n - max(-hi, 0))
-                     for lo, hi, n in zip(low, high, out.shape))]
-
-
 @pytest.mark.parametrize("target", ["cpu", "vulkan"])
 def test_interior_pads_of_rows(ctx, target):
-    if target == "vulkan":
-        from conftest import vulkan_or_skip
-        vulkan_or_skip()
-        exe = shlo.compile(shlo.parse_module(PROGRAM, context=ctx), target="vulkan", cache=False)
-    else:
-        exe = shlo.compile(shlo.parse_module(PROGRAM, context=ctx), target="cpu", cache=False,
-                           pipeline=default_pipeline(["shlo-legalize-vulkan-ops"]))
+    exe = compile_with_vulkan_rules(ctx, PROGRAM, target)
     rng = np.random.default_rng(407)
     x, lo, hi = (rng.standard_normal((1, N)).astype(np.float32) for _ in range(3))
     got = exe.function("window_of_clamp")(x, lo, hi)
-    dilated = _pad(np.clip(x, lo, hi), np.float32(np.inf), [0, 0], [0, 1], [0, 1])
+    dilated = numpy_pad(np.clip(x, lo, hi), np.float32(np.inf), [0, 0], [0, 1], [0, 1])
     want = sliding_window_view(dilated, (1, 3))[::2, :, 0].min(axis=-1)
     np.testing.assert_array_equal(got, want)
     i = rng.integers(-2 ** 31, 2 ** 31, (1, 1, N // 2), dtype=np.int64).astype(np.int32)
     got = exe.function("pad_i32")(i, np.int32(7))
-    np.testing.assert_array_equal(got, _pad(-i, np.int32(7), [0, 0, -3], [0, 0, 1], [0, 0, 2]))
+    np.testing.assert_array_equal(got, numpy_pad(-i, np.int32(7), [0, 0, -3], [0, 0, 1], [0, 0, 2]))
     r = rng.standard_normal((1, N // 2)).astype(np.float32)
     got = exe.function("pad_rows")(r, np.float32(-2.5))
-    np.testing.assert_allclose(got, _pad(np.exp(r), np.float32(-2.5), [1, 0], [1, 1], [0, 1]),
+    np.testing.assert_allclose(got, numpy_pad(np.exp(r), np.float32(-2.5), [1, 0], [1, 1], [0, 1]),
                                rtol=2e-6, atol=0)
     got = exe.function("pad_moved_row")(r, np.float32(-2.5))       # the row padded out of view
-    np.testing.assert_array_equal(got, _pad(np.exp(r), np.float32(-2.5), [1, 2], [-1, 0], [0, 1]))
+    np.testing.assert_array_equal(got, numpy_pad(np.exp(r), np.float32(-2.5), [1, 2], [-1, 0], [0, 1]))

@@ -6,8 +6,7 @@ Vulkan rewrites) and vulkan."""
 import numpy as np
 import pytest
 
-import shlo
-from shlo.pipelines import default_pipeline
+from conftest import compile_with_vulkan_rules
 
 
 def _window(name, shape, element, op, init, window, strides=None, padding=None, base=None,
@@ -61,13 +60,7 @@ LARGE = {  # checked against numpy
 @pytest.mark.parametrize("target", ["cpu", "vulkan"])
 def test_single_windows(ctx, target):
     text = "".join([*SMALL.values(), *LARGE.values()])
-    if target == "vulkan":
-        from conftest import vulkan_or_skip
-        vulkan_or_skip()
-        exe = shlo.compile(shlo.parse_module(text, context=ctx), target="vulkan", cache=False)
-    else:
-        exe = shlo.compile(shlo.parse_module(text, context=ctx), target="cpu", cache=False,
-                           pipeline=default_pipeline(["shlo-legalize-vulkan-ops"]))
+    exe = compile_with_vulkan_rules(ctx, text, target)
     from reference_oracle import evaluate
     rng = np.random.default_rng(0)
     args = {"sum_1x1": rng.integers(-9, 9, (1, 1)).astype(np.int32),

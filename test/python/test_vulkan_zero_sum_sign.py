@@ -8,8 +8,7 @@ import ml_dtypes
 import numpy as np
 import pytest
 
-import shlo
-from shlo.pipelines import default_pipeline
+from conftest import compile_with_vulkan_rules
 
 N = 65536
 PROGRAM = f"""
@@ -97,13 +96,7 @@ def _ints(rng, shape, dtype, zeros=0.5):
 
 @pytest.mark.parametrize("target", ["cpu", "vulkan"])
 def test_sums_of_negative_zeros(ctx, target):
-    if target == "vulkan":
-        from conftest import vulkan_or_skip
-        vulkan_or_skip()
-        exe = shlo.compile(shlo.parse_module(PROGRAM, context=ctx), target="vulkan", cache=False)
-    else:
-        exe = shlo.compile(shlo.parse_module(PROGRAM, context=ctx), target="cpu", cache=False,
-                           pipeline=default_pipeline(["shlo-legalize-vulkan-ops"]))
+    exe = compile_with_vulkan_rules(ctx, PROGRAM, target)
     rng = np.random.default_rng(189)
     a = -np.abs(_ints(rng, (N, 3), np.float32, zeros=0.1))     # -0 products with b's zeros
     for b in (np.zeros(3, np.float32), np.float32([2, 0, -3])):
@@ -151,13 +144,7 @@ func.func @negated_rows(%x: tensor<{N}x4xf32>) -> (tensor<{N}xf32>, tensor<{N}xf
 def test_sums_of_negated_values(ctx, target):
     """vk-negated-sum sums the values and negates the sum: a sum that cancels to 0 (rows of
     [1, -1, 2, -2]) was -0 for +0; from a -0 init, rows of +0 give -0 and cancelling ones +0."""
-    if target == "vulkan":
-        from conftest import vulkan_or_skip
-        vulkan_or_skip()
-        exe = shlo.compile(shlo.parse_module(NEGATED, context=ctx), target="vulkan", cache=False)
-    else:
-        exe = shlo.compile(shlo.parse_module(NEGATED, context=ctx), target="cpu", cache=False,
-                           pipeline=default_pipeline(["shlo-legalize-vulkan-ops"]))
+    exe = compile_with_vulkan_rules(ctx, NEGATED, target)
     x = _ints(np.random.default_rng(916), (N, 4), np.float32)
     x[:N // 4] = [1, -1, 2, -2]
     x[N // 4:N // 3] = 0.0
