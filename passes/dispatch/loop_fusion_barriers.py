@@ -43,8 +43,7 @@ def _fusable(value: ir.Value, block: ir.Block) -> bool:
     if not isinstance(value.type, ir.RankedTensorType) or \
             not ir.RankedTensorType(value.type).has_static_shape:
         return False
-    t = ir.RankedTensorType(value.type)
-    element = t.element_type
+    element = ir.RankedTensorType(value.type).element_type.maybe_downcast()
     return not isinstance(element, ir.F64Type) and not is_complex(element)
 
 
