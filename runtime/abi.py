@@ -115,10 +115,15 @@ def read_only_inputs(reflection: dict, count: int) -> tuple[bool, ...]:
 # as much CPU in that hand-over and wait as in the dispatches, while two threads save nothing on
 # dispatches of a few microseconds (docs/performance.md, "Loops of small dispatches"). A
 # loop-free module of many small ops and little work in all (sampling) is the same case once
-# (docs/performance.md, "Small loop-free modules on the calling thread").
+# (docs/performance.md, "Small loop-free modules on the calling thread"). A loop is judged by
+# the work per dispatch of its body (lstm_scan: 16x128x512 products among ~90 small ops a step,
+# mean 25K; nbody's 196K-element steps stay on local-task), what runs once by its total against
+# one trip (docs/performance.md, "lstm_scan on the calling thread").
 ONE_THREAD_KEY = "shlo.threads"     # iree.reflection entry: "1" where one thread should run it
-SMALL_PRODUCT = 1 << 19             # multiply-adds of the largest matrix product or convolution
-SMALL_ELEMENTS = 1 << 16            # modules with a loop: elements of the largest other op
+SMALL_PRODUCT = 1 << 19             # loop-free modules: multiply-adds of the largest product
+SMALL_ELEMENTS = 1 << 16            # modules with a loop: elements of the largest other op,
+LOOP_PRODUCT = 1 << 20              # multiply-adds of the largest product in a loop body,
+LOOP_MEAN = 1 << 16                 # mean work of a loop body's ops of more than TRIVIAL_WORK
 ONCE_ELEMENTS = 1 << 20             # loop-free modules: elements of the largest other op,
 ONCE_TOTAL = 1 << 24                # the work of all ops together,
 ONCE_MEAN = 1 << 16                 # and the mean work of the ops of more than TRIVIAL_WORK
@@ -173,46 +178,67 @@ def op_work(op) -> int:
 
 def mark_small_loops(module_op) -> None:
     """Record on each public function that one thread should run it (ONE_THREAD_KEY) when no
-    op of the module has a dynamic shape, a collective or a host call, and either it runs a
-    while loop and no op of it does more work (`op_work`) than SMALL_PRODUCT (matrix products,
-    convolutions) or SMALL_ELEMENTS (the others), or it has no loop, no product over
-    SMALL_PRODUCT, no other op over ONCE_ELEMENTS, at most ONCE_TOTAL work in all and at most
-    ONCE_MEAN on average over its ops of more than TRIVIAL_WORK."""
+    op of the module has a dynamic shape, a collective or a host call, and either
+    - it runs a while loop, whose bodies' ops are small dispatches repeated every trip: no
+      product over LOOP_PRODUCT, no other op over SMALL_ELEMENTS, at most LOOP_MEAN work
+      (`op_work`) on average over the ops of more than TRIVIAL_WORK; outside the loops no
+      op other than a product over SMALL_ELEMENTS, and no more work in all than one trip of
+      the loop bodies (the loops' dispatches dominate the call), or
+    - it has no loop, no product over SMALL_PRODUCT, no other op over ONCE_ELEMENTS, at most
+      ONCE_TOTAL work in all and at most ONCE_MEAN on average over its ops of more than
+      TRIVIAL_WORK."""
     from iree.compiler import ir
 
-    found = {"loop": False, "large": False, "largest": 0, "total": 0, "sized": 0, "sized_work": 0}
+    # per place ("loop": in a while's regions, "once": outside): the largest product, the
+    # largest other op, all work, and the count and work of the ops over TRIVIAL_WORK
+    found = {place: {"product": 0, "largest": 0, "total": 0, "sized": 0, "sized_work": 0}
+             for place in ("loop", "once")}
+    shared = has_loop = False
 
     def dynamic(value) -> bool:
         t = value.type.maybe_downcast()
         return isinstance(t, ir.UnrankedTensorType) or \
             isinstance(t, ir.RankedTensorType) and not t.has_static_shape
 
+    def in_loop(op) -> bool:
+        parent = op.parent
+        while parent is not None:
+            if parent.name == "stablehlo.while":
+                return True
+            parent = parent.parent
+        return False
+
     def visit(op):
-        if op.name == "stablehlo.while":
-            found["loop"] = True
+        nonlocal shared, has_loop
+        has_loop = has_loop or op.name == "stablehlo.while"
         if op.name in _SHARED_OPS or op.name == "func.func" and not len(op.regions[0].blocks) \
                 or any(dynamic(r) for r in op.results):
-            found["large"] = True       # replicas in threads, host calls, sizes unknown here
+            shared = True       # replicas in threads, host calls, sizes unknown here
             return ir.WalkResult.INTERRUPT
         work = op_work(op.operation)
-        if work > (SMALL_PRODUCT if op.name in _PRODUCTS else ONCE_ELEMENTS):
-            found["large"] = True
-            return ir.WalkResult.INTERRUPT
-        if op.name not in _PRODUCTS:
-            found["largest"] = max(found["largest"], work)
-        found["total"] += work
+        if not work:
+            return ir.WalkResult.ADVANCE
+        place = found["loop" if in_loop(op.operation) else "once"]
+        key = "product" if op.name in _PRODUCTS else "largest"
+        place[key] = max(place[key], work)
+        place["total"] += work
         if work > TRIVIAL_WORK:
-            found["sized"] += 1
-            found["sized_work"] += work
+            place["sized"] += 1
+            place["sized_work"] += work
         return ir.WalkResult.ADVANCE
     module_op.walk(visit)
-    if found["large"]:
+    if shared:
         return
-    if found["loop"]:
-        small = found["largest"] <= SMALL_ELEMENTS
+    loop, once = found["loop"], found["once"]
+    if has_loop:
+        small = loop["product"] <= LOOP_PRODUCT and \
+            max(loop["largest"], once["largest"]) <= SMALL_ELEMENTS and \
+            loop["sized_work"] <= LOOP_MEAN * max(1, loop["sized"]) and \
+            once["total"] <= loop["total"]
     else:
-        small = found["total"] <= ONCE_TOTAL and \
-            found["sized_work"] <= ONCE_MEAN * max(1, found["sized"])
+        small = once["product"] <= SMALL_PRODUCT and once["largest"] <= ONCE_ELEMENTS and \
+            once["total"] <= ONCE_TOTAL and \
+            once["sized_work"] <= ONCE_MEAN * max(1, once["sized"])
     if not small:
         return
     with module_op.context:

@@ -137,6 +137,63 @@ def test_marks(ctx, text, marked):
     assert (abi.ONE_THREAD_KEY in str(module)) == marked
 
 
+def _step_loop(chain=15, rows=16, outside=0):
+    """An LSTM-like loop of 48 trips: a rows x 128 by 128x512 product a step (2^20
+    multiply-adds at 16 rows), `chain` tanh of its result (8192 elements each), the new state
+    sliced out and written into a 48-step buffer; `outside`: the columns of a 128x512 by
+    512 x outside product after the loop (0: none)."""
+    out = f"tensor<48x{rows}x128xf32>"
+    ops = [f"      %e{i} = stablehlo.tanh %e{i - 1} : tensor<{rows}x512xf32>"
+           for i in range(1, chain + 1)]
+    after = (f"  %o = stablehlo.dot_general %w, %v, contracting_dims = [1] x [0] : (tensor<128x"
+             f"512xf32>, tensor<512x{outside}xf32>) -> tensor<128x{outside}xf32>\n") \
+        if outside else ""
+    return f"""
+func.func @main(%w: tensor<128x512xf32>, %x: tensor<{rows}x128xf32>,
+                %v: tensor<512x{max(outside, 1)}xf32>) -> {out} {{
+  %c0 = stablehlo.constant dense<0> : tensor<i32>
+  %c1 = stablehlo.constant dense<1> : tensor<i32>
+  %n = stablehlo.constant dense<48> : tensor<i32>
+  %zero = stablehlo.constant dense<0.0> : tensor<f32>
+  %buf = stablehlo.broadcast_in_dim %zero, dims = [] : (tensor<f32>) -> {out}
+  %r:3 = stablehlo.while(%i = %c0, %h = %x, %b = %buf)
+      : tensor<i32>, tensor<{rows}x128xf32>, {out}
+    cond {{
+      %lt = stablehlo.compare LT, %i, %n : (tensor<i32>, tensor<i32>) -> tensor<i1>
+      stablehlo.return %lt : tensor<i1>
+    }} do {{
+      %e0 = stablehlo.dot_general %h, %w, contracting_dims = [1] x [0]
+          : (tensor<{rows}x128xf32>, tensor<128x512xf32>) -> tensor<{rows}x512xf32>
+{chr(10).join(ops)}
+      %nh = stablehlo.slice %e{chain} [0:{rows}, 0:128]
+          : (tensor<{rows}x512xf32>) -> tensor<{rows}x128xf32>
+      %row = stablehlo.reshape %nh : (tensor<{rows}x128xf32>) -> tensor<1x{rows}x128xf32>
+      %nb = stablehlo.dynamic_update_slice %b, %row, %i, %c0, %c0
+          : ({out}, tensor<1x{rows}x128xf32>, tensor<i32>, tensor<i32>, tensor<i32>) -> {out}
+      %ni = stablehlo.add %i, %c1 : tensor<i32>
+      stablehlo.return %ni, %nh, %nb : tensor<i32>, tensor<{rows}x128xf32>, {out}
+    }}
+{after}  return %r#2 : {out}
+}}
+"""
+
+
+# The loop rule judges the work per dispatch of the loop bodies (lstm_scan: 16x128x512
+# products among ~90 small ops a step) and bounds what runs once outside the loops.
+@pytest.mark.parametrize("options, marked", [
+    ({}, True),                     # 2^20 a product (LOOP_PRODUCT); 19 ops of mean 62.0K
+    ({"chain": 14}, True),          # 18 ops over 2^10 of mean 64.97K: LOOP_MEAN
+    ({"chain": 13}, False),         # 17 of mean 68.3K
+    ({"rows": 32, "chain": 40}, False),     # 2^21 multiply-adds a step: over LOOP_PRODUCT
+    ({"outside": 17}, True),        # 1114112 outside, 1177603 a trip of the loop
+    ({"outside": 18}, False),       # 1179648 outside: more than a trip
+])
+def test_loop_marks(ctx, options, marked):
+    module = shlo.parse_module(_step_loop(**options), context=ctx)
+    abi.mark_small_loops(module.operation)
+    assert (abi.ONE_THREAD_KEY in str(module)) == marked
+
+
 def test_op_work(ctx):
     module = shlo.parse_module(DECODE, context=ctx)
     work = {}
