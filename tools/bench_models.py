@@ -598,11 +598,14 @@ def _first_line(e: Exception) -> str:
 
 def run_model(model: Model, *, rounds: int = 5, budget: float = 0.3, flags=(),
               vulkan: bool = True, small: bool = False, target: str = "cpu",
-              without=()) -> dict:
+              without=(), other_device: bool = False) -> dict:
     """One row: checks shlo on `target` against XLA on the CPU, then the interleaved times and
     cold compile times (plus a vulkan compile-only column when `vulkan` and target is cpu).
     `without` (pass names): a second shlo contender compiled without them, checked and timed
-    in the same rounds (`baseline_ms`, `ratio_baseline`: shlo / that baseline)."""
+    in the same rounds (`baseline_ms`, `ratio_baseline`: shlo / that baseline).
+    `other_device` (cpu targets): the same .vmfb on the other CPU device (local-sync where shlo
+    chose local-task, else local-task), checked and timed in the same rounds (`other_device`,
+    `other_ms`, `ratio_other`, `cpu_ratio_other`: shlo's device / the other)."""
     import shlo
     from .bench_timing import time_interleaved
 
@@ -632,11 +635,17 @@ def run_model(model: Model, *, rounds: int = 5, budget: float = 0.3, flags=(),
     if without:
         baseline = p.shlo_compile(target, flags, cache=False, without=without)
         contenders["baseline"] = lambda: baseline(*p.args)
+    if other_device and row["device"] in ("local-task", "local-sync"):
+        from ..runtime.executable import Executable
+        row["other_device"] = "local-sync" if row["device"] == "local-task" else "local-task"
+        other = Executable(executable.executable.vmfb, device=row["other_device"])
+        contenders["other"] = lambda: other(*p.args)
     want = contenders["xla"]()
     for name in contenders.keys() - {"xla"}:
         error = disagreement(model, contenders[name](), want)
         if error:
-            row["error"] = error if name == "shlo" else f"without {', '.join(without)}: {error}"
+            row["error"] = error if name == "shlo" else f"on {row['other_device']}: {error}" \
+                if name == "other" else f"without {', '.join(without)}: {error}"
             return row
     cpu: dict[str, float] = {}
     for name, (seconds, spread) in time_interleaved(contenders, rounds, budget, cpu).items():
@@ -647,6 +656,9 @@ def run_model(model: Model, *, rounds: int = 5, budget: float = 0.3, flags=(),
     if without:
         row["ratio_baseline"] = row["shlo_ms"] / row["baseline_ms"]
         row["cpu_ratio_baseline"] = row["shlo_cpu_ms"] / row["baseline_cpu_ms"]
+    if "other_ms" in row:
+        row["ratio_other"] = row["shlo_ms"] / row["other_ms"]
+        row["cpu_ratio_other"] = row["shlo_cpu_ms"] / row["other_cpu_ms"]
     row["compile_ratio"] = row["shlo_compile_ms"] / row["xla_compile_ms"]
     if row["xla_compile_cpu_ms"] > 0:
         row["compile_cpu_ratio"] = row["shlo_compile_cpu_ms"] / row["xla_compile_cpu_ms"]
@@ -684,6 +696,11 @@ def print_table(rows, out=None):
                    else "")
             print(f"{r['name']}: shlo / shlo without the named passes {r['ratio_baseline']:.2f} "
                   f"({r['baseline_ms']:.2f} ms{cpu})", file=out)
+    for r in rows:
+        if "ratio_other" in r:
+            print(f"{r['name']}: {r['device']} / the same .vmfb on {r['other_device']}: wall "
+                  f"{r['ratio_other']:.2f}, CPU time {r['cpu_ratio_other']:.2f} "
+                  f"({r['other_ms']:.2f} ms, {r['other_cpu_ms']:.2f} ms of CPU)", file=out)
     one_thread = [r["name"] for r in rows if r.get("device") == "local-sync" and "error" not in r]
     if one_thread:
         print(f"on the calling thread (local-sync, runtime.abi.mark_small_loops): "
