@@ -32,7 +32,8 @@ from .vulkan.integers import (count_leading_zeros, float_remainder, negated_divi
 from .vulkan.loops import counter_wrap
 from .vulkan.maps import map_as_tensor_ops
 from .vulkan.reductions import fence_complex_reduce_inputs, fence_zero_sums, gapped_reduce
-from .vulkan.matmuls import aligned_matmul_columns, fence_spread_products
+from .vulkan.matmuls import (aligned_matmul_columns, fence_complex_fused_products,
+                             fence_spread_products)
 from .vulkan.slices import row_strided_slice
 from .vulkan.windows import empty_window_operand, row_interior_pad, single_window
 from ..lib.builders import PRODUCTS
@@ -92,6 +93,10 @@ VULKAN_QUIRKS: tuple[Quirk, ...] = (
     Quirk("vk-f64-product-result", "the result of an f64 dot_general or convolution behind a "
           "fusion barrier (IREE's dispatch fusing it with a convert and a complex raced)",
           _PRODUCTS, _VK, fence=fence_f64_results),
+    Quirk("vk-complex-fused-product", "a real dot_general's or convolution's result behind a "
+          "fusion barrier where the elementwise ops computed from it read complex values (fused, "
+          "IREE failed to compile: 'unresolved source materialization')", _PRODUCTS, _VK,
+          fence=fence_complex_fused_products),
     Quirk("vk-bf16-product-store", "an f32 product that is rounded to bf16 stored first "
           "(compute_barrier.end)", _PRODUCTS, _VK, fence=fence_bf16_rounded_product),
     Quirk("vk-zero-constant-fold", "a float zero constant read by multiply, divide, add, "

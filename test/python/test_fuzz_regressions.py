@@ -1431,3 +1431,15 @@ def test_f16_few_output_conv_sliced_vulkan():
             assert replay("f16_few_output_conv_sliced_vulkan", worker=worker) is None
         finally:
             worker.close()
+
+
+def test_f16_conv_power_of_complex_real_vulkan():
+    """Issue 37, seed 65 program 336: an f16 convolution (one output position, IREE's matmul)
+    whose result's abs is raised to the power of an f16 convert of a complex's real part
+    failed to compile on vulkan, also without shlo's passes ('unresolved source
+    materialization' of memref<1xf16> to memref<1x1xf16, strided<[3, 1]>>): the product's
+    dispatch fused readers of the complex buffer; vk-complex-fused-product fences the result
+    (test_vulkan_complex_fused_product at 64K rows)."""
+    from conftest import vulkan_or_skip
+    vulkan_or_skip()
+    assert replay("f16_conv_power_of_complex_real_vulkan") is None

@@ -104,6 +104,13 @@ SAMPLES = {
       %r = stablehlo.convert %d : (tensor<4x3xf64>) -> tensor<4x3xf32>
       return %r : tensor<4x3xf32>
     }""",
+    "vk-complex-fused-product": """
+    func.func @f(%a: tensor<8x8xf32>, %b: tensor<8x3xf32>, %c: tensor<8x3xcomplex<f32>>) -> tensor<8x3xf32> {
+      %d = stablehlo.dot_general %a, %b, contracting_dims = [1] x [0] : (tensor<8x8xf32>, tensor<8x3xf32>) -> tensor<8x3xf32>
+      %r = stablehlo.real %c : (tensor<8x3xcomplex<f32>>) -> tensor<8x3xf32>
+      %s = stablehlo.add %d, %r : tensor<8x3xf32>
+      return %s : tensor<8x3xf32>
+    }""",
     "vk-bf16-product-store": """
     func.func @f(%a: tensor<4x8xf32>, %b: tensor<8x3xf32>) -> tensor<4x3xbf16> {
       %p = stablehlo.dot_general %a, %b, contracting_dims = [1] x [0] : (tensor<4x8xf32>, tensor<8x3xf32>) -> tensor<4x3xf32>

@@ -12,8 +12,9 @@ from iree.compiler import ir
 from shlo.dialect import stablehlo
 from shlo.dialect.rebuild import arguments
 from ...expand.index_vectors import edge_pad
-from ...lib.builders import fence_readers, fusion_barriers
+from ...lib.builders import FUSION_BARRIER, fence, fence_readers, fence_uses, fusion_barriers
 from ...lib.elementwise import ELEMENTWISE_OPS
+from ...lib.expr import element_of, is_complex
 
 
 MIN_PRODUCTS = 1 << 16      # fewer multiply-adds than this: not worth a pad and a slice
@@ -98,3 +99,52 @@ def fence_spread_products(op: ir.Operation) -> None:
         if spreads:
             fence_readers([value], value.owner.operation, fusion_barriers,
                           reads=functools.partial(_spreads, value=value))
+
+
+COMPLEX_LOOKBACK = 16       # elementwise ops followed back from a fused reader to a complex value
+
+
+def _reads_complex(value: ir.Value) -> bool:
+    """Whether `value` is complex or computed from a complex value through at most
+    COMPLEX_LOOKBACK elementwise ops, reshapes and transposes (real(c), convert(real(c)), ...)."""
+    pending, seen = [value], {value}
+    while pending and len(seen) <= COMPLEX_LOOKBACK:
+        value = pending.pop()
+        if is_complex(element_of(value)):
+            return True
+        owner = value.owner
+        if isinstance(owner, ir.Block) or owner.name not in _ELEMENT_PRESERVING:
+            continue
+        for operand in owner.operands:
+            if operand not in seen:
+                seen.add(operand)
+                pending.append(operand)
+    return False
+
+
+def fence_complex_fused_products(op: ir.Operation) -> None:
+    """A static real dot_general's or convolution's result read from behind a fusion barrier
+    (an optimization_barrier in loops) where the elementwise ops, reshapes and transposes
+    computed from it (what IREE fuses into the product's dispatch) also read a complex value
+    or one computed from complex ones: fused, IREE's SPIR-V backend failed to compile ('failed
+    to legalize unresolved source materialization from memref<1xf16> to memref<1x1xf16,
+    strided<[3, 1]>>'; f32[8, 8] @ f32[8, 3] + real(c)). A result only returned is left alone."""
+    op = op.operation
+    result = op.results[0]
+    if len(op.results) != 1 or is_complex(element_of(result)) or \
+            not ir.RankedTensorType(result.type).has_static_shape or \
+            all(use.owner.name in (FUSION_BARRIER, "func.return") for use in result.uses):
+        return
+    pending, region = [result], {result}
+    while pending:
+        value = pending.pop()
+        for use in value.uses:
+            user = use.owner.operation
+            if user.name not in _ELEMENT_PRESERVING or len(user.results) != 1:
+                continue
+            if any(v not in region and _reads_complex(v) for v in user.operands):
+                fence_uses(result, lambda v: fence([v])[0])
+                return
+            if user.results[0] not in region:
+                region.add(user.results[0])
+                pending.append(user.results[0])
