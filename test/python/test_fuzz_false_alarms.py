@@ -1,8 +1,12 @@
 """shlo-fuzz's own false alarms, fixed in the generator: the shrunk programs that shlo ran right
 and the fuzzer called wrong pass on cpu, at the sizes the fuzzer found them."""
+import os
+
 import numpy as np
 from shlo.tools.fuzz import fuzz
 from shlo.tools.fuzz import program as P
+
+HERE = os.path.join(os.path.dirname(__file__), "..", "fuzz_regressions")
 
 
 def _passes_on_cpu(program: P.Program, oracle: str = "xla") -> None:
@@ -233,4 +237,20 @@ def test_exponential_of_empty_fft_bins():
                         [P.Node("n0", "fft", ["p0"], 575587870),
                          P.Node("n2", "unary", ["n0"], 538155160)], ["n2"], [x])
     assert "stablehlo.exponential" in str(P.build(program).module)
+    _passes_on_cpu(program)
+
+
+def test_inexact_value_over_zero():
+    """Seed 65 program 403: irfft(rfft(x) / k) divided by a zero-padded divisor: where the
+    IRFFT's exact value is 0, its f32 rounding noise over 0 gave +-inf on Vulkan for XLA's
+    NaN (0 / 0); a float divide of an inexact value now reads divisors of 0 as 1."""
+    x = np.load(os.path.join(HERE, "inexact_value_over_zero", "input_0.npy"))
+    d = np.array([1650981843, 359075999, 1348319527, -1525247291, -51979237], np.int32)
+    program = P.Program([P.Param("p1", x.shape, "S32"), P.Param("p2", d.shape, "S32")],
+                        [P.Node("n4", "fft", ["p1"], 300947931),
+                         P.Node("n5", "binary", ["n4", "p2"], 237199683)], ["n5"], [x, d])
+    text = str(P.build(program).module)
+    assert "stablehlo.divide" in text and "IRFFT" in text
+    divisor = text[text.index("stablehlo.divide"):].split("\n")[0].split(",")[1].strip().split()[0]
+    assert f"{divisor} = stablehlo.select" in text
     _passes_on_cpu(program)

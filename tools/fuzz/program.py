@@ -457,10 +457,13 @@ def binary(b: Builder, rng, a: Val, others) -> Val:
     cancel = a.cancel or c.cancel or (name in ("Add", "Sub") and err > 0) or name == "Rem"
     if name == "Rem" and (a.err or c.err):
         fragile = True
-    lhs = a.op
+    lhs, rhs = a.op, c.op
     if name == "Pow" and (a.err or c.err):  # a negative base to an inexact integer power
         lhs = xla.Abs(lhs)                  # (-4 to -4.0000005) is NaN or a number by luck
-    op = xla.OPS[name](lhs, c.op)
+    if name == "Div" and a.err:     # an inexact 0 (an IRFFT's rounding noise) over 0 is NaN or
+        zero = b.const(0, a.dtype, a.shape)     # +-inf by luck (seed 65 program 403):
+        rhs = xla.Select(xla.Eq(rhs, zero), b.const(1, a.dtype, a.shape), rhs)  # divisors 0 -> 1
+    op = xla.OPS[name](lhs, rhs)
     if name == "Pow":   # XLA rewrites x / pow(y, z) as x * pow(y, -z): an f16 pow(7, 7) over
         if b.xla_safe:  # itself was inf, not inf / inf = NaN (seed 74 program 179)
             op = xla.OptimizationBarrier(op)
