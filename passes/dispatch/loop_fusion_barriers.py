@@ -16,7 +16,8 @@ complex, into one fusion barrier per operand (`lib.builders.fusion_barrier`): th
 fence (computed in dispatches of its own), without the host wait. Barriers of block arguments,
 of captured values and of while/if/case results (shlo-barrier-loop-results' keep their
 purpose), of f64 or complex values (fusion barriers between a complex128 SVD's real parts
-failed IREE's stream scheduling) and of dynamic shapes stay.
+failed IREE's stream scheduling), of scalars (the one-element fences) and of dynamic shapes
+stay.
 """
 from __future__ import annotations
 
@@ -34,14 +35,17 @@ _KEPT_PRODUCERS = frozenset({"stablehlo.while", "stablehlo.if", "stablehlo.case"
 
 def _fusable(value: ir.Value, block: ir.Block) -> bool:
     """Whether `value`, read by a barrier in `block`, can pass a fusion barrier instead: an
-    op of `block` computes it (not a loop, if, case or barrier), static shape, not f64 or
+    op of `block` computes it (not a loop, if, case or barrier), static shape of rank 1 or
+    more (a scalar barrier is shlo-fence-scalar-scatter-updates' fence of one element, which
+    IREE fails as a fusion barrier: 'expected rank to be smaller or equal'), not f64 or
     complex."""
     owner = value.owner
     if isinstance(owner, ir.Block) or owner.operation.name in _KEPT_PRODUCERS or \
             owner.operation.block != block:
         return False
     if not isinstance(value.type, ir.RankedTensorType) or \
-            not ir.RankedTensorType(value.type).has_static_shape:
+            not ir.RankedTensorType(value.type).has_static_shape or \
+            ir.RankedTensorType(value.type).rank == 0:     # shlo's scalar fences of one element
         return False
     element = ir.RankedTensorType(value.type).element_type.maybe_downcast()
     return not isinstance(element, ir.F64Type) and not is_complex(element)
