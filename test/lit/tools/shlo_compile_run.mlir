@@ -26,6 +26,7 @@
 // STAGES-NEXT: {{[0-9]+}}-shlo-fold-dynamic-self-ops.mlir
 // STAGES-NEXT: {{[0-9]+}}-shlo-split-complex-constants.mlir
 // STAGES-NEXT: {{[0-9]+}}-shlo-read-barrier-results.mlir
+// STAGES-NEXT: {{[0-9]+}}-shlo-merge-edge-pads.mlir
 // STAGES-NEXT: {{[0-9]+}}-shlo-barrier-returned-arguments.mlir
 // STAGES-NEXT: {{[0-9]+}}-boundary.mlir
 // STAGES-NEXT: {{[0-9]+}}-iree-input.mlir
