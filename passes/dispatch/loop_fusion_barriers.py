@@ -43,11 +43,11 @@ def _fusable(value: ir.Value, block: ir.Block) -> bool:
     if isinstance(owner, ir.Block) or owner.operation.name in _KEPT_PRODUCERS or \
             owner.operation.block != block:
         return False
-    if not isinstance(value.type, ir.RankedTensorType) or \
-            not ir.RankedTensorType(value.type).has_static_shape or \
-            ir.RankedTensorType(value.type).rank == 0:     # shlo's scalar fences of one element
+    t = value.type
+    if not isinstance(t, ir.RankedTensorType) or not t.has_static_shape or \
+            t.rank == 0:                                # shlo's scalar fences of one element
         return False
-    element = ir.RankedTensorType(value.type).element_type.maybe_downcast()
+    element = t.element_type.maybe_downcast()
     return not isinstance(element, ir.F64Type) and not is_complex(element)
 
 
