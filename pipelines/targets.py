@@ -148,9 +148,11 @@ KINDS: dict[str, TargetKind] = {k.name: k for k in (
                # Mesa: exp 44 ULP off, log1p = log(1 + x) (docs/iree_gaps.md); top_k as
                # IREE's topk: 43 ms against the network's 1254 ms on lavapipe. lavapipe ends
                # a workgroup's loops after 65535 iterations: no reduction longer than 4096;
-               # top-k by rank was slower on lavapipe (48 ms against 36, 32x4096, k = 40)
+               # top-k by rank was slower on lavapipe (48 ms against 36, 32x4096, k = 40);
+               # IREE's own sort loops n^2 times a row: right only up to 256 elements
                (("shlo-accurate-math", "exp-log=true"), ("shlo-lower-sort", "top-k=true"),
                 ("shlo-lower-sort", "top-k-rank=false"),
+                ("shlo-lower-sort", "native-max-length=256"),
                 ("shlo-split-long-reduce", "threads=false"),
                 ("shlo-split-long-reduce", "max-length=4096")),
                ("shlo-legalize-vulkan-ops", "shlo-split-long-reduce", "shlo-loop-fusion-barriers")),

@@ -42,6 +42,7 @@ import numpy as np
 from iree.compiler import ir
 
 from shlo.dialect import stablehlo
+from shlo.errors import PassError
 from ..lib import builders as extras
 from ..chlo import structure as chlo_structure
 from . import sort_keys, sort_top_k
@@ -65,6 +66,8 @@ class LowerSort(Pass):
     top_k_rank: bool = True      # and their selections by rank where cheaper (slower on lavapipe)
     static_from: int = 1 << 14   # elements from which the steps are in line
     unroll: int = 8              # steps per loop iteration below that
+    native_max_length: int = 0   # IREE's own sort is right up to this length (0: any; 256
+                                 # on vulkan): longer sorts take the network or are an error
 
     def run(self, op: ir.Operation) -> None:
         for sort in nested_ops(op, "stablehlo.sort"):
@@ -80,7 +83,18 @@ class LowerSort(Pass):
             if self.top_k and _as_top_k(sort, self.top_k_rank):
                 continue
             min_size = 2 if _is_stable(sort) else self.min_size
-            if why_not_lowered(sort, min_size) is None:
+            if self.native_max_length:
+                min_size = min(min_size, self.native_max_length + 1)
+            why = why_not_lowered(sort, min_size)
+            if why is not None and self.native_max_length and not _at_most(
+                    sort, self.native_max_length):
+                n = _length(sort)
+                rows = "run-time sized rows" if n is None else f"rows of {n} elements"
+                raise PassError(f"shlo-lower-sort: a sort of {rows} cannot take the sorting "
+                                f"network ({why}), and IREE's own sort is right only up to "
+                                f"{self.native_max_length} elements a row on this target (its "
+                                f"loops are cut short)", at=sort)
+            if why is None:
                 order = None if _tie_order(sort) else sort_keys.recognise(sort)
                 if order is not None and order[0] != "numbers":
                     # the network sorts packed (key, position) integers, which compare in
@@ -150,6 +164,20 @@ def _tie_order(sort: ir.Operation) -> tuple[str, bool] | None:
             or element.width < 8):
         return None
     return sort_keys.recognise(sort, any_width=True)
+
+
+def _length(sort: ir.Operation) -> int | None:
+    """The length of the sorted dimension, None when run-time sized."""
+    t = ir.RankedTensorType(sort.operands[0].type)
+    if not t.rank:
+        return 1
+    n = t.shape[ir.IntegerAttr(sort.attributes["dimension"]).value % t.rank]
+    return None if ir.ShapedType.is_dynamic_size(n) else n
+
+
+def _at_most(sort: ir.Operation, length: int) -> bool:
+    n = _length(sort)
+    return n is not None and n <= length
 
 
 def why_not_lowered(sort: ir.Operation, min_size: int) -> str | None:

@@ -34,8 +34,8 @@ from .vulkan.maps import map_as_tensor_ops
 from .vulkan.reductions import fence_complex_reduce_inputs, fence_zero_sums, gapped_reduce
 from .vulkan.matmuls import (aligned_matmul_columns, fence_complex_fused_products,
                              fence_spread_products)
-from .vulkan.slices import row_strided_slice
-from .vulkan.windows import empty_window_operand, row_interior_pad, single_window
+from .vulkan.slices import squeezed_strided_slice
+from .vulkan.windows import empty_window_operand, single_window, squeezed_interior_pad
 from ..lib.builders import PRODUCTS
 
 _VK = ("vulkan",)
@@ -170,9 +170,11 @@ VULKAN_QUIRKS: tuple[Quirk, ...] = (
           ("stablehlo.subtract", "stablehlo.add"), _VK, fence=fence_error_free_sum),
     Quirk("vk-unit-strided-slice", "a slice's stride set to 1 along dimensions it takes one "
           "element of", ("stablehlo.slice",), _VK, rule=unit_strided_slice),
-    Quirk("vk-row-strided-slice", "a strided slice of a value with one dimension above 1 (a "
-          "1xN row) as the slice of its 1-D reshape (the 2-D form failed to compile fused: "
-          "'unresolved materialization')", ("stablehlo.slice",), _VK, rule=row_strided_slice),
+    Quirk("vk-squeezed-strided-slice", "a strided slice of a value with size-1 dimensions as "
+          "the slice of its reshape without them (a 1xN row failed to compile fused: "
+          "'unresolved materialization'; x[:, ::2] of an Nx64x1 x read 4 neighbours for every "
+          "4 strided elements, silently)", ("stablehlo.slice",), _VK,
+          rule=squeezed_strided_slice),
     Quirk("vk-fft-fused-read", "a 1-D fft's result behind a fusion barrier, an IRFFT through "
           "the complex IFFT; one of more than 65536 points as ffts of at most 65536 "
           "(four-step; IREE's own was wrong from index 65535 on)", ("stablehlo.fft",), _VK,
@@ -191,10 +193,11 @@ VULKAN_QUIRKS: tuple[Quirk, ...] = (
           "reduce's or reduce_window's from a +-0 constant plus that init again, the zero read "
           "from memory (short sums of -0 terms from +0 were -0: the shader folded the start)",
           _PRODUCTS + _REDUCE + ("stablehlo.reduce_window",), _VK, fence=fence_zero_sums),
-    Quirk("vk-row-interior-pad", "a pad with interior padding of a value with one dimension "
-          "above 1 (a 1xN row; a window's base dilation) as the pad of its 1-D reshape (the "
-          "2-D form failed to compile: 'unresolved materialization')", ("stablehlo.pad",),
-          _VK, rule=row_interior_pad),
+    Quirk("vk-squeezed-interior-pad", "a pad with interior padding of a value with size-1 "
+          "dimensions as the pad of its reshape without them (a 1xN row, a window's base "
+          "dilation, failed to compile: 'unresolved materialization'; an Nx32x1 pad put each 4 "
+          "elements side by side, silently)", ("stablehlo.pad",), _VK,
+          rule=squeezed_interior_pad),
 )
 
 

@@ -298,10 +298,10 @@ SAMPLES = {
           : (tensor<8xf32>, tensor<f32>) -> tensor<f32>
       return %r : tensor<f32>
     }""",
-    "vk-row-strided-slice": """
-    func.func @f(%x: tensor<1x16xf32>) -> tensor<1x8xf32> {
-      %r = stablehlo.slice %x [0:1, 1:16:2] : (tensor<1x16xf32>) -> tensor<1x8xf32>
-      return %r : tensor<1x8xf32>
+    "vk-squeezed-strided-slice": """
+    func.func @f(%x: tensor<2x64x1xf32>) -> tensor<2x32x1xf32> {
+      %r = stablehlo.slice %x [0:2, 1:64:2, 0:1] : (tensor<2x64x1xf32>) -> tensor<2x32x1xf32>
+      return %r : tensor<2x32x1xf32>
     }""",
     "vk-fft-fused-read": """
     func.func @f(%x: tensor<4x32xcomplex<f32>>) -> tensor<4x32xf32> {
@@ -375,10 +375,10 @@ SAMPLES = {
       %r = stablehlo.reduce(%x init: %z) applies stablehlo.add across dimensions = [1] : (tensor<8x3xf32>, tensor<f32>) -> tensor<8xf32>
       return %r : tensor<8xf32>
     }""",
-    "vk-row-interior-pad": """
-    func.func @f(%x: tensor<1x4xf32>, %v: tensor<f32>) -> tensor<1x7xf32> {
-      %r = stablehlo.pad %x, %v, low = [0, 0], high = [0, 0], interior = [0, 1] : (tensor<1x4xf32>, tensor<f32>) -> tensor<1x7xf32>
-      return %r : tensor<1x7xf32>
+    "vk-squeezed-interior-pad": """
+    func.func @f(%x: tensor<2x4x1xf32>, %v: tensor<f32>) -> tensor<2x7x1xf32> {
+      %r = stablehlo.pad %x, %v, low = [0, 0, 0], high = [0, 0, 0], interior = [0, 1, 0] : (tensor<2x4x1xf32>, tensor<f32>) -> tensor<2x7x1xf32>
+      return %r : tensor<2x7x1xf32>
     }""",
     "gpu-f8-convert": """
     func.func @f(%x: tensor<4xf32>) -> tensor<4xf8E4M3FN> {

@@ -1,5 +1,6 @@
-"""Vulkan quirk rewrite of slices: a strided slice of a value with one dimension above 1 as
-the slice of its 1-D reshape (docs/iree_gaps.md#vk-row-strided-slice-strided-slices-of-a-1xn-row)."""
+"""Vulkan quirk rewrite of slices: a strided slice of a value with size-1 dimensions as the
+slice of its reshape without them
+(docs/iree_gaps.md#vk-squeezed-strided-slice-strided-slices-of-values-with-size-1-dimensions)."""
 from __future__ import annotations
 
 from iree.compiler import ir
@@ -7,23 +8,24 @@ from iree.compiler import ir
 from shlo.dialect import stablehlo
 
 
-def row_strided_slice(op: ir.Operation):
-    """A static slice, strided along the one dimension of its operand above 1 (x[:, ::2] of
-    a 1xN x), as reshape(slice(reshape(x, [N]))); else None."""
+def squeezed_strided_slice(op: ir.Operation):
+    """A static slice with a stride above 1 whose operand has a dimension of size 1 (x[:, ::2]
+    of a 1xN or an Nx64x1 x), as reshape(slice(x without its size-1 dimensions)); else
+    None."""
     t = ir.RankedTensorType(op.operands[0].type)
     out = ir.RankedTensorType(op.results[0].type)
-    if not t.has_static_shape or t.rank < 2 or 0 in out.shape:
+    if not t.has_static_shape or 0 in out.shape:
         return None
-    wide = [d for d, n in enumerate(t.shape) if n != 1]
     strides = list(ir.DenseI64ArrayAttr(op.attributes["strides"]))
-    if len(wide) != 1 or strides[wide[0]] == 1:
+    kept = [d for d, n in enumerate(t.shape) if n != 1]
+    if len(kept) == t.rank or all(s == 1 for s in strides):
         return None
-    d = wide[0]
     starts = list(ir.DenseI64ArrayAttr(op.attributes["start_indices"]))
     limits = list(ir.DenseI64ArrayAttr(op.attributes["limit_indices"]))
-    row = stablehlo.reshape(op.operands[0], result_type=ir.RankedTensorType.get(
-        [t.shape[d]], t.element_type))
-    part = stablehlo.slice(row, start_indices=[starts[d]], limit_indices=[limits[d]],
-                           strides=[strides[d]], result_type=ir.RankedTensorType.get(
-                               [out.shape[d]], t.element_type))
+    squeezed = stablehlo.reshape(op.operands[0], result_type=ir.RankedTensorType.get(
+        [t.shape[d] for d in kept], t.element_type))
+    part = stablehlo.slice(squeezed, start_indices=[starts[d] for d in kept],
+                           limit_indices=[limits[d] for d in kept],
+                           strides=[strides[d] for d in kept], result_type=ir.RankedTensorType.get(
+                               [out.shape[d] for d in kept], t.element_type))
     return [stablehlo.reshape(part, result_type=out)]

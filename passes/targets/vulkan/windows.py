@@ -1,8 +1,9 @@
 """Vulkan quirk rewrites of reduce_window: an empty operand's windows over its padding
 (docs/iree_gaps.md#vk-empty-window-operand-windows-of-an-empty-operand); one window per
 kept position as a reduce (docs/iree_gaps.md#vk-single-window-one-window-as-a-reduce); the
-interior pad of a window's base dilation of a 1xN row on its 1-D reshape
-(docs/iree_gaps.md#vk-row-interior-pad-interior-padding-of-a-1xn-row)."""
+interior pad of a value with size-1 dimensions (a window's base dilation of a 1xN row) on its
+reshape without them
+(docs/iree_gaps.md#vk-squeezed-interior-pad-interior-padding-of-values-with-size-1-dimensions)."""
 from __future__ import annotations
 
 from iree.compiler import ir
@@ -68,29 +69,29 @@ def single_window(op: ir.Operation):
     return [stablehlo.reshape(kept, result_type=out)]
 
 
-def row_interior_pad(op: ir.Operation):
-    """A static pad with interior padding along the one dimension of its operand above 1
-    (shlo-expand-reduce-window's base dilation of a 1xN row) as the pad of the operand's
-    1-D reshape along it, reshaped back, then edge-padded along the others as the pad is
+def squeezed_interior_pad(op: ir.Operation):
+    """A static pad with interior padding whose operand has dimensions of size 1 (a 1xN row,
+    shlo-expand-reduce-window's base dilation of it; an Nx32x1 value) as the pad of the
+    operand reshaped without them, reshaped back, then edge-padded along them as the pad is
     (also where low and high cancel: [1, -1] moves the row out); else None."""
     x, value = op.operands
     t, out = ir.RankedTensorType(x.type), ir.RankedTensorType(op.results[0].type)
     if not t.has_static_shape or t.rank < 2 or 0 in t.shape or 0 in out.shape:
         return None
-    wide = [d for d, n in enumerate(t.shape) if n != 1]
+    kept = [d for d, n in enumerate(t.shape) if n != 1]
     low, high, interior = (list(ir.DenseI64ArrayAttr(op.attributes[name])) for name in (
         "edge_padding_low", "edge_padding_high", "interior_padding"))
-    if len(wide) != 1 or interior[wide[0]] == 0:
+    if len(kept) == t.rank or not any(interior[d] for d in kept):
         return None
-    d = wide[0]
-    row = stablehlo.reshape(x, result_type=ir.RankedTensorType.get([t.shape[d]],
-                                                                    t.element_type))
-    row = stablehlo.pad(row, value, edge_padding_low=[low[d]], edge_padding_high=[high[d]],
-                        interior_padding=[interior[d]])
-    shape = [1] * t.rank
-    shape[d] = out.shape[d]
-    padded = stablehlo.reshape(row, result_type=ir.RankedTensorType.get(shape, t.element_type))
-    edges = [[0 if k == d else p[k] for k in range(t.rank)] for p in (low, high)]
+    squeezed = stablehlo.reshape(x, result_type=ir.RankedTensorType.get(
+        [t.shape[d] for d in kept], t.element_type))
+    squeezed = stablehlo.pad(squeezed, value, edge_padding_low=[low[d] for d in kept],
+                             edge_padding_high=[high[d] for d in kept],
+                             interior_padding=[interior[d] for d in kept])
+    shape = [out.shape[d] if d in kept else 1 for d in range(t.rank)]
+    padded = stablehlo.reshape(squeezed, result_type=ir.RankedTensorType.get(
+        shape, t.element_type))
+    edges = [[0 if k in kept else p[k] for k in range(t.rank)] for p in (low, high)]
     if not any(edges[0] + edges[1]):
         return [padded]
     return [stablehlo.pad(padded, value, edge_padding_low=edges[0], edge_padding_high=edges[1],

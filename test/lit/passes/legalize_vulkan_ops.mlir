@@ -283,16 +283,16 @@ func.func @zero_sums(%a: tensor<4x5xf32>, %b: tensor<5x3xf32>, %i: tensor<f32>, 
   return %d, %s, %t, %k : tensor<4x3xf32>, tensor<4xf32>, tensor<4xf32>, tensor<3x3xi32>
 }
 
-// vk-row-interior-pad: an interior pad of a 1xN row is the pad of its 1-D reshape, edge-padded
+// vk-squeezed-interior-pad: an interior pad of a 1xN row is the pad of its 1-D reshape, edge-padded
 // back along the unit dimension where the pad widens it; a 2xN pad stays.
-// CHECK-LABEL: func.func @row_interior_pad
+// CHECK-LABEL: func.func @squeezed_interior_pad
 // CHECK:         %[[R:.*]] = stablehlo.reshape %arg0 : (tensor<1x8xf32>) -> tensor<8xf32>
 // CHECK:         %[[P:.*]] = stablehlo.pad %[[R]], %arg1, low = [-1], high = [1], interior = [1] : (tensor<8xf32>, tensor<f32>) -> tensor<15xf32>
 // CHECK:         %[[B:.*]] = stablehlo.reshape %[[P]] : (tensor<15xf32>) -> tensor<1x15xf32>
 // CHECK:         %[[E:.*]] = stablehlo.pad %[[B]], %arg1, low = [1, 0], high = [0, 0], interior = [0, 0] : (tensor<1x15xf32>, tensor<f32>) -> tensor<2x15xf32>
 // CHECK:         %[[T:.*]] = stablehlo.pad %arg2, %arg1, low = [0, 0], high = [0, 0], interior = [0, 1] : (tensor<2x8xf32>, tensor<f32>) -> tensor<2x15xf32>
 // CHECK-NEXT:    return %[[E]], %[[T]]
-func.func @row_interior_pad(%x: tensor<1x8xf32>, %v: tensor<f32>, %y: tensor<2x8xf32>)
+func.func @squeezed_interior_pad(%x: tensor<1x8xf32>, %v: tensor<f32>, %y: tensor<2x8xf32>)
     -> (tensor<2x15xf32>, tensor<2x15xf32>) {
   %p = stablehlo.pad %x, %v, low = [1, -1], high = [0, 1], interior = [0, 1] : (tensor<1x8xf32>, tensor<f32>) -> tensor<2x15xf32>
   %q = stablehlo.pad %y, %v, low = [0, 0], high = [0, 0], interior = [0, 1] : (tensor<2x8xf32>, tensor<f32>) -> tensor<2x15xf32>

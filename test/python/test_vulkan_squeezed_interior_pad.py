@@ -1,7 +1,8 @@
-"""vk-row-interior-pad: a pad with interior padding of a computed 1xN row (shlo-expand-reduce-
-window's form of a window's base dilation) failed to compile on vulkan, also without shlo's
-passes ('unresolved materialization' of memref<16xf32> to memref<1x16xf32>; fuzz seed 61
-program 407); against numpy at 65536 elements and more, on cpu (with the Vulkan rewrites) and
+"""vk-squeezed-interior-pad: a pad with interior padding of a computed 1xN row (shlo-expand-
+reduce-window's form of a window's base dilation) failed to compile on vulkan, also without
+shlo's passes ('unresolved materialization' of memref<16xf32> to memref<1x16xf32>; fuzz seed
+61 program 407); of a computed AxBx1 value it was silently wrong (groups of 4 elements side by
+side); against numpy at 65536 elements and more, on cpu (with the Vulkan rewrites) and
 vulkan."""
 import numpy as np
 import pytest
@@ -42,6 +43,18 @@ func.func @pad_moved_row(%x: tensor<1x{N // 2}xf32>, %v: tensor<f32>) -> tensor<
       : (tensor<1x{N // 2}xf32>, tensor<f32>) -> tensor<1x{N + 1}xf32>
   return %r : tensor<1x{N + 1}xf32>
 }}
+func.func @pad_columns_i32(%x: tensor<256x128x1xi32>, %v: tensor<i32>) -> tensor<256x255x1xi32> {{
+  %n = stablehlo.multiply %x, %x : tensor<256x128x1xi32>
+  %r = stablehlo.pad %n, %v, low = [0, 0, 0], high = [0, 0, 0], interior = [0, 1, 0]
+      : (tensor<256x128x1xi32>, tensor<i32>) -> tensor<256x255x1xi32>
+  return %r : tensor<256x255x1xi32>
+}}
+func.func @pad_unit_dims_f32(%x: tensor<2x64x1x1xf32>, %v: tensor<f32>) -> tensor<3x191x2x1xf32> {{
+  %n = stablehlo.negate %x : tensor<2x64x1x1xf32>
+  %r = stablehlo.pad %n, %v, low = [1, -1, 1, 0], high = [0, 2, 0, 0], interior = [0, 2, 0, 0]
+      : (tensor<2x64x1x1xf32>, tensor<f32>) -> tensor<3x191x2x1xf32>
+  return %r : tensor<3x191x2x1xf32>
+}}
 """
 
 
@@ -63,3 +76,10 @@ def test_interior_pads_of_rows(ctx, target):
                                rtol=2e-6, atol=0)
     got = exe.function("pad_moved_row")(r, np.float32(-2.5))       # the row padded out of view
     np.testing.assert_array_equal(got, numpy_pad(np.exp(r), np.float32(-2.5), [1, 2], [-1, 0], [0, 1]))
+    c = rng.integers(-40000, 40000, (256, 128, 1)).astype(np.int32)
+    got = exe.function("pad_columns_i32")(c, np.int32(-7))
+    np.testing.assert_array_equal(got, numpy_pad(c * c, np.int32(-7), [0, 0, 0], [0, 0, 0], [0, 1, 0]))
+    u = rng.standard_normal((2, 64, 1, 1)).astype(np.float32)
+    got = exe.function("pad_unit_dims_f32")(u, np.float32(0.5))
+    np.testing.assert_array_equal(got, numpy_pad(-u, np.float32(0.5), [1, -1, 1, 0], [0, 2, 0, 0],
+                                                 [0, 2, 0, 0]))
