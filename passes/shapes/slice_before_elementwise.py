@@ -10,7 +10,9 @@ strided window slices of shlo-expand-select-and-scatter did the same without a r
 The op the slice reads is sliced through when the slice keeps at most half of it or nothing
 else uses it (else the whole op stays and the slice would compute part of it twice); the ops
 above it only when nothing else uses them (a slice through part of shlo-accurate-math's complex
-exp, its table lookups left whole, failed IREE 3.13's cpu compile: fuzz seed 71 program 219). Rank-0
+exp, its table lookups left whole, failed IREE 3.13's cpu compile: fuzz seed 71 program 219),
+or when the slice keeps FEW_ELEMENTS or fewer (one element of a converted value that an `if`
+also read whole went to Vulkan shared memory whole: seed 66 program 140). Rank-0
 operands of a ranked op (clamp bounds, a select's scalar predicate) stay as they are; those of
 a rank-0 op are reshaped and sliced like the others; broadcast scalars and
 splat constants become ones of the slice's shape. Each value of a chain is sliced once per
@@ -116,7 +118,7 @@ class _Slicer:
             return stablehlo.constant(ir.DenseElementsAttr.get_splat(
                 self.shaped(element), splat.get_splat_value()), result_type=None)
         if (op is not None and self.budget > 0 and _is_elementwise(op, self.source)
-                and (_users(value) == 1 or self.small and value == self.root)
+                and (_users(value) == 1 or self.few or self.small and value == self.root)
                 and (self.few or not _reads_i1_leaf(op))):
             self.budget -= 1
             operands = [v if self.source and ir.RankedTensorType(v.type).rank == 0
