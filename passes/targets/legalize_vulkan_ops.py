@@ -32,7 +32,8 @@ from .vulkan.integers import (count_leading_zeros, float_remainder, negated_divi
 from .vulkan.loops import counter_wrap
 from .vulkan.maps import map_as_tensor_ops
 from .vulkan.reductions import fence_complex_reduce_inputs, fence_zero_sums, gapped_reduce
-from .vulkan.matmuls import (aligned_matmul_columns, fence_complex_fused_products,
+from .vulkan.matmuls import (aligned_matmul_columns, fence_boolean_product_inputs,
+                             fence_complex_fused_products,
                              fence_spread_products)
 from .vulkan.slices import squeezed_strided_slice
 from .vulkan.windows import empty_window_operand, single_window, squeezed_interior_pad
@@ -130,6 +131,9 @@ VULKAN_QUIRKS: tuple[Quirk, ...] = (
           "8/16-bit numbers behind fusion barriers (a fused i32 convert of bf16 raced with "
           "the products reading it)", ("stablehlo.convolution",), _VK,
           fence=fence_narrow_convolution_inputs),
+    Quirk("vk-boolean-product-input", "a dot_general's operands computed from booleans behind "
+          "fences (fused, the i1 reads went out of bounds: a segfault, a hang or a corrupted "
+          "heap)", ("stablehlo.dot_general",), _VK, fence=fence_boolean_product_inputs),
     Quirk("vk-complex-constant", "a complex<f32> constant as stablehlo.complex of two f32 "
           "constants (a non-splat one failed to compile)", ("stablehlo.constant",), _VK,
           rule=complex_f32_constant),

@@ -1484,3 +1484,13 @@ def test_f16_conv_power_of_complex_real_vulkan():
     from conftest import vulkan_or_skip
     vulkan_or_skip()
     assert replay("f16_conv_power_of_complex_real_vulkan") is None
+
+
+def test_boolean_matvec_vulkan():
+    """Seed 67 program 885: `convert(b) @ convert(b).reshape(-1)[:8]` of i1[8, 512] ran right
+    on vulkan but corrupted the heap (`free(): invalid pointer` at exit; IREE alone segfaults
+    in the call): the i1 reads fused into the matvec went out of bounds;
+    vk-boolean-product-input reads the product's boolean-derived operands from memory."""
+    from conftest import vulkan_or_skip
+    vulkan_or_skip()
+    assert replay("boolean_matvec_vulkan") is None

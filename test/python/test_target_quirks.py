@@ -298,6 +298,12 @@ SAMPLES = {
           : (tensor<8xf32>, tensor<f32>) -> tensor<f32>
       return %r : tensor<f32>
     }""",
+    "vk-boolean-product-input": """
+    func.func @f(%b: tensor<8x16xi1>, %v: tensor<8xi32>) -> tensor<16xi32> {
+      %x = stablehlo.convert %b : (tensor<8x16xi1>) -> tensor<8x16xi32>
+      %r = stablehlo.dot_general %x, %v, contracting_dims = [0] x [0] : (tensor<8x16xi32>, tensor<8xi32>) -> tensor<16xi32>
+      return %r : tensor<16xi32>
+    }""",
     "vk-squeezed-strided-slice": """
     func.func @f(%x: tensor<2x64x1xf32>) -> tensor<2x32x1xf32> {
       %r = stablehlo.slice %x [0:2, 1:64:2, 0:1] : (tensor<2x64x1xf32>) -> tensor<2x32x1xf32>

@@ -1,7 +1,9 @@
 """Vulkan quirks of dot_general: the result's last dimension padded to an aligned width
 (docs/iree_gaps.md#vk-aligned-matmul-columns-products-of-odd-widths); products that a
 broadcast spreads read from memory
-(docs/iree_gaps.md#vk-spread-product-products-spread-by-a-broadcast-or-another-product)."""
+(docs/iree_gaps.md#vk-spread-product-products-spread-by-a-broadcast-or-another-product);
+operands computed from booleans read from memory
+(docs/iree_gaps.md#vk-boolean-product-input-products-of-values-computed-from-booleans)."""
 from __future__ import annotations
 
 import functools
@@ -14,6 +16,7 @@ from shlo.dialect.rebuild import arguments
 from ...expand.index_vectors import edge_pad
 from ...lib.builders import FUSION_BARRIER, fence, fence_readers, fence_uses, fusion_barriers
 from ...lib.elementwise import ELEMENTWISE_OPS
+from ...base import reads_narrow_values
 from ...lib.expr import element_of, is_complex
 
 
@@ -120,6 +123,20 @@ def _reads_complex(value: ir.Value) -> bool:
                 seen.add(operand)
                 pending.append(operand)
     return False
+
+
+def fence_boolean_product_inputs(op: ir.Operation) -> None:
+    """A dot_general's operands computed from booleans (a convert or select of an i1 value,
+    followed back 8 ops; not an argument, a constant or a fused barrier's result) read from
+    behind fences: fused into the product's dispatch, the i1 reads went out of bounds (a
+    segfault in the call, a hang, or a heap corrupted until exit)."""
+    for i, operand in enumerate(op.operands):
+        if isinstance(operand.owner, ir.Block) or operand.owner.name in (
+                FUSION_BARRIER, "stablehlo.constant"):
+            continue
+        if reads_narrow_values(operand, below=2, booleans=True):
+            with ir.InsertionPoint(op), op.location:
+                op.operands[i] = fence([operand])[0]
 
 
 def fence_complex_fused_products(op: ir.Operation) -> None:
