@@ -11,8 +11,9 @@ The op the slice reads is sliced through when the slice keeps at most half of it
 else uses it (else the whole op stays and the slice would compute part of it twice); the ops
 above it only when nothing else uses them (a slice through part of shlo-accurate-math's complex
 exp, its table lookups left whole, failed IREE 3.13's cpu compile: fuzz seed 71 program 219),
-or when the slice keeps FEW_ELEMENTS or fewer (one element of a converted value that an `if`
-also read whole went to Vulkan shared memory whole: seed 66 program 140). Rank-0
+or only the ops the slice crosses read them (a diamond: bf16 rounding reads a value twice), or
+when the slice keeps FEW_ELEMENTS or fewer (one element of a converted value that an `if` also
+read whole went to Vulkan shared memory whole: seed 66 program 140). Rank-0
 operands of a ranked op (clamp bounds, a select's scalar predicate) stay as they are; those of
 a rank-0 op are reshaped and sliced like the others; broadcast scalars and
 splat constants become ones of the slice's shape. Each value of a chain is sliced once per
@@ -93,6 +94,7 @@ class _Slicer:
     small: bool                 # the slice keeps at most half of the elements
     few: bool                   # the slice keeps FEW_ELEMENTS or fewer
     root: ir.Value | None = None    # the value the slice reads (or its reshape's operand)
+    private: frozenset = frozenset()    # values only the ops the slice crosses read
     budget: int = MAX_OPS
     memo: dict = dataclasses.field(default_factory=dict)
 
@@ -118,7 +120,8 @@ class _Slicer:
             return stablehlo.constant(ir.DenseElementsAttr.get_splat(
                 self.shaped(element), splat.get_splat_value()), result_type=None)
         if (op is not None and self.budget > 0 and _is_elementwise(op, self.source)
-                and (_users(value) == 1 or self.few or self.small and value == self.root)
+                and (_users(value) == 1 or value in self.private or self.few
+                     or self.small and value == self.root)
                 and (self.few or not _reads_i1_leaf(op))):
             self.budget -= 1
             operands = [v if self.source and ir.RankedTensorType(v.type).rank == 0
@@ -137,6 +140,30 @@ class _Slicer:
             limit_indices=list(ir.DenseI64ArrayAttr(attrs["limit_indices"])),
             strides=list(ir.DenseI64ArrayAttr(attrs["strides"])),
             result_type=self.shaped(element))
+
+
+def _private(root: ir.Value, shape: list[int]) -> frozenset:
+    """The values of `shape` that elementwise ops compute `root` from (at most MAX_OPS) and
+    that nothing but those ops and `root`'s own reader reads: a diamond inside the chain (a
+    value read twice by the ops above a slice, as the bf16 rounding of a convert is) is
+    crossed whole."""
+    region, pending = set(), [root]
+    while pending and len(region) < MAX_OPS:
+        value = pending.pop()
+        op = _owner(value)
+        if value in region or not _is_elementwise(op, shape):
+            continue
+        region.add(value)
+        pending.extend(op.operands)
+    changed = True
+    while changed:
+        changed = False
+        for value in list(region):
+            if value != root and any(len(use.owner.results) != 1 or
+                                     use.owner.results[0] not in region for use in value.uses):
+                region.discard(value)
+                changed = True
+    return frozenset(region)
 
 
 def _rewrite(slice_op: ir.Operation) -> bool:
@@ -158,7 +185,8 @@ def _rewrite(slice_op: ir.Operation) -> bool:
     small = 2 * int(np.prod(result.shape)) <= int(np.prod(source.shape))
     if not small and (_users(layout) != 1 or _users(value) != 1):
         return False
-    slicer = _Slicer(slice_op, list(reshaped.shape), list(source.shape), small, few, value)
+    slicer = _Slicer(slice_op, list(reshaped.shape), list(source.shape), small, few, value,
+                     private=_private(value, list(source.shape)) if small else frozenset())
     with ir.InsertionPoint(slice_op), slice_op.location:
         replacement = slicer.sliced(value)
     slice_op.results[0].replace_all_uses_with(replacement)

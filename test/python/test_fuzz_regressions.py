@@ -1494,3 +1494,12 @@ def test_boolean_matvec_vulkan():
     from conftest import vulkan_or_skip
     vulkan_or_skip()
     assert replay("boolean_matvec_vulkan") is None
+
+
+def test_slice_of_rounded_convert_vulkan():
+    """Seed 67 program 1144: `clamp(convert(f16[16384] -> bf16)[:8], y, y)[3::3]` failed to
+    compile on vulkan (65536 bytes of shared memory): the bf16 rounding reads values twice, and
+    shlo-slice-before-elementwise stopped at them; it now crosses the diamonds of its chain."""
+    from conftest import vulkan_or_skip
+    vulkan_or_skip()
+    assert replay("slice_of_rounded_convert_vulkan") is None

@@ -126,13 +126,14 @@ def _reads_complex(value: ir.Value) -> bool:
 
 
 def fence_boolean_product_inputs(op: ir.Operation) -> None:
-    """A dot_general's operands computed from booleans (a convert or select of an i1 value,
-    followed back 8 ops; not an argument, a constant or a fused barrier's result) read from
+    """A dot_general's static operands computed from booleans (a convert or select of an i1
+    value, followed back 8 ops; not an argument, a constant or a barrier's result) read from
     behind fences: fused into the product's dispatch, the i1 reads went out of bounds (a
     segfault in the call, a hang, or a heap corrupted until exit)."""
     for i, operand in enumerate(op.operands):
         if isinstance(operand.owner, ir.Block) or operand.owner.name in (
-                FUSION_BARRIER, "stablehlo.constant"):
+                FUSION_BARRIER, "stablehlo.constant") or \
+                not ir.RankedTensorType(operand.type).has_static_shape:
             continue
         if reads_narrow_values(operand, below=2, booleans=True):
             with ir.InsertionPoint(op), op.location:
