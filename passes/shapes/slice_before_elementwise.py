@@ -147,11 +147,12 @@ def _private(root: ir.Value, shape: list[int]) -> frozenset:
     that nothing but those ops and `root`'s own reader reads: a diamond inside the chain (a
     value read twice by the ops above a slice, as the bf16 rounding of a convert is) is
     crossed whole."""
-    region, pending = set(), [root]
+    region: set[ir.Value] = set()
+    pending = [root]
     while pending and len(region) < MAX_OPS:
         value = pending.pop()
         op = _owner(value)
-        if value in region or not _is_elementwise(op, shape):
+        if op is None or value in region or not _is_elementwise(op, shape):
             continue
         region.add(value)
         pending.extend(op.operands)
