@@ -10,6 +10,10 @@ in-process (`ireeCompilerSetupGlobalCL`) makes every later session ignore its ow
 A flag is process-global when its name is not one of a session's options (the names
 `Session.get_flags()` lists) but `iree-compile --help-hidden` lists it. Any other unknown
 flag stays with the session, which reports it as before.
+
+Without `verify_each`, IREE's front end runs in one child without its verification after
+every pass and the rest in a second (`compile_in_child`), as runtime.compiler compiles by
+phase in process.
 """
 from __future__ import annotations
 
@@ -73,27 +77,50 @@ def unknown_flags(flags) -> tuple[str, ...]:
         if candidates else ()
 
 
-def compile_in_child(module_op, flags, *, phase_dir: str | None = None) -> tuple[bytes, list]:
+# Where a child compile without `verify_each` hands the module from one iree-compile to the next:
+# IREE's front end runs without its verification after every pass; the second child's parse
+# verifies the module, and its phases (codegen, hal, vm) are verified pass by pass.
+_FRONT_END = "executable-sources"
+
+
+def compile_in_child(module_op, flags, *, phase_dir: str | None = None,
+                     verify_each: bool = True) -> tuple[bytes, list]:
     """(.vmfb bytes, []) from `iree-compile` run on `module_op` with `flags`, or (b"", the
-    error diagnostics it printed) when it fails."""
+    error diagnostics it printed) when it fails. Without `verify_each` (and no phase dump or
+    report flag) in two children split at `_FRONT_END`, the same .vmfb as one run; where either
+    fails, one run verified pass by pass gives IREE's own diagnostics."""
     with tempfile.TemporaryDirectory(prefix="shlo-child-") as work:
         source = os.path.join(work, "input.mlirbc")
         output = os.path.join(work, "out.vmfb")
         with open(source, "wb") as f:
             f.write(module_bytecode(module_op))
+        reports = any(flag.startswith(REPORT_FLAGS) for flag in flags)
+        if not (verify_each or phase_dir or reports):
+            front = os.path.join(work, "front.mlirbc")
+            steps = ([iree_compile(), source, *flags, "--verify=false", f"--compile-to={_FRONT_END}",
+                      "--emit-mlir-bytecode", "-o", front],
+                     [iree_compile(), front, *flags, f"--compile-from={_FRONT_END}", "-o", output])
+            if all(_run(step).returncode == 0 for step in steps) and os.path.exists(output):
+                with open(output, "rb") as vmfb:
+                    return vmfb.read(), []
         command = [iree_compile(), source, *flags, "-o", output]
         if phase_dir:
             command.append(f"--dump-compilation-phases-to={phase_dir}")
-        try:
-            done = subprocess.run(command, capture_output=True, text=True)
-        except OSError as e:
-            raise CompileError(f"cannot run iree-compile for process-global flags: {e}") from None
+        done = _run(command)
         if done.returncode == 0 and os.path.exists(output):
-            if any(flag.startswith(REPORT_FLAGS) for flag in flags):
+            if reports:
                 sys.stderr.write(done.stderr)
             with open(output, "rb") as vmfb:
                 return vmfb.read(), []
         return b"", _diagnostics(done.stderr, done.returncode)
+
+
+def _run(command: list[str]) -> subprocess.CompletedProcess:
+    """A finished iree-compile command, its output captured."""
+    try:
+        return subprocess.run(command, capture_output=True, text=True)
+    except OSError as e:
+        raise CompileError(f"cannot run iree-compile for process-global flags: {e}") from None
 
 
 def _diagnostics(stderr: str, returncode: int) -> list[str]:

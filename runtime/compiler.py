@@ -14,6 +14,12 @@ the first target a shlo context is compiled for claims that context's own
 session; other targets get a session of their own, into whose context the
 module is copied as bytecode. IREE's diagnostics come back as a
 `CompileError` naming a reproducer and the command that replays it.
+
+IREE runs phase by phase (`_execute_by_phase`; a child's front end and the rest in two
+children, child_compile): codegen's passes verified one by one as IREE does by default, the
+other phases' passes not, the whole module verified after each phase instead; a compile that
+fails that way runs again verified pass by pass, so that its diagnostics (and the retry they
+choose) are IREE's own.
 """
 from __future__ import annotations
 
@@ -143,13 +149,17 @@ def compile_module(module, target: Target, *, pipeline: str | None = DEFAULT,
         if cached is not None:
             return cached
     tried: list[tuple] = []        # the retries made (cpu_tuning.retry_with)
+    verify_each = False            # every pass verified: after a failed compile
     while True:
         last = len(tried) == MAX_RETRIES
-        attempt = work if last else work.clone()       # (IREE consumes what it compiles)
+        attempt = work.clone()                         # (IREE consumes what it compiles)
         try:
             vmfb = compile_to_vmfb(attempt, target, original=module, pipeline=pipeline_text,
-                                   stages=stages, isolate=isolate)
+                                   stages=stages, isolate=isolate, verify_each=verify_each)
             break
+        except _FailedByPhase:
+            verify_each = True                         # again, for IREE's own diagnostics
+            continue
         except CompileError as e:
             plan = ((), ()) if last else retry_with(target)(str(e))
             if plan == ((), ()) or plan in tried:
@@ -234,8 +244,10 @@ class _Stages:
 
 def compile_to_vmfb(module_op: ir.Operation, target: Target, *, original=None,
                     pipeline: str = "", stages: _Stages | None = None,
-                    isolate: bool = False) -> bytes:
-    """IREE-compile a prepared module op (consumed: IREE rewrites it) to .vmfb bytes."""
+                    isolate: bool = False, verify_each: bool = True) -> bytes:
+    """IREE-compile a prepared module op (consumed: IREE rewrites it) to .vmfb bytes; without
+    `verify_each` and not dumping stages, by phase (`_execute_by_phase`, or in two children:
+    child_compile)."""
     from iree.compiler.api import Output
 
     if isolate and (unknown := unknown_flags(target.flags)):
@@ -243,7 +255,7 @@ def compile_to_vmfb(module_op: ir.Operation, target: Target, *, original=None,
                            f"{', '.join(unknown)}: no such IREE option")
     if isolate or process_global_flags(target.flags):
         return _compile_in_child(module_op, target, original=original, pipeline=pipeline,
-                                 stages=stages)
+                                 stages=stages, verify_each=verify_each)
     lib = _dylib()
     errors: list[str] = []
 
@@ -263,12 +275,17 @@ def compile_to_vmfb(module_op: ir.Operation, target: Target, *, original=None,
             lib.ireeCompilerInvocationSetDumpCompilationPhasesTo(invocation._inv_p,
                                                                  phase_dir.encode())
         invocation.import_module(module_op)
+        by_phase = not verify_each and phase_dir is None
+
+        def execute() -> bool:
+            return _execute_by_phase(lib, invocation, module_op) if by_phase \
+                else invocation.execute()
         if target.demote_f64:
             with _captured_stderr() as printed:
-                ok = invocation.execute()
+                ok = execute()
             sys.stderr.write(_DEMOTION_NOTE.sub("", printed.text))
         else:
-            ok = invocation.execute()
+            ok = execute()
         if phase_dir and stages is not None:
             stages.adopt_iree_phases(phase_dir)
         if not ok:
@@ -282,13 +299,54 @@ def compile_to_vmfb(module_op: ir.Operation, target: Target, *, original=None,
     return vmfb
 
 
+# IREE's compile phases in order (iree-compile's --compile-to), and those whose passes stay
+# verified one by one: codegen, where IREE 3.13 makes invalid ops and lowers them away in the
+# same phase (unverified, jnp.fft of a symbolic batch crashed the compiler, docs/performance.md).
+_PHASES = ("input", "abi", "preprocessing", "global-optimization", "dispatch-creation", "flow",
+           "stream", "executable-sources", "executable-configurations", "executable-targets",
+           "hal", "vm", "end")
+_VERIFIED_EACH_PASS = frozenset({"executable-configurations", "executable-targets"})
+
+
+class _FailedByPhase(CompileError):
+    """A phase whose passes were not verified one by one failed: compile again with every pass
+    verified, for IREE's own diagnostics (an invalid op that verification after its pass names
+    can fail a later pass otherwise)."""
+
+
+def _execute_by_phase(lib, invocation, module_op: ir.Operation) -> bool:
+    """IREE's pipeline one phase at a time (the same .vmfb as one run): the passes of
+    `_VERIFIED_EACH_PASS` phases verified one by one, the module verified after each other phase
+    instead of after each of its passes. False where a phase verified pass by pass fails (IREE's
+    diagnostics are its own); `_FailedByPhase` where another fails."""
+    start = "start"
+    for phase in _PHASES:
+        each = phase in _VERIFIED_EACH_PASS
+        lib.ireeCompilerInvocationSetCompileFromPhase(invocation._inv_p, start.encode())
+        lib.ireeCompilerInvocationSetCompileToPhase(invocation._inv_p, phase.encode())
+        lib.ireeCompilerInvocationSetVerifyIR(invocation._inv_p, each)
+        ok = invocation.execute()
+        if ok and not each:
+            try:
+                module_op.verify()
+            except ir.MLIRError:
+                ok = False
+        if not ok and each:
+            return False
+        if not ok:
+            raise _FailedByPhase(f"IREE failed in its {phase} phase, not verified pass by pass")
+        start = phase
+    return True
+
+
 def _compile_in_child(module_op: ir.Operation, target: Target, *, original, pipeline: str,
-                      stages: _Stages | None) -> bytes:
+                      stages: _Stages | None, verify_each: bool) -> bytes:
     """compile_to_vmfb for flags only iree-compile's command line takes (child_compile)."""
     phase_dir = None
     if stages is not None and stages.directory:
         phase_dir = tempfile.mkdtemp(prefix=".iree-phases-", dir=stages.directory)
-    vmfb, errors = compile_in_child(module_op, target.flags, phase_dir=phase_dir)
+    vmfb, errors = compile_in_child(module_op, target.flags, phase_dir=phase_dir,
+                                    verify_each=verify_each)
     if phase_dir and stages is not None:
         stages.adopt_iree_phases(phase_dir)
     if errors:
@@ -388,7 +446,11 @@ def _dylib():
     fn = lib.ireeCompilerInvocationEnableCallbackDiagnostics
     fn.argtypes = [ctypes.c_void_p, ctypes.c_int, _DiagnosticCallback, ctypes.c_void_p]
     fn.restype = None
-    dump = lib.ireeCompilerInvocationSetDumpCompilationPhasesTo
-    dump.argtypes = [ctypes.c_void_p, ctypes.c_char_p]
-    dump.restype = None
+    for name in ("SetDumpCompilationPhasesTo", "SetCompileFromPhase", "SetCompileToPhase"):
+        setter = getattr(lib, f"ireeCompilerInvocation{name}")
+        setter.argtypes = [ctypes.c_void_p, ctypes.c_char_p]
+        setter.restype = None
+    verify = lib.ireeCompilerInvocationSetVerifyIR
+    verify.argtypes = [ctypes.c_void_p, ctypes.c_bool]
+    verify.restype = None
     return lib
