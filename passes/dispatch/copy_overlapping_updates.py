@@ -1,7 +1,8 @@
 """shlo-copy-overlapping-updates: rewrite a dynamic_update_slice whose update is a view of its own
 operand into a select, which IREE computes into a new buffer; a scatter whose updates are a
 view of its own input reads them through an optimization_barrier (IREE fails to compile some
-of those scatters).
+of those scatters); a computed value that a pad, dynamic_update_slice or concatenate writes
+into a buffer computed from a while, if or case is read through an optimization_barrier.
 
 IREE writes `dynamic_update_slice(x, u, i)` in place into x's buffer; when u is a view of x
 (`x[:-1]`) it reads u after writing it (llvm-cpu: silently wrong, or a run-time error; vulkan:
@@ -14,6 +15,14 @@ barriers) into
 with the start indices clamped as dynamic_update_slice clamps them (the update lands in a fresh
 constant, never in x's buffer); the form dynamic_slice(pad(u), ...) fails to compile on vulkan
 for a 3-D update.
+
+IREE writes a computed value that only an update reads straight into the update's
+destination, and first moves the ops that compute the destination (a pad's splat of its
+padding value, a dynamic_update_slice's operand, a concatenate's earlier inputs) above the
+value's dispatch by their operands alone: an scf.if or scf.while among them moves above a
+value its regions read ("operand #1 does not dominate this use", every target, also without
+shlo's passes; docs/iree_gaps.md#fence-control-flow-updates-updates-of-values-after-control-flow).
+Read through a barrier, the value is computed into a buffer of its own and copied.
 """
 from __future__ import annotations
 
@@ -23,6 +32,7 @@ from iree.compiler import ir
 
 from shlo.dialect import stablehlo
 from ..base import BUFFER_VIEWS, Pass, nested_ops
+from ..lib import builders as extras
 from ..op_rules import apply_rules
 
 
@@ -98,6 +108,9 @@ class CopyOverlappingUpdates(Pass):
             apply_rules(op, {"stablehlo.dynamic_update_slice": _rewrite}, self.NAME)
         for scatter in nested_ops(op, "stablehlo.scatter"):
             _copy_own_updates(scatter)
+        for update in nested_ops(op):
+            if update.name in _UPDATES:
+                _fence_updates_after_control_flow(update)
 
 
 def _root(value: ir.Value) -> ir.Value:
@@ -128,3 +141,53 @@ def _rewrite_needed(op: ir.Operation) -> bool:
     update_type = ir.RankedTensorType(op.operands[1].type)
     return (ir.RankedTensorType(op.operands[0].type).has_static_shape
             and update_type.has_static_shape and _is_view_of(op.operands[1], op.operands[0]))
+
+
+_CONTROL_FLOW = ("stablehlo.while", "stablehlo.if", "stablehlo.case")
+
+# op -> (the operands IREE writes into the result's buffer, the operands that compute that
+# buffer); None: every operand
+_UPDATES = {"stablehlo.pad": ((0,), (1,)),
+            "stablehlo.dynamic_update_slice": ((1,), (0,)),
+            "stablehlo.concatenate": (None, None)}
+
+
+def _after_control_flow(value: ir.Value, block: ir.Block) -> bool:
+    """Whether `value` is computed, in `block`, from the results of a while, if or case."""
+    seen, stack = set(), [value]
+    while stack:
+        v = stack.pop()
+        if not isinstance(v, ir.OpResult) or v in seen:
+            continue
+        seen.add(v)
+        producer = v.owner.operation
+        if producer.block != block:
+            continue
+        if producer.name in _CONTROL_FLOW:
+            return True
+        stack.extend(producer.operands)
+    return False
+
+
+def _computed(value: ir.Value) -> bool:
+    """Whether `value` is computed by a dispatch: not a view of an argument, a constant or a
+    barrier."""
+    root = _root(value)
+    return isinstance(root, ir.OpResult) and root.owner.name not in (
+        "stablehlo.constant", "stablehlo.optimization_barrier")
+
+
+def _fence_updates_after_control_flow(op: ir.Operation) -> None:
+    """Each computed value that only a pad, dynamic_update_slice or concatenate reads and
+    writes into a buffer computed from a while, if or case, read through an
+    optimization_barrier of its own. Static shapes."""
+    written, destination = _UPDATES[op.name]
+    every = range(len(op.operands))
+    for k in (every if written is None else written):
+        value = op.operands[k]
+        if _computed(value) and len(list(value.uses)) == 1 and \
+                ir.RankedTensorType(value.type).has_static_shape and \
+                any(i != k and _after_control_flow(op.operands[i], op.block)
+                    for i in (every if destination is None else destination)):
+            with ir.InsertionPoint(op), op.location:
+                op.operands[k] = extras.optimization_barrier([value])[0]

@@ -14,8 +14,10 @@ window of padding only selects -1, which the scatter drops as out of bounds; a s
 op computes goes to the scatter, and a computed operand to its window slices, through a
 fusion barrier: IREE's cpu backend otherwise fused either into the dispatch that reads it and
 kept all of it on the stack, over the 32 KiB limit). A padded window
-of more than MAX_WINDOW elements is rejected with an error rather than unrolled; an unpadded
-one is left to IREE, as are dynamic shapes.
+of more than MAX_WINDOW elements is rejected with an error rather than unrolled; unpadded ones
+that tile the operand are reductions in index order (`long_select_windows`: IREE's kernel
+selected other elements among equal ones and NaN, on every target), other unpadded ones an
+error; dynamic shapes are left to IREE.
 
 The spec lets `reduce` (which combines the source values of one position with init_value)
 use init_value an implementation-defined number of times: the reference interpreter uses it
@@ -35,6 +37,7 @@ from shlo.errors import PassError
 from ..lib.builders import fence
 from ..lib.expr import Num, select
 from .index_vectors import edge_pad, is_static, reshape, shape_of, tensor
+from .long_select_windows import tiled_select_and_scatter
 from ..op_rules import RulesPass
 
 MAX_WINDOW = 256
@@ -61,7 +64,7 @@ def _select_and_scatter(op: ir.Operation):
     strides = list(kw.get("window_strides") or [1] * rank)
     size = int(np.prod(window))
     if size > MAX_WINDOW and not np.any(padding):
-        return None                 # IREE's own lowering, unrolling would cost too much
+        return tiled_select_and_scatter(op, MAX_WINDOW)     # not unrolled, nor IREE's
     if size > MAX_WINDOW:
         raise PassError(f"shlo-expand-select-and-scatter: a padded select_and_scatter window of "
                         f"{size} elements (window {window}) is more than the {MAX_WINDOW} this "

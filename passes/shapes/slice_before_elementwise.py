@@ -11,9 +11,10 @@ The op the slice reads is sliced through when the slice keeps at most half of it
 else uses it (else the whole op stays and the slice would compute part of it twice); the ops
 above it only when nothing else uses them (a slice through part of shlo-accurate-math's complex
 exp, its table lookups left whole, failed IREE 3.13's cpu compile: fuzz seed 71 program 219),
-or only the ops the slice crosses read them (a diamond: bf16 rounding reads a value twice), or
-when the slice keeps FEW_ELEMENTS or fewer (one element of a converted value that an `if` also
-read whole went to Vulkan shared memory whole: seed 66 program 140). Rank-0
+or only the ops the slice crosses read them (a diamond: bf16 rounding reads a value twice).
+Where a slice of FEW_ELEMENTS or fewer stops at a computed value others read too, it reads it
+behind a fence (one element of a converted value that an `if` also read whole went to Vulkan
+shared memory whole, and to 4 MiB of cpu stack at 1M: seed 66 program 140). Rank-0
 operands of a ranked op (clamp bounds, a select's scalar predicate) stay as they are; those of
 a rank-0 op are reshaped and sliced like the others; broadcast scalars and
 splat constants become ones of the slice's shape. Each value of a chain is sliced once per
@@ -28,7 +29,7 @@ from iree.compiler import ir
 
 from shlo.dialect import stablehlo
 from ..base import Pass, is_splat_constant, nested_ops
-from ..lib.builders import erase_unread
+from ..lib.builders import erase_unread, fence
 from ..lib.elementwise import ELEMENTWISE_OPS
 
 # elementwise ops sliced through for one slice, at most (bounds the IR a slice can copy)
@@ -120,7 +121,7 @@ class _Slicer:
             return stablehlo.constant(ir.DenseElementsAttr.get_splat(
                 self.shaped(element), splat.get_splat_value()), result_type=None)
         if (op is not None and self.budget > 0 and _is_elementwise(op, self.source)
-                and (_users(value) == 1 or value in self.private or self.few
+                and (_users(value) == 1 or value in self.private
                      or self.small and value == self.root)
                 and (self.few or not _reads_i1_leaf(op))):
             self.budget -= 1
@@ -131,6 +132,8 @@ class _Slicer:
                 attributes={n: op.attributes[n] for n in op.attributes}).result
         if op is not None and op.name == "stablehlo.reshape":
             value = op.operands[0]          # reshape(reshape(y)) is reshape(y)
+        elif self.few and _is_elementwise(op, self.source) and _users(value) > 1:
+            value = fence([value])[0]       # computed whole for its other readers anyway
         if list(ir.RankedTensorType(value.type).shape) != self.reshaped:
             value = stablehlo.reshape(value, result_type=ir.RankedTensorType.get(
                 self.reshaped, element))

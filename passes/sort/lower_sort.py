@@ -88,12 +88,7 @@ class LowerSort(Pass):
             why = why_not_lowered(sort, min_size)
             if why is not None and self.native_max_length and not _at_most(
                     sort, self.native_max_length):
-                n = _length(sort)
-                rows = "run-time sized rows" if n is None else f"rows of {n} elements"
-                raise PassError(f"shlo-lower-sort: a sort of {rows} cannot take the sorting "
-                                f"network ({why}), and IREE's own sort is right only up to "
-                                f"{self.native_max_length} elements a row on this target (its "
-                                f"loops are cut short)", at=sort)
+                _check_native_length(sort, why, self.native_max_length)
             if why is None:
                 order = None if _tie_order(sort) else sort_keys.recognise(sort)
                 if order is not None and order[0] != "numbers":
@@ -173,6 +168,25 @@ def _length(sort: ir.Operation) -> int | None:
         return 1
     n = t.shape[ir.IntegerAttr(sort.attributes["dimension"]).value % t.rank]
     return None if ir.ShapedType.is_dynamic_size(n) else n
+
+
+def _check_native_length(sort: ir.Operation, why: str, limit: int) -> None:
+    """For a sort the network cannot take, longer than `limit` (where IREE's own sort is
+    wrong): a PassError, or for run-time sized rows a run-time check before it."""
+    from ..shapes.shape_checks import assert_true, describe, dimension_size
+    n = _length(sort)
+    message = (f"a sort of rows of {'more than ' + str(limit) if n is None else n} elements "
+               f"cannot take shlo-lower-sort's network ({why}), and IREE's own sort is right "
+               f"only up to {limit} elements a row on this target (its loops are cut short)")
+    if n is not None:
+        raise PassError(f"shlo-lower-sort: {message}", at=sort)
+    t = ir.RankedTensorType(sort.operands[0].type)
+    dimension = ir.IntegerAttr(sort.attributes["dimension"]).value % t.rank
+    with sort.location, ir.InsertionPoint(sort):
+        length = dimension_size(sort.operands[0], dimension)
+        bound = stablehlo.constant(np.array(limit, np.int64))
+        assert_true(stablehlo.compare(length, bound, comparison_direction="LE"),
+                    f"{describe(sort)}: {message}", sort)
 
 
 def _at_most(sort: ir.Operation, length: int) -> bool:

@@ -12,6 +12,7 @@ import dataclasses
 
 from .common import sum_of_negation
 from .quirks import Quirk, QuirksPass
+from .vulkan.compile_failures import complex_part_of_view, sliced_iota
 from .vulkan.bf16 import (bf16_dot, bf16_iota, bf16_reduce, fence_bf16_rounded_product,
                           fence_widened_bf16_inputs, pad_before_widening)
 from .vulkan.expansions import (complex_f32_constant, complex_window, fence_error_free_sum,
@@ -35,6 +36,7 @@ from .vulkan.reductions import fence_complex_reduce_inputs, fence_zero_sums, gap
 from .vulkan.matmuls import (aligned_matmul_columns, fence_boolean_product_inputs,
                              fence_complex_fused_products,
                              fence_spread_products)
+from .vulkan.pads import run_time_padding_value
 from .vulkan.slices import squeezed_strided_slice
 from .vulkan.windows import empty_window_operand, single_window, squeezed_interior_pad
 from ..lib.builders import PRODUCTS
@@ -134,6 +136,10 @@ VULKAN_QUIRKS: tuple[Quirk, ...] = (
     Quirk("vk-boolean-product-input", "a dot_general's operands computed from booleans behind "
           "fences (fused, the i1 reads went out of bounds: a segfault, a hang or a corrupted "
           "heap)", ("stablehlo.dot_general",), _VK, fence=fence_boolean_product_inputs),
+    Quirk("vk-run-time-padding-value", "a pad by a value computed at run time as a select "
+          "between the pad by zero and the value (IREE's memoized command buffer filled the "
+          "padding with the first call's value on every later call)", ("stablehlo.pad",), _VK,
+          rule=run_time_padding_value),
     Quirk("vk-complex-constant", "a complex<f32> constant as stablehlo.complex of two f32 "
           "constants (a non-splat one failed to compile)", ("stablehlo.constant",), _VK,
           rule=complex_f32_constant),
@@ -174,10 +180,12 @@ VULKAN_QUIRKS: tuple[Quirk, ...] = (
           ("stablehlo.subtract", "stablehlo.add"), _VK, fence=fence_error_free_sum),
     Quirk("vk-unit-strided-slice", "a slice's stride set to 1 along dimensions it takes one "
           "element of", ("stablehlo.slice",), _VK, rule=unit_strided_slice),
-    Quirk("vk-squeezed-strided-slice", "a strided slice of a value with size-1 dimensions as "
-          "the slice of its reshape without them (a 1xN row failed to compile fused: "
-          "'unresolved materialization'; x[:, ::2] of an Nx64x1 x read 4 neighbours for every "
-          "4 strided elements, silently)", ("stablehlo.slice",), _VK,
+    Quirk("vk-squeezed-strided-slice", "a strided slice (with the slices and dynamic_slices "
+          "it slices) whose result has size-1 dimensions as the slice of its operand reshaped "
+          "with them merged into neighbours (a 1xN row failed to compile fused: 'unresolved "
+          "materialization'; x[:, ::2] of an Nx64x1 x, x[:, ::2, :1] of an Nx64x4 x and "
+          "x[:, 4:][:, ::2] of an Nx68x1 x read 4 neighbours for every 4 strided elements, "
+          "silently)", ("stablehlo.slice",), _VK,
           rule=squeezed_strided_slice),
     Quirk("vk-fft-fused-read", "a 1-D fft's result behind a fusion barrier, an IRFFT through "
           "the complex IFFT; one of more than 65536 points as ffts of at most 65536 "
@@ -202,6 +210,14 @@ VULKAN_QUIRKS: tuple[Quirk, ...] = (
           "dilation, failed to compile: 'unresolved materialization'; an Nx32x1 pad put each 4 "
           "elements side by side, silently)", ("stablehlo.pad",), _VK,
           rule=squeezed_interior_pad),
+    Quirk("vk-sliced-iota", "a slice of an integer iota as an iota of its own, times the "
+          "stride plus the start (read from IREE's hoisted iota at an element offset, a "
+          "dispatch's vector loads failed to compile: 'unresolved materialization')",
+          ("stablehlo.slice",), _VK, rule=sliced_iota),
+    Quirk("vk-complex-part-of-view", "real and imag of a view of complex(a, b) as that view "
+          "of a or b (folded by IREE after shlo's fences, equal parts fenced apart made a "
+          "dispatch yield one value twice: 'write affecting operations on global resources')",
+          ("stablehlo.real", "stablehlo.imag"), _VK, rule=complex_part_of_view),
 )
 
 

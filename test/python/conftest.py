@@ -1,4 +1,5 @@
 """Shared fixtures: one shlo context per test session, device availability, tool paths."""
+import gc
 import os
 import random
 import sys
@@ -16,6 +17,19 @@ def conformance_suite_or_skip():
     if not os.path.isdir(CONFORMANCE_SUITE):
         pytest.skip(f"no conformance suite at {os.path.normpath(CONFORMANCE_SUITE)} "
                     "(set SHLO_CONFORMANCE_SUITE)")
+
+
+def pytest_collection_finish(session):
+    """What collection made (jax, IREE, every test module: about 210K objects) lives to the end:
+    gc.freeze() leaves it out of every later collection, so that the full gc.collect() with
+    which release_vulkan closes a device costs ~0 instead of ~0.1 s CPU after each Vulkan test."""
+    gc.freeze()
+
+
+def pytest_sessionfinish(session):
+    """Unfrozen for the interpreter's exit, which frees them (frozen, nanobind reported IREE's
+    objects as leaked)."""
+    gc.unfreeze()
 
 
 @pytest.fixture(scope="session")

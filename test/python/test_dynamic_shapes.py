@@ -813,13 +813,16 @@ def test_unsigned_scatters_with_a_symbolic_size(ctx, dtype):
            "max_constant": lambda x, u: x.at[1].max(top - 3)}
     np_ops = {"set": None, "add": np.add, "max": np.maximum, "min": np.minimum}
     with jax.enable_x64(dtype == np.uint64):
-        for name, fn in fns.items():
-            spec = (jax.ShapeDtypeStruct((b,), dtype), jax.ShapeDtypeStruct((3,), dtype))
-            text = export.export(jax.jit(fn))(*spec).mlir_module()
-            exe = shlo.compile(shlo.parse_module(text, context=ctx), "cpu")
-            for n in (3, 6):
-                x = (np.arange(n, dtype=np.uint64) * (top // 5)).astype(dtype)
-                u = np.array([top, 7, top - 1], dtype)
+        spec = (jax.ShapeDtypeStruct((b,), dtype), jax.ShapeDtypeStruct((3,), dtype))
+        every = jax.jit(lambda x, u: tuple(fn(x, u) for fn in fns.values()))   # one compile
+        text = export.export(every)(*spec).mlir_module()
+        exe = shlo.compile(shlo.parse_module(text, context=ctx), "cpu")
+        for n in (3, 6):
+            x = (np.arange(n, dtype=np.uint64) * (top // 5)).astype(dtype)
+            u = np.array([top, 7, top - 1], dtype)
+            outs = exe(x, u)
+            assert len(outs) == len(fns)
+            for (name, fn), got in zip(fns.items(), outs):
                 want = x.copy()
                 if name.endswith(("_one", "_constant")):
                     want = np.asarray(jax.jit(fn)(x, u))     # XLA on concrete sizes
@@ -827,7 +830,7 @@ def test_unsigned_scatters_with_a_symbolic_size(ctx, dtype):
                     want[jnp_index] = u
                 else:
                     np_ops[name].at(want, jnp_index, u)
-                np.testing.assert_array_equal(exe(x, u), want, err_msg=f"{name} n={n}")
+                np.testing.assert_array_equal(got, want, err_msg=f"{name} n={n}")
 
 
 def test_gathers_of_whole_run_time_sized_dimensions(ctx):

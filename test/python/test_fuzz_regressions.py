@@ -1293,21 +1293,27 @@ def test_window_of_padded_out_row_vulkan():
     assert replay("window_of_padded_out_row_vulkan") is None
 
 
-@pytest.mark.xfail(strict=True, reason="vulkan compile failure: a select_and_scatter (window 2, "
-                   "stride 1) of f32[65537] fails ('failed to legalize unresolved materialization' "
-                   "of memref<16384xvector<4xi32>> to a strided one), an argument operand too; "
-                   "4097, 1025 and 131073 elements compile; seed 65 program 992, untriaged")
 def test_select_and_scatter_65537_vulkan():
+    """Seed 65 program 992: a select_and_scatter (window 2, stride 1) of f32[65537] failed to
+    compile on vulkan ('failed to legalize unresolved materialization' of
+    memref<16384xvector<4xi32>> to a strided one): a dispatch read its expansion's
+    iota[1:65537] from memory at an offset of one element with vector loads (also without
+    shlo's passes; 1025, 4097 and 131073 elements compiled); vk-sliced-iota
+    computes the slice as an iota of its own plus 1."""
     from conftest import vulkan_or_skip
     vulkan_or_skip()
     assert replay("select_and_scatter_65537_vulkan") is None
 
 
-@pytest.mark.xfail(strict=True, reason="vulkan compile failure: a complex convolution of values "
-                   "computed from zero-padded complex(x, x) of f32[2, 1] (real/imag through "
-                   "select(is_finite), clamp, complex) fails ('memref.store' op write affecting "
-                   "operations on global resources...); seed 65 program 995, untriaged")
 def test_complex_conv_of_padded_values_vulkan():
+    """Seed 65 program 995: a complex convolution of values computed from zero-padded
+    complex(x, x) of f32[2, 1] failed to compile on vulkan ("'memref.store' op write affecting
+    operations on global resources are restricted to workgroup distributed contexts"): the
+    real and imaginary parts (equal) of each operand were fenced apart
+    (vk-narrow-convolution-input), IREE folded real/imag(reshape(complex(a, b))) after the
+    fences and fused both into one dispatch yielding one value twice, whose copy it left
+    undistributed (also on cpu with those fences); vk-complex-part-of-view folds them first,
+    so cse merges them."""
     from conftest import vulkan_or_skip
     vulkan_or_skip()
     assert replay("complex_conv_of_padded_values_vulkan") is None
@@ -1486,6 +1492,21 @@ def test_f16_conv_power_of_complex_real_vulkan():
     assert replay("f16_conv_power_of_complex_real_vulkan") is None
 
 
+@pytest.mark.parametrize("target", ["cpu", "vulkan"])
+def test_dominance_of_loop_after_batch_norm(target):
+    """Seed 67 program 157: a pad of a batch_norm_inference's result by a value computed from
+    a while loop (that an if's result starts) failed to compile on cpu and vulkan, also
+    without shlo's passes ("operand #1 does not dominate this use"): IREE writes the pad's
+    operand in place into the splat of its padding value, and moves the ops computing that
+    splat (the scf.if IREE wraps the loop in among them) above the operand's dispatch,
+    although the if's region reads the if's result computed after it.
+    shlo-copy-overlapping-updates reads the operand through an optimization_barrier."""
+    if target == "vulkan":
+        from conftest import vulkan_or_skip
+        vulkan_or_skip()
+    assert replay("dominance_of_loop_after_batch_norm", target) is None
+
+
 def test_boolean_matvec_vulkan():
     """Seed 67 program 885: `convert(b) @ convert(b).reshape(-1)[:8]` of i1[8, 512] ran right
     on vulkan but corrupted the heap (`free(): invalid pointer` at exit; IREE alone segfaults
@@ -1503,3 +1524,13 @@ def test_slice_of_rounded_convert_vulkan():
     from conftest import vulkan_or_skip
     vulkan_or_skip()
     assert replay("slice_of_rounded_convert_vulkan") is None
+
+
+def test_empty_update_after_sort_vulkan():
+    """Seed 67 program 917: a dynamic_update_slice of an empty (2x0) update into a sort's result,
+    read by a reduce_window, failed IREE's vulkan compile ("'memref.store' op write affecting
+    operations on global resources"); shlo-fold-identity-ops folds an empty update to its
+    operand."""
+    from conftest import vulkan_or_skip
+    vulkan_or_skip()
+    assert replay("empty_update_after_sort_vulkan") is None

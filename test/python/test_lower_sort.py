@@ -267,9 +267,10 @@ def test_sorts_of_more_than_256_on_vulkan(ctx, target):
                                       -np.sort(-x, axis=1), err_msg=str(n))
 
 
-def test_a_run_time_sized_sort_on_vulkan_is_an_error(ctx):
-    """A sort the network cannot take (run-time sized) past IREE's Vulkan limit is a clean
-    error naming the sort, not IREE's unsorted result."""
+def test_a_run_time_sized_sort_on_vulkan_is_checked_at_run_time(ctx):
+    """A sort the network cannot take (run-time sized) on vulkan runs IREE's own sort up to 256
+    elements a row and is a clean error past it, naming the sort, not IREE's unsorted result;
+    one of a known length past it (a comparator with a non-elementwise op) a compile error."""
     text = """
     func.func @f(%y: tensor<?xf32>) -> tensor<?xf32> {
       %1 = "stablehlo.sort"(%y) <{dimension = 0 : i64}> ({
@@ -279,6 +280,18 @@ def test_a_run_time_sized_sort_on_vulkan_is_an_error(ctx):
       }) : (tensor<?xf32>) -> tensor<?xf32>
       return %1 : tensor<?xf32>
     }"""
-    module = shlo.parse_module(text, context=ctx)
-    with pytest.raises(shlo.PassError, match=r"sort of run-time sized rows .*\(dynamic shape\).* up to 256"):
-        LowerSort(native_max_length=256).apply(module)
+    from conftest import vulkan_or_skip
+    vulkan_or_skip()
+    exe = shlo.compile(shlo.parse_module(text, context=ctx), target="vulkan")
+    x = np.random.default_rng(3).standard_normal(300).astype(np.float32)
+    np.testing.assert_array_equal(np.asarray(exe(x[:256])), np.sort(x[:256]))
+    with pytest.raises(shlo.Error, match=r"stablehlo.sort.*a sort of rows of more than 256 "
+                       r"elements cannot take shlo-lower-sort's network \(dynamic shape\)"):
+        exe(x)
+    opaque = text.replace("tensor<?xf32>", "tensor<300xf32>").replace(
+        "%r = stablehlo.compare LT, %a, %b,", """%v = stablehlo.reshape %a : (tensor<f32>) -> tensor<1xf32>
+        %w = stablehlo.reshape %v : (tensor<1xf32>) -> tensor<f32>
+        %r = stablehlo.compare LT, %w, %b,""")
+    with pytest.raises(shlo.PassError, match=r"a sort of rows of 300 elements .*comparator uses "
+                       r"stablehlo.reshape.* up to 256"):
+        LowerSort(native_max_length=256).apply(shlo.parse_module(opaque, context=ctx))

@@ -304,6 +304,12 @@ SAMPLES = {
       %r = stablehlo.dot_general %x, %v, contracting_dims = [0] x [0] : (tensor<8x16xi32>, tensor<8xi32>) -> tensor<16xi32>
       return %r : tensor<16xi32>
     }""",
+    "vk-run-time-padding-value": """
+    func.func @f(%x: tensor<4xf32>, %v: tensor<f32>) -> tensor<6xf32> {
+      %n = stablehlo.negate %v : tensor<f32>
+      %r = stablehlo.pad %x, %n, low = [1], high = [1], interior = [0] : (tensor<4xf32>, tensor<f32>) -> tensor<6xf32>
+      return %r : tensor<6xf32>
+    }""",
     "vk-squeezed-strided-slice": """
     func.func @f(%x: tensor<2x64x1xf32>) -> tensor<2x32x1xf32> {
       %r = stablehlo.slice %x [0:2, 1:64:2, 0:1] : (tensor<2x64x1xf32>) -> tensor<2x32x1xf32>
@@ -380,6 +386,19 @@ SAMPLES = {
       %z = stablehlo.constant dense<0.0> : tensor<f32>
       %r = stablehlo.reduce(%x init: %z) applies stablehlo.add across dimensions = [1] : (tensor<8x3xf32>, tensor<f32>) -> tensor<8xf32>
       return %r : tensor<8xf32>
+    }""",
+    "vk-complex-part-of-view": """
+    func.func @f(%x: tensor<2x3xf32>, %y: tensor<2x3xf32>) -> tensor<3x2xf32> {
+      %c = stablehlo.complex %x, %y : tensor<2x3xcomplex<f32>>
+      %t = stablehlo.transpose %c, dims = [1, 0] : (tensor<2x3xcomplex<f32>>) -> tensor<3x2xcomplex<f32>>
+      %r = stablehlo.imag %t : (tensor<3x2xcomplex<f32>>) -> tensor<3x2xf32>
+      return %r : tensor<3x2xf32>
+    }""",
+    "vk-sliced-iota": """
+    func.func @f() -> tensor<8191xi32> {
+      %i = stablehlo.iota dim = 0 : tensor<8192xi32>
+      %r = stablehlo.slice %i [1:8192] : (tensor<8192xi32>) -> tensor<8191xi32>
+      return %r : tensor<8191xi32>
     }""",
     "vk-squeezed-interior-pad": """
     func.func @f(%x: tensor<2x4x1xf32>, %v: tensor<f32>) -> tensor<2x7x1xf32> {

@@ -10,7 +10,7 @@ from iree.compiler import ir
 from shlo.dialect import stablehlo
 from shlo.dialect.attributes import CONV_DIMS, enum_name
 from shlo.dialect.rebuild import arguments
-from ...base import binary_body, is_splat_constant, reads_narrow_values
+from ...base import binary_body, constant_text, is_splat_constant, reads_narrow_values
 from ...dispatch.few_output_convolutions import window_matmuls
 from ...element_types.split_complex_constants import split_constant
 from ...expand.expand_fft import irfft_through_ifft, split_native_fft
@@ -288,7 +288,7 @@ def _form(value: ir.Value, depth: int = 4) -> tuple[int, object]:
         sign, key = _form(op.operands[0], depth - 1)
         return -sign, key
     if op.name == "stablehlo.constant":     # a splat by its text (complex ones included)
-        return 1, (str(op).split("=", 1)[1] if is_splat_constant(op) else value)
+        return 1, (constant_text(op) if is_splat_constant(op) else value)
     if op.name not in _PURE:
         return 1, value
     forms = [_form(v, depth - 1) for v in op.operands]

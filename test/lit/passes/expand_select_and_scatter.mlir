@@ -33,10 +33,12 @@ func.func @padded(%x: tensor<4xf32>, %s: tensor<3xf32>, %init: tensor<f32>) -> t
 
 // -----
 
-// Negative: dynamic shapes and an unpadded window too large to unroll are left to IREE.
+// Negative: dynamic shapes are left to IREE. An unpadded window too large to unroll (one
+// window over all 300 elements) is reductions in index order (long_select_windows).
 // CHECK-LABEL: func.func @left_alone
 // CHECK:         "stablehlo.select_and_scatter"(%arg0
-// CHECK:         "stablehlo.select_and_scatter"(%arg3
+// CHECK-NOT:     "stablehlo.select_and_scatter"
+// CHECK:         stablehlo.reduce
 func.func @left_alone(%x: tensor<?xf32>, %s: tensor<?xf32>, %init: tensor<f32>,
                       %big: tensor<300xf32>, %one: tensor<1xf32>) -> (tensor<?xf32>, tensor<300xf32>) {
   %0 = "stablehlo.select_and_scatter"(%x, %s, %init) <{window_dimensions = array<i64: 2>, window_strides = array<i64: 2>, padding = dense<[[2, 0]]> : tensor<1x2xi64>}> ({

@@ -49,3 +49,14 @@ func.func @kept(%x: tensor<4x4xf32>) -> (tensor<4x4xf32>, tensor<4x4xf32>, tenso
   %2 = stablehlo.reduce(%x init: %zero) applies stablehlo.add across dimensions = [0] : (tensor<4x4xf32>, tensor<f32>) -> tensor<4xf32>
   return %0, %1, %2 : tensor<4x4xf32>, tensor<4x4xf32>, tensor<4xf32>
 }
+
+// A dynamic_update_slice of an empty update writes nothing: its operand; a non-empty one stays.
+// CHECK-LABEL: func.func @empty_update
+// CHECK:         %[[U:.*]] = stablehlo.dynamic_update_slice %arg0, %arg2
+// CHECK-NEXT:    return %arg0, %[[U]]
+func.func @empty_update(%x: tensor<2x3xf32>, %e: tensor<2x0xf32>, %u: tensor<1x3xf32>, %i: tensor<i32>)
+    -> (tensor<2x3xf32>, tensor<2x3xf32>) {
+  %0 = stablehlo.dynamic_update_slice %x, %e, %i, %i : (tensor<2x3xf32>, tensor<2x0xf32>, tensor<i32>, tensor<i32>) -> tensor<2x3xf32>
+  %1 = stablehlo.dynamic_update_slice %x, %u, %i, %i : (tensor<2x3xf32>, tensor<1x3xf32>, tensor<i32>, tensor<i32>) -> tensor<2x3xf32>
+  return %0, %1 : tensor<2x3xf32>, tensor<2x3xf32>
+}

@@ -79,7 +79,7 @@ func.func @short(%x: tensor<16x3xi32>) -> tensor<16x3xi32> {
 
 // A comparator with a non-elementwise op cannot run on whole tensors: the sort stays; longer
 // than native-max-length (vulkan: 256, IREE's own sort is wrong past it) it is an error.
-// NATIVE: lower_sort.mlir:{{[0-9]+}}:8: error: shlo-lower-sort: a sort of rows of 16 elements cannot take the sorting network (comparator uses stablehlo.reshape), and IREE's own sort is right only up to 8 elements a row
+// NATIVE: lower_sort.mlir:{{[0-9]+}}:8: error: shlo-lower-sort: a sort of rows of 16 elements cannot take shlo-lower-sort's network (comparator uses stablehlo.reshape), and IREE's own sort is right only up to 8 elements a row
 // SMALL-LABEL: func.func @opaque_comparator
 // SMALL:         stablehlo.sort
 func.func @opaque_comparator(%x: tensor<16xf32>) -> tensor<16xf32> {
