@@ -33,7 +33,7 @@ from .vulkan.integers import (count_leading_zeros, float_remainder, negated_divi
 from .vulkan.loops import counter_wrap
 from .vulkan.maps import map_as_tensor_ops
 from .vulkan.reductions import fence_complex_reduce_inputs, fence_zero_sums, gapped_reduce
-from .vulkan.matmuls import (aligned_matmul_columns, fence_boolean_product_inputs,
+from .vulkan.matmuls import (aligned_matmul_columns, fence_narrow_product_inputs,
                              fence_complex_fused_products,
                              fence_spread_products)
 from .vulkan.pads import run_time_padding_value
@@ -133,9 +133,9 @@ VULKAN_QUIRKS: tuple[Quirk, ...] = (
           "8/16-bit numbers behind fusion barriers (a fused i32 convert of bf16 raced with "
           "the products reading it)", ("stablehlo.convolution",), _VK,
           fence=fence_narrow_convolution_inputs),
-    Quirk("vk-boolean-product-input", "a dot_general's operands computed from booleans behind "
-          "fences (fused, the i1 reads went out of bounds: a segfault, a hang or a corrupted "
-          "heap)", ("stablehlo.dot_general",), _VK, fence=fence_boolean_product_inputs),
+    Quirk("vk-narrow-product-input", "a dot_general's operands computed from booleans, integer "
+          "ones from narrower numbers, behind fences (fused, the i1 reads went out of bounds: a "
+          "segfault, a hang or a corrupted heap; i8 -> i32 products were wrong)", ("stablehlo.dot_general",), _VK, fence=fence_narrow_product_inputs),
     Quirk("vk-run-time-padding-value", "a pad by a value computed at run time as a select "
           "between the pad by zero and the value (IREE's memoized command buffer filled the "
           "padding with the first call's value on every later call)", ("stablehlo.pad",), _VK,

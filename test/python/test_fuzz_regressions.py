@@ -1511,7 +1511,7 @@ def test_boolean_matvec_vulkan():
     """Seed 67 program 885: `convert(b) @ convert(b).reshape(-1)[:8]` of i1[8, 512] ran right
     on vulkan but corrupted the heap (`free(): invalid pointer` at exit; IREE alone segfaults
     in the call): the i1 reads fused into the matvec went out of bounds;
-    vk-boolean-product-input reads the product's boolean-derived operands from memory."""
+    vk-narrow-product-input reads the product's boolean-derived operands from memory."""
     from conftest import vulkan_or_skip
     vulkan_or_skip()
     assert replay("boolean_matvec_vulkan") is None
@@ -1534,3 +1534,12 @@ def test_empty_update_after_sort_vulkan():
     from conftest import vulkan_or_skip
     vulkan_or_skip()
     assert replay("empty_update_after_sort_vulkan") is None
+
+
+def test_widened_byte_product_vulkan():
+    """Seed 68 program 304: a ui16 dot_general of an i8 -> ui16 convert was wrong on vulkan
+    (15872 for 65024), IREE alone too: sign-extended products fused into the dispatch;
+    vk-narrow-product-input reads the converted operand from memory."""
+    from conftest import vulkan_or_skip
+    vulkan_or_skip()
+    assert replay("widened_byte_product_vulkan") is None

@@ -298,7 +298,7 @@ SAMPLES = {
           : (tensor<8xf32>, tensor<f32>) -> tensor<f32>
       return %r : tensor<f32>
     }""",
-    "vk-boolean-product-input": """
+    "vk-narrow-product-input": """
     func.func @f(%b: tensor<8x16xi1>, %v: tensor<8xi32>) -> tensor<16xi32> {
       %x = stablehlo.convert %b : (tensor<8x16xi1>) -> tensor<8x16xi32>
       %r = stablehlo.dot_general %x, %v, contracting_dims = [0] x [0] : (tensor<8x16xi32>, tensor<8xi32>) -> tensor<16xi32>

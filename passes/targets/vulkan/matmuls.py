@@ -2,8 +2,8 @@
 (docs/iree_gaps.md#vk-aligned-matmul-columns-products-of-odd-widths); products that a
 broadcast spreads read from memory
 (docs/iree_gaps.md#vk-spread-product-products-spread-by-a-broadcast-or-another-product);
-operands computed from booleans read from memory
-(docs/iree_gaps.md#vk-boolean-product-input-products-of-values-computed-from-booleans)."""
+operands computed from narrower numbers read from memory
+(docs/iree_gaps.md#vk-narrow-product-input-products-of-values-computed-from-narrower-numbers)."""
 from __future__ import annotations
 
 import functools
@@ -125,17 +125,21 @@ def _reads_complex(value: ir.Value) -> bool:
     return False
 
 
-def fence_boolean_product_inputs(op: ir.Operation) -> None:
-    """A dot_general's static operands computed from booleans (a convert or select of an i1
-    value, followed back 8 ops; not an argument, a constant or a barrier's result) read from
-    behind fences: fused into the product's dispatch, the i1 reads went out of bounds (a
-    segfault in the call, a hang, or a heap corrupted until exit)."""
+def fence_narrow_product_inputs(op: ir.Operation) -> None:
+    """A dot_general's static operands computed from booleans, or integer ones computed from
+    narrower numbers (an i32 convert of i8, followed back 8 ops; not an argument, a constant or
+    a barrier's result), read from behind fences: fused into the product's dispatch, the i1
+    reads went out of bounds (a segfault, a hang, or a heap corrupted until exit), and sign
+    extended products were wrong (i8 -> i32 of 64x256 by 256x128: every result)."""
     for i, operand in enumerate(op.operands):
+        t = ir.RankedTensorType(operand.type)
         if isinstance(operand.owner, ir.Block) or operand.owner.name in (
-                FUSION_BARRIER, "stablehlo.constant") or \
-                not ir.RankedTensorType(operand.type).has_static_shape:
+                FUSION_BARRIER, "stablehlo.constant") or not t.has_static_shape:
             continue
-        if reads_narrow_values(operand, below=2, booleans=True):
+        width = getattr(t.element_type, "width", 0) if isinstance(
+            t.element_type, ir.IntegerType) else 0
+        if reads_narrow_values(operand, below=2, booleans=True) or (
+                width > 8 and reads_narrow_values(operand, below=width, booleans=True)):
             with ir.InsertionPoint(op), op.location:
                 op.operands[i] = fence([operand])[0]
 
