@@ -124,9 +124,10 @@ VULKAN_QUIRKS: tuple[Quirk, ...] = (
           ("stablehlo.convolution",), _VK, rule=unsigned_grouped_convolution),
     Quirk("vk-grouped-convolution", "a grouped convolution as one convolution per group",
           ("stablehlo.convolution",), _VK, rule=grouped_convolution),
-    Quirk("vk-few-output-convolution", "a convolution with rhs dilation or padding and at "
-          "most 4 output positions as one dot_general per position over its window, a fenced "
-          "strided slice (IREE's strided load of the window was read unstrided)",
+    Quirk("vk-few-output-convolution", "a convolution with rhs dilation or padding, or one "
+          "output position, and at most 4 output positions as one dot_general per position "
+          "over its window, a fenced strided slice (IREE's strided load of the window was read "
+          "unstrided; one output position over an [o, 0, i, 1] kernel crashed its compile)",
           ("stablehlo.convolution",),
           _VK, rule=few_output_convolution),
     Quirk("vk-narrow-convolution-input", "a convolution's 32/64-bit operands computed from "

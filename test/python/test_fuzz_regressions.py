@@ -1543,3 +1543,23 @@ def test_widened_byte_product_vulkan():
     from conftest import vulkan_or_skip
     vulkan_or_skip()
     assert replay("widened_byte_product_vulkan") is None
+
+
+def test_one_element_of_cosine_vulkan():
+    """Seed 68 program 341: `fmod(y, cos(x).reshape(-1)[0])` of f32[3, 651] failed to compile
+    on vulkan (47040 bytes of shared memory) while shlo-slice-before-elementwise crossed shared
+    values for slices of a few elements (77f7417): it sliced part of shlo-accurate-math's
+    cosine and left the rest whole in the slice's dispatch. Since 4bd5752 such a slice reads a
+    shared value behind a fence."""
+    from conftest import vulkan_or_skip
+    vulkan_or_skip()
+    assert replay("one_element_of_cosine_vulkan") is None
+
+
+def test_one_output_convolution_crash_vulkan():
+    """Seed 68 program 455: a convolution of f32[8, 7, 3, 6] by [1, 3, 7, 4] ([o, 0, i, 1]
+    kernel, stride 3: one output position) crashed IREE's SPIR-V compile (SIGSEGV), IREE alone
+    too; vk-few-output-convolution makes one-output convolutions a dot_general."""
+    from conftest import vulkan_or_skip
+    vulkan_or_skip()
+    assert replay("one_output_convolution_crash_vulkan") is None

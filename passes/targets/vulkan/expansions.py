@@ -208,17 +208,21 @@ def grouped_convolution(op: ir.Operation):
 
 
 def few_output_convolution(op: ir.Operation):
-    """A convolution with rhs dilation or padding, at most FEW_OUTPUTS output positions and a
-    window of 2 or more (no groups, lhs dilation or reversal) as one dot_general per output
-    position over its window, each window a strided slice behind a fusion barrier: IREE made
-    such a convolution a reduction over a strided load of the window that lavapipe read
-    unstrided."""
+    """A convolution with rhs dilation or padding, or with one output position, at most
+    FEW_OUTPUTS output positions and a window of 2 or more (no groups, lhs dilation or
+    reversal) as one dot_general per output position over its window, each window a strided
+    slice behind a fusion barrier: IREE made such a convolution a reduction over a strided load
+    of the window that lavapipe read unstrided, and its SPIR-V compile of one output position
+    over an [o, 0, i, 1] kernel crashed (SIGSEGV)."""
     attrs = attributes(op)
     dilated = "rhs_dilation" in attrs and any(
         int(v) != 1 for v in ir.DenseI64ArrayAttr(attrs["rhs_dilation"]))
     padded = "padding" in attrs and any(
         int(v) != 0 for v in ir.DenseIntElementsAttr(attrs["padding"]))
-    if not (dilated or padded):
+    result = ir.RankedTensorType(op.results[0].type)
+    spatial = CONV_DIMS.decode(attrs["dimension_numbers"])["output_spatial_dimensions"]
+    one_output = result.has_static_shape and all(result.shape[d] == 1 for d in spatial)
+    if not (dilated or padded or one_output):
         return None
     return window_matmuls(op, 0, FEW_OUTPUTS, 2, integers=True, fenced=True)
 
