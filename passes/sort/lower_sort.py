@@ -161,12 +161,18 @@ def _tie_order(sort: ir.Operation) -> tuple[str, bool] | None:
     return sort_keys.recognise(sort, any_width=True)
 
 
+def _dimension(sort: ir.Operation) -> int:
+    """The sorted dimension, non-negative."""
+    rank = ir.RankedTensorType(sort.operands[0].type).rank
+    return ir.IntegerAttr(sort.attributes["dimension"]).value % max(rank, 1)
+
+
 def _length(sort: ir.Operation) -> int | None:
     """The length of the sorted dimension, None when run-time sized."""
     t = ir.RankedTensorType(sort.operands[0].type)
     if not t.rank:
         return 1
-    n = t.shape[ir.IntegerAttr(sort.attributes["dimension"]).value % t.rank]
+    n = t.shape[_dimension(sort)]
     return None if ir.ShapedType.is_dynamic_size(n) else n
 
 
@@ -180,10 +186,8 @@ def _check_native_length(sort: ir.Operation, why: str, limit: int) -> None:
                f"only up to {limit} elements a row on this target (its loops are cut short)")
     if n is not None:
         raise PassError(f"shlo-lower-sort: {message}", at=sort)
-    t = ir.RankedTensorType(sort.operands[0].type)
-    dimension = ir.IntegerAttr(sort.attributes["dimension"]).value % t.rank
     with sort.location, ir.InsertionPoint(sort):
-        length = dimension_size(sort.operands[0], dimension)
+        length = dimension_size(sort.operands[0], _dimension(sort))
         bound = stablehlo.constant(np.array(limit, np.int64))
         assert_true(stablehlo.compare(length, bound, comparison_direction="LE"),
                     f"{describe(sort)}: {message}", sort)

@@ -136,10 +136,9 @@ def fence_narrow_product_inputs(op: ir.Operation) -> None:
         if isinstance(operand.owner, ir.Block) or operand.owner.name in (
                 FUSION_BARRIER, "stablehlo.constant") or not t.has_static_shape:
             continue
-        width = getattr(t.element_type, "width", 0) if isinstance(
-            t.element_type, ir.IntegerType) else 0
-        if reads_narrow_values(operand, below=2, booleans=True) or (
-                width > 8 and reads_narrow_values(operand, below=width, booleans=True)):
+        # booleans for every operand; narrower numbers too for an integer one of 16+ bits
+        width = t.element_type.width if isinstance(t.element_type, ir.IntegerType) else 0
+        if reads_narrow_values(operand, below=width if width > 8 else 2, booleans=True):
             with ir.InsertionPoint(op), op.location:
                 op.operands[i] = fence([operand])[0]
 

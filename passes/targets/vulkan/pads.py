@@ -17,9 +17,8 @@ def run_time_padding_value(op: ir.Operation):
     if isinstance(value.owner, ir.Block) or value.owner.name == "stablehlo.constant" or \
             not out.has_static_shape or is_complex(t.element_type):
         return None
-    edges = {name: list(ir.DenseI64ArrayAttr(op.attributes[attr])) for name, attr in (
-        ("edge_padding_low", "edge_padding_low"), ("edge_padding_high", "edge_padding_high"),
-        ("interior_padding", "interior_padding"))}
+    edges = {name: list(ir.DenseI64ArrayAttr(op.attributes[name])) for name in (
+        "edge_padding_low", "edge_padding_high", "interior_padding")}
     i1 = ir.IntegerType.get_signless(1)
     scalar = ir.RankedTensorType.get([], t.element_type)
     zero = stablehlo.constant(0, result_type=scalar)
