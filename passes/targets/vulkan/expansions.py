@@ -220,8 +220,9 @@ def few_output_convolution(op: ir.Operation):
     padded = "padding" in attrs and any(
         int(v) != 0 for v in ir.DenseIntElementsAttr(attrs["padding"]))
     result = ir.RankedTensorType(op.results[0].type)
-    spatial = CONV_DIMS.decode(attrs["dimension_numbers"])["output_spatial_dimensions"]
-    one_output = result.has_static_shape and all(result.shape[d] == 1 for d in spatial)
+    dims = CONV_DIMS.decode(attrs["dimension_numbers"])
+    one_output = result.has_static_shape and dims["kernel_output_feature_dimension"] == 0 and \
+        all(result.shape[d] == 1 for d in dims["output_spatial_dimensions"])   # [o, 0, i, 1]
     if not (dilated or padded or one_output):
         return None
     return window_matmuls(op, 0, FEW_OUTPUTS, 2, integers=True, fenced=True)
