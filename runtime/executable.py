@@ -101,18 +101,10 @@ class Function(standalone_loader.Function):
         try:
             self._invoker(arg_list, ret_list)
         except (RuntimeError, ValueError, IndexError) as e:
-            host_error = (self.host.take_error() if self.host is not None else None) or \
-                take_lapack_error()
-            if host_error is not None:
-                raise host_error from None
-            overflow = binding_overflow(str(e), self.signature.name, self.driver)
-            if overflow is not None:
-                raise DeviceError(overflow) from None
-            message = (str(e).strip().splitlines() or [type(e).__name__])[0]
-            shape_error = shape_check_error(self.signature, message, arg_list)
-            if shape_error is not None:
-                raise shape_error from None
-            raise self._device_failure(message) from None
+            # raised, not kept in a local: an error held by the frames of its own traceback
+            # is a cycle that only gc frees, IREE's objects in those frames with it, in an
+            # order that can destroy a released device before its buffers (a segfault)
+            raise self._call_error(e, arg_list) from None
         results: list[np.ndarray] = []
         for i, value in enumerate(self.signature.outputs):
             if value.transport is None:
@@ -124,6 +116,20 @@ class Function(standalone_loader.Function):
                 array = array.copy()
             results.append(array)
         return results
+
+    def _call_error(self, failure: Exception, arg_list) -> Exception:
+        """The error to raise for a failed call: the host's or LAPACK's own, a binding
+        overflow, a failed shape check naming the arguments' shapes, else a device failure."""
+        host_error = (self.host.take_error() if self.host is not None else None) or \
+            take_lapack_error()
+        if host_error is not None:
+            return host_error
+        overflow = binding_overflow(str(failure), self.signature.name, self.driver)
+        if overflow is not None:
+            return DeviceError(overflow)
+        message = (str(failure).strip().splitlines() or [type(failure).__name__])[0]
+        return shape_check_error(self.signature, message, arg_list) or \
+            self._device_failure(message)
 
     def _device_failure(self, message: str) -> DeviceError:
         """The error for a failed upload or call. A lost device (VK_ERROR_DEVICE_LOST, e.g.

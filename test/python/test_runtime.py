@@ -345,6 +345,70 @@ def test_a_released_vulkan_device_closes_and_reopens():
     np.testing.assert_array_equal(result, x * x)
 
 
+def test_a_failed_call_leaves_no_garbage_cycle():
+    """The error of a failed call is freed by reference counting, IREE's argument lists in
+    its traceback's frames with it: an error held by a local of a frame of its own traceback
+    is a cycle only gc frees, and gc's order could destroy a released device first."""
+    import gc
+    import weakref
+    exe = shlo.compile("""
+    func.func @main(%a: tensor<?xf32>, %b: tensor<?xf32>) -> tensor<?xf32> {
+      %0 = stablehlo.add %a, %b : tensor<?xf32>
+      return %0 : tensor<?xf32>
+    }""", target="cpu")
+    gc.collect()
+    gc.disable()
+    try:
+        try:
+            exe(np.ones(40000, np.float32), np.ones(30000, np.float32))
+        except shlo.InvocationError as e:
+            assert "called with 40000xf32, 30000xf32" in str(e)
+            error = weakref.ref(e)
+        assert error() is None
+    finally:
+        gc.enable()
+
+
+FAIL_THEN_RELEASE = '''
+import numpy as np, shlo
+from shlo.runtime import devices
+text = """
+func.func @f(%y: tensor<?xf32>) -> tensor<?xf32> {
+  %1 = "stablehlo.sort"(%y) <{dimension = 0 : i64}> ({
+  ^bb0(%a: tensor<f32>, %b: tensor<f32>):
+    %r = stablehlo.compare LT, %a, %b, FLOAT : (tensor<f32>, tensor<f32>) -> tensor<i1>
+    stablehlo.return %r : tensor<i1>
+  }) : (tensor<?xf32>) -> tensor<?xf32>
+  return %1 : tensor<?xf32>
+}"""
+x = np.random.default_rng(3).standard_normal(300).astype(np.float32)
+for i in range(3):
+    exe = shlo.compile(text, target="vulkan")
+    np.testing.assert_array_equal(exe(x[:256]), np.sort(x[:256]))
+    try:
+        exe(x)
+        raise SystemExit("no error past 256 elements")
+    except shlo.Error as e:
+        assert "more than 256 elements" in str(e), e
+    del exe
+    devices.release_device("vulkan")
+print("released")
+'''
+
+
+def test_a_failed_vulkan_call_then_the_release_does_not_crash():
+    """A Vulkan call that fails a run-time check (a sort longer than IREE's own sort is right
+    for), its executable dropped, then the device released, in a child process: the
+    release's gc segfaulted in IREE's destructors (the error's cycle held the call's
+    buffers past the device)."""
+    import subprocess
+    import sys
+    vulkan_or_skip()
+    done = subprocess.run([sys.executable, "-c", FAIL_THEN_RELEASE], capture_output=True,
+                          text=True, timeout=600)
+    assert done.returncode == 0 and "released" in done.stdout, done.stderr[-2000:]
+
+
 def test_donated_argument_is_neither_aliased_nor_overwritten():
     """jax's donation hints are dropped: IREE's aliasing returned a + b for the donated `a`
     and wrote it into the caller's (64-byte aligned) array."""
