@@ -931,12 +931,14 @@ def sort(b: Builder, rng, a: Val, others) -> Val:
     def cmp(x, y):
         return _total_compare(b, x, y, direction, a.dtype) if a.dtype in FLOATS else \
             xla.Compare(x, y, direction)
-    if rng.random() < 0.5:
+    # an argsort only of exact keys: rounding orders keys that tie exactly in real arithmetic
+    # (an inverse FFT's 0s and 1/7s), so that any number of indices may differ
+    if rng.random() < 0.5 or a.err > 0:
         op = xla.Sort([a.op], cmp, dim)
         return dataclasses.replace(a, op=op)
     index = xla.Iota(b.b, xla.Shape.array_shape("S32", list(a.shape)), dim)
     out = xla.Sort([a.op, index], lambda x, y, i, j: cmp(x, y), dim, is_stable=True)
-    return Val(xla.GetTupleElement(out, 1), a.shape, "S32", 0.0, False, a.fragile or a.err > 0)
+    return Val(xla.GetTupleElement(out, 1), a.shape, "S32", 0.0, False, a.fragile)
 
 
 def _step(b: Builder, rng, x, dtype: str, exact: bool = True):
