@@ -1,26 +1,27 @@
 """shlo-few-output-convolutions: a convolution with few output positions and a large window
 (a training step's weight gradient: the image convolved with the output gradient) as one
 matmul per output position: that position's window of the input contracted with the kernel
-over the window and the input features, both read in their own layouts.
+over the window and the input features.
 
 jax writes the weight gradient of a conv layer as a convolution whose batch is the input's
 channels, whose features are the examples, whose window is the whole output gradient (16x16 or
 32x32, dilated by the forward stride) and whose output is the kernel's 3x3. IREE's direct
 convolution runs that layout far below the machine's speed; as matmuls (each reading its
-strided window of the input) it runs many times faster
+window of the input) it runs many times faster
 (docs/iree_gaps.md#shlo-few-output-convolutions). One matmul of all positions' windows
 stacked (9 copies of the input) is slower, except where the batch (the
 matmuls' rows: a first layer's 3 input channels) is below STACK_BELOW: 9 matmuls of 3 rows
 each pad to a data tile of 16 rows and encode their windows apart, one of 27 rows
 does not (`stack-below=0` never stacks).
-The input is not transposed to [batch, window..., features] first: that copy, written
-transposed by both threads, is slow. Each position is its own executable (its slice's offsets
-differ); a while loop over the positions, or run-time slice offsets, shared one but ran
-1.1-1.8x slower (docs/performance.md, "fewer weight-gradient executables"). Rewritten:
-static shapes, no groups, no lhs dilation or window reversal, no negative padding, at most MAX_OUTPUTS output
-positions and at least MIN_WINDOW window positions. Padding becomes a stablehlo.pad, strides
-the windows' starts, rhs dilation the slices' strides. bf16 and f16 compute in f32 and round
-once (as shlo-accumulate-in-f32 does for one convolution).
+The padded input is relaid once (`_windows`) so that the windows of each position along the
+first spatial dimension are one contiguous slice, which IREE reads at a buffer offset: one
+executable serves them all, where a slice of the input in its own layout has its offsets
+compiled into the executable that reads it, one per position (cnn_train: 150 -> 131
+executables; docs/performance.md, "Cold compiles: one relayout per weight gradient").
+Rewritten: static shapes, no groups, no lhs dilation or window reversal, no negative padding,
+at most MAX_OUTPUTS output positions and at least MIN_WINDOW window positions. Padding becomes
+a stablehlo.pad, strides the windows' starts, rhs dilation the phases of the relayout. bf16
+and f16 compute in f32 and round once (as shlo-accumulate-in-f32 does for one convolution).
 """
 from __future__ import annotations
 
@@ -33,7 +34,7 @@ from iree.compiler import ir
 
 from shlo.dialect import stablehlo
 from shlo.dialect.attributes import CONV_DIMS, enum_name
-from ..lib.builders import fence
+from ..lib.builders import fusion_barriers, in_control_flow
 from ..lib.expr import Num, attributes, is_narrow_float
 from .convolution_to_dots import group_counts
 from ..op_rules import RulesPass, apply_rules
@@ -52,15 +53,63 @@ def _transpose(x: ir.Value, permutation: list[int]) -> ir.Value:
         x, permutation=permutation)
 
 
+def _windows(x: ir.Value, bdim: int, fdim: int, sdims: list[int], padding: np.ndarray,
+             strides: list[int], dilation: list[int], window: list[int],
+             outputs: list[int]) -> list[ir.Value]:
+    """Each output position's window of `x` (row-major over the positions) as
+    [window..., features, batch], cut from one relayout of the padded input as [spatial...,
+    features, batch], each spatial dimension as (index modulo its dilation, index // dilation):
+    each first-dimension position's windows are then a contiguous slice, behind a fusion
+    barrier (outside control flow) so that IREE reads it at a buffer offset, and its windows
+    are slices of that. The pad comes first: a relayout written into the padded buffer had
+    each slice copied out of it."""
+    n, element = len(sdims), ir.RankedTensorType(x.type).element_type
+    shape = [ir.RankedTensorType(x.type).shape[d] for d in sdims]
+    sizes = [-(-(shape[i] + int(padding[i].sum())) // dilation[i]) for i in range(n)]
+    low, high = [0] * (n + 2), [0] * (n + 2)
+    for i, d in enumerate(sdims):   # whole phases too
+        low[d] = int(padding[i, 0])
+        high[d] = sizes[i] * dilation[i] - shape[i] - low[d]
+    if any(low) or any(high):
+        zero = stablehlo.constant(0, result_type=ir.RankedTensorType.get([], element))
+        x = stablehlo.pad(x, zero, edge_padding_low=low, edge_padding_high=high,
+                          interior_padding=[0] * (n + 2))
+    # each spatial dimension as (index // dilation, index modulo dilation), in place
+    split: list[int] = []
+    at: dict[int, int] = {}
+    for d, size in enumerate(ir.RankedTensorType(x.type).shape):
+        at[d] = len(split)
+        split += [sizes[sdims.index(d)], dilation[sdims.index(d)]] if d in sdims else [size]
+    x = stablehlo.reshape(x, result_type=ir.RankedTensorType.get(split, element))
+    x = _transpose(x, [k for d in sdims for k in (at[d] + 1, at[d])] + [at[fdim], at[bdim]])
+    full = list(ir.RankedTensorType(x.type).shape)
+
+    def cut(value: ir.Value, starts: dict[int, int]) -> ir.Value:
+        """`value` sliced at the windows of spatial dimensions i from starts[i]."""
+        begin, end = [0] * len(full), list(ir.RankedTensorType(value.type).shape)
+        for i, start in starts.items():
+            begin[2 * i], begin[2 * i + 1] = start % dilation[i], start // dilation[i]
+            end[2 * i], end[2 * i + 1] = begin[2 * i] + 1, begin[2 * i + 1] + window[i]
+        return stablehlo.slice(value, start_indices=begin, limit_indices=end,
+                               strides=[1] * len(full))
+    rows = [cut(x, {0: p * strides[0]}) for p in range(outputs[0])]
+    if not in_control_flow(ir.InsertionPoint.current.block.owner):
+        rows = fusion_barriers(rows)
+    flat = ir.RankedTensorType.get([*window, *full[-2:]], element)
+    return [stablehlo.reshape(cut(rows[position[0]], {
+        i: p * strides[i] for i, p in enumerate(position) if i}), result_type=flat)
+        for position in itertools.product(*(range(s) for s in outputs))]
+
+
 def _convolution(op: ir.Operation, stack_below: int = STACK_BELOW):
     return window_matmuls(op, stack_below, MAX_OUTPUTS, MIN_WINDOW)
 
 
 def window_matmuls(op: ir.Operation, stack_below: int, max_outputs: int, min_window: int,
-                   integers: bool = False, fenced: bool = False):
-    """The convolution as one dot_general per output position over its window (a strided
-    slice of the padded input), or None where it declines; `integers`: integer convolutions
-    too (their product in the result's type); `fenced`: each window behind a fusion barrier."""
+                   integers: bool = False):
+    """The convolution as one dot_general per output position over its window (`_windows`),
+    or None where it declines; `integers`: integer convolutions too (their product in the
+    result's type)."""
     attrs = attributes(op)
     dims = CONV_DIMS.decode(attrs["dimension_numbers"])
     lhs, rhs = op.operands
@@ -84,53 +133,36 @@ def window_matmuls(op: ir.Operation, stack_below: int, max_outputs: int, min_win
     if (any(lhs_dilation[i] != 1 or reversed_[i] for i in range(n)) or (padding < 0).any()
             or math.prod(outputs) > max_outputs or math.prod(window) < min_window):
         return None
-    if is_narrow_float(element):
-        lhs, rhs = (Num(v).to("f32").value for v in (lhs, rhs))
-    f32 = element if integer else ir.RankedTensorType(lhs.type).element_type
     bdim, fdim = dims["input_batch_dimension"], dims["input_feature_dimension"]
     sdims = list(dims["input_spatial_dimensions"])
-    kin = dims["kernel_input_feature_dimension"]
-    kspatial = list(dims["kernel_spatial_dimensions"])
-    # the input and kernel read in their own layouts (a transposed copy of the input, written
-    # by both threads at once, is slow: docs/iree_gaps.md#shlo-few-output-convolutions)
-    x = lhs
-    if padding.any():
-        low, high = [0] * (n + 2), [0] * (n + 2)
-        for i, d in enumerate(sdims):
-            low[d], high[d] = int(padding[i, 0]), int(padding[i, 1])
-        zero = stablehlo.constant(0, result_type=ir.RankedTensorType.get(
-            [], ir.RankedTensorType(x.type).element_type))
-        x = stablehlo.pad(x, zero, edge_padding_low=low, edge_padding_high=high,
-                          interior_padding=[0] * (n + 2))
-    shape = list(ir.RankedTensorType(x.type).shape)
-    batch = shape[bdim]
+    batch = types[0].shape[bdim]
     out_features = types[1].shape[dims["kernel_output_feature_dimension"]]
+    # relaid in its own type (half the bytes of f32 for bf16 and f16), each window widened
+    windows = _windows(lhs, bdim, fdim, sdims, padding, strides, rhs_dilation, window, outputs)
+    if is_narrow_float(element):
+        windows = [Num(w).to("f32").value for w in windows]
+        rhs = Num(rhs).to("f32").value
+    f32 = element if integer else ir.RankedTensorType(rhs.type).element_type
+    kernel = [*dims["kernel_spatial_dimensions"], dims["kernel_input_feature_dimension"]]
     precision = ({"precision_config": [enum_name(a) for a in
                                        ir.ArrayAttr(attrs["precision_config"])]}
                  if "precision_config" in attrs else {})
-    contract = dict(lhs_contracting_dimensions=[fdim, *sdims],
-                    rhs_contracting_dimensions=[kin, *kspatial], **precision)
-    patches = []
-    for position in itertools.product(*(range(s) for s in outputs)):
-        first, last, step = [0] * (n + 2), list(shape), [1] * (n + 2)
-        for i, d in enumerate(sdims):
-            first[d] = position[i] * strides[i]
-            last[d] = first[d] + (window[i] - 1) * rhs_dilation[i] + 1
-            step[d] = rhs_dilation[i]
-        patches.append(stablehlo.slice(x, start_indices=first, limit_indices=last,
-                                       strides=step))
-    if fenced:
-        patches = fence(patches)
-    if batch < stack_below and len(patches) > 1:
-        # all positions' windows side by side along the batch: one matmul
-        stacked = stablehlo.concatenate(patches, dimension=bdim)
+    if batch < stack_below and len(windows) > 1:
+        # all positions' windows side by side: one matmul of [positions, batch] rows
+        one = ir.RankedTensorType.get([1, *ir.RankedTensorType(windows[0].type).shape],
+                                      ir.RankedTensorType(windows[0].type).element_type)
+        stacked = stablehlo.concatenate([stablehlo.reshape(w, result_type=one)
+                                         for w in windows], dimension=0)
         result = stablehlo.dot_general(stacked, rhs, result_type=ir.RankedTensorType.get(
-            [len(patches) * batch, out_features], f32), **contract)
+            [len(windows), batch, out_features], f32),
+            lhs_contracting_dimensions=list(range(1, n + 2)),
+            rhs_contracting_dimensions=kernel, **precision)
     else:
         row = ir.RankedTensorType.get([1, batch, out_features], f32)
         rows = [stablehlo.reshape(stablehlo.dot_general(
-            patch, rhs, result_type=ir.RankedTensorType.get([batch, out_features], f32),
-            **contract), result_type=row) for patch in patches]
+            w, rhs, result_type=ir.RankedTensorType.get([batch, out_features], f32),
+            lhs_contracting_dimensions=list(range(n + 1)), rhs_contracting_dimensions=kernel,
+            **precision), result_type=row) for w in windows]
         result = rows[0] if len(rows) == 1 else stablehlo.concatenate(rows, dimension=0)
     result = stablehlo.reshape(result, result_type=ir.RankedTensorType.get(
         [*outputs, batch, out_features], f32))

@@ -225,7 +225,7 @@ def few_output_convolution(op: ir.Operation):
         all(result.shape[d] == 1 for d in dims["output_spatial_dimensions"])   # [o, 0, i, 1]
     if not (dilated or padded or one_output):
         return None
-    return window_matmuls(op, 0, FEW_OUTPUTS, 2, integers=True, fenced=True)
+    return window_matmuls(op, 0, FEW_OUTPUTS, 2, integers=True)
 
 
 def _unsigned(element: ir.Type) -> bool:
