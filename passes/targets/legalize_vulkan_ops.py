@@ -135,8 +135,10 @@ VULKAN_QUIRKS: tuple[Quirk, ...] = (
           "the products reading it)", ("stablehlo.convolution",), _VK,
           fence=fence_narrow_convolution_inputs),
     Quirk("vk-narrow-product-input", "a dot_general's operands computed from booleans, integer "
-          "ones from narrower numbers, behind fences (fused, the i1 reads went out of bounds: a "
-          "segfault, a hang or a corrupted heap; i8 -> i32 products were wrong)", ("stablehlo.dot_general",), _VK, fence=fence_narrow_product_inputs),
+          "ones from narrower numbers, float ones from numbers of fewer than 32 bits, behind "
+          "fences (fused, the i1 reads went out of bounds: a segfault, a hang or a corrupted "
+          "heap; i8 -> i32 products were wrong; bf16 -> f32 failed to compile)",
+          ("stablehlo.dot_general",), _VK, fence=fence_narrow_product_inputs),
     Quirk("vk-run-time-padding-value", "a pad by a value computed at run time as a select "
           "between the pad by zero and the value (IREE's memoized command buffer filled the "
           "padding with the first call's value on every later call)", ("stablehlo.pad",), _VK,

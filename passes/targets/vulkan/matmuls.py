@@ -17,7 +17,7 @@ from ...expand.index_vectors import edge_pad
 from ...lib.builders import FUSION_BARRIER, fence, fence_readers, fence_uses, fusion_barriers
 from ...lib.elementwise import ELEMENTWISE_OPS
 from ...base import reads_narrow_values
-from ...lib.expr import element_of, is_complex
+from ...lib.expr import bit_width, element_of, is_complex, is_float
 
 
 MIN_PRODUCTS = 1 << 16      # fewer multiply-adds than this: not worth a pad and a slice
@@ -126,19 +126,24 @@ def _reads_complex(value: ir.Value) -> bool:
 
 
 def fence_narrow_product_inputs(op: ir.Operation) -> None:
-    """A dot_general's static operands computed from booleans, or integer ones computed from
-    narrower numbers (an i32 convert of i8, followed back 8 ops; not an argument, a constant or
-    a barrier's result), read from behind fences: fused into the product's dispatch, the i1
-    reads went out of bounds (a segfault, a hang, or a heap corrupted until exit), and sign
-    extended products were wrong (i8 -> i32 of 64x256 by 256x128: every result)."""
+    """A dot_general's static operands computed from booleans, integer ones from narrower
+    numbers (an i32 convert of i8) and float ones from numbers of fewer than 32 bits (an f32
+    convert of bf16; followed back 8 ops; not an argument, a constant or a barrier's result),
+    read from behind fences: fused into the product's dispatch, the i1 reads went out of
+    bounds (a segfault, a hang, or a heap corrupted until exit), sign extended products were
+    wrong (i8 -> i32 of 64x256 by 256x128: every result), bf16 -> f32 failed to compile
+    ('vector.bitcast') and f16 -> f32 + x ran IREE's compile past 300 s."""
     for i, operand in enumerate(op.operands):
         t = ir.RankedTensorType(operand.type)
         if isinstance(operand.owner, ir.Block) or operand.owner.name in (
                 FUSION_BARRIER, "stablehlo.constant") or not t.has_static_shape:
             continue
-        # booleans for every operand; narrower numbers too for an integer one of 16+ bits
-        width = t.element_type.width if isinstance(t.element_type, ir.IntegerType) else 0
-        if reads_narrow_values(operand, below=width if width > 8 else 2, booleans=True):
+        # booleans for every operand; narrower numbers for an integer one of 16+ bits, and
+        # numbers of fewer than 32 bits (or its own, if fewer) for a float one
+        element = t.element_type
+        width = element.width if isinstance(element, ir.IntegerType) else 0
+        below = min(bit_width(element), 32) if is_float(element) else width if width > 8 else 2
+        if reads_narrow_values(operand, below=below, booleans=True):
             with ir.InsertionPoint(op), op.location:
                 op.operands[i] = fence([operand])[0]
 
