@@ -60,6 +60,8 @@ PASSES: dict[str, tuple[str, str]] = {
     "shlo-split-arg-reduce": ("shlo.passes.expand.split_arg_reduce", "SplitArgReduce"),
     "shlo-split-long-reduce": ("shlo.passes.dispatch.split_long_reduce", "SplitLongReduce"),
     "shlo-guard-square-sums": ("shlo.passes.numerics.guard_square_sums", "GuardSquareSums"),
+    "shlo-dot-before-broadcast": ("shlo.passes.dispatch.dot_before_broadcast",
+                                  "DotBeforeBroadcast"),
     "shlo-swap-transposed-dots": ("shlo.passes.dispatch.swap_transposed_dots", "SwapTransposedDots"),
     "shlo-unroll-scan-loops": ("shlo.passes.dispatch.unroll_scan_loops", "UnrollScanLoops"),
     "shlo-widen-narrow-convolutions": ("shlo.passes.element_types.widen_narrow_matmuls",

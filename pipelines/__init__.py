@@ -60,6 +60,7 @@ DEFAULT_PASSES = [
     "shlo-fence-sort-slices",
     "shlo-fence-unsigned-contractions",
     "shlo-fence-scalar-scatter-updates",
+    "shlo-dot-before-broadcast",
     "shlo-fence-vector-dot-results",
     "shlo-fold-constant-scalars",
     "canonicalize",
