@@ -46,14 +46,14 @@ def _carries_complex(loop: ir.Operation) -> bool:
                for v in loop.operands if isinstance(v.type.maybe_downcast(), ir.RankedTensorType))
 
 
-def _op_count(block: ir.Block) -> int:
+def op_count(block: ir.Block) -> int:
     """Ops in `block` and nested in its ops' regions, terminators excluded."""
     count = 0
     for op in list(block.operations)[:-1]:
         count += 1
         for region in op.regions:
             for inner in region.blocks:
-                count += _op_count(inner)
+                count += op_count(inner)
     return count
 
 
@@ -77,7 +77,7 @@ def unroll_fully(loop: ir.Operation, count: int) -> None:
     loop.erase()
 
 
-def _updated_places(loop: ir.Operation) -> list[int]:
+def updated_places(loop: ir.Operation) -> list[int]:
     """The carried tensors the body returns, in their own places, a dynamic_update_slice of."""
     body = loop.regions[1].blocks[0]
     results = list(body.operations)[-1].operands
@@ -89,7 +89,7 @@ def _updated_places(loop: ir.Operation) -> list[int]:
     return places
 
 
-def _returns_an_updated_tensor_elsewhere(loop: ir.Operation, places: list[int]) -> bool:
+def returns_an_updated_tensor_elsewhere(loop: ir.Operation, places: list[int]) -> bool:
     """Whether the body also returns a carried tensor it updates (`places`) in another
     result's place (`return b, dynamic_update_slice(b, ...)`: a loop that keeps the previous
     state). Unrolled, that place holds an intermediate update, and IREE's compiler crashed on
@@ -138,13 +138,13 @@ class UnrollScanLoops(Pass):
             count = trip_count(loop)
             if count is not None and count <= self.max_full_trips and \
                     _counts_from_zero_up(loop) and not _carries_complex(loop) and \
-                    max(count, 0) * _op_count(loop.regions[1].blocks[0]) <= self.max_ops:
+                    max(count, 0) * op_count(loop.regions[1].blocks[0]) <= self.max_ops:
                 unroll_fully(loop, max(count, 0))
                 continue
             if not count or count <= 1:
                 continue
-            places = _updated_places(loop)
-            if not places or _returns_an_updated_tensor_elsewhere(loop, places):
+            places = updated_places(loop)
+            if not places or returns_an_updated_tensor_elsewhere(loop, places):
                 continue
             size = max(1, len(loop.regions[1].blocks[0].operations) - 1)
             factor = max((f for f in range(1, self.max_factor + 1)

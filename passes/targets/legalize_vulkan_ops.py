@@ -31,6 +31,7 @@ from .vulkan.integers import (count_leading_zeros, float_remainder, negated_divi
                               signed_min_max_reduce, signed_remainder, unsigned_quotient,
                               widened_byte_reduce)
 from .vulkan.loops import counter_wrap
+from .vulkan.long_loops import unroll_long_loop
 from .vulkan.maps import map_as_tensor_ops
 from .vulkan.reductions import fence_complex_reduce_inputs, fence_zero_sums, gapped_reduce
 from .vulkan.matmuls import (aligned_matmul_columns, fence_narrow_product_inputs,
@@ -221,6 +222,11 @@ VULKAN_QUIRKS: tuple[Quirk, ...] = (
           "of a or b (folded by IREE after shlo's fences, equal parts fenced apart made a "
           "dispatch yield one value twice: 'write affecting operations on global resources')",
           ("stablehlo.real", "stablehlo.imag"), _VK, rule=complex_part_of_view),
+    Quirk("vk-long-loop-trips", "a counted while loop of 256 trips or more with its body "
+          "repeated up to 100 times a trip, a copy of its counter read as the counter (IREE's "
+          "host drives every trip: 0.3-10 ms a trip on lavapipe; jax's fori_loop index was "
+          "wrapped on the device and read back every trip)", ("stablehlo.while",), _VK,
+          fence=unroll_long_loop),
 )
 
 

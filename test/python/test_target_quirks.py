@@ -394,6 +394,25 @@ SAMPLES = {
       %r = stablehlo.imag %t : (tensor<3x2xcomplex<f32>>) -> tensor<3x2xf32>
       return %r : tensor<3x2xf32>
     }""",
+    "vk-long-loop-trips": """
+    func.func @f(%x: tensor<8xf32>) -> tensor<8xf32> {
+      %c0 = stablehlo.constant dense<0> : tensor<i32>
+      %c1 = stablehlo.constant dense<1> : tensor<i32>
+      %n = stablehlo.constant dense<256> : tensor<i32>
+      %r:3 = stablehlo.while(%i = %c0, %k = %c0, %y = %x) : tensor<i32>, tensor<i32>, tensor<8xf32>
+      cond {
+        %p = stablehlo.compare LT, %i, %n, SIGNED : (tensor<i32>, tensor<i32>) -> tensor<i1>
+        stablehlo.return %p : tensor<i1>
+      } do {
+        %f = stablehlo.convert %k : (tensor<i32>) -> tensor<f32>
+        %b = stablehlo.broadcast_in_dim %f, dims = [] : (tensor<f32>) -> tensor<8xf32>
+        %z = stablehlo.add %y, %b : tensor<8xf32>
+        %j = stablehlo.add %i, %c1 : tensor<i32>
+        %l = stablehlo.add %k, %c1 : tensor<i32>
+        stablehlo.return %j, %l, %z : tensor<i32>, tensor<i32>, tensor<8xf32>
+      }
+      return %r#2 : tensor<8xf32>
+    }""",
     "vk-sliced-iota": """
     func.func @f() -> tensor<8191xi32> {
       %i = stablehlo.iota dim = 0 : tensor<8192xi32>
