@@ -21,7 +21,8 @@ from .vulkan.expansions import (complex_f32_constant, complex_window, fence_erro
                                 nan_min_max_reduce, self_difference, signed_zero_root,
                                 unit_strided_slice, unsigned_grouped_convolution)
 from .vulkan.fences import (fence_broadcast_window_results, fence_f64_operands,
-                            fence_f64_results, fence_f64_strided_slice, fence_integer_to_bf16,
+                            fence_f64_negative_pad, fence_f64_results, fence_f64_strided_slice,
+                            fence_integer_to_bf16,
                             fence_narrow_scatter_inputs, fence_narrow_window_inputs,
                             fence_reduce_results, fence_strided_reduce_inputs,
                             fence_widened_column_reduce_inputs,
@@ -164,6 +165,9 @@ VULKAN_QUIRKS: tuple[Quirk, ...] = (
           fence=fence_narrow_scatter_inputs),
     Quirk("vk-f64-strided-slice", "a strided slice of a computed f64 value reads it behind a "
           "fusion barrier", ("stablehlo.slice",), _VK, fence=fence_f64_strided_slice),
+    Quirk("vk-f64-negative-pad", "a pad with negative edge padding of a computed f64 value "
+          "of 2+ dimensions reads it behind a fusion barrier (fused, most elements came out "
+          "wrong)", ("stablehlo.pad",), _VK, fence=fence_f64_negative_pad),
     Quirk("vk-integer-to-bf16", "a convert to bf16 of a float converted from integers reads "
           "the float behind a fusion barrier", ("stablehlo.convert",), _VK,
           fence=fence_integer_to_bf16),

@@ -914,6 +914,55 @@ def test_strided_slices_of_f64_values_on_vulkan(ctx):
 
 
 @pytest.mark.parametrize("target", TARGETS)
+def test_negative_pads_of_f64_values(ctx, target):
+    """vk-f64-negative-pad: pads with negative edge padding (slices) of computed f64 values,
+    from the [256, 1024] negate padded by [3, 1] low and [-2, -1] high (260096 of 263168 wrong
+    fused on vulkan) to a 3-D one with interior padding and the reduce_window whose padding
+    shlo-expand-reduce-window trims (seed 70 program 549: a min window of a broadcast, all 0),
+    against numpy."""
+    text = """
+    func.func @rows(%a: tensor<256x1024xf64>) -> tensor<257x1024xf64> {
+      %c = stablehlo.constant dense<1.0e+30> : tensor<f64>
+      %n = stablehlo.negate %a : tensor<256x1024xf64>
+      %r = stablehlo.pad %n, %c, low = [3, 1], high = [-2, -1], interior = [0, 0] : (tensor<256x1024xf64>, tensor<f64>) -> tensor<257x1024xf64>
+      return %r : tensor<257x1024xf64>
+    }
+    func.func @cube(%a: tensor<16x32x64xf64>) -> tensor<16x62x61xf64> {
+      %c = stablehlo.constant dense<-2.5> : tensor<f64>
+      %n = stablehlo.exponential %a : tensor<16x32x64xf64>
+      %r = stablehlo.pad %n, %c, low = [0, -1, 0], high = [0, 0, -3], interior = [0, 1, 0] : (tensor<16x32x64xf64>, tensor<f64>) -> tensor<16x62x61xf64>
+      return %r : tensor<16x62x61xf64>
+    }
+    func.func @window(%a: tensor<3x512xf64>) -> tensor<2x2x2x255xf64> {
+      %cst = stablehlo.constant dense<0x7FF0000000000000> : tensor<f64>
+      %b = stablehlo.broadcast_in_dim %a, dims = [1, 3] : (tensor<3x512xf64>) -> tensor<2x3x4x512xf64>
+      %r = "stablehlo.reduce_window"(%b, %cst) <{base_dilations = array<i64: 2, 1, 1, 1>, padding = dense<[[0, 0], [2, 1], [2, 0], [1, 0]]> : tensor<4x2xi64>, window_dimensions = array<i64: 2, 3, 3, 4>, window_strides = array<i64: 1, 2, 2, 2>}> ({
+      ^bb0(%p: tensor<f64>, %q: tensor<f64>):
+        %m = stablehlo.minimum %p, %q : tensor<f64>
+        stablehlo.return %m : tensor<f64>
+      }) : (tensor<2x3x4x512xf64>, tensor<f64>) -> tensor<2x2x2x255xf64>
+      return %r : tensor<2x2x2x255xf64>
+    }"""
+    exe = compile_for(ctx, text, target)
+    rng = np.random.default_rng(70)
+    a = rng.standard_normal((256, 1024))
+    want = np.full((257, 1024), 1e30)
+    want[3:, 1:] = -a[:-2, :-1]
+    np.testing.assert_array_equal(exe.function("rows")(a), want)
+    c = rng.standard_normal((16, 32, 64))
+    spread = np.full((16, 63, 64), -2.5)
+    spread[:, ::2] = np.exp(c)
+    np.testing.assert_allclose(exe.function("cube")(c), spread[:, 1:, :-3], rtol=1e-15)
+    w = -rng.integers(1, 100, (3, 512)).astype(np.float64)
+    padded = np.full((3, 3 + 3, 4 + 2, 512 + 1), np.inf)
+    padded[0::2, 2:5, 2:6, 1:] = np.broadcast_to(w[None, :, None, :], (2, 3, 4, 512))
+    want = np.array([[[[padded[e:e + 2, 2 * i:2 * i + 3, 2 * j:2 * j + 3, 2 * k:2 * k + 4].min()
+                        for k in range(255)] for j in range(2)] for i in range(2)]
+                     for e in range(2)])
+    np.testing.assert_array_equal(exe.function("window")(w), want)
+
+
+@pytest.mark.parametrize("target", TARGETS)
 def test_differences_of_a_value_with_itself(ctx, target):
     """vk-self-difference: x - x and x + (-x) of floats were 0 on Vulkan for x = +-inf and
     NaN (the shader compiler folds them), also without shlo's passes; 256K values of f32, bf16

@@ -155,6 +155,13 @@ SAMPLES = {
       %r = stablehlo.slice %w [0:3:2, 0:4] : (tensor<4x4xf64>) -> tensor<2x4xf64>
       return %r : tensor<2x4xf64>
     }""",
+    "vk-f64-negative-pad": """
+    func.func @f(%x: tensor<4x4xf64>) -> tensor<3x4xf64> {
+      %c = stablehlo.constant dense<0.0> : tensor<f64>
+      %n = stablehlo.negate %x : tensor<4x4xf64>
+      %r = stablehlo.pad %n, %c, low = [0, 1], high = [-1, -1], interior = [0, 0] : (tensor<4x4xf64>, tensor<f64>) -> tensor<3x4xf64>
+      return %r : tensor<3x4xf64>
+    }""",
     "vk-negated-divisor": """
     func.func @f(%a: tensor<4xi32>, %b: tensor<4xi32>) -> tensor<4xi32> {
       %r = stablehlo.divide %a, %b : tensor<4xi32>

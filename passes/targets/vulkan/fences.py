@@ -80,6 +80,25 @@ def fence_f64_strided_slice(op: ir.Operation) -> None:
         op.operands[0] = fence([source])[0]
 
 
+def fence_f64_negative_pad(op: ir.Operation) -> None:
+    """A pad with negative edge padding (a slice) of a computed f64 value of 2+ dimensions
+    reads it behind a fusion barrier: fused with its producer, IREE's dispatch wrote most
+    elements wrong (260096 of 263168 of a [256, 1024] negate padded by [-2, -1])."""
+    op = op.operation
+    source = op.operands[0]
+    edges = [int(p) for name in ("edge_padding_low", "edge_padding_high")
+             for p in ir.DenseI64ArrayAttr(op.attributes[name])]
+    if (isinstance(source.owner, ir.Block) or source.owner.name in (FUSION_BARRIER,
+                                                                    "stablehlo.constant")
+            or not any(p < 0 for p in edges)
+            or not isinstance(element_of(source), ir.F64Type)
+            or ir.RankedTensorType(source.type).rank < 2
+            or not ir.RankedTensorType(source.type).has_static_shape):
+        return
+    with ir.InsertionPoint(op), op.location:
+        op.operands[0] = fence([source])[0]
+
+
 def fence_integer_to_bf16(convert: ir.Operation) -> None:
     """A convert to bf16 of a float converted from integers reads that float behind a fusion
     barrier (the two converts round twice; one fused dispatch fails to compile)."""
