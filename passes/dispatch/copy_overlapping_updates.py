@@ -6,9 +6,11 @@ into a buffer computed from a while, if or case is read through an optimization_
 
 IREE writes `dynamic_update_slice(x, u, i)` in place into x's buffer; when u is a view of x
 (`x[:-1]`) it reads u after writing it (llvm-cpu: silently wrong, or a run-time error; vulkan:
-fails to compile; docs/iree_gaps.md#shlo-copy-overlapping-updates). This pass rewrites such an
-update (static shapes, u a view of x through slices, reshapes, transposes, broadcasts, converts,
-barriers) into
+fails to compile; docs/iree_gaps.md#shlo-copy-overlapping-updates), and when an earlier
+while, if or case reads x (in its regions, or as a while's initial value), the write came
+before that read. This pass
+rewrites such an update (static shapes; u a view of x through slices, reshapes, transposes,
+broadcasts, converts, barriers, or x read in such regions) into
 
     select(start <= iota < start + size, dynamic_update_slice(zeros, u, start), x)
 
@@ -56,13 +58,17 @@ def _scalar(value: ir.Value, element: ir.Type) -> ir.Value:
 
 
 def _rewrite(op: ir.Operation):
+    """The select form of a dynamic_update_slice whose update is a view of its operand, or
+    whose operand an earlier while, if or case reads in its regions."""
+    if not _rewrite_needed(op):
+        return None
+    return _as_select(op)
+
+
+def _as_select(op: ir.Operation):
     operand, update, starts = op.operands[0], op.operands[1], list(op.operands[2:])
     shape_type = ir.RankedTensorType(operand.type)
     update_type = ir.RankedTensorType(update.type)
-    if not (shape_type.has_static_shape and update_type.has_static_shape):
-        return None
-    if not _is_view_of(update, operand):
-        return None
     shape, sizes = list(shape_type.shape), list(update_type.shape)
     if 0 in sizes:
         return [operand]                                  # an empty update changes nothing
@@ -140,10 +146,32 @@ def _copy_own_updates(scatter: ir.Operation) -> None:
 def _rewrite_needed(op: ir.Operation) -> bool:
     update_type = ir.RankedTensorType(op.operands[1].type)
     return (ir.RankedTensorType(op.operands[0].type).has_static_shape
-            and update_type.has_static_shape and _is_view_of(op.operands[1], op.operands[0]))
+            and update_type.has_static_shape and (
+                _is_view_of(op.operands[1], op.operands[0])
+                or _read_in_earlier_regions(op.operands[0], op)))
 
 
 _CONTROL_FLOW = ("stablehlo.while", "stablehlo.if", "stablehlo.case")
+
+
+def _read_in_earlier_regions(value: ir.Value, op: ir.Operation) -> bool:
+    """Whether a while, if or case that comes before `op` in its block reads `value` (as a
+    while's initial value, or in its regions). IREE wrote a dynamic_update_slice of `value`
+    in place before a region's dispatch read it (every target, also without shlo's passes;
+    seed 70 program 766), and on vulkan into a while's initial value."""
+    block, earlier = op.block, set()
+    for other in block.operations:
+        if other.operation == op.operation:
+            break
+        if other.name in _CONTROL_FLOW:
+            earlier.add(other.operation)
+    for use in value.uses:
+        parent = use.owner.operation
+        while parent.parent is not None and parent.block != block:
+            parent = parent.parent.operation
+        if parent in earlier:
+            return True
+    return False
 
 # op -> (the operands IREE writes into the result's buffer, the operands that compute that
 # buffer); None: every operand

@@ -1563,3 +1563,13 @@ def test_one_output_convolution_crash_vulkan():
     from conftest import vulkan_or_skip
     vulkan_or_skip()
     assert replay("one_output_convolution_crash_vulkan") is None
+
+
+def test_update_after_case_read_vulkan():
+    """Seed 70 program 766: a case read a select_and_scatter's result in its branches and a
+    later dynamic_update_slice updated it; IREE wrote the update in place first (2 of 32 of
+    the case's result wrong). shlo-copy-overlapping-updates computes such an update into a
+    new buffer."""
+    from conftest import vulkan_or_skip
+    vulkan_or_skip()
+    assert replay("update_after_case_read_vulkan") is None
