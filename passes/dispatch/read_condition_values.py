@@ -13,8 +13,8 @@ per trip).
 
 Only loops that IREE leaves at the top of a function are changed: loops inside another loop
 (of other than one trip, which IREE folds away) compile as they are, and IREE fails to
-schedule some of them once their bodies read those values. Conditions with regions are left
-alone.
+schedule some of them once their bodies read those values. A condition may read them through
+ops with regions (jax's `while max|dx| > tol`: a reduce), which crashed the same way.
 """
 from __future__ import annotations
 
@@ -84,8 +84,7 @@ class ReadConditionValues(Pass):
     def run(self, op: ir.Operation) -> None:
         for loop in nested_ops(op, "stablehlo.while"):
             loop = loop.operation
-            cond = loop.regions[0].blocks[0]
-            if any(len(o.regions) for o in cond.operations) or _inside_a_loop(loop):
+            if _inside_a_loop(loop):
                 continue
             if any(_condition_only(loop)):
                 read_in_body(loop)

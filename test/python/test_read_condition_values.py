@@ -64,3 +64,37 @@ def test_jax_random_gamma_matches_jax(ctx, dtype):
         got = np.asarray(exe(np.asarray(key), a))
         want = np.asarray(f(key, a))
     np.testing.assert_allclose(got, want, rtol=1e-4 if dtype == np.float32 else 1e-12)
+
+
+def _newton_sqrt(a):
+    """Newton's square root until max |dx| <= 1e-6: the step dx is carried for the
+    condition alone, which reads it through a reduce (a region)."""
+    def cond(c):
+        _, dx, i = c
+        return (jnp.max(jnp.abs(dx)) > 1e-6) & (i < 50)
+
+    def body(c):
+        x, _, i = c
+        nx = 0.5 * (x + a / x)
+        return nx, nx - x, i + 1
+    x, _, trips = jax.lax.while_loop(cond, body, (a, jnp.full_like(a, 1e9), 0))
+    return x, trips
+
+
+@pytest.mark.parametrize("target", ["cpu", "vulkan"])
+def test_a_convergence_loop_reduced_in_its_condition(ctx, target):
+    """A condition that reads a carried value through a reduce (jax's `while max|dx| > tol`)
+    crashed IREE's compiler (SIGSEGV, cpu and vulkan, also without shlo's passes, killing the
+    caller) when only the condition reads it; such conditions are no longer left alone. 64K
+    elements against XLA."""
+    if target == "vulkan":
+        from conftest import vulkan_or_skip
+        vulkan_or_skip()
+    a = np.random.default_rng(4).uniform(0.5, 400.0, 65536).astype(np.float32)
+    text = jax.jit(_newton_sqrt).lower(a).as_text()
+    x, trips = (np.asarray(r) for r in
+                shlo.compile(shlo.parse_module(text, context=ctx), target=target)(a))
+    want_x, want_trips = (np.asarray(r) for r in jax.jit(_newton_sqrt)(a))
+    assert trips == want_trips and 3 < trips < 50
+    np.testing.assert_allclose(x, want_x, rtol=1e-6)
+    np.testing.assert_allclose(x, np.sqrt(a.astype(np.float64)), rtol=1e-6)
