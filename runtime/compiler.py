@@ -15,11 +15,14 @@ session; other targets get a session of their own, into whose context the
 module is copied as bytecode. IREE's diagnostics come back as a
 `CompileError` naming a reproducer and the command that replays it.
 
-IREE runs phase by phase (`_execute_by_phase`; a child's front end and the rest in two
-children, child_compile): codegen's passes verified one by one as IREE does by default, the
-other phases' passes not, the whole module verified after each phase instead; a compile that
-fails that way runs again verified pass by pass, so that its diagnostics (and the retry they
-choose) are IREE's own.
+IREE verifies the module after every pass, as it does by default. With SHLO_VERIFY_EACH=0 it
+runs phase by phase instead (`_execute_by_phase`; a child's front end and the rest in two
+children, child_compile): codegen's passes verified one by one, the other phases' passes not,
+the whole module verified after each phase; a compile that fails that way runs again verified
+pass by pass, so that its diagnostics (and the retry they choose) are IREE's own. That saves
+about a tenth of the compile's CPU, but IR that IREE makes invalid mid-phase reaches later
+passes, which can crash the process (docs/performance.md, "Cold compiles: IREE's verification
+once a phase").
 """
 from __future__ import annotations
 
@@ -111,6 +114,13 @@ def isolate_by_default(default: bool = False) -> bool:
     return default if value is None or value == "" else value != "0"
 
 
+def verify_each_by_default() -> bool:
+    """Whether a first compile verifies the module after every pass: SHLO_VERIFY_EACH (1 or 0)
+    when set, else yes (0: phase by phase, faster, for modules known to compile)."""
+    value = os.environ.get("SHLO_VERIFY_EACH")
+    return True if value is None or value == "" else value != "0"
+
+
 # a RETRY_RULES retry, then a SECOND_RETRIES one where the first gives the same error
 MAX_RETRIES = 2
 
@@ -149,7 +159,7 @@ def compile_module(module, target: Target, *, pipeline: str | None = DEFAULT,
         if cached is not None:
             return cached
     tried: list[tuple] = []        # the retries made (cpu_tuning.retry_with)
-    verify_each = False            # every pass verified: after a failed compile
+    verify_each = verify_each_by_default()     # else every pass only after a failure
     while True:
         last = len(tried) == MAX_RETRIES
         attempt = work.clone()                         # (IREE consumes what it compiles)

@@ -1,6 +1,12 @@
-"""In-process compiles run IREE phase by phase, most phases without IREE's verification after
-every pass (runtime.compiler._execute_by_phase): the same .vmfb as one verified run, and a
-failure compiles again verified pass by pass, so that IREE's own diagnostics choose the retry."""
+"""With SHLO_VERIFY_EACH=0, in-process compiles run IREE phase by phase, most phases without
+IREE's verification after every pass (runtime.compiler._execute_by_phase): the same .vmfb as
+one verified run, and a failure compiles again verified pass by pass, so that IREE's own
+diagnostics choose the retry. By default every pass is verified: unverified, a module IREE
+makes invalid mid-phase crashed the process (fuzz seed 98 program 518)."""
+import os
+import subprocess
+import sys
+
 import numpy as np
 import pytest
 
@@ -24,6 +30,46 @@ MLP = """func.func @main(%x: tensor<128x256xf32>, %w: tensor<256x128xf32>, %b: t
   %6 = stablehlo.divide %3, %5 : tensor<128x128xf32>
   return %6 : tensor<128x128xf32>
 }"""
+
+
+HERE = os.path.join(os.path.dirname(__file__), "..", "fuzz_regressions")
+
+
+@pytest.fixture(autouse=True)
+def by_phase(request, monkeypatch):
+    """Phase by phase, except in the tests of the default."""
+    if "default" not in request.node.name:
+        monkeypatch.setenv("SHLO_VERIFY_EACH", "0")
+
+
+def test_the_default_verifies_every_pass(ctx, attempts, monkeypatch):
+    monkeypatch.delenv("SHLO_VERIFY_EACH", raising=False)
+    compiler.compile_module(shlo.parse_module(MLP, context=ctx), get_target("cpu"),
+                            cache=False, isolate=False)
+    assert [each for each, _ in attempts] == [True]
+
+
+CRASH = """
+import shlo
+try:
+    shlo.compile(open({path!r}).read(), target="cpu", cache=False)
+    print("compiled")
+except shlo.CompileError as e:
+    print("error:", str(e).splitlines()[0])
+"""
+
+
+def test_a_module_iree_makes_invalid_is_a_compile_error_by_default():
+    """Seed 98 program 518 (a scatter of its operand's own view, i64): IREE's front end makes
+    it invalid ("expected rank to be smaller or equal to the other rank"). Verified pass by
+    pass (the default) that is a CompileError; phase by phase the next pass crashed the
+    process (SIGSEGV), so the compile runs in a child that pytest survives."""
+    path = os.path.join(HERE, "scatter_of_own_view_crash_cpu", "program.mlir")
+    env = {k: v for k, v in os.environ.items() if k != "SHLO_VERIFY_EACH"}
+    done = subprocess.run([sys.executable, "-c", CRASH.format(path=path)], text=True,
+                          capture_output=True, timeout=600, env=env)
+    assert done.returncode == 0 and "error:" in done.stdout and "rank" in done.stdout, \
+        (done.returncode, done.stdout, done.stderr[-1000:])
 
 
 @pytest.fixture
