@@ -107,18 +107,23 @@ def device_for(target: Target, vmfb: bytes) -> str:
     return "local-sync" if target.driver == "local-task" and one_thread(vmfb) else target.driver
 
 
+def _switch(name: str, default: bool) -> bool:
+    """Environment variable `name` as a switch (0: off, anything else: on), `default` when it
+    is unset or empty."""
+    value = os.environ.get(name)
+    return default if value is None or value == "" else value != "0"
+
+
 def isolate_by_default(default: bool = False) -> bool:
     """Whether compiles run in a child iree-compile: SHLO_ISOLATE_COMPILE (1 or 0) when set,
     else `default` (the CLIs isolate, the library compiles in-process)."""
-    value = os.environ.get("SHLO_ISOLATE_COMPILE")
-    return default if value is None or value == "" else value != "0"
+    return _switch("SHLO_ISOLATE_COMPILE", default)
 
 
 def verify_each_by_default() -> bool:
     """Whether a first compile verifies the module after every pass: SHLO_VERIFY_EACH (1 or 0)
     when set, else yes (0: phase by phase, faster, for modules known to compile)."""
-    value = os.environ.get("SHLO_VERIFY_EACH")
-    return True if value is None or value == "" else value != "0"
+    return _switch("SHLO_VERIFY_EACH", True)
 
 
 # a RETRY_RULES retry, then a SECOND_RETRIES one where the first gives the same error

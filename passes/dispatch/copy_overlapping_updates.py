@@ -158,18 +158,19 @@ def _read_in_earlier_regions(value: ir.Value, op: ir.Operation) -> bool:
     while's initial value, or in its regions). IREE wrote a dynamic_update_slice of `value`
     in place before a region's dispatch read it (every target, also without shlo's passes;
     seed 70 program 766), and on vulkan into a while's initial value."""
-    block, earlier = op.block, set()
-    for other in block.operations:
-        if other.operation == op.operation:
-            break
-        if other.name in _CONTROL_FLOW:
-            earlier.add(other.operation)
+    block, readers = op.block, set()
     for use in value.uses:
         parent = use.owner.operation
         while parent.parent is not None and parent.block != block:
             parent = parent.parent.operation
-        if parent in earlier:
-            return True
+        if parent.name in _CONTROL_FLOW:
+            readers.add(parent)
+    if readers:                     # (the block is walked only for values such ops read)
+        for other in block.operations:
+            if other.operation == op.operation:
+                break
+            if other.operation in readers:
+                return True
     return False
 
 # op -> (the operands IREE writes into the result's buffer, the operands that compute that

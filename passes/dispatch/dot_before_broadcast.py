@@ -18,28 +18,24 @@ from iree.compiler import ir
 from shlo.dialect import stablehlo
 from shlo.dialect.rebuild import arguments
 from ..base import defined_by
+from ..expand.index_vectors import is_static, shape_of
 from ..op_rules import RulesPass
 from ..shapes.refine_fold import ints
 
 
-def _shape(value: ir.Value) -> list[int]:
-    return list(ir.RankedTensorType(value.type).shape)
-
-
-def _narrowed(value: ir.Value, dropped: set[int]) -> ir.Value:
-    """A broadcast_in_dim `value` without its result dimensions `dropped` (dimensions it only
-    broadcasts): the broadcast of its operand into the rest."""
+def _narrowed(value: ir.Value, position: dict[int, int]) -> ir.Value:
+    """A broadcast_in_dim `value` with only its result dimensions in `position` (the others
+    it only broadcasts), each at its new place: the broadcast of its operand into those."""
     op = value.owner
-    source, dims, shape = op.operands[0], ints(op, "broadcast_dimensions"), _shape(value)
+    source, dims, shape = op.operands[0], ints(op, "broadcast_dimensions"), shape_of(value)
     element = ir.RankedTensorType(value.type).element_type
-    kept_source = [i for i, d in enumerate(dims) if d not in dropped]
+    kept_source = [i for i, d in enumerate(dims) if d in position]
     if len(kept_source) < len(dims):        # size-1 source dimensions mapped to dropped ones
         source = stablehlo.reshape(source, result_type=ir.RankedTensorType.get(
-            [_shape(source)[i] for i in kept_source], element))
-    position = {d: k for k, d in enumerate(d for d in range(len(shape)) if d not in dropped)}
+            [shape_of(source)[i] for i in kept_source], element))
     new_dims = [position[dims[i]] for i in kept_source]
-    new_shape = [shape[d] for d in range(len(shape)) if d not in dropped]
-    if new_dims == list(range(len(new_shape))) and new_shape == _shape(source):
+    new_shape = [shape[d] for d in position]
+    if new_dims == list(range(len(new_shape))) and new_shape == shape_of(source):
         return source
     return stablehlo.broadcast_in_dim(source, broadcast_dimensions=new_dims,
                                       result_type=ir.RankedTensorType.get(new_shape, element))
@@ -49,16 +45,16 @@ def _broadcast_free_dims(value: ir.Value, free: list[int]) -> set[int]:
     """The free dimensions of a dot_general operand `value` that its broadcast_in_dim only
     broadcasts (static shapes)."""
     op = defined_by(value, "stablehlo.broadcast_in_dim")
-    if op is None or not ir.RankedTensorType(op.operands[0].type).has_static_shape or \
-            not ir.RankedTensorType(value.type).has_static_shape:
+    if op is None or not is_static(op.operands[0], value):
         return set()
-    dims, source, shape = ints(op, "broadcast_dimensions"), _shape(op.operands[0]), _shape(value)
+    dims, source, shape = ints(op, "broadcast_dimensions"), shape_of(op.operands[0]), \
+        shape_of(value)
     mapped = {d: source[i] for i, d in enumerate(dims)}
     return {d for d in free if d not in mapped or (mapped[d] == 1 and shape[d] != 1)}
 
 
 def _dot_general(op: ir.Operation):
-    if not ir.RankedTensorType(op.results[0].type).has_static_shape:
+    if not is_static(op.results[0]):
         return None
     (lhs, rhs), numbers = arguments(op)
     sides = {"lhs": lhs, "rhs": rhs}
@@ -66,18 +62,18 @@ def _dot_general(op: ir.Operation):
     for side, value in sides.items():
         bound = set(numbers[f"{side}_batching_dimensions"]) | \
             set(numbers[f"{side}_contracting_dimensions"])
-        free[side] = [d for d in range(len(_shape(value))) if d not in bound]
+        free[side] = [d for d in range(len(shape_of(value))) if d not in bound]
         dropped[side] = _broadcast_free_dims(value, free[side])
     if not dropped["lhs"] and not dropped["rhs"]:
         return None
     for side, value in sides.items():
         if dropped[side]:
             position = {d: k for k, d in enumerate(
-                d for d in range(len(_shape(value))) if d not in dropped[side])}
+                d for d in range(len(shape_of(value))) if d not in dropped[side])}
             for kind in ("batching", "contracting"):
                 key = f"{side}_{kind}_dimensions"
                 numbers[key] = [position[d] for d in numbers[key]]
-            sides[side] = _narrowed(value, dropped[side])
+            sides[side] = _narrowed(value, position)
     # the result's dimensions: batch, then the lhs's free ones, then the rhs's
     batch = len(numbers["lhs_batching_dimensions"])
     result_dims = list(range(batch))

@@ -43,7 +43,6 @@ def _selection(op: ir.Operation) -> tuple[bool, bool] | None:
     return SELECTIONS.get(direction)
 
 
-
 def tiled_select_and_scatter(op: ir.Operation, limit: int):
     """An unpadded static select_and_scatter with windows of more than `limit` elements that
     tile its operand, its select one compare, as reductions over each window's elements in

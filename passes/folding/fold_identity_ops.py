@@ -21,8 +21,8 @@ bitcast_convert, slice, dynamic_slice, dynamic_reshape that keeps the type; a tr
 broadcast_in_dim with the identity dimensions that keeps the type; a concatenate with one
 non-empty operand (a dynamic_update_slice of an empty update is among shlo-simplify's cases:
 IREE's vulkan compile of one after a sort failed, seed 67 program 917). A result is replaced
-only by a value of its own type; the folded op is erased when nothing reads it. `identity_source` answers the question for one value without
-changing the IR.
+only by a value of its own type; the folded op is erased when nothing reads it.
+`identity_source` answers the question for one value without changing the IR.
 """
 from __future__ import annotations
 

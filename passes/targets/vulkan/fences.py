@@ -63,21 +63,26 @@ def fence_narrow_scatter_inputs(scatter: ir.Operation) -> None:
             scatter.operands[k] = fence([value])[0]
 
 
-def fence_f64_strided_slice(op: ir.Operation) -> None:
-    """A slice with a stride over 1 of a computed f64 value reads it behind a fusion barrier:
-    IREE fused the whole value into the slice's dispatch, where its threads raced on it (a
-    select_and_scatter's window picks came out wrong in 2 of 60 runs)."""
-    op = op.operation
+def _fence_computed_f64_operand(op: ir.Operation) -> None:
+    """`op` reads its first operand, a static f64 value an op computes (not a constant nor a
+    barrier's result), behind a fusion barrier."""
     source = op.operands[0]
-    strides = [int(s) for s in ir.DenseI64ArrayAttr(op.attributes["strides"])]
     if (isinstance(source.owner, ir.Block) or source.owner.name in (FUSION_BARRIER,
                                                                     "stablehlo.constant")
-            or not any(s > 1 for s in strides)
             or not isinstance(element_of(source), ir.F64Type)
             or not ir.RankedTensorType(source.type).has_static_shape):
         return
     with ir.InsertionPoint(op), op.location:
         op.operands[0] = fence([source])[0]
+
+
+def fence_f64_strided_slice(op: ir.Operation) -> None:
+    """A slice with a stride over 1 of a computed f64 value reads it behind a fusion barrier:
+    IREE fused the whole value into the slice's dispatch, where its threads raced on it (a
+    select_and_scatter's window picks came out wrong in 2 of 60 runs)."""
+    op = op.operation
+    if any(int(s) > 1 for s in ir.DenseI64ArrayAttr(op.attributes["strides"])):
+        _fence_computed_f64_operand(op)
 
 
 def fence_f64_negative_pad(op: ir.Operation) -> None:
@@ -85,18 +90,10 @@ def fence_f64_negative_pad(op: ir.Operation) -> None:
     reads it behind a fusion barrier: fused with its producer, IREE's dispatch wrote most
     elements wrong (260096 of 263168 of a [256, 1024] negate padded by [-2, -1])."""
     op = op.operation
-    source = op.operands[0]
     edges = [int(p) for name in ("edge_padding_low", "edge_padding_high")
              for p in ir.DenseI64ArrayAttr(op.attributes[name])]
-    if (isinstance(source.owner, ir.Block) or source.owner.name in (FUSION_BARRIER,
-                                                                    "stablehlo.constant")
-            or not any(p < 0 for p in edges)
-            or not isinstance(element_of(source), ir.F64Type)
-            or ir.RankedTensorType(source.type).rank < 2
-            or not ir.RankedTensorType(source.type).has_static_shape):
-        return
-    with ir.InsertionPoint(op), op.location:
-        op.operands[0] = fence([source])[0]
+    if any(p < 0 for p in edges) and ir.RankedTensorType(op.operands[0].type).rank >= 2:
+        _fence_computed_f64_operand(op)
 
 
 def fence_integer_to_bf16(convert: ir.Operation) -> None:

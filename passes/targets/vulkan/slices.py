@@ -11,10 +11,7 @@ from shlo.dialect import stablehlo
 from ...lib.builders import dynamic_slice
 from ...lib.expr import Num, const
 from ...lib.loops import constant_int
-
-
-def _attr(op: ir.Operation, name: str) -> list[int]:
-    return list(ir.DenseI64ArrayAttr(op.attributes[name]))
+from ...shapes.refine_fold import ints
 
 
 def _chain(op: ir.Operation) -> list[ir.Operation]:
@@ -41,12 +38,12 @@ def _starts(chain: list[ir.Operation]) -> list:
     for inner in chain:
         if inner.name == "stablehlo.slice":
             starts = [_plus(_times(s, t), f) if isinstance(s, Num) else f + s * t
-                      for f, s, t in zip(_attr(inner, "start_indices"), starts,
-                                         _attr(inner, "strides"))]
+                      for f, s, t in zip(ints(inner, "start_indices"), starts,
+                                         ints(inner, "strides"))]
             continue
         shape = ir.RankedTensorType(inner.operands[0].type).shape
         for d, (v, n, size) in enumerate(zip(inner.operands[1:], shape,
-                                             _attr(inner, "slice_sizes"))):
+                                             ints(inner, "slice_sizes"))):
             known = constant_int(v)
             if known is not None:
                 starts[d] = _plus(starts[d], min(max(known, 0), n - size))
@@ -68,7 +65,7 @@ def squeezed_strided_slice(op: ir.Operation):
     chain = _chain(op)
     x = chain[-1].operands[0]
     t = ir.RankedTensorType(x.type)
-    strides = [math.prod(_attr(inner, "strides")[d] for inner in chain
+    strides = [math.prod(ints(inner, "strides")[d] for inner in chain
                          if inner.name == "stablehlo.slice") for d in range(out.rank)]
     if not t.has_static_shape or 0 in out.shape or 1 not in out.shape or \
             all(s == 1 for s, n in zip(strides, out.shape) if n != 1):
