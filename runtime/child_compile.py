@@ -84,16 +84,20 @@ _FRONT_END = "executable-sources"
 
 
 def compile_in_child(module_op, flags, *, phase_dir: str | None = None,
-                     verify_each: bool = True) -> tuple[bytes, list]:
+                     verify_each: bool = True, fixup=None) -> tuple[bytes, list]:
     """(.vmfb bytes, []) from `iree-compile` run on `module_op` with `flags`, or (b"", the
     error diagnostics it printed) when it fails. Without `verify_each` (and no phase dump or
     report flag) in two children split at `_FRONT_END`, the same .vmfb as one run; where either
-    fails, one run verified pass by pass gives IREE's own diagnostics."""
+    fails, one run verified pass by pass gives IREE's own diagnostics. With `fixup`, in two
+    children split where IREE's dispatches are configured, `fixup` rewriting the module
+    between them (runtime.compiler's _CONFIGURATION_FIXUPS)."""
     with tempfile.TemporaryDirectory(prefix="shlo-child-") as work:
         source = os.path.join(work, "input.mlirbc")
         output = os.path.join(work, "out.vmfb")
         with open(source, "wb") as f:
             f.write(module_bytecode(module_op))
+        if fixup is not None:
+            return _compile_with_fixup(source, output, flags, fixup, phase_dir)
         reports = any(flag.startswith(REPORT_FLAGS) for flag in flags)
         if not (verify_each or phase_dir or reports):
             front = os.path.join(work, "front.mlirbc")
@@ -113,6 +117,35 @@ def compile_in_child(module_op, flags, *, phase_dir: str | None = None,
             with open(output, "rb") as vmfb:
                 return vmfb.read(), []
         return b"", _diagnostics(done.stderr, done.returncode)
+
+
+_CONFIGURED = "executable-configurations"
+
+
+def _compile_with_fixup(source: str, output: str, flags, fixup,
+                        phase_dir: str | None) -> tuple[bytes, list]:
+    from ..context import context as new_context
+    from iree.compiler import ir
+
+    configured = os.path.join(os.path.dirname(output), "configured.mlirbc")
+    dump = [f"--dump-compilation-phases-to={phase_dir}"] if phase_dir else []
+    done = _run([iree_compile(), source, *flags, *dump, f"--compile-to={_CONFIGURED}",
+                 "--emit-mlir-bytecode", "-o", configured])
+    if done.returncode != 0 or not os.path.exists(configured):
+        return b"", _diagnostics(done.stderr, done.returncode)
+    with new_context() as ctx, open(configured, "rb") as f:
+        module = ir.Module.parse(f.read(), ctx)
+        fixup(module.operation)
+        with open(configured, "wb") as out:
+            out.write(module_bytecode(module.operation))
+    done = _run([iree_compile(), configured, *flags, *dump, f"--compile-from={_CONFIGURED}",
+                 "-o", output])
+    if done.returncode != 0 or not os.path.exists(output):
+        return b"", _diagnostics(done.stderr, done.returncode)
+    if any(flag.startswith(REPORT_FLAGS) for flag in flags):
+        sys.stderr.write(done.stderr)
+    with open(output, "rb") as vmfb:
+        return vmfb.read(), []
 
 
 def _run(command: list[str]) -> subprocess.CompletedProcess:

@@ -29,6 +29,9 @@ from __future__ import annotations
 import contextlib
 import ctypes
 import dataclasses
+import functools
+import hashlib
+import inspect
 import os
 import re
 import shlex
@@ -48,6 +51,7 @@ from ..pipelines import cpu_tuning
 from ..pipelines.cpu_tuning import retry_with, tuned
 from ..pipelines.targets import Target, get_target
 from ..passes.pipeline import Pipeline, parse_pipeline
+from ..passes.targets.vulkan.unaligned_transfers import scalarize_unaligned_dispatches
 from .abi import mark_read_only_inputs, mark_small_loops, one_thread
 from .boundary import prepare_boundary
 from .cache import CompileCache
@@ -193,12 +197,23 @@ def compile_module(module, target: Target, *, pipeline: str | None = DEFAULT,
 def cache_key(work: ir.Operation, target: Target) -> str:
     """The compile cache's key: the module after shlo's pipeline, the target and its flags, and
     for `cpu` (this machine's CPU) that CPU's features, so that a cache shared between
-    machines never hands out code for another CPU; and the retry rules (an entry is stored
-    under the key of the first attempt, whatever retry made it)."""
+    machines never hands out code for another CPU; the retry rules (an entry is stored
+    under the key of the first attempt, whatever retry made it); and the rewrite of IREE's
+    configured dispatches (`_CONFIGURATION_FIXUPS`)."""
     host = ((f"host-cpu-features={','.join(sorted(cpu_tuning.host_cpu_features()))}",)
             if cpu_tuning.for_this_machine(target) else ())
+    fixup = _CONFIGURATION_FIXUPS.get(target.kind.name)
+    fixups = (f"fixup={_source_digest(fixup)}",) if fixup else ()
     return CompileCache.key(module_bytecode(work), target.name,
-                            target.flags + host + (cpu_tuning.retries_fingerprint(),))
+                            target.flags + host + fixups + (cpu_tuning.retries_fingerprint(),))
+
+
+@functools.lru_cache(maxsize=None)
+def _source_digest(function) -> str:
+    """The digest of the source of `function`'s module (a cached entry made by an earlier
+    version of a fixup is not handed out)."""
+    module = sys.modules[function.__module__]
+    return hashlib.sha256(inspect.getsource(module).encode()).hexdigest()[:16]
 
 
 def _as_module(module) -> ir.Module:
@@ -292,9 +307,14 @@ def compile_to_vmfb(module_op: ir.Operation, target: Target, *, original=None,
         invocation.import_module(module_op)
         by_phase = not verify_each and phase_dir is None
 
+        fixup = _CONFIGURATION_FIXUPS.get(target.kind.name)
+
         def execute() -> bool:
-            return _execute_by_phase(lib, invocation, module_op) if by_phase \
-                else invocation.execute()
+            if by_phase:
+                return _execute_by_phase(lib, invocation, module_op, fixup)
+            if fixup is None:
+                return invocation.execute()
+            return _execute_with_fixup(lib, invocation, module_op, fixup)
         if target.demote_f64:
             with _captured_stderr() as printed:
                 ok = execute()
@@ -321,6 +341,9 @@ _PHASES = ("input", "abi", "preprocessing", "global-optimization", "dispatch-cre
            "stream", "executable-sources", "executable-configurations", "executable-targets",
            "hal", "vm", "end")
 _VERIFIED_EACH_PASS = frozenset({"executable-configurations", "executable-targets"})
+_CONFIGURED = "executable-configurations"
+# target kind -> a rewrite of IREE's IR once its dispatches are configured, before codegen
+_CONFIGURATION_FIXUPS = {"vulkan": scalarize_unaligned_dispatches}
 
 
 class _FailedByPhase(CompileError):
@@ -329,18 +352,32 @@ class _FailedByPhase(CompileError):
     can fail a later pass otherwise)."""
 
 
-def _execute_by_phase(lib, invocation, module_op: ir.Operation) -> bool:
+def _run_phases(lib, invocation, start: str, end: str, verify_each: bool = True) -> bool:
+    lib.ireeCompilerInvocationSetCompileFromPhase(invocation._inv_p, start.encode())
+    lib.ireeCompilerInvocationSetCompileToPhase(invocation._inv_p, end.encode())
+    lib.ireeCompilerInvocationSetVerifyIR(invocation._inv_p, verify_each)
+    return invocation.execute()
+
+
+def _execute_with_fixup(lib, invocation, module_op: ir.Operation, fixup) -> bool:
+    """IREE's pipeline in two runs, `fixup` rewriting IREE's IR after its dispatches are
+    configured (`_CONFIGURATION_FIXUPS`)."""
+    if not _run_phases(lib, invocation, "start", _CONFIGURED):
+        return False
+    fixup(module_op)
+    return _run_phases(lib, invocation, _CONFIGURED, "end")
+
+
+def _execute_by_phase(lib, invocation, module_op: ir.Operation, fixup=None) -> bool:
     """IREE's pipeline one phase at a time (the same .vmfb as one run): the passes of
     `_VERIFIED_EACH_PASS` phases verified one by one, the module verified after each other phase
-    instead of after each of its passes. False where a phase verified pass by pass fails (IREE's
-    diagnostics are its own); `_FailedByPhase` where another fails."""
+    instead of after each of its passes; `fixup` after the dispatches are configured. False
+    where a phase verified pass by pass fails (IREE's diagnostics are its own); `_FailedByPhase`
+    where another fails."""
     start = "start"
     for phase in _PHASES:
         each = phase in _VERIFIED_EACH_PASS
-        lib.ireeCompilerInvocationSetCompileFromPhase(invocation._inv_p, start.encode())
-        lib.ireeCompilerInvocationSetCompileToPhase(invocation._inv_p, phase.encode())
-        lib.ireeCompilerInvocationSetVerifyIR(invocation._inv_p, each)
-        ok = invocation.execute()
+        ok = _run_phases(lib, invocation, start, phase, each)
         if ok and not each:
             try:
                 module_op.verify()
@@ -350,6 +387,8 @@ def _execute_by_phase(lib, invocation, module_op: ir.Operation) -> bool:
             return False
         if not ok:
             raise _FailedByPhase(f"IREE failed in its {phase} phase, not verified pass by pass")
+        if phase == _CONFIGURED and fixup is not None:
+            fixup(module_op)
         start = phase
     return True
 
@@ -361,7 +400,8 @@ def _compile_in_child(module_op: ir.Operation, target: Target, *, original, pipe
     if stages is not None and stages.directory:
         phase_dir = tempfile.mkdtemp(prefix=".iree-phases-", dir=stages.directory)
     vmfb, errors = compile_in_child(module_op, target.flags, phase_dir=phase_dir,
-                                    verify_each=verify_each)
+                                    verify_each=verify_each,
+                                    fixup=_CONFIGURATION_FIXUPS.get(target.kind.name))
     if phase_dir and stages is not None:
         stages.adopt_iree_phases(phase_dir)
     if errors:

@@ -1,8 +1,10 @@
 """shlo-copy-overlapping-updates: rewrite a dynamic_update_slice whose update is a view of its own
 operand into a select, which IREE computes into a new buffer; a scatter whose updates are a
 view of its own input reads them through an optimization_barrier (IREE fails to compile some
-of those scatters); a computed value that a pad, dynamic_update_slice or concatenate writes
-into a buffer computed from a while, if or case is read through an optimization_barrier.
+of those scatters), and updates that are its input itself through a copy (a barrier's result
+shares its operand's buffer); a computed value that a pad, dynamic_update_slice or
+concatenate writes into a buffer computed from a while, if or case is read through an
+optimization_barrier.
 
 IREE writes `dynamic_update_slice(x, u, i)` in place into x's buffer; when u is a view of x
 (`x[:-1]`) it reads u after writing it (llvm-cpu: silently wrong, or a run-time error; vulkan:
@@ -136,10 +138,28 @@ def _copy_own_updates(scatter: ir.Operation) -> None:
         owner = update.owner
         if isinstance(owner, ir.Block) or owner.name == "stablehlo.optimization_barrier":
             continue
-        if any(_root(update) == _root(x) for x in inputs):
+        if update in inputs:
+            with ir.InsertionPoint(scatter), scatter.location:
+                scatter.operands[k] = _copy(update)
+        elif any(_root(update) == _root(x) for x in inputs):
             with ir.InsertionPoint(scatter), scatter.location:
                 copied = stablehlo.optimization_barrier([update])   # (a fusion barrier: no)
                 scatter.operands[k] = copied[0] if isinstance(copied, list) else copied
+
+
+def _copy(value: ir.Value) -> ir.Value:
+    """`value` computed into a buffer of its own: select(c, value, 0) with c a barrier's true,
+    in dispatches of its own.
+    An optimization_barrier of a scatter's own input is no copy: IREE read the updates from
+    the buffer it scattered into in place (seed 98 program 824, cpu and vulkan), and
+    scatter(x, i, x) crashed IREE's vulkan compile (seed 62 program 179)."""
+    t = ir.RankedTensorType(value.type)
+    true = extras.optimization_barrier([stablehlo.constant(
+        True, result_type=ir.RankedTensorType.get([], ir.IntegerType.get_signless(1)))])[0]
+    mask = stablehlo.broadcast_in_dim(true, broadcast_dimensions=[],
+                                      result_type=ir.RankedTensorType.get(t.shape, true.type.element_type))
+    # fenced: fused into the scatter, the copy's tile overflowed llvm-cpu's stack
+    return extras.fence([stablehlo.select(mask, value, stablehlo.constant(0, result_type=t))])[0]
 
 
 def _rewrite_needed(op: ir.Operation) -> bool:

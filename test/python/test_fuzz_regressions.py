@@ -1575,11 +1575,12 @@ def test_update_after_case_read_vulkan():
     assert replay("update_after_case_read_vulkan") is None
 
 
-@pytest.mark.xfail(strict=True, reason="open: a min scatter whose updates are a pad of its "
-                   "operand and whose indices are computed from it (seed 98 program 824: 1 of "
-                   "7 wrong on cpu; right without shlo-copy-overlapping-updates' barrier on "
-                   "the updates, and without shlo's passes)")
 def test_scatter_min_of_own_pad_cpu():
+    """Seed 98 program 824: a min scatter whose updates are a pad of its own operand; with the
+    operand padded too, both were one value, and shlo-copy-overlapping-updates read the
+    updates through optimization_barrier(x): IREE's in-place scatter into x then read its
+    updates from x's own buffer (1 of 7 wrong on cpu). The barrier is left out for updates
+    that are one of the scatter's inputs, which IREE copies itself."""
     assert replay("scatter_min_of_own_pad_cpu") is None
 
 
