@@ -71,3 +71,10 @@ def test_unaligned_in_a_child_compile():
     """The same rewrite where iree-compile runs in child processes (isolate)."""
     vulkan_or_skip()
     _check("rows", np.float32, isolate=True)
+
+
+def test_unaligned_compiled_phase_by_phase(monkeypatch):
+    """The same rewrite where IREE compiles one phase at a time (SHLO_VERIFY_EACH=0)."""
+    vulkan_or_skip()
+    monkeypatch.setenv("SHLO_VERIFY_EACH", "0")
+    _check("softmax", np.float32, cache=False)
