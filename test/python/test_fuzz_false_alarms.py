@@ -268,3 +268,18 @@ def test_argsort_of_inexact_keys():
     text = str(P.build(program).module)
     assert "stablehlo.sort" in text and "stablehlo.fft" in text and "iota" not in text
     _passes_on_cpu(program)
+
+
+def test_value_over_a_cancelled_divisor():
+    """Seed 99 program 292 (vulkan): x / x of a sorted FFT's real part, where the exact bin is
+    0: XLA's FFT gives 0 (0 / 1 after the fuzzer's guard), IREE's 1.1e-15 (1), a rounding
+    error 1e-17 of the largest bin; a float divide by a cancelled inexact divisor is now a
+    multiply, as for complex numbers."""
+    x = np.array([0, 0, 0, -18], np.float32)
+    program = P.Program([P.Param("p1", x.shape, "F32")],
+                        [P.Node("n2", "fft", ["p1"], 853286241),
+                         P.Node("n3", "sort", ["n2"], 339189736),
+                         P.Node("n7", "binary", ["n3", "n3"], 722084368)], ["n7"], [x])
+    text = str(P.build(program).module)
+    assert "stablehlo.fft" in text and "stablehlo.divide" not in text
+    _passes_on_cpu(program)

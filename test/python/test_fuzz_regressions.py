@@ -1591,3 +1591,17 @@ def test_f16_conditional_of_transpose_vulkan():
     from conftest import vulkan_or_skip
     vulkan_or_skip()
     assert replay("f16_conditional_of_transpose_vulkan") is None
+
+
+@pytest.mark.xfail(strict=True, reason="open: a select_and_scatter (1x1 windows, strides 1x2) "
+                   "of s64[512, 257] whose source is a zero pad of an empty f64 convert fails "
+                   "IREE's vulkan compile ('maximum iteration count exceeded in fixed point "
+                   "pipeline', also without shlo's passes; cpu compiles; seed 99 program 13)")
+def test_select_and_scatter_of_zero_source_vulkan():
+    """A compile error (256 rows compile): the program alone, without its 1 MB of inputs."""
+    import shlo
+    from conftest import vulkan_or_skip
+    vulkan_or_skip()
+    with open(os.path.join(HERE, "select_and_scatter_of_zero_source_vulkan",
+                           "program.mlir")) as f:
+        shlo.compile(f.read(), target="vulkan")
