@@ -25,6 +25,9 @@ import subprocess
 import sys
 import tempfile
 
+from iree.compiler import ir
+
+from ..context import context as new_context
 from ..errors import CompileError
 from ..module_io import module_bytecode
 
@@ -119,17 +122,15 @@ def compile_in_child(module_op, flags, *, phase_dir: str | None = None,
         return b"", _diagnostics(done.stderr, done.returncode)
 
 
-_CONFIGURED = "executable-configurations"
+# The phase after which IREE's dispatches are configured, and a fixup rewrites them.
+CONFIGURED = "executable-configurations"
 
 
 def _compile_with_fixup(source: str, output: str, flags, fixup,
                         phase_dir: str | None) -> tuple[bytes, list]:
-    from ..context import context as new_context
-    from iree.compiler import ir
-
     configured = os.path.join(os.path.dirname(output), "configured.mlirbc")
     dump = [f"--dump-compilation-phases-to={phase_dir}"] if phase_dir else []
-    done = _run([iree_compile(), source, *flags, *dump, f"--compile-to={_CONFIGURED}",
+    done = _run([iree_compile(), source, *flags, *dump, f"--compile-to={CONFIGURED}",
                  "--emit-mlir-bytecode", "-o", configured])
     if done.returncode != 0 or not os.path.exists(configured):
         return b"", _diagnostics(done.stderr, done.returncode)
@@ -138,7 +139,7 @@ def _compile_with_fixup(source: str, output: str, flags, fixup,
         fixup(module.operation)
         with open(configured, "wb") as out:
             out.write(module_bytecode(module.operation))
-    done = _run([iree_compile(), configured, *flags, *dump, f"--compile-from={_CONFIGURED}",
+    done = _run([iree_compile(), configured, *flags, *dump, f"--compile-from={CONFIGURED}",
                  "-o", output])
     if done.returncode != 0 or not os.path.exists(output):
         return b"", _diagnostics(done.stderr, done.returncode)

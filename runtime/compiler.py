@@ -55,7 +55,8 @@ from ..passes.targets.vulkan.unaligned_transfers import scalarize_unaligned_disp
 from .abi import mark_read_only_inputs, mark_small_loops, one_thread
 from .boundary import prepare_boundary
 from .cache import CompileCache
-from .child_compile import REPORT_FLAGS, compile_in_child, process_global_flags, unknown_flags
+from .child_compile import (CONFIGURED, REPORT_FLAGS, compile_in_child, process_global_flags,
+                            unknown_flags)
 from .f64 import check_f64
 from .target_probe import probe_target
 
@@ -341,7 +342,6 @@ _PHASES = ("input", "abi", "preprocessing", "global-optimization", "dispatch-cre
            "stream", "executable-sources", "executable-configurations", "executable-targets",
            "hal", "vm", "end")
 _VERIFIED_EACH_PASS = frozenset({"executable-configurations", "executable-targets"})
-_CONFIGURED = "executable-configurations"
 # target kind -> a rewrite of IREE's IR once its dispatches are configured, before codegen
 _CONFIGURATION_FIXUPS = {"vulkan": scalarize_unaligned_dispatches}
 
@@ -362,10 +362,10 @@ def _run_phases(lib, invocation, start: str, end: str, verify_each: bool = True)
 def _execute_with_fixup(lib, invocation, module_op: ir.Operation, fixup) -> bool:
     """IREE's pipeline in two runs, `fixup` rewriting IREE's IR after its dispatches are
     configured (`_CONFIGURATION_FIXUPS`)."""
-    if not _run_phases(lib, invocation, "start", _CONFIGURED):
+    if not _run_phases(lib, invocation, "start", CONFIGURED):
         return False
     fixup(module_op)
-    return _run_phases(lib, invocation, _CONFIGURED, "end")
+    return _run_phases(lib, invocation, CONFIGURED, "end")
 
 
 def _execute_by_phase(lib, invocation, module_op: ir.Operation, fixup=None) -> bool:
@@ -387,7 +387,7 @@ def _execute_by_phase(lib, invocation, module_op: ir.Operation, fixup=None) -> b
             return False
         if not ok:
             raise _FailedByPhase(f"IREE failed in its {phase} phase, not verified pass by pass")
-        if phase == _CONFIGURED and fixup is not None:
+        if phase == CONFIGURED and fixup is not None:
             fixup(module_op)
         start = phase
     return True

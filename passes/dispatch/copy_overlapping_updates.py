@@ -156,8 +156,8 @@ def _copy(value: ir.Value) -> ir.Value:
     t = ir.RankedTensorType(value.type)
     true = extras.optimization_barrier([stablehlo.constant(
         True, result_type=ir.RankedTensorType.get([], ir.IntegerType.get_signless(1)))])[0]
-    mask = stablehlo.broadcast_in_dim(true, broadcast_dimensions=[],
-                                      result_type=ir.RankedTensorType.get(t.shape, true.type.element_type))
+    mask_type = ir.RankedTensorType.get(t.shape, ir.IntegerType.get_signless(1))
+    mask = stablehlo.broadcast_in_dim(true, broadcast_dimensions=[], result_type=mask_type)
     # fenced: fused into the scatter, the copy's tile overflowed llvm-cpu's stack
     return extras.fence([stablehlo.select(mask, value, stablehlo.constant(0, result_type=t))])[0]
 
