@@ -16,7 +16,7 @@ applies it once); a map whose body returns an
 argument; a while whose condition is the constant false; the value-preserving cases of
 shlo-simplify that return an existing value (EXISTING_VALUE_RULES: x + 0, x * 1, select on a
 constant, pad by zero, ...); maximum/minimum/and/or of a value with itself; a clamp whose bounds
-are the type's extremes (-inf and +inf for floats); real of a real tensor; a convert, reshape,
+are the type's extremes (-inf and +inf for floats), or of a value by itself; real of a real tensor; a convert, reshape,
 bitcast_convert, slice, dynamic_slice, dynamic_reshape that keeps the type; a transpose or
 broadcast_in_dim with the identity dimensions that keeps the type; a concatenate with one
 non-empty operand (a dynamic_update_slice of an empty update is among shlo-simplify's cases:
@@ -98,6 +98,8 @@ def _extremes(low: np.ndarray, high: np.ndarray) -> bool:
 
 def _clamp(op):
     low, x, high = op.operands
+    if low == x == high:
+        return [x]                          # clamp(x, x, x) (fuzz seed 101 program 294)
     lo, hi = array_of(low), array_of(high)
     whole = lo is not None and hi is not None and lo.size > 0 and hi.size > 0 \
         and _extremes(lo, hi)

@@ -60,3 +60,13 @@ func.func @empty_update(%x: tensor<2x3xf32>, %e: tensor<2x0xf32>, %u: tensor<1x3
   %1 = stablehlo.dynamic_update_slice %x, %u, %i, %i : (tensor<2x3xf32>, tensor<1x3xf32>, tensor<i32>, tensor<i32>) -> tensor<2x3xf32>
   return %0, %1 : tensor<2x3xf32>, tensor<2x3xf32>
 }
+
+// clamp(x, x, x) is x (fuzz seed 101 program 294); a clamp of x between other values stays.
+// CHECK-LABEL: func.func @clamp_by_itself
+// CHECK:         %[[C:.*]] = stablehlo.clamp %arg1, %arg0, %arg0
+// CHECK-NEXT:    return %arg0, %[[C]]
+func.func @clamp_by_itself(%x: tensor<4xi1>, %y: tensor<4xi1>) -> (tensor<4xi1>, tensor<4xi1>) {
+  %0 = stablehlo.clamp %x, %x, %x : tensor<4xi1>
+  %1 = stablehlo.clamp %y, %x, %x : tensor<4xi1>
+  return %0, %1 : tensor<4xi1>, tensor<4xi1>
+}
