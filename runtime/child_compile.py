@@ -113,13 +113,19 @@ def compile_in_child(module_op, flags, *, phase_dir: str | None = None,
         command = [iree_compile(), source, *flags, "-o", output]
         if phase_dir:
             command.append(f"--dump-compilation-phases-to={phase_dir}")
-        done = _run(command)
-        if done.returncode == 0 and os.path.exists(output):
-            if reports:
-                sys.stderr.write(done.stderr)
-            with open(output, "rb") as vmfb:
-                return vmfb.read(), []
-        return b"", _diagnostics(done.stderr, done.returncode)
+        return _vmfb_or_errors(_run(command), output, reports)
+
+
+def _vmfb_or_errors(done: subprocess.CompletedProcess, output: str,
+                    reports: bool) -> tuple[bytes, list]:
+    """The .vmfb a finished iree-compile wrote to `output` (its stderr passed on for report
+    flags), or (b"", its error diagnostics)."""
+    if done.returncode == 0 and os.path.exists(output):
+        if reports:
+            sys.stderr.write(done.stderr)
+        with open(output, "rb") as vmfb:
+            return vmfb.read(), []
+    return b"", _diagnostics(done.stderr, done.returncode)
 
 
 # The phase after which IREE's dispatches are configured, and a fixup rewrites them.
@@ -141,12 +147,7 @@ def _compile_with_fixup(source: str, output: str, flags, fixup,
             out.write(module_bytecode(module.operation))
     done = _run([iree_compile(), configured, *flags, *dump, f"--compile-from={CONFIGURED}",
                  "-o", output])
-    if done.returncode != 0 or not os.path.exists(output):
-        return b"", _diagnostics(done.stderr, done.returncode)
-    if any(flag.startswith(REPORT_FLAGS) for flag in flags):
-        sys.stderr.write(done.stderr)
-    with open(output, "rb") as vmfb:
-        return vmfb.read(), []
+    return _vmfb_or_errors(done, output, any(flag.startswith(REPORT_FLAGS) for flag in flags))
 
 
 def _run(command: list[str]) -> subprocess.CompletedProcess:

@@ -203,7 +203,7 @@ def cache_key(work: ir.Operation, target: Target) -> str:
     configured dispatches (`_CONFIGURATION_FIXUPS`)."""
     host = ((f"host-cpu-features={','.join(sorted(cpu_tuning.host_cpu_features()))}",)
             if cpu_tuning.for_this_machine(target) else ())
-    fixup = _CONFIGURATION_FIXUPS.get(target.kind.name)
+    fixup = _fixup_for(target)
     fixups = (f"fixup={_source_digest(fixup)}",) if fixup else ()
     return CompileCache.key(module_bytecode(work), target.name,
                             target.flags + host + fixups + (cpu_tuning.retries_fingerprint(),))
@@ -308,7 +308,7 @@ def compile_to_vmfb(module_op: ir.Operation, target: Target, *, original=None,
         invocation.import_module(module_op)
         by_phase = not verify_each and phase_dir is None
 
-        fixup = _CONFIGURATION_FIXUPS.get(target.kind.name)
+        fixup = _fixup_for(target)
 
         def execute() -> bool:
             if by_phase:
@@ -344,6 +344,11 @@ _PHASES = ("input", "abi", "preprocessing", "global-optimization", "dispatch-cre
 _VERIFIED_EACH_PASS = frozenset({"executable-configurations", "executable-targets"})
 # target kind -> a rewrite of IREE's IR once its dispatches are configured, before codegen
 _CONFIGURATION_FIXUPS = {"vulkan": scalarize_unaligned_dispatches}
+
+
+def _fixup_for(target: Target):
+    """The rewrite of IREE's configured dispatches for `target`'s kind, or None."""
+    return _CONFIGURATION_FIXUPS.get(target.kind.name)
 
 
 class _FailedByPhase(CompileError):
@@ -401,7 +406,7 @@ def _compile_in_child(module_op: ir.Operation, target: Target, *, original, pipe
         phase_dir = tempfile.mkdtemp(prefix=".iree-phases-", dir=stages.directory)
     vmfb, errors = compile_in_child(module_op, target.flags, phase_dir=phase_dir,
                                     verify_each=verify_each,
-                                    fixup=_CONFIGURATION_FIXUPS.get(target.kind.name))
+                                    fixup=_fixup_for(target))
     if phase_dir and stages is not None:
         stages.adopt_iree_phases(phase_dir)
     if errors:

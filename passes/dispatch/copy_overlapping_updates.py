@@ -153,11 +153,10 @@ def _copy(value: ir.Value) -> ir.Value:
     An optimization_barrier of a scatter's own input is no copy: IREE read the updates from
     the buffer it scattered into in place (seed 98 program 824, cpu and vulkan), and
     scatter(x, i, x) crashed IREE's vulkan compile (seed 62 program 179)."""
-    t = ir.RankedTensorType(value.type)
-    true = extras.optimization_barrier([stablehlo.constant(
-        True, result_type=ir.RankedTensorType.get([], ir.IntegerType.get_signless(1)))])[0]
-    mask_type = ir.RankedTensorType.get(t.shape, ir.IntegerType.get_signless(1))
-    mask = stablehlo.broadcast_in_dim(true, broadcast_dimensions=[], result_type=mask_type)
+    t, i1 = ir.RankedTensorType(value.type), ir.IntegerType.get_signless(1)
+    true = extras.optimization_barrier([_scalar(True, i1)])[0]
+    mask = stablehlo.broadcast_in_dim(true, broadcast_dimensions=[],
+                                      result_type=ir.RankedTensorType.get(t.shape, i1))
     # fenced: fused into the scatter, the copy's tile overflowed llvm-cpu's stack
     return extras.fence([stablehlo.select(mask, value, stablehlo.constant(0, result_type=t))])[0]
 

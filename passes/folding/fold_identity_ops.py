@@ -10,13 +10,13 @@ clamp to the type's whole range, maximum(x, x), x * 1, an `if` on a constant, a 
 `case` (docs/iree_gaps.md#shlo-barrier-returned-arguments). Folded first, those passes see the
 value IREE will see.
 
-Folded: a reduce over no dimensions (each result is its input whatever the body and init:
-the spec lets the init be applied no times; XLA and IREE do so, the reference interpreter
-applies it once); a map whose body returns an
-argument; a while whose condition is the constant false; the value-preserving cases of
-shlo-simplify that return an existing value (EXISTING_VALUE_RULES: x + 0, x * 1, select on a
-constant, pad by zero, ...); maximum/minimum/and/or of a value with itself; a clamp whose bounds
-are the type's extremes (-inf and +inf for floats), or of a value by itself; real of a real tensor; a convert, reshape,
+Folded: a reduce over no dimensions (each result is its input whatever the body and init: the
+spec lets the init be applied no times; XLA and IREE do so, the reference interpreter applies
+it once); a map whose body returns an argument; a while whose condition is the constant false;
+the value-preserving cases of shlo-simplify that return an existing value
+(EXISTING_VALUE_RULES: x + 0, x * 1, select on a constant, pad by zero, ...);
+maximum/minimum/and/or of a value with itself; a clamp whose bounds are the type's extremes
+(-inf and +inf for floats), or of a value by itself; real of a real tensor; a convert, reshape,
 bitcast_convert, slice, dynamic_slice, dynamic_reshape that keeps the type; a transpose or
 broadcast_in_dim with the identity dimensions that keeps the type; a concatenate with one
 non-empty operand (a dynamic_update_slice of an empty update is among shlo-simplify's cases:

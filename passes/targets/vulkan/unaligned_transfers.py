@@ -23,6 +23,7 @@ import re
 from iree.compiler import ir
 
 from ...base import nested_ops
+from ...shapes.refine_fold import ints
 
 VECTOR_BITS = 128                       # iree-spirv-vectorize-load-store's widest vector
 # IREE's SPIR-V pipelines that vectorize loads and stores
@@ -56,10 +57,6 @@ def _element_bits(element: str) -> int | None:
         return None
     bits = int(m.group(1))
     return 8 if bits == 1 else bits
-
-
-def _ints(op: ir.Operation, name: str) -> list[int]:
-    return list(ir.DenseI64ArrayAttr(op.attributes[name]))
 
 
 def _aligned_bytes(value: ir.Value, alignment: int) -> bool:
@@ -99,22 +96,22 @@ def unaligned(access: ir.Operation) -> bool:
             and len(binding.owner.operands) \
             and not _aligned_bytes(binding.owner.operands[0], VECTOR_BITS // 8):
         return True
-    offsets, sizes = _ints(access, "static_offsets"), _ints(access, "static_sizes")
+    offsets, sizes = ints(access, "static_offsets"), ints(access, "static_sizes")
     if all(s == 1 for s in sizes):
         return False                        # one element: its binding is not vectorized
     strides = [1] * len(shape)
     for d in range(len(shape) - 2, -1, -1):
         strides[d] = strides[d + 1] * shape[d + 1]
-    if any(s != 1 for s in _ints(access, "static_strides")):
+    if any(s != 1 for s in ints(access, "static_strides")):
         return True
-    for offset, stride in zip(offsets, strides):
-        if (offset == _DYNAMIC and stride % width) or (offset != _DYNAMIC and offset * stride % width):
+    for offset, stride in zip(offsets, strides):       # (a dynamic offset: any multiple)
+        if (stride if offset == _DYNAMIC else offset * stride) % width:
             return True
     # rows start on a vector when the access is one contiguous block or each row's stride is
     # a whole number of vectors
     first = next((d for d, s in enumerate(sizes) if s != 1), len(sizes))
     contiguous = all(sizes[d] == shape[d] for d in range(first + 1, len(shape)))
-    return not contiguous and any(sizes[d] not in (1,) and strides[d] % width
+    return not contiguous and any(sizes[d] != 1 and strides[d] % width
                                   for d in range(len(shape) - 1))
 
 
