@@ -89,6 +89,8 @@ PASSES: dict[str, tuple[str, str]] = {
                                     "DeferSoftmaxDivision"),
     "shlo-fold-dynamic-self-ops": ("shlo.passes.folding.fold_dynamic_self_ops", "FoldDynamicSelfOps"),
     "shlo-merge-edge-pads": ("shlo.passes.folding.merge_edge_pads", "MergeEdgePads"),
+    "shlo-reverse-before-strided-slices": ("shlo.passes.dispatch.reverse_before_strided_slices",
+                                           "ReverseBeforeStridedSlices"),
     "shlo-copy-overlapping-updates": ("shlo.passes.dispatch.copy_overlapping_updates",
                                       "CopyOverlappingUpdates"),
     "shlo-accumulate-in-f32": ("shlo.passes.numerics.accumulate_in_f32", "AccumulateInF32"),

@@ -1619,9 +1619,9 @@ def test_dynamic_update_slice_of_own_clamp(target):
     assert replay("dynamic_update_slice_of_own_clamp_cpu", target) is None
 
 
-@pytest.mark.xfail(strict=True, reason="open: a reverse of a strided slice (bf16[16][3:9:2]; "
-                   "also u32[16, 8]) fails IREE's llvm-cpu compile ('LLVM Translation failed "
-                   "for operation: builtin.unrealized_conversion_cast', also without shlo's "
-                   "passes; vulkan compiles; seed 101 programs 466 and 492)")
 def test_reverse_of_strided_slice_cpu():
+    """Seed 101 programs 466 and 492: a reverse of a strided slice (bf16[16][3:9:2]; also
+    u32[16, 8]) failed IREE's llvm-cpu compile ('LLVM Translation failed ...
+    unrealized_conversion_cast', also without shlo's passes); shlo-reverse-before-strided-slices
+    slices the reverse instead."""
     assert replay("reverse_of_strided_slice_cpu") is None
