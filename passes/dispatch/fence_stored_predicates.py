@@ -9,9 +9,11 @@ that layout; of an i1 tensor, stored as bytes and truncated when loaded, that fa
 ("'iree_codegen.load_from_buffer' op buffer and tensor shapes must be compatible and element
 types must match"), also without shlo's passes: `jnp.where(mask, x @ y, 0)`,
 `(x @ y) * mask.astype(float)` and masked attention, forward and gradient, with the mask an
-argument, at every size (docs/iree_gaps.md#shlo-fence-stored-predicates). The same program
-with an i8 mask compared with 0 compiles, as does one whose mask is computed (iota, compare),
-and a masked convolution.
+argument, at every size (docs/iree_gaps.md#shlo-fence-stored-predicates). An integer
+product whose operand is computed from a stored predicate fails alike (a boolean matrix-vector
+product into i32, shlo-legalize-integer-ops' selects of 1 and 0). The same program with an i8
+mask compared with 0 compiles, as does one whose mask is computed (iota, compare), a float
+product of a masked operand and a masked convolution.
 """
 from __future__ import annotations
 
@@ -103,7 +105,11 @@ class FenceStoredPredicates(Pass):
         leaves: list[ir.Value] = []
         seen: set = set()
         for product in nested_ops(op, "stablehlo.dot_general"):
-            for reader in _readers_of_product(product):
+            readers = _readers_of_product(product)
+            if isinstance(ir.RankedTensorType(product.results[0].type).element_type,
+                          ir.IntegerType):
+                readers.append(product)     # its operands' encodes read the predicates too
+            for reader in readers:
                 for operand in reader.operands:
                     leaves += _stored_predicates(operand, seen)
         for leaf in leaves:

@@ -8,6 +8,10 @@ forms it gets right, with the spec's semantics (docs/iree_gaps.md#shlo-legalize-
   weights; a matrix-matrix product and other users were right), and on Vulkan gives wrong
   integers or fails to compile for floats ('arith.sitofp' of vector<2xi1>): it becomes a
   select of 1 and 0 (complex results keep the convert);
+* a `dot_general` of booleans into numbers (jax's `preferred_element_type`) fails to compile
+  (CPU: "failed to legalize unresolved target materialization" of the i1 operands' data-tiling
+  encoding; Vulkan, f32: "failed to legalize operation 'arith.sitofp'" of vector<4xi1>): its
+  operands become selects of 1 and 0 in the result's type (exact: the sum counts the pairs);
 * `reverse` of unsigned integers fails to compile (IREE's linalg.generic keeps the `ui`
   type): reversing only moves bits, so it runs on the signless type of the same width
   between two bitcast_converts;
@@ -23,6 +27,7 @@ import dataclasses
 from iree.compiler import ir
 
 from shlo.dialect import stablehlo
+from shlo.dialect.rebuild import arguments
 from ..lib.expr import Num, const, element_of, is_complex, select, with_element
 from ..op_rules import RulesPass
 
@@ -52,6 +57,16 @@ def _bool_convert(op: ir.Operation):
     return [select(Num(x), Num(const(1, x, element)), Num(const(0, x, element))).value]
 
 
+def _bool_dot(op: ir.Operation):
+    (lhs, rhs), options = arguments(op, with_result_type=True)
+    element = ir.RankedTensorType(op.results[0].type).element_type
+    if not (_is_bool(lhs) and _is_bool(rhs)) or str(element) == "i1" or is_complex(element):
+        return None
+    lhs, rhs = (select(Num(x), Num(const(1, x, element)), Num(const(0, x, element))).value
+                for x in (lhs, rhs))
+    return [stablehlo.dot_general(lhs, rhs, **options)]
+
+
 def _reverse(op: ir.Operation):
     """A reverse that moves nothing (no dimensions, or only ones of size 0 or 1) is its operand;
     an unsigned one runs on the signless type."""
@@ -70,12 +85,14 @@ def _reverse(op: ir.Operation):
 
 @dataclasses.dataclass
 class LegalizeIntegerOps(RulesPass):
-    """Rewrite boolean add to or, boolean converts to selects, a reverse that moves nothing to
-    its operand and unsigned reverse to a signless reverse."""
+    """Rewrite boolean add to or, boolean converts and the operands of boolean products into
+    numbers to selects, a reverse that moves nothing to its operand and unsigned reverse to a
+    signless reverse."""
 
     NAME = "shlo-legalize-integer-ops"
     RULES = {
         "stablehlo.add": _bool_add,
         "stablehlo.convert": _bool_convert,
+        "stablehlo.dot_general": _bool_dot,
         "stablehlo.reverse": _reverse,
     }

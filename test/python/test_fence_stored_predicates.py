@@ -78,3 +78,16 @@ def test_stored_predicate_beside_product(name, target):
 @pytest.mark.parametrize("name", ["attention", "attention_gradient"])
 def test_bf16_attention_with_a_mask(name):
     _check(name, "cpu", jnp.bfloat16, rtol=2e-2)
+
+
+def test_boolean_matrix_vector_product_into_integers():
+    """The operands of an integer product computed from stored booleans (the selects of 1
+    and 0 that shlo-legalize-integer-ops makes of a boolean product's operands) failed
+    alike."""
+    rng = np.random.default_rng(2)
+    a, b = rng.random((256, 256)) > 0.5, rng.random(256) > 0.5
+
+    def f(a, b):
+        return jnp.matmul(a, b, preferred_element_type=jnp.int32)
+    np.testing.assert_array_equal(np.asarray(shlo_jax.jit(f)(a, b)),
+                                  np.asarray(jax.jit(f, backend="cpu")(a, b)))

@@ -83,3 +83,40 @@ def test_boolean_converts_read_by_a_matrix_vector_product(ctx, target):
                                     target=target)(x, w)
     np.testing.assert_array_equal(counts, (x > 0).sum(axis=1))
     np.testing.assert_allclose(weighted, (x > 0).astype(np.float64) @ w, rtol=1e-5, atol=1e-5)
+
+
+
+def _matmul(result):
+    import jax.numpy as jnp
+    return lambda a, b: jnp.matmul(a, b, preferred_element_type=result)
+
+
+BOOLEAN_PRODUCTS = {    # name: function of two boolean 256x256 arrays
+    "matmul_i32": lambda a, b: _matmul("int32")(a, b),
+    "matmul_f32": lambda a, b: _matmul("float32")(a, b),
+    "matmul_u32": lambda a, b: _matmul("uint32")(a, b),
+    "matmul_bf16": lambda a, b: _matmul("bfloat16")(a[:, :200], b[:200]),
+    "matvec_i32": lambda a, b: _matmul("int32")(a, b[:, 0]),
+    "batched_i32": lambda a, b: _matmul("int32")(a.reshape(4, 64, 256),
+                                                 b.reshape(4, 256, 64)),
+    "boolean": lambda a, b: a @ b,
+}
+
+
+@pytest.mark.parametrize("target", ["cpu", "vulkan"])
+@pytest.mark.parametrize("name", list(BOOLEAN_PRODUCTS))
+def test_boolean_products_into_numbers(name, target):
+    """jnp.matmul of booleans with a preferred_element_type: IREE 3.13 failed to compile
+    every one on CPU (the i1 operands' data-tiling encoding) and the f32 one on Vulkan
+    ('arith.sitofp' of vector<4xi1>). Exactly against XLA."""
+    if target == "vulkan":
+        vulkan_or_skip()
+    import jax
+    import shlo.jax
+    f = BOOLEAN_PRODUCTS[name]
+    rng = np.random.default_rng(7)
+    a, b = rng.random((256, 256)) > 0.5, rng.random((256, 256)) > 0.5
+    expected = np.asarray(jax.jit(f, backend="cpu")(a, b))
+    got = np.asarray(shlo.jax.jit(f, target=target)(a, b))
+    assert got.dtype == expected.dtype
+    np.testing.assert_array_equal(got, expected)

@@ -46,3 +46,18 @@ func.func @left_alone(%x: tensor<3xi32>) -> (tensor<3xi32>, tensor<3xi32>) {
   %1 = stablehlo.reverse %x, dims = [0] : tensor<3xi32>
   return %0, %1 : tensor<3xi32>, tensor<3xi32>
 }
+
+// A product of booleans into numbers: its operands as selects of 1 and 0 in the result's type;
+// a product of booleans into booleans is left alone.
+// CHECK-LABEL: func.func @bool_dot
+// CHECK-DAG:     %[[ONE:.*]] = stablehlo.constant dense<1.000000e+00> : tensor<8x16xf32>
+// CHECK-DAG:     %[[ZERO:.*]] = stablehlo.constant dense<0.000000e+00> : tensor<8x16xf32>
+// CHECK:         %[[L:.*]] = stablehlo.select %arg0, %[[ONE]], %[[ZERO]] : tensor<8x16xi1>, tensor<8x16xf32>
+// CHECK:         %[[R:.*]] = stablehlo.select %arg1, %{{.*}}, %{{.*}} : tensor<16xi1>, tensor<16xf32>
+// CHECK:         stablehlo.dot_general %[[L]], %[[R]], contracting_dims = [1] x [0] : (tensor<8x16xf32>, tensor<16xf32>) -> tensor<8xf32>
+// CHECK:         stablehlo.dot_general %arg0, %arg1, contracting_dims = [1] x [0] : (tensor<8x16xi1>, tensor<16xi1>) -> tensor<8xi1>
+func.func @bool_dot(%a: tensor<8x16xi1>, %b: tensor<16xi1>) -> (tensor<8xf32>, tensor<8xi1>) {
+  %0 = stablehlo.dot_general %a, %b, contracting_dims = [1] x [0] : (tensor<8x16xi1>, tensor<16xi1>) -> tensor<8xf32>
+  %1 = stablehlo.dot_general %a, %b, contracting_dims = [1] x [0] : (tensor<8x16xi1>, tensor<16xi1>) -> tensor<8xi1>
+  return %0, %1 : tensor<8xf32>, tensor<8xi1>
+}
