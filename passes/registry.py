@@ -89,6 +89,8 @@ PASSES: dict[str, tuple[str, str]] = {
                                     "DeferSoftmaxDivision"),
     "shlo-fold-dynamic-self-ops": ("shlo.passes.folding.fold_dynamic_self_ops", "FoldDynamicSelfOps"),
     "shlo-merge-edge-pads": ("shlo.passes.folding.merge_edge_pads", "MergeEdgePads"),
+    "shlo-fence-sliced-dot-operands": ("shlo.passes.dispatch.fence_sliced_dot_operands",
+                                       "FenceSlicedDotOperands"),
     "shlo-fence-stored-predicates": ("shlo.passes.dispatch.fence_stored_predicates",
                                      "FenceStoredPredicates"),
     "shlo-reverse-before-strided-slices": ("shlo.passes.dispatch.reverse_before_strided_slices",

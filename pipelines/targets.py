@@ -132,7 +132,8 @@ KINDS: dict[str, TargetKind] = {k.name: k for k in (
                # 2200 ops: transformer_decode 8 steps a trip, not 16 (compile CPU 0.7x, run
                # alike), lstm_scan's 24 x 90 kept (fewer ran 1.1-1.4x slower). A reverse of a
                # strided slice as a slice of the reverse (IREE could not compile it); stored
-               # booleans read beside a product's result read as fenced bytes (the same)
+               # booleans read beside a product's result read as fenced bytes, products
+               # of non-contiguous slices read copies (the same)
                pass_options=(("shlo-lower-sort", "top-k=true"),
                              ("shlo-expand-custom-calls", "lapack=host"),
                              ("shlo-unroll-scan-loops", "max-ops=2200")),
@@ -143,7 +144,7 @@ KINDS: dict[str, TargetKind] = {k.name: k for k in (
                        "shlo-few-output-convolutions", "shlo-hwio-convolution-kernels",
                        "shlo-fence-small-reductions", "shlo-widen-narrow-convolutions",
                        "shlo-polyphase-convolutions", "shlo-reverse-before-strided-slices",
-                       "shlo-fence-stored-predicates")),
+                       "shlo-fence-stored-predicates", "shlo-fence-sliced-dot-operands")),
     # const-eval off too (its JIT compiles for the host CPU): transformer_train 13.2 -> 7.9 s
     TargetKind("vulkan", "vulkan", ("--iree-hal-target-device=vulkan", NO_CONST_EVAL),
                "--iree-vulkan-target", "llvmpipe", VULKAN_TARGETS, F64_ARITHMETIC,
