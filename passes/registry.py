@@ -88,6 +88,8 @@ PASSES: dict[str, tuple[str, str]] = {
     "shlo-defer-softmax-division": ("shlo.passes.dispatch.defer_softmax_division",
                                     "DeferSoftmaxDivision"),
     "shlo-fold-dynamic-self-ops": ("shlo.passes.folding.fold_dynamic_self_ops", "FoldDynamicSelfOps"),
+    "shlo-saturate-float-to-int": ("shlo.passes.element_types.saturate_float_to_int",
+                                   "SaturateFloatToInt"),
     "shlo-merge-edge-pads": ("shlo.passes.folding.merge_edge_pads", "MergeEdgePads"),
     "shlo-fence-sliced-dot-operands": ("shlo.passes.dispatch.fence_sliced_dot_operands",
                                        "FenceSlicedDotOperands"),

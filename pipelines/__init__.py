@@ -13,6 +13,7 @@ DEFAULT_PASSES = [
     "shlo-legalize-shape",
     "shlo-refine-shapes",
     "shlo-insert-shape-checks",
+    "shlo-saturate-float-to-int",
     "shlo-expand-custom-calls",
     "shlo-legalize-chlo",
     "shlo-legalize-quantized",
