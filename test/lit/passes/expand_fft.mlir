@@ -1,5 +1,5 @@
 // RUN: shlo-opt --shlo-expand-fft %s | filecheck %s
-// RUN: not shlo-opt --shlo-expand-fft %S/Inputs/expand_fft_prime_length.mlir 2>&1 | filecheck %s --check-prefix=ERR
+// RUN: not shlo-opt --shlo-expand-fft %S/Inputs/expand_fft_dynamic_length.mlir 2>&1 | filecheck %s --check-prefix=ERR
 
 // n-D FFT: one 1-D fft per axis, the axis moved last and back; f32 power-of-two 1-D ffts
 // stay for IREE, each behind a fusion barrier (IREE fused a 65536-point fft's real part into
@@ -121,7 +121,7 @@ func.func @native_1d(%x: tensor<3x8xcomplex<f32>>) -> tensor<3x8xcomplex<f32>> {
   return %0 : tensor<3x8xcomplex<f32>>
 }
 
-// ERR: expand_fft_prime_length.mlir:3:8: error: stablehlo.fft: a DFT of length 4099 needs a 4099x4099 matrix (a prime factor or a dynamic shape); shlo builds at most 4096x4096
+// ERR: expand_fft_dynamic_length.mlir:3:8: error: stablehlo.fft: a DFT of length 4099 on a dynamic shape needs a 4099x4099 matrix; shlo builds at most 4096x4096 (static shapes have no limit)
 
 // An axis of length 1 is the identity: no fft of length 1 remains (IREE failed to compile a
 // complex one).
@@ -144,4 +144,16 @@ func.func @rfft_length_one(%x: tensor<1x2xf32>) -> tensor<1x2xcomplex<f32>> {
 func.func @long_irfft(%x: tensor<8193xcomplex<f32>>) -> tensor<16384xf32> {
   %0 = stablehlo.fft %x, type = IRFFT, length = [16384] : (tensor<8193xcomplex<f32>>) -> tensor<16384xf32>
   return %0 : tensor<16384xf32>
+}
+
+// A prime length past the matrix limit on a static shape: Bluestein's convolution, an FFT and
+// an IFFT of 16384 points (the first power of two >= 2 * 4099 - 1), chirp multiplies around.
+// CHECK-LABEL: func.func @bluestein
+// CHECK:         stablehlo.pad %{{.*}}, low = [0, 0], high = [0, 12285]
+// CHECK:         stablehlo.fft %{{.*}}, type = FFT, length = [16384]
+// CHECK:         stablehlo.fft %{{.*}}, type = IFFT, length = [16384]
+// CHECK:         stablehlo.slice %{{.*}} [0:2, 0:4099]
+func.func @bluestein(%x: tensor<2x4099xcomplex<f32>>) -> tensor<2x4099xcomplex<f32>> {
+  %0 = stablehlo.fft %x, type = FFT, length = [4099] : (tensor<2x4099xcomplex<f32>>) -> tensor<2x4099xcomplex<f32>>
+  return %0 : tensor<2x4099xcomplex<f32>>
 }
