@@ -34,7 +34,8 @@ from .vulkan.integers import (count_leading_zeros, float_remainder, negated_divi
 from .vulkan.loops import counter_wrap
 from .vulkan.long_loops import unroll_long_loop
 from .vulkan.maps import map_as_tensor_ops
-from .vulkan.reductions import fence_complex_reduce_inputs, fence_zero_sums, gapped_reduce
+from .vulkan.reductions import (fence_complex_reduce_inputs, fence_shared_widened_reduce_inputs,
+                                fence_zero_sums, gapped_reduce)
 from .vulkan.matmuls import (aligned_matmul_columns, fence_narrow_product_inputs,
                              fence_complex_fused_products,
                              fence_spread_products)
@@ -78,6 +79,10 @@ VULKAN_QUIRKS: tuple[Quirk, ...] = (
           "reduce's operands are computed from behind fusion barriers (fused, the reduction "
           "read the complex buffer and failed to compile)", _REDUCE, _VK,
           fence=fence_complex_reduce_inputs),
+    Quirk("vk-shared-widened-reduce", "the values widened from narrow integers or "
+          "booleans that a reduce's operands are computed from, when other ops read them "
+          "too, behind fusion barriers (copied unfused into each reduction, the call never "
+          "returned)", _REDUCE, _VK, fence=fence_shared_widened_reduce_inputs),
     Quirk("vk-bf16-reduce", "a reduce over bf16 in f32, each result rounded to bf16 once",
           _REDUCE, _VK, rule=bf16_reduce),
     Quirk("vk-bf16-reduce-input", "a reduce's bf16 -> f32 converted operands behind fusion "

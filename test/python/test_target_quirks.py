@@ -305,6 +305,19 @@ SAMPLES = {
           : (tensor<8xf32>, tensor<f32>) -> tensor<f32>
       return %r : tensor<f32>
     }""",
+    "vk-shared-widened-reduce": """
+    func.func @f(%m: tensor<16xi1>) -> (tensor<i32>, tensor<i32>) {
+      %z = stablehlo.constant dense<0> : tensor<i32>
+      %one = stablehlo.constant dense<1> : tensor<16xi32>
+      %zero = stablehlo.constant dense<0> : tensor<16xi32>
+      %x = stablehlo.select %m, %one, %zero : tensor<16xi1>, tensor<16xi32>
+      %s = stablehlo.reduce(%x init: %z) applies stablehlo.add across dimensions = [0]
+          : (tensor<16xi32>, tensor<i32>) -> tensor<i32>
+      %q = stablehlo.multiply %x, %x : tensor<16xi32>
+      %t = stablehlo.reduce(%q init: %z) applies stablehlo.add across dimensions = [0]
+          : (tensor<16xi32>, tensor<i32>) -> tensor<i32>
+      return %s, %t : tensor<i32>, tensor<i32>
+    }""",
     "vk-narrow-product-input": """
     func.func @f(%b: tensor<8x16xi1>, %v: tensor<8xi32>) -> tensor<16xi32> {
       %x = stablehlo.convert %b : (tensor<8x16xi1>) -> tensor<8x16xi32>

@@ -1,8 +1,10 @@
 """Vulkan quirks of reduce: a reduction over dimensions that a kept one separates, in two
-stages; real values computed from complex ones read behind fusion barriers; float sums from
-a zero (reduces, windows, products) given +0 where all their terms are -0
+stages; real values computed from complex ones, and shared values widened from narrow
+integers, read behind fusion barriers; float sums from a zero (reduces, windows, products)
+given +0 where all their terms are -0
 (docs/iree_gaps.md#vk-gapped-reduce-reductions-over-dimensions-a-kept-one-separates,
 docs/iree_gaps.md#vk-complex-reduce-input-reductions-of-parts-of-complex-values,
+docs/iree_gaps.md#vk-shared-widened-reduce-widened-values-two-reductions-read,
 docs/iree_gaps.md#vk-zero-sum-sign-sums-of-negative-zeros)."""
 from __future__ import annotations
 
@@ -13,6 +15,7 @@ from ...base import binary_body
 from ...custom_calls.cumulative_window import is_identity
 from ...dispatch.long_reductions import identity_of
 from ...lib.builders import PRODUCTS, fence_uses, plus_zero_read
+from ...lib.elementwise import ELEMENTWISE_OPS
 from ...lib.expr import clone_retyped, element_of, is_complex, is_float
 from .fences import fence_reduce_sources
 
@@ -56,6 +59,30 @@ def fence_complex_reduce_inputs(reduce: ir.Operation) -> None:
     fused into the reduction's dispatch, IREE's SPIR-V backend read the complex buffer and
     failed to compile ('failed to legalize operation linalg.generic')."""
     fence_reduce_sources(reduce, _from_complex)
+
+
+def _shared_widening(value: ir.Value) -> bool:
+    """Whether `value` is a static value an elementwise op computes from integers of fewer
+    than 32 bits (booleans too: a select of them, a convert), and more than one op reads it
+    or those integers (twin widenings, which cse merges later)."""
+    owner = value.owner
+    if isinstance(owner, ir.Block) or owner.name not in ELEMENTWISE_OPS or \
+            not ir.RankedTensorType(value.type).has_static_shape:
+        return False
+    narrow = [v for v in owner.operands
+              if isinstance(element_of(v), ir.IntegerType) and element_of(v).width < 32]
+    return bool(narrow) and (len(list(value.uses)) > 1 or
+                             any(len(list(v.uses)) > 1 for v in narrow))
+
+
+def fence_shared_widened_reduce_inputs(reduce: ir.Operation) -> None:
+    """The values widened from narrow integers or booleans that a reduce computes its
+    operands from and something else reads too (followed back 8 elementwise ops) behind
+    fusion barriers: IREE copied the widening into each reading dispatch unfused, as a
+    separate op staging the widened rows, and the call never returned on lavapipe
+    (`(m.sum(), m.mean())`, `jnp.var(m)` of bool[65536], an int8 array widened and summed
+    twice)."""
+    fence_reduce_sources(reduce, _shared_widening)
 
 
 _BARRIERS = "iree_tensor_ext.compute_barrier."       # .start and .end
