@@ -144,7 +144,7 @@ KINDS: dict[str, TargetKind] = {k.name: k for k in (
                        "shlo-few-output-convolutions", "shlo-hwio-convolution-kernels",
                        "shlo-fence-small-reductions", "shlo-widen-narrow-convolutions",
                        "shlo-polyphase-convolutions", "shlo-reverse-before-strided-slices",
-                       "shlo-fence-stored-predicates", "shlo-fence-sliced-dot-operands")),
+                       "shlo-fence-stored-predicates", "shlo-fence-sliced-products")),
     # const-eval off too (its JIT compiles for the host CPU): transformer_train 13.2 -> 7.9 s
     TargetKind("vulkan", "vulkan", ("--iree-hal-target-device=vulkan", NO_CONST_EVAL),
                "--iree-vulkan-target", "llvmpipe", VULKAN_TARGETS, F64_ARITHMETIC,

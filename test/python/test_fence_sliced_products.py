@@ -1,7 +1,8 @@
-"""Products of slices that are not one contiguous piece of their operand
-(passes/dispatch/fence_sliced_dot_operands.py): IREE 3.13's data-tiled llvm-cpu compile failed
-on each ("exceeded stack allocation limit", "large vector sizes"). Each program runs on every
-target against XLA's CPU."""
+"""Products of slices that are not one contiguous piece of their operand, and such slices of
+a widening product (passes/dispatch/fence_sliced_products.py): IREE 3.13's data-tiled
+llvm-cpu compile failed on the first ("exceeded stack allocation limit", "large vector
+sizes") and took over a minute on the second. Each program runs on every target against XLA's
+CPU."""
 import numpy as np
 import pytest
 
@@ -32,7 +33,11 @@ CASES = {   # name: (function, argument shapes)
     "fused_qkv_attention": (_attention, [(8, 128, 64), (64, 192)]),
     "fused_qkv_gradient": (jax.grad(lambda x, w: (_attention(x, w) ** 2).sum(), argnums=(0, 1)),
                            [(8, 128, 64), (64, 192)]),
+    # a widening product whose result is sliced: LLVM took 71 s over it before the fence
+    "int8_product_sliced": (lambda a, b: jnp.matmul(a, b, preferred_element_type=jnp.int32)
+                            [:, :100], [(128, 128), (128, 128)]),
 }
+INTEGERS = {"int8_product_sliced": np.int8}
 
 
 @pytest.mark.parametrize("target", ["cpu", "vulkan"])
@@ -42,7 +47,10 @@ def test_product_of_a_slice(name, target):
         vulkan_or_skip()
     f, shapes = CASES[name]
     rng = np.random.default_rng(0)
-    args = [(rng.standard_normal(s) / 8).astype(np.float32) for s in shapes]
+    if name in INTEGERS:
+        args = [rng.integers(-100, 100, s).astype(INTEGERS[name]) for s in shapes]
+    else:
+        args = [(rng.standard_normal(s) / 8).astype(np.float32) for s in shapes]
     expected = jax.tree.leaves(jax.jit(f, backend="cpu")(*args))
     got = jax.tree.leaves(shlo_jax.jit(f, target=target)(*args))
     for g, e in zip(got, expected):
