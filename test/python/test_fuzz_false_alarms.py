@@ -172,6 +172,20 @@ def test_iota_plus_an_inexact_value():
     _passes_on_cpu(program)
 
 
+def test_atan2_of_a_cancelled_zero():
+    """Seed 101 program 861: atan2 of a batch_norm_inference with zero scale and offset over a
+    negative number: shlo's +pi is IEEE's ((x * 0) + 0 is +0), XLA's -pi folds the + 0 away
+    (-0 for a negative x); the generator takes the absolute value of a cancelled operand."""
+    x = np.random.default_rng(861).standard_normal((7, 3, 100, 9)).astype(np.float32)
+    program = P.Program([P.Param("p0", (), "BF16"), P.Param("p1", (0, 25, 3), "S32"),
+                         P.Param("p2", x.shape, "F32")],
+                        [P.Node("n1", "batch_norm_inference", ["p2", "p1"], 34194493),
+                         P.Node("n2", "binary", ["n1", "p0"], 157811652)], ["n2"],
+                        [np.array(-2.75, np.float32).astype("bfloat16"),
+                         np.zeros((0, 25, 3), np.int32), x])
+    _passes_on_cpu(program)
+
+
 def test_ffts_of_large_prime_lengths_are_generated():
     """Seeds 43, 44 and 52: an FFT of length 166667 (a prime) was shlo's clean error then (no
     DFT matrix over 4096 long), so the generator made none; shlo-expand-fft computes it by

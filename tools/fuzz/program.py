@@ -461,6 +461,11 @@ def binary(b: Builder, rng, a: Val, others) -> Val:
     lhs, rhs = a.op, c.op
     if name == "Pow" and (a.err or c.err):  # a negative base to an inexact integer power
         lhs = xla.Abs(lhs)                  # (-4 to -4.0000005) is NaN or a number by luck
+    if name == "Atan2":     # a cancelled zero's sign is the arithmetic's order: XLA folds the
+        if a.cancel:        # + 0 of (x * 0) + 0 away, -0 for a negative x, and atan2(-+0, -1)
+            lhs = xla.Abs(lhs)      # is -+pi (seed 101 program 861): abs makes it +0
+        if c.cancel:
+            rhs = xla.Abs(rhs)
     if name == "Div" and a.err:     # an inexact 0 (an IRFFT's rounding noise) over 0 is NaN or
         zero = b.const(0, a.dtype, a.shape)     # +-inf by luck (seed 65 program 403):
         rhs = xla.Select(xla.Eq(rhs, zero), b.const(1, a.dtype, a.shape), rhs)  # divisors 0 -> 1
