@@ -32,6 +32,7 @@ from ..lib import builders
 from ..lib.expr import bit_width, element_of
 from ..shapes.refine_fold import ints
 
+
 def _cut_dims(slice_: ir.Operation) -> list[int]:
     """The dimensions a static slice takes part of."""
     full, part = shape_of(slice_.operands[0]), shape_of(slice_.results[0])
@@ -50,6 +51,12 @@ def is_contiguous(slice_: ir.Operation) -> bool:
                        all(part[d] == 1 for d in range(cut[0])))
 
 
+def _is_cut(op: ir.Operation) -> bool:
+    """Whether `op` is a static slice that is not contiguous."""
+    return op.name == "stablehlo.slice" and \
+        ir.RankedTensorType(op.operands[0].type).has_static_shape and not is_contiguous(op)
+
+
 def _packed_badly(dot: ir.Operation, index: int) -> bool:
     """Whether operand `index` of `dot` is, directly or through transposes, a slice that IREE's
     data-tiling pack fails on: not contiguous, and strided, or of a batched product, or cutting
@@ -62,9 +69,7 @@ def _packed_badly(dot: ir.Operation, index: int) -> bool:
                  for d in range(len(permutation))]
         value = value.owner.operands[0]
     owner = value.owner
-    if isinstance(owner, ir.Block) or owner.name != "stablehlo.slice" or \
-            not ir.RankedTensorType(owner.operands[0].type).has_static_shape or \
-            is_contiguous(owner):
+    if isinstance(owner, ir.Block) or not _is_cut(owner):
         return False
     _, numbers = arguments(dot)
     side = ("lhs", "rhs")[index]
@@ -76,15 +81,12 @@ def _packed_badly(dot: ir.Operation, index: int) -> bool:
 
 
 def _widening(dot: ir.Operation) -> bool:
-    """Whether a dot_general's operands have fewer bits than its result."""
-    width = bit_width(element_of(dot.results[0]))
-    return any(bit_width(element_of(v)) < width for v in dot.operands)
-
-
-def _is_cut(op: ir.Operation) -> bool:
-    """Whether `op` is a static slice that is not contiguous."""
-    return op.name == "stablehlo.slice" and \
-        ir.RankedTensorType(op.operands[0].type).has_static_shape and not is_contiguous(op)
+    """Whether a dot_general's (real) operands have fewer bits than its result."""
+    elements = [element_of(v).maybe_downcast() for v in (*dot.operands, dot.results[0])]
+    if not all(isinstance(e, ir.IntegerType | ir.FloatType) for e in elements):
+        return False
+    width = bit_width(elements[-1])
+    return any(bit_width(e) < width for e in elements[:-1])
 
 
 @dataclasses.dataclass
