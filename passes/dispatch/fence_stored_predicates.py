@@ -25,6 +25,7 @@ from shlo.dialect import stablehlo
 from ..base import Pass, is_splat_constant, nested_ops
 from ..lib import builders
 from ..lib.elementwise import ELEMENTWISE_OPS
+from ..lib.expr import Num
 
 VIEWS = frozenset(f"stablehlo.{name}" for name in
                   ("broadcast_in_dim", "reshape", "transpose", "slice"))
@@ -85,12 +86,9 @@ def _read_as_bytes(predicate: ir.Value) -> None:
     t = ir.RankedTensorType(predicate.type)
     location = owner.owner.location if isinstance(owner, ir.Block) else owner.location
     with where, location:
-        i8 = ir.IntegerType.get_signless(8)
-        as_bytes = ir.RankedTensorType.get(t.shape, i8)
+        as_bytes = ir.RankedTensorType.get(t.shape, ir.IntegerType.get_signless(8))
         bytes_ = builders.fence([stablehlo.convert(predicate, result_type=as_bytes)])[0]
-        zero = stablehlo.constant(ir.DenseElementsAttr.get_splat(
-            as_bytes, ir.IntegerAttr.get(i8, 0)))
-        read = stablehlo.compare(bytes_, zero, comparison_direction="NE")
+        read = Num(bytes_).ne(0).value
     for reader, index in readers:
         reader.operands[index] = read
 

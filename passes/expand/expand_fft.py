@@ -179,6 +179,11 @@ def _dense_dft(re, im, n: int, inverse: bool, keep: int):
     return out_re.value, out_im.value
 
 
+def _times(a_re: Num, a_im: Num, b_re: Num, b_im: Num) -> tuple[Num, Num]:
+    """(a_re + i a_im)(b_re + i b_im) as its real and imaginary parts."""
+    return a_re * b_re - a_im * b_im, a_re * b_im + a_im * b_re
+
+
 def _bluestein_dft(re, im, n: int, inverse: bool, keep: int):
     """The length-n DFT as a convolution (Bluestein): with c[j] = e^{-+i pi j^2 / n} (angles
     from j^2 mod 2n, exact), X[k] = c[k] sum_j x[j] c[j] conj(c[k - j]), the sum a circular
@@ -197,24 +202,24 @@ def _bluestein_dft(re, im, n: int, inverse: bool, keep: int):
             _matrix(values, element), broadcast_dimensions=[len(batch)],
             result_type=_tensor(batch + [len(values)], element)))
     c_re, c_im = along_last(chirp.real), along_last(chirp.imag)
-    a_re, a_im = Num(re) * c_re, Num(re) * c_im
-    if im is not None:
-        a_re, a_im = a_re - Num(im) * c_im, a_im + Num(im) * c_re
-    padded = [stablehlo.pad(v.value, _matrix(np.zeros(()), element), edge_padding_low=[0] * (len(batch) + 1),
+    a_re, a_im = (Num(re) * c_re, Num(re) * c_im) if im is None else \
+        _times(Num(re), Num(im), c_re, c_im)
+    zero = _matrix(np.zeros(()), element)
+    padded = [stablehlo.pad(v.value, zero, edge_padding_low=[0] * (len(batch) + 1),
                             edge_padding_high=[0] * len(batch) + [m - n],
                             interior_padding=[0] * (len(batch) + 1)) for v in (a_re, a_im)]
     spectrum = Num(extras.fence([_fft_last(stablehlo.complex(*padded), "FFT", m)])[0])
     s_re, s_im = real(spectrum), imag(spectrum)
     spectrum_of_kernel = np.fft.fft(kernel)
     k_re, k_im = along_last(spectrum_of_kernel.real), along_last(spectrum_of_kernel.imag)
-    product = stablehlo.complex((s_re * k_re - s_im * k_im).value,
-                                (s_re * k_im + s_im * k_re).value)
+    product = stablehlo.complex(*(v.value for v in _times(s_re, s_im, k_re, k_im)))
     convolution = Num(extras.fence([_fft_last(product, "IFFT", m)])[0])
     v_re, v_im = (Num(_slice_last(part.value, keep))
                   for part in (real(convolution), imag(convolution)))
     scale = 1 / n if inverse else 1.0
     w_re, w_im = along_last(chirp.real[:keep] * scale), along_last(chirp.imag[:keep] * scale)
-    return (v_re * w_re - v_im * w_im).value, (v_re * w_im + v_im * w_re).value
+    out_re, out_im = _times(v_re, v_im, w_re, w_im)
+    return out_re.value, out_im.value
 
 
 def _four_step_dft(re, im, n1: int, n2: int, inverse: bool):
@@ -234,7 +239,7 @@ def _four_step_dft(re, im, n1: int, n2: int, inverse: bool):
                                          broadcast_dimensions=[rank - 2, rank - 1],
                                          result_type=shape) for t in (cos, sin))
     a_re, a_im = Num(a_re), Num(a_im)
-    b_re, b_im = a_re * tc - a_im * ts, a_re * ts + a_im * tc
+    b_re, b_im = _times(a_re, a_im, tc, ts)
     c_re, c_im = _dft(_swap_last(b_re.value), _swap_last(b_im.value), n2, inverse, n2)
     return _merge(c_re, batch + [n]), _merge(c_im, batch + [n])
 
@@ -350,7 +355,7 @@ def split_native_fft(x: ir.Value, fft_type: str, n: int, longest: int) -> ir.Val
         _matrix(t, part), broadcast_dimensions=[rank - 2, rank - 1],
         result_type=_tensor(batch + [n2, n1], part))) for t in (cos, sin))
     a_re, a_im = real(a), imag(a)
-    b = stablehlo.complex((a_re * tc - a_im * ts).value, (a_re * ts + a_im * tc).value)
+    b = stablehlo.complex(*(v.value for v in _times(a_re, a_im, tc, ts)))
     c = split_native_fft(_swap_last(b), fft_type, n2, longest)            # [..., k1, k2]
     return _merge(c, batch + [n])
 
