@@ -49,12 +49,17 @@ def _bool_add(op: ir.Operation):
     return [stablehlo.or_(lhs, rhs)]
 
 
+def _ones_and_zeros(x: ir.Value, element: ir.Type) -> ir.Value:
+    """Booleans `x` as 1 and 0 of `element`: a select."""
+    return select(Num(x), Num(const(1, x, element)), Num(const(0, x, element))).value
+
+
 def _bool_convert(op: ir.Operation):
     x = op.operands[0]
     element = ir.RankedTensorType(op.results[0].type).element_type
     if not _is_bool(x) or str(element) == "i1" or is_complex(element):
         return None
-    return [select(Num(x), Num(const(1, x, element)), Num(const(0, x, element))).value]
+    return [_ones_and_zeros(x, element)]
 
 
 def _bool_dot(op: ir.Operation):
@@ -62,8 +67,7 @@ def _bool_dot(op: ir.Operation):
     element = ir.RankedTensorType(op.results[0].type).element_type
     if not (_is_bool(lhs) and _is_bool(rhs)) or str(element) == "i1" or is_complex(element):
         return None
-    lhs, rhs = (select(Num(x), Num(const(1, x, element)), Num(const(0, x, element))).value
-                for x in (lhs, rhs))
+    lhs, rhs = (_ones_and_zeros(x, element) for x in (lhs, rhs))
     return [stablehlo.dot_general(lhs, rhs, **options)]
 
 
