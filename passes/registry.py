@@ -109,6 +109,8 @@ PASSES: dict[str, tuple[str, str]] = {
     "shlo-legalize-vulkan-ops": ("shlo.passes.targets.legalize_vulkan_ops", "LegalizeVulkanOps"),
     "shlo-legalize-gpu-ops": ("shlo.passes.targets.legalize_gpu_ops", "LegalizeGpuOps"),
     "shlo-barrier-loop-captures": ("shlo.passes.dispatch.barrier_loop_captures", "BarrierLoopCaptures"),
+    "shlo-barrier-conditional-captures": ("shlo.passes.dispatch.barrier_conditional_captures",
+                                          "BarrierConditionalCaptures"),
     "shlo-barrier-loop-results": ("shlo.passes.dispatch.barrier_loop_results", "BarrierLoopResults"),
     "shlo-loop-fusion-barriers": ("shlo.passes.dispatch.loop_fusion_barriers", "LoopFusionBarriers"),
     "shlo-read-condition-values": ("shlo.passes.dispatch.read_condition_values",

@@ -56,6 +56,7 @@ DEFAULT_PASSES = [
     "shlo-slice-before-elementwise",
     "shlo-fold-identity-ops",
     "shlo-barrier-loop-captures",
+    "shlo-barrier-conditional-captures",
     "shlo-barrier-loop-results",
     "shlo-bound-dispatch-operands",
     "shlo-fence-sort-slices",

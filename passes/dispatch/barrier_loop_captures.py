@@ -31,32 +31,33 @@ def _defining_op(value: ir.Value) -> ir.Operation | None:
     return None if isinstance(owner, ir.Block) else owner.operation
 
 
-def _captures(loop: ir.Operation) -> list[ir.Value]:
-    """Values the loop's regions read that a computing op outside the loop defines."""
+def captures(holder: ir.Operation) -> list[ir.Value]:
+    """Static tensors of rank >= 1 that the regions of `holder` (a while loop or a conditional)
+    read and that a computing op outside it defines."""
     found: list[ir.Value] = []
 
     def visit(o):
-        if o.operation == loop:
+        if o.operation == holder:
             return ir.WalkResult.ADVANCE
         for v in o.operands:
             producer = _defining_op(v)
-            if (producer is None or producer.name in _FREE or is_inside(producer, loop)
+            if (producer is None or producer.name in _FREE or is_inside(producer, holder)
                     or v in found):
                 continue
             t = v.type.maybe_downcast()
             if isinstance(t, ir.RankedTensorType) and t.rank > 0 and t.has_static_shape:
                 found.append(v)
         return ir.WalkResult.ADVANCE
-    loop.walk(visit)
+    holder.walk(visit)
     return found
 
 
 def _barrier(loop: ir.Operation) -> None:
     loop = loop.operation
-    captures = _captures(loop)
-    if not captures:
+    read = captures(loop)
+    if not read:
         return
-    extras.fence_readers(captures, loop, extras.fusion_barriers, before=True,
+    extras.fence_readers(read, loop, extras.fusion_barriers, before=True,
                          reads=lambda user: user != loop and is_inside(user, loop))
 
 

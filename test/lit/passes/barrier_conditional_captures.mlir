@@ -1,0 +1,59 @@
+// RUN: shlo-opt --shlo-barrier-conditional-captures %s | filecheck %s
+// RUN: shlo-opt '--shlo-barrier-conditional-captures=in-loops=false' %s | filecheck %s --check-prefix=NOLOOPS
+
+// A computed tensor a conditional reads goes through an optimization barrier in front of it;
+// the ops after the conditional read the tensor itself. Arguments, constants and scalars stay.
+// CHECK-LABEL: func.func @read_in_a_case_and_after
+// CHECK:         %[[Y:.*]] = stablehlo.sine %arg1
+// CHECK:         %[[B:.*]] = stablehlo.optimization_barrier %[[Y]] : tensor<16xf32>
+// CHECK:         "stablehlo.case"
+// CHECK:           stablehlo.negate %[[B]]
+// CHECK:           stablehlo.add %[[B]], %arg1
+// CHECK:         stablehlo.cosine %[[Y]]
+// CHECK-NOT:     optimization_barrier
+func.func @read_in_a_case_and_after(%i: tensor<i32>, %x: tensor<16xf32>, %s: tensor<f32>) -> (tensor<16xf32>, tensor<16xf32>) {
+  %y = stablehlo.sine %x : tensor<16xf32>
+  %t = stablehlo.add %s, %s : tensor<f32>
+  %r = "stablehlo.case"(%i) ({
+    %n = stablehlo.negate %y : tensor<16xf32>
+    stablehlo.return %n : tensor<16xf32>
+  }, {
+    %a = stablehlo.add %y, %x : tensor<16xf32>
+    %b = stablehlo.broadcast_in_dim %t, dims = [] : (tensor<f32>) -> tensor<16xf32>
+    %c = stablehlo.multiply %a, %b : tensor<16xf32>
+    stablehlo.return %c : tensor<16xf32>
+  }) : (tensor<i32>) -> tensor<16xf32>
+  %z = stablehlo.cosine %y : tensor<16xf32>
+  return %r, %z : tensor<16xf32>, tensor<16xf32>
+}
+
+// Inside a loop too, unless in-loops=false.
+// CHECK-LABEL: func.func @if_in_a_loop
+// CHECK:         stablehlo.while
+// CHECK:           %[[Y:.*]] = stablehlo.sine
+// CHECK:           stablehlo.optimization_barrier %[[Y]]
+// CHECK:           "stablehlo.if"
+// NOLOOPS-LABEL: func.func @if_in_a_loop
+// NOLOOPS-NOT:   optimization_barrier
+func.func @if_in_a_loop(%p: tensor<i1>, %x: tensor<16xf32>) -> tensor<16xf32> {
+  %c0 = stablehlo.constant dense<0> : tensor<i64>
+  %c1 = stablehlo.constant dense<1> : tensor<i64>
+  %c4 = stablehlo.constant dense<4> : tensor<i64>
+  %r:2 = stablehlo.while(%k = %c0, %acc = %x) : tensor<i64>, tensor<16xf32>
+  cond {
+    %q = stablehlo.compare LT, %k, %c4, SIGNED : (tensor<i64>, tensor<i64>) -> tensor<i1>
+    stablehlo.return %q : tensor<i1>
+  } do {
+    %n = stablehlo.add %k, %c1 : tensor<i64>
+    %y = stablehlo.sine %acc : tensor<16xf32>
+    %a = "stablehlo.if"(%p) ({
+      %d = stablehlo.add %y, %y : tensor<16xf32>
+      stablehlo.return %d : tensor<16xf32>
+    }, {
+      %e = stablehlo.negate %y : tensor<16xf32>
+      stablehlo.return %e : tensor<16xf32>
+    }) : (tensor<i1>) -> tensor<16xf32>
+    stablehlo.return %n, %a : tensor<i64>, tensor<16xf32>
+  }
+  return %r#1 : tensor<16xf32>
+}
