@@ -1625,3 +1625,15 @@ def test_reverse_of_strided_slice_cpu():
     unrealized_conversion_cast', also without shlo's passes); shlo-reverse-before-strided-slices
     slices the reverse instead."""
     assert replay("reverse_of_strided_slice_cpu") is None
+
+
+@pytest.mark.parametrize("target", ["cpu", "vulkan"])
+def test_conditionals_sharing_a_capture(target):
+    """Seed 101 program 311: an `if` reading an i64 convert, then a `case` of its result, then
+    the convert read again stopped IREE's stream scheduler on every target ('failed to
+    schedule execution partitions without cyclic dependencies'); shlo-barrier-conditional-
+    captures reads the convert in the `if` through an optimization barrier."""
+    if target == "vulkan":
+        from conftest import vulkan_or_skip
+        vulkan_or_skip()
+    assert replay("conditionals_sharing_a_capture_cpu", target) is None
