@@ -110,9 +110,13 @@ def reads_narrow_values(value: ir.Value, depth: int = 8, below: int = 32,
 
 
 def constant_text(op: ir.Operation) -> str:
-    """A constant's value as text, complex ones included (the bindings cannot wrap complex
-    attributes): `dense<...> : tensor<...>`. Printed in the op's local scope: `str(op)` names
-    every value of the module first, 400x slower in a large one."""
+    """A constant's value as text, complex ones included: `dense<...> : tensor<...>`. The
+    attribute's own text where the bindings can wrap it; a complex one (they cannot) from the
+    op printed in its local scope, which names every value of the function first (`str(op)`:
+    of the module, 400x slower in a large one)."""
+    if not isinstance(ir.RankedTensorType(op.results[0].type).element_type.maybe_downcast(),
+                      ir.ComplexType):
+        return str(op.attributes["value"])
     return op.get_asm(use_local_scope=True).split("=", 1)[1].strip().removeprefix(
         "stablehlo.constant").strip()
 

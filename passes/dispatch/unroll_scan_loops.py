@@ -46,6 +46,15 @@ def _carries_complex(loop: ir.Operation) -> bool:
                for v in loop.operands if isinstance(v.type.maybe_downcast(), ir.RankedTensorType))
 
 
+def _has_conditionals(loop: ir.Operation) -> bool:
+    """Whether the loop's body holds an if or a case. Its copies in sequence (a fori_loop
+    of 16 trips updating a buffer by a `lax.cond`'s result) failed IREE's stream scheduling
+    ("failed to solve for timepoint coverage"), and each conditional is a host wait a step
+    anyway, so unrolling saves little."""
+    return any(o.name in ("stablehlo.if", "stablehlo.case")
+               for o in nested_ops(loop, "stablehlo."))
+
+
 def op_count(block: ir.Block) -> int:
     """Ops in `block` and nested in its ops' regions, terminators excluded."""
     count = 0
@@ -135,6 +144,8 @@ class UnrollScanLoops(Pass):
     def run(self, op: ir.Operation) -> None:
         # post-order: inner loops before the loops around them
         for loop in nested_ops(op, "stablehlo.while"):
+            if _has_conditionals(loop):
+                continue
             count = trip_count(loop)
             if count is not None and count <= self.max_full_trips and \
                     _counts_from_zero_up(loop) and not _carries_complex(loop) and \

@@ -53,7 +53,9 @@ class Match:
 
 
 def generic_text(op: ir.Operation) -> str:
-    return op.get_asm(print_generic_op_form=True, assume_verified=True)
+    """The op in generic form, printed in its local scope (the module scope names every
+    value of the module first)."""
+    return op.get_asm(print_generic_op_form=True, assume_verified=True, use_local_scope=True)
 
 
 def attributes(op: ir.Operation) -> dict:
