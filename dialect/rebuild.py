@@ -107,7 +107,7 @@ def _attribute(op, a):
 
 def _elements_from_asm(op, name: str) -> np.ndarray:
     """A complex ``dense<...>`` attribute of `op`, as a numpy array read from its text."""
-    text = op.get_asm(print_generic_op_form=True)
+    text = op.get_asm(print_generic_op_form=True, use_local_scope=True)
     m = re.search(rf"{name} = dense<(.*?)> : (tensor<[^>]*>+)", text, re.S)
     if m is None or m.group(1).startswith('"'):
         raise ArgumentError(f"{op.name}: cannot read the complex constant {name} back")
