@@ -153,14 +153,12 @@ KINDS: dict[str, TargetKind] = {k.name: k for k in (
                # IREE's topk: 43 ms against the network's 1254 ms on lavapipe. lavapipe ends
                # a workgroup's loops after 65535 iterations: no reduction longer than 4096;
                # top-k by rank was slower on lavapipe (48 ms against 36, 32x4096, k = 40);
-               # IREE's own sort loops n^2 times a row: right only up to 256 elements;
-               # conditionals in loops that compiled only with barriers came back wrong
+               # IREE's own sort loops n^2 times a row: right only up to 256 elements
                (("shlo-accurate-math", "exp-log=true"), ("shlo-lower-sort", "top-k=true"),
                 ("shlo-lower-sort", "top-k-rank=false"),
                 ("shlo-lower-sort", "native-max-length=256"),
                 ("shlo-split-long-reduce", "threads=false"),
-                ("shlo-split-long-reduce", "max-length=4096"),
-                ("shlo-barrier-conditional-captures", "in-loops=false")),
+                ("shlo-split-long-reduce", "max-length=4096")),
                ("shlo-legalize-vulkan-ops", "shlo-split-long-reduce", "shlo-loop-fusion-barriers")),
     # CUDA and HIP bind at most 16 buffers to a dispatch (IREE_HAL_CUDA/HIP_MAX_DISPATCH_BINDING_COUNT)
     # O2: at IREE's default (O0) jax's LU of 64 or 128 rows came back all zeros on an H200

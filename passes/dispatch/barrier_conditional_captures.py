@@ -13,9 +13,10 @@ conditional read the tensors themselves. Statically shaped tensors of rank 1 or 
 non-constant op computes (lib's `captures`); function arguments and block arguments stay as
 they are.
 
-`in-loops=false` (Vulkan) leaves conditionals inside while loops alone: there a program that
-IREE compiled only with the barrier came back wrong on lavapipe, and a compile error is
-better than a wrong answer.
+Conditionals inside while loops stay as they are: a loop body that IREE compiled only with
+the barrier (or with a fusion barrier) came back wrong on the CPU and on Vulkan, and a
+compile error is better than a wrong answer. The pass runs after the targets' passes, so
+the CPU's fully unrolled short loops (shlo-unroll-scan-loops) get their barriers.
 """
 from __future__ import annotations
 
@@ -39,8 +40,14 @@ def _in_loop(op: ir.Operation) -> bool:
     return False
 
 
+def _returned(value: ir.Value, conditional: ir.Operation) -> bool:
+    """Whether a branch of `conditional` returns `value` as it is."""
+    return any(use.owner.operation.name == "stablehlo.return"
+               and use.owner.operation.parent == conditional for use in value.uses)
+
+
 def _barrier(conditional: ir.Operation) -> None:
-    read = captures(conditional)
+    read = [v for v in captures(conditional) if not _returned(v, conditional)]
     if read:
         extras.fence_readers(read, conditional, extras.optimization_barrier, before=True,
                              reads=lambda user: user != conditional
@@ -49,13 +56,12 @@ def _barrier(conditional: ir.Operation) -> None:
 
 @dataclasses.dataclass
 class BarrierConditionalCaptures(Pass):
-    """Make if/case ops read the tensors they capture through an optimization barrier."""
+    """Make if/case ops outside loops read the tensors they capture through an optimization
+    barrier."""
 
     NAME = "shlo-barrier-conditional-captures"
-    in_loops: bool = True       # false: leave conditionals inside while loops alone (Vulkan)
 
     def run(self, op: ir.Operation) -> None:
         for conditional in nested_ops(op, "stablehlo."):
-            if conditional.name in _CONDITIONALS and (self.in_loops
-                                                      or not _in_loop(conditional)):
+            if conditional.name in _CONDITIONALS and not _in_loop(conditional):
                 _barrier(conditional.operation)

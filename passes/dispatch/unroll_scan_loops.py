@@ -47,10 +47,10 @@ def _carries_complex(loop: ir.Operation) -> bool:
 
 
 def _has_conditionals(loop: ir.Operation) -> bool:
-    """Whether the loop's body holds an if or a case. Its copies in sequence (a fori_loop
-    of 16 trips updating a buffer by a `lax.cond`'s result) failed IREE's stream scheduling
-    ("failed to solve for timepoint coverage"), and each conditional is a host wait a step
-    anyway, so unrolling saves little."""
+    """Whether the loop's body holds an if or a case. Run several steps a trip (a fori_loop
+    of 16 trips updating a buffer by a `lax.cond`'s result), it failed IREE's stream
+    scheduling ("failed to solve for timepoint coverage"), and each conditional is a host
+    wait a step anyway, so that saves little; short loops are still unrolled whole."""
     return any(o.name in ("stablehlo.if", "stablehlo.case")
                for o in nested_ops(loop, "stablehlo."))
 
@@ -144,15 +144,13 @@ class UnrollScanLoops(Pass):
     def run(self, op: ir.Operation) -> None:
         # post-order: inner loops before the loops around them
         for loop in nested_ops(op, "stablehlo.while"):
-            if _has_conditionals(loop):
-                continue
             count = trip_count(loop)
             if count is not None and count <= self.max_full_trips and \
                     _counts_from_zero_up(loop) and not _carries_complex(loop) and \
                     max(count, 0) * op_count(loop.regions[1].blocks[0]) <= self.max_ops:
                 unroll_fully(loop, max(count, 0))
                 continue
-            if not count or count <= 1:
+            if not count or count <= 1 or _has_conditionals(loop):
                 continue
             places = updated_places(loop)
             if not places or returns_an_updated_tensor_elsewhere(loop, places):

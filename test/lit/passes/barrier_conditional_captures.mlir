@@ -1,5 +1,4 @@
 // RUN: shlo-opt --shlo-barrier-conditional-captures %s | filecheck %s
-// RUN: shlo-opt '--shlo-barrier-conditional-captures=in-loops=false' %s | filecheck %s --check-prefix=NOLOOPS
 
 // A computed tensor a conditional reads goes through an optimization barrier in front of it;
 // the ops after the conditional read the tensor itself. Arguments, constants and scalars stay.
@@ -27,14 +26,23 @@ func.func @read_in_a_case_and_after(%i: tensor<i32>, %x: tensor<16xf32>, %s: ten
   return %r, %z : tensor<16xf32>, tensor<16xf32>
 }
 
-// Inside a loop too, unless in-loops=false.
+// A branch that returns a captured tensor as it is keeps it unfenced; a conditional inside a
+// loop stays as it is.
+// CHECK-LABEL: func.func @returned_as_it_is
+// CHECK-NOT:     optimization_barrier
+func.func @returned_as_it_is(%p: tensor<i1>, %x: tensor<16xf32>) -> tensor<16xf32> {
+  %y = stablehlo.sine %x : tensor<16xf32>
+  %a = "stablehlo.if"(%p) ({
+    stablehlo.return %y : tensor<16xf32>
+  }, {
+    %e = stablehlo.negate %y : tensor<16xf32>
+    stablehlo.return %e : tensor<16xf32>
+  }) : (tensor<i1>) -> tensor<16xf32>
+  return %a : tensor<16xf32>
+}
+
 // CHECK-LABEL: func.func @if_in_a_loop
-// CHECK:         stablehlo.while
-// CHECK:           %[[Y:.*]] = stablehlo.sine
-// CHECK:           stablehlo.optimization_barrier %[[Y]]
-// CHECK:           "stablehlo.if"
-// NOLOOPS-LABEL: func.func @if_in_a_loop
-// NOLOOPS-NOT:   optimization_barrier
+// CHECK-NOT:     optimization_barrier
 func.func @if_in_a_loop(%p: tensor<i1>, %x: tensor<16xf32>) -> tensor<16xf32> {
   %c0 = stablehlo.constant dense<0> : tensor<i64>
   %c1 = stablehlo.constant dense<1> : tensor<i64>
