@@ -172,13 +172,26 @@ def _rewrite_needed(op: ir.Operation) -> bool:
 _CONTROL_FLOW = ("stablehlo.while", "stablehlo.if", "stablehlo.case")
 
 
+def _with_barrier_results(value: ir.Value) -> list[ir.Value]:
+    """`value` and the results of optimization_barriers that pass it on, transitively."""
+    found, i = [value], 0
+    while i < len(found):
+        for use in found[i].uses:
+            user = use.owner.operation
+            if user.name == "stablehlo.optimization_barrier":
+                found.append(user.results[use.operand_number])
+        i += 1
+    return found
+
+
 def _read_in_earlier_regions(value: ir.Value, op: ir.Operation) -> bool:
     """Whether a while, if or case that comes before `op` in its block reads `value` (as a
     while's initial value, or in its regions). IREE wrote a dynamic_update_slice of `value`
     in place before a region's dispatch read it (every target, also without shlo's passes;
-    seed 70 program 766), and on vulkan into a while's initial value."""
+    seed 70 program 766), and on vulkan into a while's initial value. Reads of an
+    optimization_barrier's result of `value` count (it shares the buffer)."""
     block, readers = op.block, set()
-    for use in value.uses:
+    for use in [use for v in _with_barrier_results(value) for use in v.uses]:
         parent = use.owner.operation
         while parent.parent is not None and parent.block != block:
             parent = parent.parent.operation
