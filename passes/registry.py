@@ -109,6 +109,8 @@ PASSES: dict[str, tuple[str, str]] = {
     "shlo-legalize-vulkan-ops": ("shlo.passes.targets.legalize_vulkan_ops", "LegalizeVulkanOps"),
     "shlo-legalize-gpu-ops": ("shlo.passes.targets.legalize_gpu_ops", "LegalizeGpuOps"),
     "shlo-barrier-loop-captures": ("shlo.passes.dispatch.barrier_loop_captures", "BarrierLoopCaptures"),
+    "shlo-select-loop-conditionals": ("shlo.passes.dispatch.select_loop_conditionals",
+                                      "SelectLoopConditionals"),
     "shlo-barrier-conditional-captures": ("shlo.passes.dispatch.barrier_conditional_captures",
                                           "BarrierConditionalCaptures"),
     "shlo-barrier-loop-results": ("shlo.passes.dispatch.barrier_loop_results", "BarrierLoopResults"),

@@ -14,6 +14,7 @@ DEFAULT_PASSES = [
     "shlo-refine-shapes",
     "shlo-insert-shape-checks",
     "shlo-saturate-float-to-int",
+    "shlo-select-loop-conditionals",
     "shlo-expand-custom-calls",
     "shlo-legalize-chlo",
     "shlo-legalize-quantized",

@@ -15,7 +15,8 @@ they are.
 
 Conditionals inside while loops stay as they are: a loop body that IREE compiled only with
 the barrier (or with a fusion barrier) came back wrong on the CPU and on Vulkan, and a
-compile error is better than a wrong answer. The pass runs after the targets' passes, so
+compile error is better than a wrong answer (cheap ones are selects by then:
+shlo-select-loop-conditionals). The pass runs after the targets' passes, so
 the CPU's fully unrolled short loops (shlo-unroll-scan-loops) get their barriers.
 """
 from __future__ import annotations
