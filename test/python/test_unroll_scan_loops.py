@@ -60,8 +60,8 @@ def _programs():
         return lax.fori_loop(0, 3, body, jnp.zeros(x.shape, jnp.complex64))
 
     def conditional_updates(x):     # a lax.cond per step: not unrolled (IREE failed on it)
-        def body(k, buf):
-            upd = lax.cond(k % 2 == 0, lambda: jnp.ones(x.shape[1]) * k,
+        def body(k, buf):           # (an integer division keeps it a conditional)
+            upd = lax.cond(k % 2 == 0, lambda: jnp.ones(x.shape[1]) * (k // 2),
                            lambda: -jnp.ones(x.shape[1]))
             row = lax.dynamic_slice(buf, (k, 0), (1, x.shape[1]))
             return lax.dynamic_update_slice(buf, row + upd, (k, 0))
@@ -70,7 +70,7 @@ def _programs():
         return lax.fori_loop(0, 16, body, x), short
 
     return {"complex_rows": (complex_rows, (4, 1024)),
-            "conditional_updates": (conditional_updates, (16, 4096)),
+            "conditional_updates": (conditional_updates, (16, 256)),
             "scan": (scan, (16, 128)), "short_loops": (short_loops, (256, 1024)), "reads_back": (reads_back, (48, 32)),
             "prime": (prime, (4, 8)), "keeps_previous": (keeps_previous, (64, 1024))}
 
