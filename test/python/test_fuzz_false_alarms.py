@@ -186,6 +186,28 @@ def test_atan2_of_a_cancelled_zero():
     _passes_on_cpu(program)
 
 
+def test_total_order_compare_of_a_made_nan_vulkan():
+    """Seed 105 program 175: remainder(x, 0) compared in the total order; the sign of a NaN an
+    operation makes is not specified (XLA's x86 NaN is negative, lavapipe's positive), so
+    the generator compares NaNs as positive ones."""
+    from conftest import vulkan_or_skip
+    vulkan_or_skip()
+    x = np.array([-20, -10, -5, -5, 4, 14, 3, -7, 1, 2, 9, -1, 6, 5, -3, 8, -2, 11],
+                 np.float32).reshape(6, 3)
+    program = P.Program([P.Param("p0", (), "F32"), P.Param("p1", (1,), "S32"),
+                         P.Param("p2", (6, 3), "F32")],
+                        [P.Node("n1", "fft", ["p1"], 222587357),
+                         P.Node("n5", "binary", ["p2", "p0"], 323959626),
+                         P.Node("n7", "compare", ["n5", "p1"], 573111056)], ["n1", "n7"],
+                        [np.float32(1.7010367), np.array([-10], np.int32), x])
+    fuzzer = fuzz.Fuzzer(["vulkan"])
+    try:
+        checked = fuzzer.check(program)
+    finally:
+        fuzzer.close()
+    assert not checked.invalid and checked.findings == [], [f.detail for f in checked.findings]
+
+
 def test_ffts_of_large_prime_lengths_are_generated():
     """Seeds 43, 44 and 52: an FFT of length 166667 (a prime) was shlo's clean error then (no
     DFT matrix over 4096 long), so the generator made none; shlo-expand-fft computes it by

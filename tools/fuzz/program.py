@@ -485,7 +485,10 @@ KEYS = {"F32": ("S32", 32), "F64": ("S64", 64), "F16": ("S16", 16), "BF16": ("S1
 def _total_compare(b: Builder, x, y, direction: str, dtype: str, shape=()):
     """compare(x, y) of floats in the total order; in the interpreter's form (`exchange`) as a
     compare of integer keys, since the interpreter ignores TOTALORDER (NaN != NaN and -0 == 0:
-    seed 70 program 304)."""
+    seed 70 program 304). NaNs are compared as positive ones: the sign of a NaN an operation
+    makes is not specified (x86's is negative, lavapipe's positive: remainder(x, 0) in seed
+    105 program 175)."""
+    x, y = (xla.Select(xla.Ne(v, v), xla.Abs(v), v) for v in (x, y))
     if not b.exchange:
         return xla.Compare(x, y, direction, compare_type="TOTALORDER")
     it, width = KEYS[dtype]
