@@ -1637,3 +1637,14 @@ def test_conditionals_sharing_a_capture(target):
         from conftest import vulkan_or_skip
         vulkan_or_skip()
     assert replay("conditionals_sharing_a_capture_cpu", target) is None
+
+
+@pytest.mark.xfail(strict=False, reason="open: an f64 convert of a transposed scatter-add, "
+                   "returned and doubled (seed 105 program 536): on vulkan the doubled result's "
+                   "scattered element is garbage (a subnormal) in about half of the first runs "
+                   "in a process, later runs right; IREE alone too; the f32 form was right in "
+                   "6 of 6 first runs: a race")
+def test_f64_transposed_scatter_read_twice_vulkan():
+    from conftest import vulkan_or_skip
+    vulkan_or_skip()
+    assert replay("f64_transposed_scatter_read_twice_vulkan") is None
