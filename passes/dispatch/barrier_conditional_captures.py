@@ -27,18 +27,8 @@ from iree.compiler import ir
 
 from ..lib import builders as extras
 from ..base import Pass, is_inside, nested_ops
+from ..lib.loops import CONDITIONALS, inside_loop
 from .barrier_loop_captures import captures
-
-_CONDITIONALS = ("stablehlo.if", "stablehlo.case")
-
-
-def _in_loop(op: ir.Operation) -> bool:
-    parent = op.operation.parent
-    while parent is not None:
-        if parent.name == "stablehlo.while":
-            return True
-        parent = parent.operation.parent
-    return False
 
 
 def _returned(value: ir.Value, conditional: ir.Operation) -> bool:
@@ -64,5 +54,5 @@ class BarrierConditionalCaptures(Pass):
 
     def run(self, op: ir.Operation) -> None:
         for conditional in nested_ops(op, "stablehlo."):
-            if conditional.name in _CONDITIONALS and not _in_loop(conditional):
+            if conditional.name in CONDITIONALS and not inside_loop(conditional):
                 _barrier(conditional.operation)

@@ -23,28 +23,22 @@ import dataclasses
 from iree.compiler import ir
 
 from shlo.dialect import stablehlo
+from shlo.dialect.types import is_quantized
 from ..base import Pass, nested_ops, remap
 from ..lib.elementwise import ELEMENTWISE_OPS
+from ..lib.loops import CONDITIONALS, inside_loop
 
 MAX_OPS = 64
 _CHEAP = ELEMENTWISE_OPS | {f"stablehlo.{name}" for name in (
     "constant", "iota", "broadcast_in_dim", "reshape", "transpose", "slice", "concatenate",
     "pad", "reverse", "reduce", "return")}
-_CONDITIONALS = ("stablehlo.if", "stablehlo.case")
-
-
-def _in_loop(op: ir.Operation) -> bool:
-    parent = op.operation.parent
-    while parent is not None:
-        if parent.name == "stablehlo.while":
-            return True
-        parent = parent.operation.parent
-    return False
 
 
 def _static_tensor(t: ir.Type) -> bool:
+    """A statically shaped tensor of a type a select takes (not quantized)."""
     t = t.maybe_downcast()
-    return isinstance(t, ir.RankedTensorType) and t.has_static_shape
+    return isinstance(t, ir.RankedTensorType) and t.has_static_shape and \
+        not is_quantized(t.element_type)
 
 
 def _cheap(op: ir.Operation) -> bool:
@@ -104,6 +98,6 @@ class SelectLoopConditionals(Pass):
     def run(self, op: ir.Operation) -> None:
         # post-order: a conditional nested in a branch is rewritten before the one around it
         for conditional in nested_ops(op, "stablehlo."):
-            if conditional.name in _CONDITIONALS and _in_loop(conditional) and \
+            if conditional.name in CONDITIONALS and inside_loop(conditional) and \
                     _selectable(conditional.operation):
                 _to_select(conditional.operation)

@@ -26,7 +26,7 @@ import dataclasses
 from iree.compiler import ir
 
 from ..base import Pass, defined_by, nested_ops, remap
-from ..lib.loops import counter, trip_count
+from ..lib.loops import CONDITIONALS, counter, trip_count
 
 
 def _counts_from_zero_up(loop: ir.Operation) -> bool:
@@ -51,8 +51,7 @@ def _has_conditionals(loop: ir.Operation) -> bool:
     of 16 trips updating a buffer by a `lax.cond`'s result), it failed IREE's stream
     scheduling ("failed to solve for timepoint coverage"), and each conditional is a host
     wait a step anyway, so that saves little; short loops are still unrolled whole."""
-    return any(o.name in ("stablehlo.if", "stablehlo.case")
-               for o in nested_ops(loop, "stablehlo."))
+    return any(o.name in CONDITIONALS for o in nested_ops(loop, "stablehlo."))
 
 
 def op_count(block: ir.Block) -> int:

@@ -1,7 +1,7 @@
 """The counter of a stablehlo.while loop: the carried integer scalar `i` of a condition
 `i < N` and of a body that returns `i + k` in its place, with its start, bound and step when
 they are constants (shared by shlo-unroll-scan-loops, shlo-barrier-loop-results,
-shlo-read-condition-values and the Vulkan loop rewrites)."""
+shlo-read-condition-values and the Vulkan loop rewrites); whether an op is inside a loop."""
 from __future__ import annotations
 
 import dataclasses
@@ -10,6 +10,19 @@ from iree.compiler import ir
 
 from shlo.dialect.types import constant_values
 from ..base import defined_by
+
+
+CONDITIONALS = ("stablehlo.if", "stablehlo.case")
+
+
+def inside_loop(op: ir.Operation) -> bool:
+    """Whether `op` is nested, at any depth, in a stablehlo.while."""
+    parent = op.operation.parent
+    while parent is not None:
+        if parent.name == "stablehlo.while":
+            return True
+        parent = parent.operation.parent
+    return False
 
 
 def constant_int(value: ir.Value) -> int | None:
