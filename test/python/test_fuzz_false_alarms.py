@@ -208,6 +208,18 @@ def test_total_order_compare_of_a_made_nan_vulkan():
     assert not checked.invalid and checked.findings == [], [f.detail for f in checked.findings]
 
 
+def test_total_order_argmax_keeps_its_least_init():
+    """Seed 106 program 102: with NaNs made positive in the reducers' total-order compares too,
+    an argmax's -NaN init stopped being its least value (the reducer's identity), and XLA,
+    which drops an init it takes for an identity, disagreed with shlo; only compare nodes
+    make NaNs positive."""
+    program = P.Program([P.Param("p1", (1, 3, 6), "C64")],
+                        [P.Node("n5", "reduce", ["p1"], 438766139),
+                         P.Node("n6", "convolution", ["n5", "n5"], 398361168)], ["n6"],
+                        [np.zeros((1, 3, 6), np.complex64)])
+    _passes_on_cpu(program)
+
+
 def test_ffts_of_large_prime_lengths_are_generated():
     """Seeds 43, 44 and 52: an FFT of length 166667 (a prime) was shlo's clean error then (no
     DFT matrix over 4096 long), so the generator made none; shlo-expand-fft computes it by
