@@ -24,6 +24,7 @@ from iree.compiler import ir
 
 from shlo.dialect import stablehlo
 from ..base import Pass, nested_ops
+from ..chlo.structure import inline_block
 from .unroll_scan_loops import trip_count
 
 
@@ -44,31 +45,12 @@ def _condition_only(loop: ir.Operation) -> list[bool]:
             for c, b in zip(cond.arguments, body.arguments)]
 
 
-def _inline(block: ir.Block, args) -> list[ir.Value]:
-    """Clone `block`'s ops at the insertion point on `args`; the values its return gives."""
-    env = dict(zip(block.arguments, args))
-
-    def remap(op):
-        for i, operand in enumerate(op.operands):
-            if operand in env:
-                op.operands[i] = env[operand]
-        return ir.WalkResult.ADVANCE
-
-    for op in block.operations:
-        if op.name == "stablehlo.return":
-            return [env.get(v, v) for v in op.operands]
-        copy = op.clone()
-        copy.walk(remap)
-        env.update(zip(op.results, copy.results))
-    raise ValueError("a while region without a stablehlo.return")
-
-
 def read_in_body(loop: ir.Operation) -> None:
     cond, body = loop.regions[0].blocks[0], loop.regions[1].blocks[0]
     terminator = list(body.operations)[-1]
     chosen = _condition_only(loop)
     with ir.InsertionPoint(terminator), loop.location:
-        flag = _inline(cond, list(body.arguments))[0]
+        flag = inline_block(cond, list(body.arguments))[0]
         for i, only in enumerate(chosen):
             if only:
                 terminator.operands[i] = stablehlo.select(flag, terminator.operands[i],

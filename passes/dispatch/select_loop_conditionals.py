@@ -24,7 +24,8 @@ from iree.compiler import ir
 
 from shlo.dialect import stablehlo
 from shlo.dialect.types import is_quantized
-from ..base import Pass, nested_ops, remap
+from ..base import Pass, nested_ops
+from ..chlo.structure import inline_block
 from ..lib.elementwise import ELEMENTWISE_OPS
 from ..lib.loops import CONDITIONALS, inside_loop
 
@@ -60,21 +61,10 @@ def _selectable(conditional: ir.Operation) -> bool:
     return len(ops) <= MAX_OPS + len(conditional.regions) and all(_cheap(op) for op in ops)
 
 
-def _inline(region: ir.Region) -> list[ir.Value]:
-    """The branch's ops cloned at the insertion point; the values it returns."""
-    ops = list(region.blocks[0].operations)
-    mapping: dict = {}
-    for op in ops[:-1]:
-        copy = op.clone()
-        remap(copy, mapping)
-        mapping.update(zip(op.results, copy.results))
-    return [mapping.get(v, v) for v in ops[-1].operands]
-
-
 def _to_select(conditional: ir.Operation) -> None:
     index = conditional.operands[0]
     with ir.InsertionPoint(conditional), conditional.location:
-        branches = [_inline(region) for region in conditional.regions]
+        branches = [inline_block(region.blocks[0], []) for region in conditional.regions]
         if conditional.name == "stablehlo.if":        # regions: true, false
             chosen = [stablehlo.select(index, t, f) for t, f in zip(*branches)]
         else:                                         # out of range: the last branch

@@ -511,7 +511,7 @@ def compare(b: Builder, rng, a: Val, others) -> Val:
         x, y = (xla.Select(xla.Ne(v, v), xla.Abs(v), v) for v in (a.op, c.op))
         op = _total_compare(b, x, y, direction, a.dtype, a.shape)
     else:
-        op = xla.Compare(a.op, c.op, direction, compare_type=ctype)
+        op = xla.Compare(a.op, c.op, direction)
     return Val(op, a.shape, "PRED", 0.0, False,
                a.fragile or c.fragile or a.err > 0 or c.err > 0)
 
