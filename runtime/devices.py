@@ -116,6 +116,8 @@ def release_device(driver: str) -> None:
     their next call). Mesa's software Vulkan driver (lavapipe, 22.3) keeps two threads busy
     while an IREE Vulkan device is open (IREE waits for any of several semaphores, which Mesa
     implements by spinning), so a process that is done with Vulkan should release it."""
+    if driver not in _configs:
+        return                  # none open: nothing to collect for (a test's release is free)
     gc.collect()                # garbage holding IREE objects goes while their device lives
     with _lock:
         config = _configs.pop(driver, None)

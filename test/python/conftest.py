@@ -1,4 +1,5 @@
 """Shared fixtures: one shlo context per test session, device availability, tool paths."""
+import functools
 import gc
 import os
 import random
@@ -17,6 +18,34 @@ def conformance_suite_or_skip():
     if not os.path.isdir(CONFORMANCE_SUITE):
         pytest.skip(f"no conformance suite at {os.path.normpath(CONFORMANCE_SUITE)} "
                     "(set SHLO_CONFORMANCE_SUITE)")
+
+
+TARGET_NAMES = ("cpu", "vulkan", "cuda", "hip")
+
+
+def _target_of(params: dict) -> str:
+    """The target a parametrized case runs on ('' when no parameter names one)."""
+    for value in params.values():
+        if isinstance(value, str) and value.partition(":")[0] in TARGET_NAMES:
+            return value.partition(":")[0]
+    return ""
+
+
+@pytest.hookimpl(tryfirst=True)
+def pytest_collection_modifyitems(config, items):
+    """The quick tier (`make test`, docs/testing.md): a parametrized test runs its first case on
+    each target; its other cases are marked `slow`, for `make test-all`. Tests marked
+    `every_case` (sweeps that compile little) run every case in both."""
+    first: set = set()
+    for item in items:
+        spec = getattr(item, "callspec", None)
+        if spec is None or item.get_closest_marker("every_case"):
+            continue
+        key = (item.path, item.cls, item.originalname, _target_of(spec.params))
+        if key in first:
+            item.add_marker(pytest.mark.slow)
+        else:
+            first.add(key)
 
 
 def pytest_collection_finish(session):
@@ -48,9 +77,19 @@ def release_vulkan():
     release_device("vulkan")
 
 
+@functools.lru_cache(maxsize=None)
+def _vulkan_status() -> tuple[bool, str]:
+    """Whether this process can open a Vulkan device (checked once). The check's device is
+    closed again: an open lavapipe device spins both cores, and the test that asked is
+    about to compile."""
+    from shlo.runtime.devices import driver_available, release_device
+    status = driver_available("vulkan")
+    release_device("vulkan")
+    return status
+
+
 def vulkan_or_skip():
-    from shlo.runtime.devices import driver_available
-    ok, why = driver_available("vulkan")
+    ok, why = _vulkan_status()
     if not ok:
         pytest.skip(f"no Vulkan device here: {why}")
 

@@ -162,6 +162,7 @@ def _check(exe, index, bound=None):
 
 
 @pytest.mark.parametrize("index", range(len(CASES)), ids=IDS)
+@pytest.mark.every_case
 def test_cpu_ulp_error_against_mpmath(cpu, index):
     op, type_name = CASES[index][:2]
     _check(cpu, index, IREE_CPU_BOUND if op in EXP_LOG and type_name == "f32" else None)
@@ -287,6 +288,7 @@ ODD_AT_ZERO = [("stablehlo", op) for op in ("sine", "tan", "tanh", "exponential_
 
 
 @pytest.mark.parametrize("target", ["cpu", "vulkan"])
+@pytest.mark.slow
 def test_odd_functions_keep_negative_zero(ctx, target):
     """sin(-0) = -0 and the like (sqrt(-0) = -0 too, by IEEE 754); sine and tan gave +0 on
     both targets (sin_cos's reduction -0 - k p1 with k = -0 is +0)."""

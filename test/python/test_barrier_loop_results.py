@@ -75,6 +75,7 @@ func.func @main(%a: tensor<65536xf32>, %k: tensor<i32>) -> (tensor<65536xf32>, t
 
 
 @pytest.mark.parametrize("target", ["cpu", "vulkan"])
+@pytest.mark.slow
 def test_in_place_update_of_a_zero_trip_loop_result(ctx, target):
     """After zero trips a loop's result is its operand's buffer; IREE updated it in place
     (a dynamic_update_slice: 8 of 65536 wrong; a sort: seed 71 program 700) under the

@@ -123,6 +123,7 @@ def check(got, want):
 
 
 @pytest.mark.parametrize("target", ["cpu", "vulkan"])
+@pytest.mark.slow
 def test_many_arrays_in_one_fusion_run_against_xla(target, expected):
     if target == "vulkan":
         vulkan_or_skip()
@@ -182,6 +183,7 @@ def _one_line_overflow(error, count: int, limit: int, function: str = "elementwi
 
 @pytest.mark.parametrize("target, device, count", [
     ("cpu", "local-task", 41), ("cpu", "local-sync", 41), ("vulkan", "vulkan", 42)])
+@pytest.mark.every_case
 def test_overflow_without_the_pass_is_one_line(target, device, count):
     if target == "vulkan":
         vulkan_or_skip()

@@ -92,6 +92,7 @@ def attempts(monkeypatch):
 
 @pytest.mark.parametrize("target,flags", [("cpu", []), ("vulkan", []),
                                           ("cpu", ["--iree-global-opt-propagate-transposes=false"])])
+@pytest.mark.every_case
 def test_a_compile_by_phase_is_the_vmfb_of_one_verified_run(ctx, target, flags, attempts):
     """32K-element matmul, tanh and row sums: by phase (in process, or in two children for a
     process-global flag), the bytes of IREE's one run with every pass verified; numpy's
@@ -116,6 +117,7 @@ def test_a_compile_by_phase_is_the_vmfb_of_one_verified_run(ctx, target, flags, 
 
 
 @pytest.mark.parametrize("isolate", [False, True])
+@pytest.mark.every_case
 def test_a_failure_outside_codegen_compiles_again_verified_and_takes_irees_retry(ctx, isolate,
                                                                                  attempts):
     """jax's value_and_grad of a cross-entropy: IREE's dispatch creation makes a use before its

@@ -26,6 +26,7 @@ def _divide(ct: str, n: int) -> str:
 @pytest.mark.parametrize("dtype,ct,huge,tiny", [
     (np.complex64, "complex<f32>", (19, 34), (-25, -20)),
     (np.complex128, "complex<f64>", (154, 300), (-280, -155))])
+@pytest.mark.every_case
 def test_divisors_past_the_square_root_of_the_range(dtype, ct, huge, tiny):
     """Divisors whose squared magnitude overflows or underflows, numerators within 1e3 of them
     (quotients of 1e-3 to 1e3; no subnormal, which the CPU flushes, within 1e-10 of a part):

@@ -219,6 +219,7 @@ def check(program, name, kind, subnormals=True):
 
 
 @pytest.mark.parametrize("name,kind", CPU_CASES, ids=[f"{n}-{k}" for n, k in CPU_CASES])
+@pytest.mark.every_case
 def test_edges_on_cpu(cpu_program, name, kind):
     check(cpu_program, name, kind)
 

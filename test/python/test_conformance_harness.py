@@ -37,6 +37,7 @@ NAN, INF = float("nan"), float("inf")
     ([INF], [INF], True),
     ([1.0], [np.nextafter(1.0, 2.0)], False),
 ])
+@pytest.mark.every_case
 def test_expect_eq_is_exact(got, want, passes):
     assert (checks.evaluate(EQ, np.array(got), np.array(want)) is None) == passes
 
@@ -58,6 +59,7 @@ def test_expect_eq_compares_both_parts_of_complex_values():
     (1.0, 1.5, 0.5, True),                 # the tolerance is inclusive
     (1.0, 1.5, 0.25, False),
 ])
+@pytest.mark.every_case
 def test_expect_almost_eq_follows_the_reference(got, want, tolerance, passes):
     result = checks.evaluate(ALMOST, np.array([got]), np.array([want]), tolerance=tolerance)
     assert (result is None) == passes
@@ -70,6 +72,7 @@ def test_almost_eq_defaults_differ_between_check_ops_and_custom_calls():
 
 
 @pytest.mark.parametrize("dtype", [np.float16, np.float32, np.float64])
+@pytest.mark.every_case
 def test_ulp_distance_counts_nextafter_steps(dtype):
     rng = np.random.default_rng(0)
     x = rng.standard_normal(50).astype(dtype) * dtype(100)
@@ -147,6 +150,7 @@ def _printed_constant(ctx, literal: str, type_: str) -> tuple[str, str]:
     ([1 + 2j, -0.5j, complex(INF, 1), 3 + 0j], "complex<f64>", np.complex128),
 ])
 @pytest.mark.parametrize("repeat", [1, 64])            # 64 copies: printed as a hex blob
+@pytest.mark.every_case
 def test_decode_dense_reads_what_mlir_prints(ctx, values, element, dtype, repeat):
     want = np.array(values * repeat, dtype=dtype).reshape(repeat, len(values))
     items = ", ".join(_literal(v, element) for v in values)
@@ -395,6 +399,7 @@ def test_a_file_compiles_once_and_a_failing_chunk_does_not_sink_the_others(tmp_p
     # (IREE 3.13 cannot compile a sine, as shlo expands it, in a cumulative window's body)
 
 
+@pytest.mark.slow
 def test_a_hanging_function_times_out_and_finished_ones_are_kept(tmp_path):
     from shlo.tools.conformance_runner import Runner
     path = tmp_path / "hang.mlir"
@@ -589,6 +594,7 @@ def test_a_flaky_ledger_entry_may_pass_or_fail(tmp_path):
     ("f.mlir::a\n", "f.mlir::a' needs a reason"),
     ("f.mlir::a  x\nf.mlir::a  y\n", "listed twice"),
 ])
+@pytest.mark.every_case
 def test_a_ledger_entry_needs_one_line_and_a_reason(tmp_path, text, error):
     ledger = tmp_path / "ledger.txt"
     ledger.write_text(text)

@@ -31,6 +31,7 @@ def _run_and_judge(target: str, files):
     return outcomes
 
 
+@pytest.mark.slow
 def test_whole_suite_on_cpu_matches_the_ledger():
     conformance_suite_or_skip()
     from shlo.tools.conformance_runner import discover
@@ -38,6 +39,7 @@ def test_whole_suite_on_cpu_matches_the_ledger():
     assert sum(o.status == "passed" for o in outcomes) > 300
 
 
+@pytest.mark.slow
 def test_vulkan_subset_matches_the_ledger():
     conformance_suite_or_skip()
     vulkan_or_skip()

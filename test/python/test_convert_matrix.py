@@ -54,6 +54,7 @@ def _oracle(source: str, target: str, x: np.ndarray) -> np.ndarray:
 
 
 @pytest.mark.parametrize("target", ["cpu", "vulkan"])
+@pytest.mark.slow
 def test_every_conversion_matches_the_interpreter(ctx, target):
     if target == "vulkan":
         vulkan_or_skip()

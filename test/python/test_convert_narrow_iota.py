@@ -31,6 +31,7 @@ def _module() -> str:
 
 
 @pytest.mark.parametrize("target", ["cpu", "vulkan"])
+@pytest.mark.slow
 def test_narrow_float_iotas(target):
     if target == "vulkan":
         from conftest import vulkan_or_skip

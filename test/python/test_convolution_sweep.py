@@ -46,6 +46,7 @@ CASES = sample(_random_convolution, 60, seed=11)
 
 
 @pytest.mark.parametrize("target", ["cpu", "vulkan"])
+@pytest.mark.slow
 def test_random_convolutions_match_the_interpreter(ctx, target):
     if target == "vulkan":
         vulkan_or_skip()

@@ -101,6 +101,7 @@ def test_rewritten_convolutions_match_the_interpreter(ctx, half, order):
     ("cpu", ("--iree-llvmcpu-target-cpu=skylake-avx512",), {"avx2"}, False),
     ("vulkan", (), {"avx2"}, False),
 ])
+@pytest.mark.every_case
 def test_only_avx2_hosts_without_avx512_add_the_pass(spec, flags, features, added):
     passes = host_passes(get_target(spec, flags), frozenset(features))
     assert ("shlo-convolution-to-dots" in passes) == added

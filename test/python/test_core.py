@@ -52,6 +52,7 @@ def test_bytecode_round_trip(ctx):
      "type of return operand 0"),
     ("%0 = stablehlo.add", "expected SSA operand"),
 ])
+@pytest.mark.every_case
 def test_parse_errors_are_one_clean_error_with_location(ctx, text, fragment):
     with pytest.raises(shlo.ParseError) as info:
         shlo.parse_module(text, context=ctx)

@@ -51,6 +51,7 @@ def _flags(ctx, text):
       "  %j = stablehlo.convert %g : (tensor<1024xf32>) -> tensor<1024xi32>"), True),
     (("tensor<1024xi32>", "tensor<2097152xi32>"), True),    # more than 2^20 elements
 ])
+@pytest.mark.every_case
 def test_index_constants_compile_without_hoisting(ctx, change, hoisted):
     text = _INDEX if change is None else _INDEX.replace(*change)
     flags = _flags(ctx, text)

@@ -134,6 +134,7 @@ def test_approx_top_k_matches_xla(ctx, how):
 
 
 @pytest.mark.parametrize("what", ["top_k", "approx_max_k"])
+@pytest.mark.every_case
 def test_top_k_with_symbolic_k_runs_at_every_size(ctx, what):
     """stablehlo.dynamic_top_k / dynamic_approx_top_k: k a run-time value (jax under shape
     polymorphism); one compile serves every size."""

@@ -98,6 +98,7 @@ def test_errors_name_the_source_location(fn):
     (lambda a, b: stablehlo.add(a, b, loc="here"), "loc must be an ir.Location"),
     (lambda a, b: stablehlo.add(a, b, ip=3), "ip must be an ir.InsertionPoint"),
 ])
+@pytest.mark.every_case
 def test_argument_errors(fn, call, message):
     _, (a, b) = fn
     with pytest.raises(ArgumentError, match=message):
@@ -123,6 +124,7 @@ def _two_results(a, b):
     (lambda a, b: stablehlo.add(_two_results(a, b).owner, b), "I1",
      "lhs must be a value, got an op with 2 results"),
 ])
+@pytest.mark.every_case
 def test_operand_and_result_type_errors(fn, call, cid, message):
     _, (a, b) = fn
     with pytest.raises(ConstraintError) as e:

@@ -1223,6 +1223,7 @@ ROUND_TRIPS = [
 
 @pytest.mark.parametrize("kind,value", ROUND_TRIPS, ids=[f"{type(k).__name__}-{i}" for i, (k, _)
                                                          in enumerate(ROUND_TRIPS)])
+@pytest.mark.every_case
 def test_attribute_kinds_round_trip(kind, value):
     with CTX, ir.Location.unknown():
         norm = kind.normalize(value)
@@ -1251,6 +1252,7 @@ STRUCTS = [
 
 
 @pytest.mark.parametrize("struct,values", STRUCTS, ids=[s.mnemonic for s, _ in STRUCTS])
+@pytest.mark.every_case
 def test_structs_round_trip(struct, values):
     with CTX:
         back = struct.decode(ir.Attribute.parse(str(struct.encode(values))))

@@ -121,6 +121,7 @@ def _ops(module) -> list:
 
 
 @pytest.mark.parametrize("path", FILES)
+@pytest.mark.every_case
 def test_inferred_types_match_the_file(path):
     results = collections.Counter()
     failures = []

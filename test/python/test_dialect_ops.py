@@ -166,6 +166,7 @@ def _ids(cases):
 
 
 @pytest.mark.parametrize("name,arg_types,fn", POSITIVE, ids=_ids(POSITIVE))
+@pytest.mark.every_case
 def test_builds_verify_and_round_trip(name, arg_types, fn):
     module = build(arg_types, fn)
     assert module.operation.verify()
@@ -198,6 +199,7 @@ QUANTIZED_ELEMENT_ID = {"stablehlo.add": "C2"}
 
 
 @pytest.mark.parametrize("name,arg_types,fn", OPTIONAL_RESULT, ids=_ids(OPTIONAL_RESULT))
+@pytest.mark.every_case
 def test_result_type_is_checked(name, arg_types, fn):
     inferred = []
 
@@ -572,6 +574,7 @@ SPEC_OVER_MLIR = {"stablehlo.transpose-2"}
 
 
 @pytest.mark.parametrize("name,arg_types,fn", INFERABLE, ids=_ids(INFERABLE))
+@pytest.mark.every_case
 def test_inference_agrees_with_mlir(name, arg_types, fn, request):
     """Where the op has MLIR type inference, shlo's inferred types must be the same."""
     if request.node.callspec.id in SPEC_OVER_MLIR:

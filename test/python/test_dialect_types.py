@@ -32,6 +32,7 @@ def _sample(dtype: np.dtype) -> np.ndarray:
 
 
 @pytest.mark.parametrize("dtype", types.SUPPORTED_DTYPES, ids=str)
+@pytest.mark.every_case
 def test_dtype_round_trips_through_text(dtype):
     arr = _sample(dtype)
     attr = dense_attr(arr)
@@ -49,6 +50,7 @@ def test_dtype_round_trips_through_text(dtype):
 
 @pytest.mark.parametrize("dtype", [np.int8, np.uint16, np.int32, np.float16, np.float32,
                                    np.float64, np.bool_], ids=str)
+@pytest.mark.every_case
 def test_values_read_back_exactly(dtype):
     arr = _sample(np.dtype(dtype))
     back = np.array(dense_attr(arr))
@@ -83,6 +85,7 @@ def test_splat_and_cast():
     ([1, 2, 3], np.float32, [2], "does not match"),
     ([1, 2], np.float32, [None], "static shape"),
 ])
+@pytest.mark.every_case
 def test_dense_attr_rejects(values, dtype, shape, message):
     with pytest.raises(ArgumentError, match=message):
         dense_attr(values, tensor_type(shape, dtype))

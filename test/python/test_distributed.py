@@ -82,6 +82,7 @@ def modules(ctx, tmp_path_factory):
     return out
 
 
+@pytest.mark.slow
 def test_every_collective_and_mode_on_4_ranks(modules, tmp_path):
     runs, checks = [], []
     for element, (exe, vmfb) in modules.items():

@@ -36,6 +36,7 @@ def _devices(sizes, dims, tiles):
      np.arange(8).reshape(2, 2, 2).transpose(2, 0, 1).reshape(2, 4)),
     ("{devices=[3,2]<=[6]}", 2, [3, 2], None),
 ])
+@pytest.mark.every_case
 def test_tiled_shardings_name_the_devices_they_encode(text, rank, tiles, devices):
     if devices is None:                 # 6 = 2 x 3: a dimension 3 ways needs a sub-axis
         with pytest.raises(shlo.ParseError, match="sub-axis"):

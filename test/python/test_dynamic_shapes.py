@@ -45,6 +45,7 @@ def exe(ctx):
 
 @pytest.mark.parametrize("a,b", [((4, 3), (4, 3)), ((4, 3), (1, 3)), ((1, 3), (5, 1)),
                                  ((2, 3), (2, 1)), ((7, 3), (1, 1)), ((0, 3), (1, 3))])
+@pytest.mark.every_case
 def test_one_dynamic_broadcast_for_many_shapes(exe, a, b):
     x, y = f32(*a), f32(*b)
     out = exe.function("broadcast_add")(x, y)
@@ -53,12 +54,14 @@ def test_one_dynamic_broadcast_for_many_shapes(exe, a, b):
 
 
 @pytest.mark.parametrize("a,b", [((2, 5), (5,)), ((3, 1), (4,)), ((1, 1), (6,))])
+@pytest.mark.every_case
 def test_dynamic_broadcast_of_lower_rank(exe, a, b):
     x, y = f32(*a), f32(*b)
     np.testing.assert_array_equal(exe.function("broadcast_mul_rank")(x, y), x * y)
 
 
 @pytest.mark.parametrize("a,b", [((4, 3), (5, 3)), ((4, 3), (4, 2)), ((2, 3), (3, 3))])
+@pytest.mark.every_case
 def test_broadcast_mismatch_is_a_clear_error(exe, a, b):
     with pytest.raises(shlo.InvocationError) as info:
         exe.function("broadcast_add")(f32(*a), f32(*b))
@@ -73,6 +76,7 @@ def test_broadcast_mismatch_is_a_clear_error(exe, a, b):
 
 
 @pytest.mark.parametrize("shape,new", [((3, 4), (6, 2)), ((2, 6), (1, 12)), ((5, 1), (5, 1))])
+@pytest.mark.every_case
 def test_dynamic_reshape_to_dynamic_result(exe, shape, new):
     x = f32(*shape)
     out = exe.function("reshape")(x, np.array(new, np.int64))
@@ -143,6 +147,7 @@ func.func @{op}_{t}(%x: tensor<?x?x{t}>) -> tensor<?x?x{t}> {{
 
 
 @pytest.mark.parametrize("shape", [(3, 5), (1, 17)])
+@pytest.mark.slow
 def test_trigonometry_on_dynamic_shapes_with_huge_arguments(ctx, shape):
     # its own generator: the draws do not depend on which tests ran before in this worker
     # (tan came out 3 ulps from the long-double oracle for some draws; 2 for sin and cos)
@@ -192,6 +197,7 @@ func.func @next_after_self(%x: tensor<?xf32>) -> tensor<?xf32> {
 
 
 @pytest.mark.parametrize("n", [1, 5])
+@pytest.mark.every_case
 def test_unsigned_and_self_compared_values_with_run_time_sizes(ctx, n):
     exe = shlo.compile(shlo.parse_module(UNSIGNED, context=ctx), "cpu")
     for dtype in (np.uint8, np.uint16, np.uint32, np.uint64, np.int32):
@@ -577,6 +583,7 @@ def test_lapack_calls_of_a_symbolic_batch(ctx):
                                        atol=1e-4)
 
 
+@pytest.mark.slow
 def test_ffts_of_a_symbolic_batch(ctx):
     """jnp.fft over a symbolic batch: IREE 3.13 rejects every fft of run-time size, so shlo
     writes each as DFT matmuls (power-of-two lengths included), and its data tiling of
@@ -747,6 +754,7 @@ DOT_MODULE = "\n".join(
 
 
 @pytest.mark.parametrize("n", [1, 7])
+@pytest.mark.every_case
 def test_vector_and_outer_products_with_run_time_sizes(ctx, n):
     import ml_dtypes
     exe = shlo.compile(shlo.parse_module(DOT_MODULE, context=ctx), "cpu")
@@ -796,6 +804,7 @@ def test_slices_with_run_time_sizes(ctx):
 
 
 @pytest.mark.parametrize("dtype", [np.uint8, np.uint32, np.uint64])
+@pytest.mark.every_case
 def test_unsigned_scatters_with_a_symbolic_size(ctx, dtype):
     """x.at[i].set/add/max/min on unsigned arrays of symbolic size: with a constant update IREE
     3.13 failed ("'arith.constant' op integer return type must be signless"). On signless
@@ -861,6 +870,7 @@ def test_gathers_of_whole_run_time_sized_dimensions(ctx):
             np.testing.assert_array_equal(exe(*args), np.asarray(jax.jit(fn)(*args)))
 
 
+@pytest.mark.slow
 def test_windows_over_a_symbolic_batch(ctx):
     """Pooling and cumulative ops along static dimensions of a symbolically sized batch (IREE
     3.13 rejects every reduce_window with a run-time sized dimension), against XLA."""
@@ -886,6 +896,7 @@ def test_windows_over_a_symbolic_batch(ctx):
             x = x.astype(dtype)
             np.testing.assert_allclose(exe(x), np.asarray(jax.jit(fn)(x)), rtol=1e-6)
 
+@pytest.mark.slow
 def test_row_normalisations_with_a_symbolic_batch(ctx):
     """jax's softmax, layernorm and attention with a symbolic batch broadcast a row reduction
     back to the rows' shape. IREE 3.13 failed at run time on local-task for batch >= 2

@@ -71,6 +71,7 @@ def _function(index: int, op: str, type_name: str, arity: int) -> str:
 
 
 @pytest.mark.parametrize("target", ["cpu", "vulkan"])
+@pytest.mark.slow
 def test_elementwise_ops_match_the_interpreter(ctx, target):
     if target == "vulkan":
         vulkan_or_skip()

@@ -107,10 +107,12 @@ def cpu(ctx):
 
 @pytest.mark.parametrize("i", range(len(CASES)),
                          ids=[f"{t}-{'x'.join(map(str, s))}-f{f}" for t, s, f, _ in CASES])
+@pytest.mark.every_case
 def test_batch_norm_grad_matches_the_spec_formula(cpu, i):
     _check(cpu, i)
 
 
+@pytest.mark.slow
 def test_vulkan_matches_the_spec_formula(ctx):
     vulkan_or_skip()
     exe = shlo.compile(shlo.parse_module(TEXT, context=ctx), target="vulkan")

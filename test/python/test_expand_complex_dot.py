@@ -28,6 +28,7 @@ CASES = [
 
 @pytest.mark.parametrize("target, dtype", [("cpu", np.complex64), ("vulkan", np.complex64),
                                            ("cpu", np.complex128)])
+@pytest.mark.every_case
 def test_complex_products_match_numpy(ctx, target, dtype):
     if target == "vulkan":
         vulkan_or_skip()

@@ -37,6 +37,7 @@ def cpu(ctx):
 
 
 @pytest.mark.parametrize("op,n", CASES)
+@pytest.mark.every_case
 def test_cpu_against_numpy(cpu, op, n):
     _check(cpu, op, n)
 

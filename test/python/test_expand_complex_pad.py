@@ -90,6 +90,7 @@ def test_vulkan(ctx):
 
 
 @pytest.mark.parametrize("dtype", [np.complex64, np.complex128])
+@pytest.mark.every_case
 def test_jax_sort_of_complex_matches_xla(dtype):
     jax = pytest.importorskip("jax")
     import jax.numpy as jnp

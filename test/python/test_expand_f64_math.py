@@ -110,6 +110,7 @@ def _check(exe, index):
 
 
 @pytest.mark.parametrize("index", range(len(CASES)), ids=IDS)
+@pytest.mark.slow
 def test_cpu_ulp_error_against_mpmath(cpu, index):
     _check(cpu, index)
 
@@ -120,6 +121,7 @@ VULKAN = ("power-f64", "remainder-f64", "tanh-f64", "log_plus_one-f64", "sine-f6
           "log-complex<f64>", "sqrt-complex<f64>", "tanh-complex<f64>")
 
 
+@pytest.mark.slow
 def test_vulkan_ulp_error_against_mpmath(ctx):
     vulkan_or_skip()
     chosen = [IDS.index(name) for name in VULKAN]

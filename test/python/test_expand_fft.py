@@ -78,10 +78,12 @@ def cpu(ctx):
 
 
 @pytest.mark.parametrize("kind,precision,shape", CASES)
+@pytest.mark.every_case
 def test_cpu_against_numpy(cpu, kind, precision, shape):
     _check(cpu, kind, precision, shape)
 
 
+@pytest.mark.slow
 def test_vulkan_against_numpy(ctx):
     vulkan_or_skip()
     exe = shlo.compile(shlo.parse_module(_text(VULKAN_CASES), context=ctx), target="vulkan")
@@ -98,6 +100,7 @@ PRIMES = [  # (n, batch, dtype, kinds, target)
 
 
 @pytest.mark.parametrize("n,batch,dtype,kinds,target", PRIMES)
+@pytest.mark.slow
 def test_prime_lengths_beyond_the_matrix_limit(n, batch, dtype, kinds, target):
     """A prime factor past FACTOR_MAX is Bluestein's convolution (it was a clean error),
     against numpy (XLA's f32 ffts were 2.1-3.7e-7 off here, shlo's 1.7-3.3e-7)."""

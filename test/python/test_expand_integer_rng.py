@@ -76,6 +76,7 @@ def cpu(ctx):
 
 
 @pytest.mark.parametrize("name", list(CASES))
+@pytest.mark.every_case
 def test_integer_rng_is_uniform_on_cpu(cpu, name):
     _check_uniform(cpu, name)
 

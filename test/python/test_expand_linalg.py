@@ -123,16 +123,19 @@ def _check_cholesky(exe, i):
 @pytest.mark.parametrize("i", range(len(SOLVES)), ids=[
     f"{t}-{'left' if l else 'right'}-{'lower' if lo else 'upper'}-{'unit' if u else 'diag'}-{tr}"
     for t, l, lo, u, tr in SOLVES])
+@pytest.mark.slow
 def test_triangular_solve_against_numpy(cpu, i):
     _check_solve(cpu, i)
 
 
 @pytest.mark.parametrize("i", range(len(CHOLESKY)),
                          ids=[f"{t}-{'lower' if lo else 'upper'}" for t, lo in CHOLESKY])
+@pytest.mark.every_case
 def test_cholesky_against_numpy(cpu, i):
     _check_cholesky(cpu, i)
 
 
+@pytest.mark.slow
 def test_vulkan_against_numpy(ctx):
     vulkan_or_skip()
     exe = shlo.compile(shlo.parse_module(TEXT, context=ctx), target="vulkan")

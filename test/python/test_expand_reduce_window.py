@@ -49,6 +49,7 @@ def cpu(ctx):
 
 
 @pytest.mark.parametrize("case", ALL, ids=[function_name(t) for t, _ in ALL])
+@pytest.mark.every_case
 def test_reduce_window_matches_the_reference_interpreter_on_cpu(cpu, case):
     assert_matches_reference(cpu, case)
 

@@ -36,6 +36,7 @@ def cpu(ctx):
 
 
 @pytest.mark.parametrize("case", ALL, ids=[function_name(t) for t, _ in ALL])
+@pytest.mark.every_case
 def test_select_and_scatter_matches_the_reference_interpreter_on_cpu(cpu, case):
     assert_matches_reference(cpu, case)
 

@@ -36,6 +36,7 @@ def test_the_sort_reads_the_slice_through_a_barrier():
 
 
 @pytest.mark.parametrize("element,rows,cols", [("i32", 3, 4), ("f32", 65, 129)])
+@pytest.mark.every_case
 def test_sort_of_a_slice_of_an_argument(element, rows, cols):
     """Shlo-fuzz seed 40 program 230 (sort(slice(pad(x))) of i32[1, 1]); failed with "'linalg.generic'
     op write affecting operations on global resources are restricted to workgroup distributed

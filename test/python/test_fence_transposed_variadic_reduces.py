@@ -38,6 +38,7 @@ def oracle(x, y, z):
 
 
 @pytest.mark.parametrize("target", ["cpu", "vulkan"])
+@pytest.mark.slow
 def test_transposed_results_of_variadic_reduces(target):
     if target == "vulkan":
         from conftest import vulkan_or_skip

@@ -33,6 +33,7 @@ def _run_pass(text: str, max_elements: int = 16) -> str:
 
 
 @pytest.mark.parametrize("op,t,rt", EXTRA_CASES, ids=lambda v: v)
+@pytest.mark.every_case
 def test_extra_folds_match_the_interpreter(op, t, rt):
     text = _case(op, t, rt)
     folded = _run_pass(text)

@@ -107,6 +107,7 @@ def _same_bits(got, want, what):
 
 
 @pytest.mark.parametrize("name", sorted(FOLDED))
+@pytest.mark.every_case
 def test_identity_is_folded_and_computes_the_same(folded, name):
     original, after = folded[name]
     if name == "if_true":       # its branch inlined
@@ -122,6 +123,7 @@ def test_identity_is_folded_and_computes_the_same(folded, name):
 
 
 @pytest.mark.parametrize("name", sorted(KEPT))
+@pytest.mark.every_case
 def test_look_alike_is_kept(folded, name):
     original, after = folded[name]
     op = re.search(r"%r = \"?(stablehlo\.\w+)", KEPT[name]).group(1)

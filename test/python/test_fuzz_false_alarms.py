@@ -3,9 +3,11 @@ and the fuzzer called wrong pass on cpu, at the sizes the fuzzer found them."""
 import os
 
 import numpy as np
+import pytest
 from shlo.tools.fuzz import fuzz
 from shlo.tools.fuzz import program as P
 
+pytestmark = pytest.mark.slow      # `make test-all` only (docs/testing.md)
 HERE = os.path.join(os.path.dirname(__file__), "..", "fuzz_regressions")
 
 

@@ -9,6 +9,8 @@ import pytest
 from shlo.tools.fuzz import fuzz
 from shlo.tools.fuzz.runner import InProcess, Worker
 
+# `make test-all` only (docs/testing.md); most fixed findings also have a test of their own.
+pytestmark = pytest.mark.slow
 HERE = os.path.join(os.path.dirname(__file__), "..", "fuzz_regressions")
 
 
@@ -18,6 +20,7 @@ def replay(name: str, target: str | None = None, worker=None):
 
 @pytest.mark.parametrize("name", ["gather_of_strided_slice_cpu",
                                   "gather_of_dynamic_slice_of_strided_slice_cpu"])
+@pytest.mark.every_case
 def test_gather_of_strided_slice_cpu(name):
     """IREE 3.13 llvm-cpu failed to compile a gather from a strided slice, also through a
     dynamic_slice (LLVM Translation failed for builtin.unrealized_conversion_cast);
@@ -125,6 +128,7 @@ def test_argmax_rank0_split_arg_reduce_cpu():
 
 @pytest.mark.parametrize("name", ["argmin_of_padded_empty_cpu", "pad_of_empty_bf16"])
 @pytest.mark.parametrize("target", ["cpu", "vulkan"])
+@pytest.mark.every_case
 def test_pad_of_empty(name, target):
     """IREE 3.13 hoisted a pad of an empty operand (all padding) into a global initializer
     and failed ('jit global source initialization order invalid', 'failed to legalize
@@ -146,6 +150,7 @@ def test_dot_batch_unsigned_shared_memory_vulkan():
 
 
 @pytest.mark.parametrize("narrow", ["bf16", "f16"])
+@pytest.mark.every_case
 def test_scatter_of_widened_bf16_large(narrow):
     """shlo-fuzz seed 24 program 123's failure, minimal: a select_and_scatter (window 3x1) of
     f32[64,1024] whose source is an f32 convert of a 16-bit slice; IREE 3.13 vulkan fused the
@@ -499,6 +504,7 @@ def test_vulkan_seed_50_findings(name, target):
 
 @pytest.mark.parametrize("target", ["cpu", "vulkan"])
 @pytest.mark.parametrize("name", ["map_self_difference_vulkan", "window_of_empty_operand_vulkan"])
+@pytest.mark.every_case
 def test_vulkan_seed_54_findings(name, target):
     """IREE 3.13 vulkan (also without shlo's passes): seed 54 program 84, -(a - b) in a map's
     body over real(z) twice was -0 where z's real part is NaN (vk-elementwise-map); seed 55

@@ -19,6 +19,7 @@ CASES = [  # platform, shape, dtype, algorithm (None: jax's choice, Jacobi), ful
 
 
 @pytest.mark.parametrize("platform, shape, dtype, algorithm, full, uv", CASES)
+@pytest.mark.slow
 def test_gpu_svd_exports(ctx, platform, shape, dtype, algorithm, full, uv):
     rng = np.random.default_rng(41)
     a = rng.standard_normal(shape)

@@ -128,6 +128,7 @@ def compiled(request, ctx):
 
 
 @pytest.mark.parametrize("name", list(CASES))
+@pytest.mark.every_case
 def test_collective_matches_spec_groups(compiled, name):
     element, exe = compiled
     _, _, groups, combine = CASES[name]
@@ -139,6 +140,7 @@ def test_collective_matches_spec_groups(compiled, name):
                                       err_msg=f"{name} process {me}")
 
 
+@pytest.mark.every_case
 def test_replica_and_partition_ids(compiled):
     _, exe = compiled
     results = shlo.run_parallel(exe, [()] * 4, num_replicas=2, num_partitions=2,
@@ -346,6 +348,7 @@ def test_send_recv_pairs_name_partitions_or_replicas(ctx):
 
 
 @pytest.mark.parametrize("functions, message", PAIRED_FAULTS)
+@pytest.mark.every_case
 def test_paired_send_recv_faults(paired, functions, message):
     x = np.ones(65536, np.float32)
     inputs = [() if f in ("idle", "recv_only") else (x,) for f in functions]
@@ -368,12 +371,14 @@ def test_paired_send_recv_faults(paired, functions, message):
     (lambda exe: shlo.run_parallel(exe, [(np.float32(1),)] * 3, num_replicas=2),
      r"2 replica\(s\) x 1 partition\(s\) need 2 argument lists \(one per process\), got 3"),
 ])
+@pytest.mark.every_case
 def test_bad_runs_are_one_line_errors(io, call, message):
     with pytest.raises(shlo.InvocationError, match=message) as info:
         call(io)
     assert len(str(info.value).splitlines()) == 1
 
 
+@pytest.mark.every_case
 def test_multi_process_module_called_alone_says_how_to_run_it(compiled):
     element, exe = compiled
     with pytest.raises(shlo.InvocationError, match=r"the module is for 2 replica\(s\) x 2 "
@@ -382,6 +387,7 @@ def test_multi_process_module_called_alone_says_how_to_run_it(compiled):
         exe.function("all_reduce_cross_replica")(inputs(element)[0])
 
 
+@pytest.mark.every_case
 def test_processes_running_different_collectives_fail_clearly(compiled):
     element, exe = compiled
     xs = inputs(element)

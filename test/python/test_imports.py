@@ -128,13 +128,30 @@ def test_helpers_used_across_modules_are_public():
     assert [line for m, p in MODULES.items() for line in _private_imports(m, p)] == []
 
 
+def _closure(name: str) -> set[str]:
+    """`name`, the package modules it imports at module level, theirs, ..., and their packages."""
+    out, todo = set(), [name]
+    while todo:
+        m = todo.pop()
+        parts = m.split(".")
+        for k in range(1, len(parts) + 1):
+            parent = ".".join(parts[:k])
+            if parent in MODULES and parent not in out:
+                out.add(parent)
+                todo.extend(_imports(parent, MODULES[parent], top_level_only=True))
+    return out
+
+
+@pytest.mark.every_case
 @pytest.mark.parametrize("name", sorted(MODULES))
 def test_module_imports_alone(name):
-    """Each module imports first, with no other module of the package loaded."""
-    saved = {m: sys.modules.pop(m) for m in list(sys.modules) if m == "shlo" or m.startswith("shlo.")}
+    """Each module imports first, with none of the package's modules it reaches at import time
+    loaded before it (the others cannot change what its import does)."""
+    fresh, before = _closure(name), set(sys.modules)
+    saved = {m: sys.modules.pop(m) for m in list(sys.modules) if m in fresh}
     try:
         importlib.import_module(name)
     finally:
-        for m in [m for m in sys.modules if m == "shlo" or m.startswith("shlo.")]:
+        for m in [m for m in sys.modules if m in fresh or (m in MODULES and m not in before)]:
             del sys.modules[m]
         sys.modules.update(saved)

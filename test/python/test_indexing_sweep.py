@@ -146,6 +146,7 @@ CASES = _cases()
 
 
 @pytest.mark.parametrize("target", ["cpu", "vulkan"])
+@pytest.mark.slow
 def test_random_indexing_ops_match_the_interpreter(ctx, target):
     if target == "vulkan":
         vulkan_or_skip()

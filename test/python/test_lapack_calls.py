@@ -367,6 +367,7 @@ def _closest(values, reference):
                                           (np.complex64, (2, 5, 5)), (np.complex128, (9, 9)),
                                           (np.float32, (1, 1)), (np.float32, (3, 2, 2)),
                                           (np.complex128, (2, 2))])
+@pytest.mark.slow
 def test_eig_lowered_for_the_cpu(ctx, dtype, shape):
     """lapack_?geev_ffi (shlo.passes.custom_calls.lapack.geev) with left and right eigenvectors: numpy's
     eigenvalues (each one's nearest), A v = w v and u^H A = w u^H, unit columns whose largest
@@ -405,6 +406,7 @@ def test_eig_lowered_for_the_cpu(ctx, dtype, shape):
     np.testing.assert_allclose(overlap, 1, atol=tol * 10)
 
 
+@pytest.mark.slow
 def test_eigvals_of_a_defective_and_a_diagonal_matrix(ctx):
     """Repeated eigenvalues: a Jordan block (eigenvalue 2, defective) and a diagonal matrix
     (already triangular: no QR sweep at all)."""
@@ -487,6 +489,7 @@ def test_real_schur_lowered_for_the_cpu(ctx, target, dtype, shape):
         np.testing.assert_allclose(signs[:, None] * tk * signs, want_t, atol=100 * tol)
 
 
+@pytest.mark.slow
 def test_real_schur_of_hard_matrices(ctx):
     """A batch of matrices that stall or trouble the QR iteration: a cyclic permutation (all
     eigenvalues of modulus 1: exceptional shifts), rotation blocks, a Jordan block, a
@@ -525,6 +528,7 @@ func.func @main(%a: tensor<2x5x5xf64>) -> (tensor<2x5x5xf64>, tensor<2x5x5xf64>,
 }"""
 
 
+@pytest.mark.slow
 def test_real_gees_eigenvalues_sdim_and_info(ctx):
     """dgees' other results: wr + i wi numpy's eigenvalues in T's diagonal order (the pair of
     a block with + first, as dlanv2), sdim and info 0; a sorted form is a clear error."""
@@ -547,6 +551,7 @@ def test_real_gees_eigenvalues_sdim_and_info(ctx):
 
 
 @pytest.mark.parametrize("dtype", ["f32", "f64", "c64", "c128"])
+@pytest.mark.slow
 def test_jax_stored_schur_modules(ctx, dtype):
     """jax's own back-compat modules for lapack_?gees_ffi (a 4x4 of rank 2): its stored T and
     Z up to the phases of Z's columns where they are unique (the two non-zero eigenvalues;
@@ -608,6 +613,7 @@ def test_jax_stored_tridiagonal_modules(ctx, dtype):
         np.testing.assert_allclose(np.asarray(g), np.asarray(w), atol=tol * 10)
 
 
+@pytest.mark.slow
 def test_sqrtm_through_the_complex_schur_form(ctx):
     """jax.scipy.linalg.sqrtm: the complex Schur form of a real matrix, then triangular
     solves; scipy's sqrtm is the oracle."""

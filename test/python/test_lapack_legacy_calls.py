@@ -88,6 +88,7 @@ def exe():
 RNG = np.random.default_rng(7)
 
 
+@pytest.mark.slow
 def test_getrf_in_its_tuple_form_is_lapacks_lu(exe):
     a = RNG.standard_normal((4, 4)).astype(np.float32)
     lu, piv, info = exe.function("getrf")(a)

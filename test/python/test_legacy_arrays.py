@@ -48,6 +48,7 @@ def test_legacy_array_attributes_parse_and_compute_what_numpy_does(ctx):
     ("window_reversal = dense<1> : tensor<2xi64>", None),
     ("dimensions = dense<[0, 1, 2]> : tensor<2xi64>", None),          # wrong count
 ])
+@pytest.mark.every_case
 def test_only_one_dimensional_array_attributes_change(before, after):
     assert upgrade_arrays(f"{{{before}}}") == f"{{{after or before}}}"
 

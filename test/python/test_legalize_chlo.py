@@ -87,6 +87,7 @@ def test_ops_of_one_signature_replay_one_recording(ctx, monkeypatch):
     assert not any(n.startswith("chlo.") for n in names)
 
 
+@pytest.mark.slow
 def test_complex_constants_survive_replay(ctx):
     """The Python bindings cannot hold dense complex attributes: such ops go through text."""
     # (the constant is added to an argument: IREE 3.13 dies of SIGFPE compiling a function
@@ -168,6 +169,7 @@ VULKAN = [("erf", 4, 2), ("erfc", 20, 4), ("erf_inv", 4, 2), ("lgamma", 200, 50)
           ("atan", 4, 2), ("asin", 4, 2), ("acosh", 4, 2), ("bessel_i1e", 8, 4)]
 
 
+@pytest.mark.slow
 def test_math_on_vulkan(ctx):
     vulkan_or_skip()
     specs = _ops()

@@ -74,6 +74,7 @@ def program(ctx, cases):
 
 
 @pytest.mark.parametrize("index", range(len(CASES)), ids=[f"{o}-{t}" for o, t in CASES])
+@pytest.mark.slow
 def test_ulp_error_against_mpmath(program, cases, index):
     op, t = CASES[index]
     case = cases[op, t]

@@ -205,6 +205,7 @@ def program(ctx):
 # --- tests ---------------------------------------------------------------------------------------
 
 @pytest.mark.parametrize("index", range(len(TOP_K)), ids=[f"{e}{s}k{k}" for e, s, k in TOP_K])
+@pytest.mark.every_case
 def test_top_k_is_a_stable_descending_total_order(program, index):
     e, shape, k = TOP_K[index]
     x = top_k_input(e, shape)
@@ -215,6 +216,7 @@ def test_top_k_is_a_stable_descending_total_order(program, index):
 
 
 @pytest.mark.parametrize("index", range(len(RAGGED)), ids=[r[0] for r in RAGGED])
+@pytest.mark.every_case
 def test_ragged_dot_matches_group_by_group_products(program, index):
     name, ls, rs, gs, _, _ = RAGGED[index]
     lhs = RNG.standard_normal(ls).astype(np.float32)
@@ -265,6 +267,7 @@ def test_constant_and_constant_like(program):
 
 
 @pytest.mark.parametrize("e", MULHI)
+@pytest.mark.every_case
 def test_mulhi_is_the_high_half_of_the_exact_product(program, e):
     a, b = mulhi_inputs(e)
     width = int_dtype(e).itemsize * 8
@@ -293,6 +296,7 @@ def next_after_oracle(x, y, dtype):
 
 
 @pytest.mark.parametrize("e", NEXT_AFTER)
+@pytest.mark.every_case
 def test_next_after_steps_to_the_neighbouring_value(program, e):
     from shlo.tools.chlo_accuracy import DTYPES, boundary_dtype
     dtype = DTYPES[e]
@@ -314,6 +318,7 @@ def test_next_after_steps_to_the_neighbouring_value(program, e):
 
 
 @pytest.mark.parametrize("e", ["f6E2M3FN", "f6E3M2FN"])
+@pytest.mark.every_case
 def test_next_after_on_6_bit_floats_in_the_reference_interpreter(e):
     """IREE 3.13 cannot compile conversions to f6, so the lowering runs in the interpreter:
     every pair of values."""
@@ -329,6 +334,7 @@ def test_next_after_on_6_bit_floats_in_the_reference_interpreter(e):
 
 
 @pytest.mark.parametrize("e", ["f32", "bf16", "f8E4M3FN", "f8E5M2"])
+@pytest.mark.every_case
 def test_is_inf_predicates(program, e):
     from shlo.tools.chlo_accuracy import DTYPES
     values = np.array([np.inf, -np.inf, np.nan, 0.0, -1.0, 448.0, 1e30, -2.0])

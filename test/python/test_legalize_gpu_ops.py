@@ -81,6 +81,7 @@ func.func @main(%x: tensor<64xf32>) -> tensor<64xf32> {
 
 @pytest.mark.parametrize("text", [GATHER_FROM_COLUMN, SUM_OF_NEGATED, CUMMAX],
                          ids=["gather", "negsum", "cummax"])
+@pytest.mark.every_case
 def test_compiles_for_cuda(ctx, text):
     """Without the pass: 'LLVM Translation failed for operation:
     builtin.unrealized_conversion_cast' (gather), 'failed to get neutral element for

@@ -59,6 +59,7 @@ func.func @as_bf16(%a: tensor<33x33xi1>) -> tensor<33x33xbf16> {
 
 
 @pytest.mark.parametrize("target", ["cpu", "vulkan"])
+@pytest.mark.slow
 def test_boolean_converts_read_by_a_matrix_vector_product(ctx, target):
     """IREE 3.13 sign-extended the booleans on CPU ((a > 0).astype(int32) @ ones gave minus
     the counts) and got them wrong or failed to compile on Vulkan."""

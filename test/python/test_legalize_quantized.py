@@ -109,6 +109,7 @@ def _inputs(name, rng):
     return rng.uniform(center - span * 1.1, center + span * 1.1, SHAPE).astype(np.float32)
 
 
+@pytest.mark.slow
 def test_elementwise_every_storage_type(exe):
     rng = np.random.default_rng(0)
     for name, (oracle, tolerance) in ORACLES.items():

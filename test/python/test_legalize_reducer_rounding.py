@@ -44,6 +44,7 @@ def test_rounding_in_bodies_matches_the_interpreter(ctx, target):
 
 
 @pytest.mark.parametrize("element, dtype", [("f16", np.float16), ("bf16", ml_dtypes.bfloat16)])
+@pytest.mark.every_case
 def test_half_precision_matches_numpy_rint(ctx, element, dtype):
     """(The interpreter cannot take bf16 arrays: numpy's rint, which rounds half to even, is
     the oracle for round_nearest_even.)"""

@@ -24,6 +24,7 @@ def compile_for(ctx, text: str, target: str):
 
 
 @pytest.mark.parametrize("target", TARGETS)
+@pytest.mark.slow
 def test_bf16_iota(ctx, target):
     exe = compile_for(ctx, """
     func.func @dim0() -> tensor<1000x3xbf16> {
@@ -47,6 +48,7 @@ INT_TO_BF16 = {"i1": np.bool_, "i8": np.int8, "ui8": np.uint8, "i16": np.int16, 
 
 
 @pytest.mark.parametrize("target", TARGETS)
+@pytest.mark.slow
 def test_integer_to_bf16(ctx, target):
     exe = compile_for(ctx, "\n".join(f"""
     func.func @to_bf16_{t}(%x: tensor<64x{t}>) -> tensor<64xbf16> {{
@@ -123,6 +125,7 @@ def test_padded_windows_and_pads_of_widened_bf16(ctx, target):
 
 
 @pytest.mark.parametrize("target", TARGETS)
+@pytest.mark.slow
 def test_window_results_read_by_a_broadcast(ctx, target):
     """vk-window-broadcast: max pooling (window 2, stride 2, padding 1) of 64 to 65536 values
     spread over a new leading dimension; Vulkan returned zeros for some outputs."""
@@ -182,6 +185,7 @@ def test_roots_of_signed_zeros_read_by_abs_and_is_finite(ctx, target, t, dtype):
 
 @pytest.mark.parametrize("target", TARGETS)
 @pytest.mark.parametrize("dtype", ["i64", "ui64"])
+@pytest.mark.every_case
 def test_count_leading_zeros_64(ctx, target, dtype):
     np_dtype = np.int64 if dtype == "i64" else np.uint64
     exe = compile_for(ctx, f"""
@@ -246,6 +250,7 @@ CONVOLUTIONS = [
 
 
 @pytest.mark.parametrize("target", TARGETS)
+@pytest.mark.slow
 def test_grouped_convolutions(ctx, target):
     exe = compile_for(ctx, "\n".join(CONVOLUTIONS), target)
     rng = np.random.default_rng(2)
@@ -330,6 +335,7 @@ def test_unsigned_halving_in_a_loop(ctx, target):
         np.testing.assert_array_equal(r, s % 4, err_msg=t)
 
 
+@pytest.mark.slow
 def test_jax_searchsorted_and_histogram_on_vulkan(ctx):
     jax = pytest.importorskip("jax")
     vulkan_or_skip()
@@ -343,6 +349,7 @@ def test_jax_searchsorted_and_histogram_on_vulkan(ctx):
 
 
 @pytest.mark.parametrize("target", TARGETS)
+@pytest.mark.slow
 def test_narrow_count_leading_zeros_and_float_remainder(ctx, target):
     exe = compile_for(ctx, """
     func.func @clz(%a: tensor<256xi8>, %b: tensor<256xui16>) -> (tensor<256xi8>, tensor<256xui16>) {
@@ -560,6 +567,7 @@ def _jax_on(ctx, fn, target, *args):
 
 @pytest.mark.parametrize("target", TARGETS)
 @pytest.mark.parametrize("dtype", [np.int8, np.int16, np.int32, np.int64])
+@pytest.mark.slow
 def test_signed_integer_min_and_max_reductions(ctx, target, dtype):
     """Vulkan padded these reductions with the unsigned identity: jnp.min of 24 positive
     int32 gave -1, jnp.max of negative ones 0."""
@@ -632,6 +640,7 @@ def test_reductions_over_outer_axes_read_by_their_inputs_users(ctx, target, n):
 
 
 @pytest.mark.parametrize("target", TARGETS)
+@pytest.mark.slow
 def test_iotas_in_reductions(ctx, target):
     """On Vulkan: a row picked by sum(where(iota == j, x, 0), axis=0) and the first index of a
     maximum (jnp.argmax of a vector, as shlo's LU pivot search) failed to compile at 16, 48 and
@@ -744,6 +753,7 @@ def test_products_with_a_constant_zero(ctx, target):
 
 @pytest.mark.parametrize("target", TARGETS)
 @pytest.mark.parametrize("m", [10, 12])
+@pytest.mark.every_case
 def test_f64_matmul_with_a_one_hot_computed_in_its_dispatch(ctx, target, m):
     """A @ onehot, the one-hot from an iota and a run-time index (shlo's Jacobi rotations in
     jax's f64 eigh and svd), against numpy: wrong products on Vulkan at 10 and 12 rows with
@@ -771,6 +781,7 @@ def test_f64_matmul_with_a_one_hot_computed_in_its_dispatch(ctx, target, m):
 
 
 @pytest.mark.parametrize("n", [4, 12])
+@pytest.mark.slow
 def test_eigenvalues_on_vulkan(ctx, n):
     """jax's eigvals and schur (shlo's QR iteration) against numpy's eigenvalues (sorted
     moduli) and a symmetric matrix's eigenvalues. At 12 they came back NaN (the iteration
@@ -824,6 +835,7 @@ def _divide_xla(a, b):
 
 
 @pytest.mark.parametrize("target", TARGETS)
+@pytest.mark.slow
 def test_divisions_of_values_known_non_negative(ctx, target):
     """vk-negated-divisor: i32 divide/remainder of ui8 values (zero-extended) by a constant and
     by ui8 values, ui8 and ui32 divisions, and i32 ones with 0, -1 and MIN divisors, at 16
@@ -1119,6 +1131,7 @@ def test_f64_convolution_read_by_a_complex(ctx, target):
 
 
 @pytest.mark.parametrize("target", TARGETS)
+@pytest.mark.slow
 def test_min_max_reductions_with_nan(ctx, target):
     """vk-nan-min-max-reduce: float max/min reduces that meet a NaN are NaN (spec); on
     Vulkan a 64-element one skipped it, and 32768 (shlo-split-long-reduce's partials reduced
@@ -1210,6 +1223,7 @@ def test_elementwise_maps(ctx, target):
 
 
 @pytest.mark.parametrize("target", TARGETS)
+@pytest.mark.slow
 def test_products_of_unaligned_widths(ctx, target):
     """vk-aligned-matmul-columns: products whose result's last dimension is not a multiple of
     4 (below 32) or 32 are computed on a zero-padded rhs and sliced back (lavapipe ran 384x352
@@ -1382,6 +1396,7 @@ def _check_narrow_convs(ctx, target, cases, runs):
 
 
 @pytest.mark.parametrize("target", TARGETS)
+@pytest.mark.slow
 def test_convolutions_of_narrow_converts(ctx, target):
     """vk-narrow-convolution-input: convolutions (padding, rhs dilation; ungrouped, 2 and 3
     batch groups, 2 feature groups) of i32 converts of bf16 (fuzz seed 96 program 24), i8 and
@@ -1482,6 +1497,7 @@ def _check_spread_products(ctx, target, m, k, n):
 
 
 @pytest.mark.parametrize("target", TARGETS)
+@pytest.mark.slow
 def test_spread_products(ctx, target):
     """vk-spread-product: a product (dot_general, convolution) whose result a broadcast or
     another dot_general spreads over more elements (fuzz seed 57 program 658: a dot of a dot
@@ -1547,6 +1563,7 @@ def test_unsigned_32_and_64_bit_depthwise_convolutions(ctx, target):
 
 
 @pytest.mark.parametrize("target", TARGETS)
+@pytest.mark.slow
 def test_ffts_longer_than_65536_points(ctx, target):
     """vk-fft-fused-read, long ffts: RFFT, FFT, IFFT (2 rows) and IRFFT of 131072 points as four-step ffts of
     at most 65536; IREE's own had its outputs from index 65535 on wrong on Vulkan (fuzz seed

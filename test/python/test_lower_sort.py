@@ -127,12 +127,14 @@ def test_jax_sort_orders_nans_last_and_keeps_signed_zeros_stable(exe):
     np.testing.assert_array_equal(got.view(np.int32), want.view(np.int32))
 
 
+@pytest.mark.every_case
 def test_argsort_of_rows_is_the_stable_argsort(exe):
     x = np.random.default_rng(1).integers(0, 50, (3, 1000)).astype(np.float32)
     np.testing.assert_array_equal(exe.function("argsort_rows")(x),
                                   np.argsort(x, axis=1, kind="stable"))
 
 
+@pytest.mark.every_case
 def test_sort_along_dimension_0_carries_the_payload(exe):
     rng = np.random.default_rng(2)
     k = rng.integers(-20, 20, (600, 3)).astype(np.int32)
@@ -143,6 +145,7 @@ def test_sort_along_dimension_0_carries_the_payload(exe):
     np.testing.assert_array_equal(values, np.take_along_axis(v, order, 0))
 
 
+@pytest.mark.every_case
 def test_a_comparator_over_two_keys_is_honoured(exe):
     rng = np.random.default_rng(3)
     k1 = rng.integers(0, 5, 700).astype(np.int32)
@@ -154,6 +157,7 @@ def test_a_comparator_over_two_keys_is_honoured(exe):
         np.testing.assert_array_equal(g, want)
 
 
+@pytest.mark.every_case
 def test_top_k_takes_the_largest_with_their_indices(exe):
     x = np.random.default_rng(4).standard_normal((4, 1000)).astype(np.float32)
     values, indices = exe.function("top_k")(x)
@@ -163,6 +167,7 @@ def test_top_k_takes_the_largest_with_their_indices(exe):
 
 
 @pytest.mark.parametrize("name", sorted(DESCENDING))
+@pytest.mark.every_case
 def test_descending_sort_of_every_element_type(exe, name):
     _, _, dtype, make = DESCENDING[name]
     x = np.asarray(make(np.random.default_rng(5), 777)).astype(dtype)
@@ -185,6 +190,7 @@ SHORT_LENGTHS = (2, 3, 12, 100, 511)
 
 
 @pytest.mark.parametrize("target", ["cpu", "vulkan"])
+@pytest.mark.slow
 def test_short_stable_sorts_keep_ties_in_order(ctx, target):
     """Below min-size a stable sort takes the network too: IREE's own sort is not stable."""
     if target == "vulkan":
@@ -221,6 +227,7 @@ def test_short_and_dynamic_sorts_stay_iree_sorts(ctx):
     assert str(module).count("stablehlo.sort") == 1       # the dynamic one
 
 
+@pytest.mark.slow
 def test_a_long_sort_in_line_on_vulkan(ctx):
     """16384 elements and more: the steps in line (opaque scalars behind barriers, the storage
     bits moved back at the end) on the Vulkan target too, ties in order."""
@@ -250,6 +257,7 @@ func.func @sort_{n}(%x: tensor<2x{n}xf32>) -> tensor<2x{n}xf32> {{
 
 
 @pytest.mark.parametrize("target", ["cpu", "vulkan"])
+@pytest.mark.slow
 def test_sorts_of_more_than_256_on_vulkan(ctx, target):
     """IREE's own Vulkan sort loops n^2 times an invocation and lavapipe cuts loops after
     65535: rows of 257 to 511 (below min-size) came back unsorted, silently (seed 67 program

@@ -16,11 +16,13 @@ def round_trips(text: str) -> bool:
 
 
 @pytest.mark.parametrize("name", [n for n, text in PIPELINES.items() if text])
+@pytest.mark.every_case
 def test_every_named_pipeline_round_trips(name):
     assert round_trips(PIPELINES[name])
 
 
 @pytest.mark.parametrize("spec", TARGETS)
+@pytest.mark.every_case
 def test_each_targets_default_pipeline_round_trips(spec):
     target = get_target(spec)
     text = target_pipeline(DEFAULT, target)
@@ -95,6 +97,7 @@ def test_options_with_braces_and_quotes():
     'inline{default-pipeline= op-pipelines={func.func(cse)}}, func.func(cse))',
     'builtin.module(inline{default-pipeline="canonicalize{max-iterations=3}"}, symbol-dce)',
 ])
+@pytest.mark.every_case
 def test_mlir_reads_the_printed_text_as_it_reads_the_text(ctx, text):
     """MLIR's own parser and printer as the oracle, both ways."""
     from iree.compiler.passmanager import PassManager
@@ -127,6 +130,7 @@ def test_user_options_win():
     ("cse{=1}", "expected an option name at column 5"),
     ("cse{a=\"x}", "unbalanced '{' at column 4"),
 ])
+@pytest.mark.every_case
 def test_malformed_text_names_the_position(text, message):
     with pytest.raises(shlo.PipelineError, match=message.replace("(", r"\(").replace(")", r"\)")):
         parse_pipeline(text)

@@ -121,6 +121,7 @@ def test_a_rule_that_fails_after_building_ops_reports_its_error(ctx):
     ("builtin.module(cse{)", "unbalanced '{'"),
     ("builtin.module(,)", "expected a pass or op name"),
 ])
+@pytest.mark.every_case
 def test_bad_pipelines(ctx, pipeline, message):
     with pytest.raises(shlo.PipelineError, match=message.replace("(", r"\(").replace(")", r"\)")):
         run_pipeline(parse(ctx), pipeline)

@@ -66,6 +66,7 @@ def exe():
 
 
 @pytest.mark.parametrize("name", CASES)
+@pytest.mark.every_case
 def test_matches_the_dilated_convolution(exe, name):
     xs, ws, dilation, padding = CASES[name]
     rng = np.random.default_rng(len(name))

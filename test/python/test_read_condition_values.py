@@ -54,6 +54,7 @@ def test_the_body_reads_what_only_the_condition_read(ctx):
 
 
 @pytest.mark.parametrize("dtype", [np.float32, pytest.param(np.float64, marks=pytest.mark.slow)])
+@pytest.mark.slow
 def test_jax_random_gamma_matches_jax(ctx, dtype):
     with jax.enable_x64(True):
         key = jax.random.PRNGKey(0)
@@ -82,6 +83,7 @@ def _newton_sqrt(a):
 
 
 @pytest.mark.parametrize("target", ["cpu", "vulkan"])
+@pytest.mark.slow
 def test_a_convergence_loop_reduced_in_its_condition(ctx, target):
     """A condition that reads a carried value through a reduce (jax's `while max|dx| > tol`)
     crashed IREE's compiler (SIGSEGV, cpu and vulkan, also without shlo's passes, killing the

@@ -51,6 +51,7 @@ def _conv_want(x: np.ndarray, w: np.ndarray) -> np.ndarray:
 
 
 @pytest.mark.parametrize("device", ["local-sync", "local-task"])
+@pytest.mark.every_case
 def test_views_of_results_outlive_the_results(exe, device):
     """64K-element results: views of 20 calls' results, each result dropped at once, all
     equal numpy after the last call (without the fix 19 of 20 had been overwritten)."""

@@ -61,10 +61,12 @@ def cpu(ctx):
 
 
 @pytest.mark.parametrize("index", range(len(CASES)), ids=[f"{s}-{t}" for s, t in CASES])
+@pytest.mark.every_case
 def test_conversion_rounds_to_nearest_even_on_cpu(cpu, index):
     _check(cpu, index)
 
 
+@pytest.mark.slow
 def test_conversions_on_vulkan(ctx):
     vulkan_or_skip()
     exe = shlo.compile(shlo.parse_module(_module(), context=ctx), target="vulkan")
@@ -143,6 +145,7 @@ def test_integer_to_bf16_rounds_once(ctx, target, source):
 
 
 @pytest.mark.parametrize("source", ["i64", "i32", "ui32"])
+@pytest.mark.every_case
 def test_integer_constants_to_bf16_round_once(ctx, source):
     """A constant integer -> bf16 convert is folded by shlo (the bit operations on a constant
     failed in IREE's compile-time evaluation in modules with run-time sizes), with the same

@@ -163,6 +163,7 @@ def check_scalars(executable):
 
 
 @pytest.mark.parametrize("name", list(DTYPES))
+@pytest.mark.every_case
 def test_every_dtype_on_cpu(cpu, name):
     check_dtypes(cpu, name)
 
@@ -232,6 +233,7 @@ def test_non_contiguous_inputs(cpu):
     ((A, B.astype(ml_dtypes.bfloat16)), "main: argument 1 expects 2x3xf32, got 2x3xbf16"),
     ((A, "text"), "main: argument 1 expects 2x3xf32, got str"),
 ])
+@pytest.mark.every_case
 def test_inputs_are_validated_before_the_device(cpu, args, message):
     with pytest.raises(shlo.InvocationError, match=message):
         cpu(*args)

@@ -63,6 +63,7 @@ def test_the_host_cpu_is_part_of_the_key_for_cpu_only(cache, monkeypatch):
 
 
 @pytest.mark.parametrize("damage", ["truncate", "flip", "garbage"])
+@pytest.mark.every_case
 def test_damaged_entry_is_detected_and_rebuilt(cache, damage):
     shlo.compile(scaled(5), target="vmvx", cache=cache)
     path = os.path.join(cache.directory, entries(cache)[0])

@@ -73,6 +73,7 @@ def compiled(ctx):
 
 
 @pytest.mark.parametrize("arch", ARCHS)
+@pytest.mark.every_case
 def test_ptx_is_for_the_requested_gpu(compiled, arch):
     vmfb = compiled[arch].vmfb
     assert set(re.findall(rb"\.target (sm_\w+)", vmfb)) == {arch.encode()}
@@ -80,6 +81,7 @@ def test_ptx_is_for_the_requested_gpu(compiled, arch):
 
 
 @pytest.mark.parametrize("arch", ARCHS)
+@pytest.mark.every_case
 def test_runs_on_cuda(compiled, arch):
     run_or_skip(arch)
     executable = compiled[arch]

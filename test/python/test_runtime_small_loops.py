@@ -131,6 +131,7 @@ def _chain(count, n):
     (_chain(257, 1 << 16), False),
     (_chain(16, 1 << 10).replace("1024", "?"), False),      # sizes known at run time only
 ])
+@pytest.mark.every_case
 def test_marks(ctx, text, marked):
     module = shlo.parse_module(text, context=ctx)
     abi.mark_small_loops(module.operation)
@@ -188,6 +189,7 @@ func.func @main(%w: tensor<128x512xf32>, %x: tensor<{rows}x128xf32>,
     ({"outside": 17}, True),        # 1114112 outside, 1177603 a trip of the loop
     ({"outside": 18}, False),       # 1179648 outside: more than a trip
 ])
+@pytest.mark.every_case
 def test_loop_marks(ctx, options, marked):
     module = shlo.parse_module(_step_loop(**options), context=ctx)
     abi.mark_small_loops(module.operation)

@@ -33,6 +33,7 @@ ADD = """func.func @main(%a: tensor<4xf32>, %b: tensor<4xf32>) -> tensor<4xf32> 
     ("hip", "hip:gfx942", "hip", ["--iree-hal-target-device=hip", "--iree-rocm-target=gfx942"]),
     ("vmvx", "vmvx", "local-sync", ["--iree-hal-local-target-device-backends=vmvx"]),
 ])
+@pytest.mark.every_case
 def test_target_names_flags_and_drivers(spec, name, driver, flags):
     target = get_target(spec, ["--iree-opt-level=O2"])
     assert target.name == name and target.driver == driver
@@ -58,6 +59,7 @@ def test_hopper_gets_a_target_description_instead_of_a_flag():
     ("vmvx:fast", "target 'vmvx' takes no variant"),
     ("cpu:a:b", "expected cpu:CPU, cpu:TRIPLE or cpu:TRIPLE:CPU"),
 ])
+@pytest.mark.every_case
 def test_bad_target_names_fail_before_iree(spec, message):
     # IREE aborts the whole process on unknown Vulkan and CUDA names: shlo must stop them first.
     with pytest.raises(shlo.CompileError, match=message):

@@ -192,6 +192,7 @@ def test_aligned_helpers():
 
 @pytest.mark.parametrize("layout", ["aligned", "unaligned", "strided", "readonly"])
 @pytest.mark.parametrize("device", ["local-task", "local-sync"])
+@pytest.mark.every_case
 def test_add_matches_numpy_and_leaves_inputs_alone(exe, layout, device):
     exe.device = device
     if layout == "aligned":

@@ -102,6 +102,7 @@ func.func @main(%x: tensor<4096xf32>, %start: tensor<i32>) -> tensor<4096xf32> {
 
 @pytest.mark.parametrize("target", ["cpu", "vulkan"])
 @pytest.mark.parametrize("start", [-3, 0, 1])
+@pytest.mark.every_case
 def test_a_case_out_of_range_takes_its_last_branch(target, start):
     if target == "vulkan":
         vulkan_or_skip()

@@ -298,6 +298,7 @@ def same_results(original, simplified, args=(), types=()):
 
 
 @pytest.mark.parametrize("name", sorted(FOLDS))
+@pytest.mark.every_case
 def test_fold_matches_interpreter(folded, name):
     original, t, *expected = FOLDS[name]
     assert ops_in(folded[name]) <= {"constant", "bitcast_convert"}, \
@@ -470,6 +471,7 @@ def identities(ctx):
 
 
 @pytest.mark.parametrize("name", sorted(IDENTITIES))
+@pytest.mark.every_case
 def test_identity_keeps_every_bit(identities, name):
     originals, simplified = identities
     gone, kept = IDENTITIES[name][3:]
@@ -547,6 +549,7 @@ def kept(ctx):
 
 
 @pytest.mark.parametrize("name", sorted(KEPT))
+@pytest.mark.every_case
 def test_left_alone(kept, name):
     text, op = KEPT[name]
     assert op in ops_in(kept[name]), kept[name]
@@ -607,6 +610,7 @@ def test_element_limit_stops_large_folds(ctx):
 @pytest.mark.parametrize("flag", ["--shlo-simplify=fold-op-element-limit=4",
                                   "--pass-pipeline=builtin.module(func.func("
                                   "shlo-simplify{fold-op-element-limit=4}))"])
+@pytest.mark.every_case
 def test_shlo_opt_takes_the_option(tmp_path, flag):
     from conftest import BIN
     path = tmp_path / "limit.mlir"

@@ -47,6 +47,7 @@ def cpu(ctx):
 
 
 @pytest.mark.parametrize("name", list(BODIES))
+@pytest.mark.every_case
 def test_cpu_matches_one_process(cpu, name):
     np.testing.assert_array_equal(cpu.function(name)(X), _want(name))
 

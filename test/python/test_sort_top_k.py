@@ -131,6 +131,7 @@ def same(got, want):
                                   want.view(f"u{want.dtype.itemsize}"))   # NaN signs, -0
 
 
+@pytest.mark.slow
 def test_every_sort_became_iree_top_k(module_and_exe):
     module, _ = module_and_exe
     assert not list(nested_ops(module.operation, "stablehlo.sort"))

@@ -115,6 +115,7 @@ def with_specials(x, rng):
 
 
 @pytest.mark.parametrize("width, suffix", [(300, ""), (304, "_laned")])
+@pytest.mark.every_case
 def test_jax_argmax_rows_with_ties_and_infinities(exe, width, suffix):
     rng = np.random.default_rng(0)
     x = with_specials(rng.integers(-3, 4, (64, width)).astype(np.float32), rng)
@@ -124,6 +125,7 @@ def test_jax_argmax_rows_with_ties_and_infinities(exe, width, suffix):
 
 
 @pytest.mark.parametrize("width, suffix", [(300, ""), (304, "_laned")])
+@pytest.mark.every_case
 def test_nan_is_the_largest_and_the_smallest_and_the_first_wins(exe, width, suffix):
     rng = np.random.default_rng(1)
     x = rng.standard_normal((64, width)).astype(np.float32)
@@ -170,6 +172,7 @@ def test_ties_to_the_last_index(exe):
 
 
 @pytest.mark.parametrize("width, suffix", [(100, ""), (104, "_laned")])
+@pytest.mark.every_case
 def test_the_init_pair_takes_part(exe, width, suffix):
     x = np.random.default_rng(6).standard_normal((8, width)).astype(np.float32)
     x[3, 40] = np.inf                                        # ties with the init value
@@ -200,6 +203,7 @@ def test_the_init_pair_takes_part(exe, width, suffix):
         "      %gt = stablehlo.compare GT, %a, %k, SIGNED : (tensor<i32>, tensor<i32>) -> tensor<i1>"),
      "i32"),
 ], ids=["xla-float", "add", "totalorder", "unsigned-index", "value-vs-index", "constant"])
+@pytest.mark.every_case
 def test_bodies_that_are_not_arg_reduces_stay(ctx, body, element):
     module = shlo.parse_module(arg_reduce("f", (4, 6), 1, body, v=element,
                                           init_v="0" if element == "i32" else "0xFF800000"),

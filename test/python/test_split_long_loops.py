@@ -120,6 +120,7 @@ def test_chunks_become_loops(ctx):
 
 
 @pytest.mark.parametrize("target", ["cpu", "vulkan"])
+@pytest.mark.slow
 def test_long_scatters_match_numpy(target):
     _run(target, 1 << 18)
 

@@ -40,6 +40,7 @@ def exe():
 
 
 @pytest.mark.parametrize("name", CASES)
+@pytest.mark.every_case
 def test_split_reduces_match_numpy(exe, name):
     shape, element, _op, _dims, _init, oracle = CASES[name]
     rng = np.random.default_rng(len(name))

@@ -135,6 +135,7 @@ CASES = _cases()
 
 
 @pytest.mark.parametrize("target", ["cpu", "vulkan"])
+@pytest.mark.slow
 def test_structural_ops_match_the_interpreter(ctx, target):
     if target == "vulkan":
         vulkan_or_skip()

@@ -26,6 +26,7 @@ def test_stubs_are_current():
     ("dialect/chlo.pyi", chlo.__all__),
     ("dialect/xla/__init__.pyi", sorted(xla.OPS)),
 ])
+@pytest.mark.every_case
 def test_every_builder_has_a_def(rel, names):
     tree = ast.parse(open(os.path.join(ROOT, rel)).read())
     defs = {node.name for node in tree.body if isinstance(node, ast.FunctionDef)}
@@ -61,6 +62,7 @@ def _stub_names(rel: str) -> set[str]:
     ("shlo.dialect.xla", "dialect/xla/__init__.pyi"),
     ("shlo.xla", "core/xla.pyi"),
 ])
+@pytest.mark.every_case
 def test_stub_declares_exactly_the_public_names(module, rel):
     """Every public name the module has at run time (not a submodule or imported module, not a
     `__future__` feature) is in its stub, and the stub declares no name the module lacks."""

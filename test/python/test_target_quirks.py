@@ -573,6 +573,7 @@ func.func @f(%w: tensor<{k}x512xf32>, %h: tensor<{rows}x{k}xf32>{init_argument})
 
 @pytest.mark.parametrize("rows, in_loop, tiled", [(16, True, False), (64, True, True),
                                                   (16, False, True)])
+@pytest.mark.every_case
 def test_thin_products_in_loops_compile_without_data_tiling(ctx, rows, in_loop, tiled):
     """cpu-loop-thin-products: a product of at most 16 rows inside a loop (an RNN step) turns
     data tiling off whatever the matrix size; 64 rows, no loop, or a loop whose carried values

@@ -32,6 +32,7 @@ def test_threefry_matches_jax(ctx, prefix):
 
 
 @pytest.mark.parametrize("name", ["cuda_threefry2x32", "rocm_threefry2x32"])
+@pytest.mark.every_case
 def test_jax_stored_threefry_modules(ctx, name):
     """jax.random.uniform exported for CUDA and ROCm with the Threefry kernel: the stored
     outputs, bit for bit."""

@@ -152,6 +152,7 @@ def test_random_bit_for_bit_vulkan(ctx):
 @pytest.mark.parametrize("name, options, updates", [
     ("scan", "", 24 * 3), ("reads_back", "", 20), ("prime", "", 1), ("keeps_previous", "", 1),
     ("scan", "{max-factor=16}", 16 * 3), ("scan", "{max-ops=1}", 3)])
+@pytest.mark.every_case
 def test_steps_per_trip(ctx, name, options, updates):
     from shlo.passes.pipeline import run_pipeline
     _, _, text = _lowered(name)
@@ -165,6 +166,7 @@ def test_steps_per_trip(ctx, name, options, updates):
     ("{max-full-trips=8}", 0, 3 * 4 + 0 + 1), ("{max-full-trips=3}", 3 + 1, 3 + 0 + 1),
     ("{max-full-trips=0}", 4, 1 + 0 + 1), ("{max-full-trips=-1}", 4, 1 + 0 + 1),
     ("", 0, 3 * 4 + 0 + 1)])
+@pytest.mark.every_case
 def test_short_loops_replaced(ctx, options, whiles, sines):
     """Counted loops of up to `max-full-trips` trips within `max-ops` become their body
     repeated: the 3-trip loop around a 4-trip one (12 sines), the 5-trip loop that reads the

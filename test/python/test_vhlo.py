@@ -86,6 +86,7 @@ def expected():
 
 
 @pytest.mark.parametrize("version", ["0.9.0", "1.0.0", _stablehlo.get_current_version()])
+@pytest.mark.every_case
 def test_an_artifact_becomes_stablehlo_and_computes_what_its_text_does(expected, version):
     artifact = _stablehlo.serialize_portable_artifact_str(PROGRAM, version)
     assert artifact.startswith(b"ML\xefR")

@@ -67,6 +67,7 @@ def _after_the_rules(ctx, name):
 
 
 @pytest.mark.parametrize("name", list(_programs()))
+@pytest.mark.every_case
 def test_the_body_runs_factor_times_a_trip(ctx, name):
     _, factor = _programs()[name]
     module, loop = _after_the_rules(ctx, name)

@@ -101,6 +101,7 @@ def exe(request):
     return shlo.compile(PROGRAM, target=request.param, cache=False)
 
 
+@pytest.mark.slow
 def test_products_of_boolean_values(exe):
     rng = np.random.default_rng(885)
     for n in (512, 65536):
@@ -141,6 +142,7 @@ def test_products_of_widened_floats(exe):
 
 
 @pytest.mark.parametrize("target", ["cpu", "vulkan"])
+@pytest.mark.slow
 def test_products_of_widened_and_computed_floats(target):
     if target == "vulkan":
         from conftest import vulkan_or_skip

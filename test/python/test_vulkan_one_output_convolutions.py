@@ -18,6 +18,7 @@ func.func @strided(%x: tensor<8x7x3x6xf32>, %k: tensor<1x3x7x4xf32>) -> tensor<8
 
 
 @pytest.mark.parametrize("target", ["cpu", "vulkan"])
+@pytest.mark.slow
 def test_one_output_convolutions(target):
     if target == "vulkan":
         from conftest import vulkan_or_skip

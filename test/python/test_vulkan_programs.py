@@ -87,6 +87,7 @@ def _compare(f, args, tol):
         assert error < tol, f"{path}: normwise error {error:.3g}"
 
 
+@pytest.mark.slow
 def test_lstm_loss_and_gradients():
     keys = jax.random.split(jax.random.PRNGKey(0), 3)
     params = (jax.random.normal(keys[0], (128, 512)) * 0.1,
@@ -117,6 +118,7 @@ def _tied_embedding_gradient(vocab, batch, length):
     _compare(jax.value_and_grad(tied_embedding_loss), (emb, tokens), 1e-5)
 
 
+@pytest.mark.slow
 def test_the_tied_embedding_gradient():
     """A vocabulary of 64 x 128 and 4x150 tokens: 600 x 128 update elements, past 65535."""
     _tied_embedding_gradient(64, 4, 150)

@@ -281,6 +281,7 @@ SLICE = [
 
 
 @pytest.mark.parametrize("target", ["cpu", "vulkan"])
+@pytest.mark.slow
 def test_a_slice_of_the_sweep(target):
     _run(target, SLICE if target == "vulkan" else SLICE[::2])
 

@@ -136,6 +136,7 @@ def _numpy_select_and_scatter(x, s, init, window, select, scatter):
 
 
 @pytest.mark.parametrize("target", ["cpu", "vulkan"])
+@pytest.mark.slow
 def test_select_and_scatter_over_long_windows(ctx, target):
     """shlo-expand-select-and-scatter's long windows: IREE's vulkan results of windows of 35000
     to 80000 elements were partly unwritten; of windows of 512 and 1024 elements with equal

@@ -95,6 +95,7 @@ def _ints(rng, shape, dtype, zeros=0.5):
 
 
 @pytest.mark.parametrize("target", ["cpu", "vulkan"])
+@pytest.mark.slow
 def test_sums_of_negative_zeros(ctx, target):
     exe = compile_with_vulkan_rules(ctx, PROGRAM, target)
     rng = np.random.default_rng(189)

@@ -81,6 +81,7 @@ def test_vulkan(ctx):
      r"stablehlo.bitcast_convert between tensor<4xf6E3M2FN> and tensor<4xf6E2M3FN> is not "
      r"supported"),
 ])
+@pytest.mark.every_case
 def test_f6_at_the_boundary_and_bitcasts_are_clear_errors(ctx, text, message):
     with pytest.raises(shlo.PassError, match=message) as info:
         shlo.compile(shlo.parse_module(text, context=ctx), target="cpu", cache=False)

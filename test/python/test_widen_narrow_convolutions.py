@@ -27,6 +27,7 @@ def _reference(x, w):
 
 
 @pytest.mark.parametrize("element, dtype", [("bf16", ml_dtypes.bfloat16), ("f16", np.float16)])
+@pytest.mark.every_case
 def test_matches_the_f32_convolution_rounded(element, dtype):
     rng = np.random.default_rng(7)
     x = rng.standard_normal((4, 16, 16, 32)).astype(dtype)

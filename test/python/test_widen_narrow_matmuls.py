@@ -48,6 +48,7 @@ LARGE_BF16 = "shlo-widen-narrow-matmuls{types=bf16 min-free-size=128}"
     ({"neon", "asimd", "bf16"}, None),
     (set(), None),
 ])
+@pytest.mark.every_case
 def test_only_x86_hosts_without_narrow_instructions_add_the_pass(features, added):
     passes = host_passes(get_target("cpu"), frozenset(features))
     assert [p for p in passes if p.startswith(BOTH)] == ([added] if added else [])

@@ -139,6 +139,7 @@ def test_cpu_chain_across_dispatches(cpu):
     _check_chain(cpu)
 
 
+@pytest.mark.slow
 def test_vulkan_against_numpy(ctx):
     vulkan_or_skip()
     exe = shlo.compile(shlo.parse_module(TEXT, context=ctx), target="vulkan")

@@ -42,6 +42,7 @@ def test_every_issue_op_exists():
                                         ("BF16", ml_dtypes.bfloat16), ("U8", np.uint8),
                                         ("s64", np.int64), ("bf16", ml_dtypes.bfloat16),
                                         (np.float16, np.float16), ("complex64", np.complex64)])
+@pytest.mark.every_case
 def test_shape_element_types(name, dtype):
     assert S(name, [2]).element_type() == np.dtype(dtype)
 

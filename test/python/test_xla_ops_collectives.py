@@ -99,6 +99,7 @@ def build(name):
 
 
 @pytest.mark.parametrize("name", OPS)
+@pytest.mark.every_case
 def test_builds_and_verifies(name):
     computation = build(name)
     assert computation.module.operation.verify()

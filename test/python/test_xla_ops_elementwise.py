@@ -262,6 +262,7 @@ def test_binary_ops_lower_to_chlo_broadcast(ctx):
     lambda m, v: xla.Add(m, v, broadcast_dimensions=[0]),   # 4 != 3
     lambda m, v: xla.Add(m, v, broadcast_dimensions=[5]),   # out of range
 ], ids=["rank_mismatch", "size_mismatch", "dimension_out_of_range"])
+@pytest.mark.every_case
 def test_bad_broadcast_raises_shlo_error(make):
     error = build_error([(F32, [3, 4]), (F32, [4])], lambda b, m, v: make(m, v))
     assert "add" in str(error).lower()

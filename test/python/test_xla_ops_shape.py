@@ -158,5 +158,6 @@ BAD = {
 
 
 @pytest.mark.parametrize("name", BAD)
+@pytest.mark.every_case
 def test_shape_errors_are_shlo_errors(name):
     build_error([(F32, [2, 3, 4])], lambda b, x: BAD[name](x))

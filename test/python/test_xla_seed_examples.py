@@ -241,5 +241,6 @@ test_seed_example = numeric_test(SUITE)
 
 
 @pytest.mark.parametrize("name", [c.name for c in CASES if c.seed is not None])
+@pytest.mark.every_case
 def test_seed_literal_against_oracle(name):
     seed_check(SUITE.cases[name])

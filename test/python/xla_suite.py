@@ -205,7 +205,9 @@ def params(cases: list[Case]):
 
 
 def numeric_test(suite: Suite):
-    """The test function of a suite file: one test per (case, target), strict xfails marked."""
+    """The test function of a suite file: one test per (case, target), strict xfails marked;
+    every case in the quick tier too (one module per target holds them all)."""
+    @pytest.mark.every_case
     @pytest.mark.parametrize("name,target", params(list(suite.cases.values())))
     def test(name, target):
         suite.check(name, target)
