@@ -113,6 +113,8 @@ PASSES: dict[str, tuple[str, str]] = {
                                       "SelectLoopConditionals"),
     "shlo-barrier-conditional-captures": ("shlo.passes.dispatch.barrier_conditional_captures",
                                           "BarrierConditionalCaptures"),
+    "shlo-recompute-loop-captures": ("shlo.passes.dispatch.recompute_loop_captures",
+                                     "RecomputeLoopCaptures"),
     "shlo-barrier-loop-results": ("shlo.passes.dispatch.barrier_loop_results", "BarrierLoopResults"),
     "shlo-loop-fusion-barriers": ("shlo.passes.dispatch.loop_fusion_barriers", "LoopFusionBarriers"),
     "shlo-read-condition-values": ("shlo.passes.dispatch.read_condition_values",

@@ -68,6 +68,7 @@ DEFAULT_PASSES = [
     "canonicalize",
     "cse",
     "shlo-barrier-conditional-captures",
+    "shlo-recompute-loop-captures",
     "shlo-fence-transposed-variadic-reduces",
     "shlo-copy-overlapping-updates",
     "shlo-fold-dynamic-self-ops",

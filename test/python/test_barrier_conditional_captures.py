@@ -3,7 +3,8 @@ tensor that an `if`/`case` reads from outside, with a second conditional after i
 IREE 3.13's stream scheduler on every target ("failed to schedule execution partitions without
 cyclic dependencies"). Each program runs at 65536 elements against XLA's CPU. Conditionals
 inside loops are not fenced (with the barrier they came back wrong): cheap ones become
-selects (shlo-select-loop-conditionals), others stay a compile error, tested."""
+selects (shlo-select-loop-conditionals), and the tensors of others are computed again after
+them (shlo-recompute-loop-captures)."""
 import numpy as np
 import pytest
 
@@ -78,10 +79,11 @@ def test_conditionals_in_sequence(name, target, p, i):
 
 
 @pytest.mark.parametrize("target", ["cpu", "vulkan"])
-def test_costly_conditionals_in_a_loop_are_right_or_an_error(target):
+def test_costly_conditionals_in_a_loop_agree_with_xla(target):
     """Branches with products stay conditionals in the loop, unfenced (with the barrier in
     the loop body the result was wrong: CPU at 3 trips, Vulkan at 2, 4 and 5). The CPU's
-    compile stops on the cycle; Vulkan's compiles this one, and it must agree with XLA."""
+    compile stopped on the cycle until shlo-recompute-loop-captures gave the ops after the
+    conditionals their own copy of `y` (test_recompute_loop_captures.py)."""
     if target == "vulkan":
         vulkan_or_skip()
     w = np.eye(256, dtype=np.float32) * 0.5
@@ -94,10 +96,6 @@ def test_costly_conditionals_in_a_loop_are_right_or_an_error(target):
             return b * 0.1 + jnp.cos(y)
         return lax.fori_loop(0, 12, body, x)
     x = X.reshape(256, 256)
-    if target == "cpu":
-        with pytest.raises(Exception, match="cyclic dependencies"):
-            shlo_jax.jit(f, target=target)(x)
-        return
     want = np.asarray(jax.jit(f, backend="cpu")(x))
     np.testing.assert_allclose(np.asarray(shlo_jax.jit(f, target=target)(x)), want,
                                rtol=1e-5, atol=1e-5)
