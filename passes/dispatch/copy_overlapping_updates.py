@@ -36,6 +36,7 @@ from iree.compiler import ir
 from shlo.dialect import stablehlo
 from ..base import BUFFER_VIEWS, Pass, nested_ops
 from ..lib import builders as extras
+from ..lib.expr import bit_width, is_complex
 from ..op_rules import apply_rules
 
 
@@ -52,6 +53,26 @@ def _is_view_of(update: ir.Value, operand: ir.Value) -> bool:
         else:
             return False
     return True
+
+
+def _same_buffer_sources(value: ir.Value) -> list[ir.Value]:
+    """`value` and what it reinterprets in place, transitively: the operand of a reshape or of
+    a bitcast_convert between element types of one width (IREE keeps their buffer)."""
+    found = [value]
+    while isinstance(value, ir.OpResult) and value.owner.name in (
+            "stablehlo.reshape", "stablehlo.bitcast_convert"):
+        source = value.owner.operands[0]
+        widths = {_width(v.type) for v in (source, value)}
+        if len(widths) != 1 or None in widths:
+            break
+        found.append(source)
+        value = source
+    return found
+
+
+def _width(t: ir.Type) -> int | None:
+    element = ir.ShapedType(t).element_type.maybe_downcast()
+    return None if is_complex(element) else bit_width(element)
 
 
 def _scalar(value: ir.Value, element: ir.Type) -> ir.Value:
@@ -165,7 +186,8 @@ def _rewrite_needed(op: ir.Operation) -> bool:
     update_type = ir.RankedTensorType(op.operands[1].type)
     return (ir.RankedTensorType(op.operands[0].type).has_static_shape
             and update_type.has_static_shape and (
-                _is_view_of(op.operands[1], op.operands[0])
+                any(_is_view_of(op.operands[1], source)
+                    for source in _same_buffer_sources(op.operands[0]))
                 or _read_in_earlier_regions(op.operands[0], op)))
 
 
