@@ -76,7 +76,6 @@ PROGRAMS = {"cond_then_switch": _cond_then_switch,
             "integer_capture": _integer_capture}
 
 
-@pytest.mark.every_case
 @pytest.mark.parametrize("target", ["cpu", "vulkan"])
 @pytest.mark.parametrize("name", PROGRAMS)
 def test_loops_agree_with_xla(name, target):
