@@ -10,8 +10,9 @@ IREE writes `dynamic_update_slice(x, u, i)` in place into x's buffer; when u is 
 (`x[:-1]`) it reads u after writing it (llvm-cpu: silently wrong, or a run-time error; vulkan:
 fails to compile; docs/iree_gaps.md#shlo-copy-overlapping-updates), and when an earlier
 while, if or case reads x (in its regions, or as a while's initial value), the write came
-before that read. This pass rewrites such an update (static shapes; u a view of x through
-slices, reshapes, transposes, broadcasts, converts, barriers, or x read so) into
+before that read. This pass rewrites such an update (static shapes; u a view of x, or of
+what x reinterprets in place, through slices, reshapes, transposes, broadcasts, converts,
+barriers, or x read so) into
 
     select(start <= iota < start + size, dynamic_update_slice(zeros, u, start), x)
 

@@ -14,7 +14,7 @@ compute it, when each costs about what reading its operands does (RECOMPUTABLE: 
 ops, shape ops, constants, iotas, gathers, reduces; at most MAX_OPS, such as shlo's accurate
 sine), are cloned from the loop's carried values (and values from
 outside the loop), read through a `stablehlo.optimization_barrier` so that no CSE merges the
-copy back into the original. A tensor computed from anything else (a product, a gather, a
+copy back into the original. A tensor computed from anything else (a product, a sort, a
 conditional's result), or from a carried value that a branch returns as it is, is left as
 it is. docs/iree_gaps.md#shlo-recompute-loop-captures.
 """
@@ -38,17 +38,17 @@ RECOMPUTABLE = ELEMENTWISE_OPS | {f"stablehlo.{name}" for name in (
     "pad", "reverse", "reduce", "gather", "dynamic_slice", "return")}
 
 
-def recomputable(op: ir.Operation) -> bool:
+def _recomputable(op: ir.Operation) -> bool:
     """Whether `op` (and what its regions hold) may run a second time at little cost."""
     return op.name in RECOMPUTABLE and all(
-        recomputable(inner) for region in op.regions for block in region.blocks
+        _recomputable(inner) for region in op.regions for block in region.blocks
         for inner in block.operations)
 
 
 def _chain(value: ir.Value, block: ir.Block) -> tuple[list[ir.Operation], list[ir.Value]] | None:
     """The ops of `block` that compute `value` from the block's arguments and from values
     defined outside it (in block order), and those sources; None when one of the ops is not
-    `recomputable` or there are more than MAX_OPS."""
+    `_recomputable` or there are more than MAX_OPS."""
     ops: dict[ir.Operation, None] = {}
     sources: dict[ir.Value, None] = {}
     todo = [value]
@@ -61,7 +61,7 @@ def _chain(value: ir.Value, block: ir.Block) -> tuple[list[ir.Operation], list[i
         op = owner.operation
         if op in ops:
             continue
-        if not recomputable(op) or len(ops) == MAX_OPS:
+        if not _recomputable(op) or len(ops) == MAX_OPS:
             return None
         ops[op] = None
         todo.extend(op.operands)
@@ -82,6 +82,7 @@ def _recompute(conditional: ir.Operation, block: ir.Block) -> None:
             user = user.parent.operation
         return user if position[user] > position[conditional] else None
 
+    conditionals = _conditionals(block)
     for value in captures(conditional):
         if value.owner.operation.block != block:
             continue
@@ -89,7 +90,7 @@ def _recompute(conditional: ir.Operation, block: ir.Block) -> None:
         for use in value.uses:
             user = use.owner.operation
             holder = after(user)
-            if holder is not None and not any(is_inside(user, c) for c in _conditionals(block)):
+            if holder is not None and not any(is_inside(user, c) for c in conditionals):
                 readers.append((user, use.operand_number))
                 holders.append(holder)
         chain = _chain(value, block) if readers else None
