@@ -146,6 +146,17 @@ def remap(op: ir.Operation, mapping: dict) -> None:
     op.walk(visit)
 
 
+def clone_ops(ops, mapping: dict) -> dict:
+    """Clone `ops` in order at the current insertion point, each reading `mapping`'s values in
+    place of its keys (nested ops too) and the clones of the ops before it; `mapping`,
+    extended with each op's results."""
+    for op in ops:
+        copy = op.operation.clone()
+        remap(copy, mapping)
+        mapping.update(zip(op.results, copy.results))
+    return mapping
+
+
 def binary_body(op: ir.Operation) -> ir.Operation | None:
     """The one op of `op`'s body (a reduce's, a window's) that combines the body's two
     arguments and returns the result, or None."""

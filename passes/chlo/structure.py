@@ -23,7 +23,7 @@ from iree.compiler import ir
 from shlo.dialect import stablehlo
 from shlo.errors import PassError
 from ..lib import builders as extras
-from ..base import remap
+from ..base import clone_ops
 from ..lib.expr import (Num, const, element_of, generic_text, is_complex, is_float, sum_over,
     total_order_int, with_element)
 
@@ -342,13 +342,8 @@ def _update_at(out: ir.Value, value: ir.Value, dim: int, pos: ir.Value) -> ir.Va
 def inline_block(block: ir.Block, arguments: list[ir.Value]) -> list[ir.Value]:
     """Clone the block's ops at the insertion point with its arguments bound to `arguments`;
     the values its terminator returns."""
-    mapping = dict(zip(block.arguments, arguments))
     ops = list(block.operations)
-    for body_op in ops[:-1]:
-        clone = body_op.operation.clone(ip=ir.InsertionPoint.current)
-        remap(clone, mapping)
-        for old, new in zip(body_op.operation.results, clone.results):
-            mapping[old] = new
+    mapping = clone_ops(ops[:-1], dict(zip(block.arguments, arguments)))
     return [mapping.get(v, v) for v in ops[-1].operation.operands]
 
 

@@ -24,7 +24,7 @@ import dataclasses
 
 from iree.compiler import ir
 
-from ..base import Pass, is_inside, nested_ops
+from ..base import Pass, clone_ops, is_inside, nested_ops
 from ..lib import builders as extras
 from ..lib.elementwise import ELEMENTWISE_OPS
 from ..lib.loops import CONDITIONALS
@@ -99,13 +99,7 @@ def _recompute(conditional: ir.Operation, block: ir.Block) -> None:
         ops, sources = chain
         first = min(holders, key=lambda op: position[op])
         with ir.InsertionPoint(first), first.location:
-            copies = dict(zip(sources, extras.optimization_barrier(sources)))
-            for op in ops:
-                clone = op.clone()
-                for i, operand in enumerate(clone.operands):
-                    if operand in copies:
-                        clone.operands[i] = copies[operand]
-                copies.update(zip(op.results, clone.results))
+            copies = clone_ops(ops, dict(zip(sources, extras.optimization_barrier(sources))))
         for user, index in readers:
             user.operands[index] = copies[value]
         position = _positions(block)

@@ -25,7 +25,7 @@ import dataclasses
 
 from iree.compiler import ir
 
-from ..base import Pass, defined_by, nested_ops, remap
+from ..base import Pass, clone_ops, defined_by, nested_ops
 from ..lib.loops import CONDITIONALS, counter, trip_count
 
 
@@ -74,11 +74,7 @@ def unroll_fully(loop: ir.Operation, count: int) -> None:
     values = list(loop.operands)
     with ir.InsertionPoint(loop):
         for _ in range(count):
-            mapping = dict(zip(body.arguments, values))
-            for op in ops:
-                copy = op.clone()
-                remap(copy, mapping)
-                mapping.update(zip(op.results, copy.results))
+            mapping = clone_ops(ops, dict(zip(body.arguments, values)))
             values = [mapping.get(v, v) for v in terminator.operands]
     for result, value in zip(loop.results, values):
         result.replace_all_uses_with(value)
@@ -115,12 +111,8 @@ def unroll(loop: ir.Operation, factor: int) -> None:
     terminator, ops = ops[-1], ops[:-1]
     values = list(terminator.operands)
     for _ in range(factor - 1):
-        mapping = dict(zip(body.arguments, values))
         with ir.InsertionPoint(terminator):
-            for op in ops:
-                copy = op.clone()
-                remap(copy, mapping)
-                mapping.update(zip(op.results, copy.results))
+            mapping = clone_ops(ops, dict(zip(body.arguments, values)))
         values = [mapping.get(v, v) for v in terminator.operands]
     for i, value in enumerate(values):
         terminator.operands[i] = value

@@ -37,7 +37,7 @@ from shlo.dialect.rebuild import arguments
 from shlo.dialect.types import constant_values
 from shlo.errors import PassError
 from ..lib.expr import Num, attributes, clone_retyped, element_of, select, with_element
-from ..base import reads_narrow_values
+from ..base import clone_ops, reads_narrow_values
 from ..lib.builders import FUSION_BARRIER, fence, is_unsigned_dynamic
 from .index_vectors import (IndexVectors, edge_pad, inverse, is_static, reshape, shape_of, tensor,
     transpose)
@@ -251,13 +251,7 @@ def _producers(value: ir.Value, block: ir.Block):
 def _sub_body(block: ir.Block, ops: list, k: int, n: int, result: ir.Value):
     """A region callable computing `result` from arguments k and n + k of `block`."""
     def body(current, update):
-        mapping = {block.arguments[k]: current, block.arguments[n + k]: update}
-        for old in ops:
-            new = old.clone()
-            for i, v in enumerate(new.operands):
-                if v in mapping:
-                    new.operands[i] = mapping[v]
-            mapping.update(zip(old.results, new.results))
+        mapping = clone_ops(ops, {block.arguments[k]: current, block.arguments[n + k]: update})
         return mapping.get(result, result)
     return body
 
