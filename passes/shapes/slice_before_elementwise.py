@@ -12,8 +12,10 @@ else uses it (else the whole op stays and the slice would compute part of it twi
 above it only when nothing else uses them (a slice through part of shlo-accurate-math's complex
 exp, its table lookups left whole, failed IREE 3.13's cpu compile: fuzz seed 71 program 219),
 or only the ops the slice crosses read them (a diamond: bf16 rounding reads a value twice).
-Where a slice of FEW_ELEMENTS or fewer stops at a computed value others read too, it reads it
-behind a fence (one element of a converted value that an `if` also read whole went to Vulkan
+A slice that keeps at most half of an op reading a boolean leaf, stopped there (see
+`_reads_i1_leaf`), reads that op behind a fence too (fused, IREE computed all of it in the
+slice's dispatch: seed 108 program 85). Where a slice of FEW_ELEMENTS or fewer stops at a
+computed value others read too, it reads it behind a fence (one element of a converted value that an `if` also read whole went to Vulkan
 shared memory whole, and to 4 MiB of cpu stack at 1M: seed 66 program 140). Rank-0
 operands of a ranked op (clamp bounds, a select's scalar predicate) stay as they are; those of
 a rank-0 op are reshaped and sliced like the others; broadcast scalars and
@@ -134,6 +136,8 @@ class _Slicer:
             value = op.operands[0]          # reshape(reshape(y)) is reshape(y)
         elif self.few and _is_elementwise(op, self.source) and _users(value) > 1:
             value = fence([value])[0]       # computed whole for its other readers anyway
+        elif self.small and _is_elementwise(op, self.source) and _reads_i1_leaf(op):
+            value = fence([value])[0]       # a converted boolean: whole, in its own dispatch
         if list(ir.RankedTensorType(value.type).shape) != self.reshaped:
             value = stablehlo.reshape(value, result_type=ir.RankedTensorType.get(
                 self.reshaped, element))
@@ -183,10 +187,10 @@ def _rewrite(slice_op: ir.Operation) -> bool:
         return False
     root = _owner(value)
     few = int(np.prod(result.shape)) <= FEW_ELEMENTS
-    if root is None or not _is_elementwise(root, list(source.shape)) or (
-            not few and _reads_i1_leaf(root)):
-        return False
     small = 2 * int(np.prod(result.shape)) <= int(np.prod(source.shape))
+    if root is None or not _is_elementwise(root, list(source.shape)) or (
+            not few and not small and _reads_i1_leaf(root)):
+        return False
     if not small and (_users(layout) != 1 or _users(value) != 1):
         return False
     slicer = _Slicer(slice_op, list(reshaped.shape), list(source.shape), small, few, value,

@@ -1656,11 +1656,10 @@ def test_f64_transposed_scatter_read_twice_vulkan():
     assert replay("f64_transposed_scatter_read_twice_vulkan") is None
 
 
-@pytest.mark.xfail(strict=True, reason="open: seed 108 program 85, shlo's vulkan compile of an "
-                   "f64 min-reduce feeding a batch_norm_inference whose operands are slices of an "
-                   "i1-to-f64 convert does not finish (IREE's codegen, after "
-                   "shlo-slice-before-elementwise; IREE alone compiles the input)")
 def test_f64_reduce_and_sliced_batch_norm_vulkan_hang():
+    """Seed 108 program 85: slices of a flattened i1-to-f64 convert fed a batch_norm_inference
+    beside an f64 min-reduce; IREE fused the whole convert into the slices' dispatch and its
+    Vulkan codegen did not finish. shlo-slice-before-elementwise fences such a convert."""
     from conftest import vulkan_or_skip
     vulkan_or_skip()
     assert replay("f64_reduce_and_sliced_batch_norm_vulkan_hang",

@@ -55,3 +55,44 @@ def test_words_of_a_large_convert_seed_a_generator(target):
     want_next, want_bits = exe.function("by_argument")(state)
     np.testing.assert_array_equal(following, want_next)
     np.testing.assert_array_equal(bits, want_bits)
+
+
+def _sliced_boolean(shape: tuple[int, ...]) -> str:
+    """Three 8-element slices of a flattened i1-to-f64 convert (clamped) as the scale, offset
+    and mean of a batch_norm_inference of an f64 min-reduce (shlo-fuzz seed 108 program 85,
+    at 4M elements)."""
+    n, s = int(np.prod(shape)), "x".join(map(str, shape))
+    return f"""
+func.func @main(%b: tensor<{s}xi1>, %x: tensor<8x175xf64>) -> tensor<8xf64> {{
+  %init = stablehlo.constant dense<0x7FF0000000000000> : tensor<f64>
+  %m = stablehlo.reduce(%x init: %init) applies stablehlo.minimum across dimensions = [1] : (tensor<8x175xf64>, tensor<f64>) -> tensor<8xf64>
+  %f = stablehlo.convert %b : (tensor<{s}xi1>) -> tensor<{s}xf64>
+  %r = stablehlo.reshape %f : (tensor<{s}xf64>) -> tensor<{n}xf64>
+  %s = stablehlo.slice %r [0:24] : (tensor<{n}xf64>) -> tensor<24xf64>
+  %lo = stablehlo.constant dense<-1.0e+04> : tensor<f64>
+  %hi = stablehlo.constant dense<1.0e+04> : tensor<f64>
+  %c = stablehlo.clamp %lo, %s, %hi : (tensor<f64>, tensor<24xf64>, tensor<f64>) -> tensor<24xf64>
+  %s0 = stablehlo.slice %c [0:8] : (tensor<24xf64>) -> tensor<8xf64>
+  %s1 = stablehlo.slice %c [8:16] : (tensor<24xf64>) -> tensor<8xf64>
+  %s2 = stablehlo.slice %c [16:24] : (tensor<24xf64>) -> tensor<8xf64>
+  %v = stablehlo.abs %s0 : tensor<8xf64>
+  %y = "stablehlo.batch_norm_inference"(%m, %s0, %s1, %s2, %v) <{{epsilon = 1.0 : f32, feature_index = 0 : i64}}> : (tensor<8xf64>, tensor<8xf64>, tensor<8xf64>, tensor<8xf64>, tensor<8xf64>) -> tensor<8xf64>
+  return %y : tensor<8xf64>
+}}"""
+
+
+@pytest.mark.parametrize("target", ["cpu", "vulkan"])
+def test_slices_of_a_large_converted_boolean(target):
+    """Left to IREE, the whole convert went into the slices' dispatch: on the cpu 'exceeded
+    stack allocation limit' (32 MiB), on vulkan a compile that did not finish; the pass fences
+    the convert, so it is computed once in a dispatch of its own."""
+    if target == "vulkan":
+        from conftest import vulkan_or_skip
+        vulkan_or_skip()
+    rng = np.random.default_rng(108)
+    b = rng.random(SHAPE) < 0.5
+    x = rng.standard_normal((8, 175))
+    y = np.asarray(shlo.compile(_sliced_boolean(SHAPE), target=target)(b, x))
+    f = b.reshape(-1)[:24].astype(np.float64)
+    want = (x.min(1) - f[16:24]) * f[:8] / np.sqrt(np.abs(f[:8]) + 1.0) + f[8:16]
+    np.testing.assert_allclose(y, want, rtol=1e-15, atol=0)
