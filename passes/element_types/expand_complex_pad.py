@@ -12,7 +12,8 @@ A pad of a pad by another padding value, of a computed value (`negate(x)` padded
 by 0), failed to compile on cpu and vulkan, also without shlo's passes ("write affecting
 operations on global resources are restricted to workgroup distributed contexts"; fuzz
 regression complex_convolution_padded_vulkan): the inner pad is computed behind a fusion
-barrier.
+barrier. So is a padded reduce_window of one-element windows, which IREE lowers as a pad (fuzz
+seed 102 program 363: a pad of a dilated max window of size 1 over `min(x, y)`).
 
 A pad of an operand with no elements holds only the padding value. IREE hoists it, with what
 computes the padding value, into a global initializer and then fails to compile (also without
@@ -32,11 +33,27 @@ from ..lib.expr import Num, complex_, element_of, imag, is_complex, is_narrow_fl
 from ..op_rules import RulesPass
 
 
+def _lowered_as_pad(op: ir.Operation) -> bool:
+    """Whether IREE lowers `op` as a pad of its first operand by its second: a pad, or a
+    reduce_window of one input whose windows hold one element, padded or base dilated."""
+    if op.name == "stablehlo.pad":
+        return True
+    if op.name != "stablehlo.reduce_window" or len(op.operands) != 2:
+        return False
+    attrs = {name: op.attributes[name] for name in op.attributes}
+    windows = list(ir.DenseI64ArrayAttr(attrs["window_dimensions"]))
+    dilated = "base_dilations" in attrs and any(
+        d != 1 for d in ir.DenseI64ArrayAttr(attrs["base_dilations"]))
+    padded = "padding" in attrs and any(
+        int(p) for p in ir.DenseIntElementsAttr(attrs["padding"]))
+    return all(w == 1 for w in windows) and (dilated or padded)
+
+
 def _padded_pad(op: ir.Operation) -> bool:
-    """Whether the pad's operand is a pad by another padding value, of a computed or a
-    complex value (whose parts are computed)."""
+    """Whether the pad's operand is a pad by another padding value (or what IREE lowers as
+    one), of a computed or a complex value (whose parts are computed)."""
     inner = op.operands[0].owner
-    return (not isinstance(inner, ir.Block) and inner.name == "stablehlo.pad"
+    return (not isinstance(inner, ir.Block) and _lowered_as_pad(inner)
             and inner.operands[1] != op.operands[1]
             and (not isinstance(inner.operands[0].owner, ir.Block)
                  or is_complex(element_of(inner.operands[0]))))

@@ -1625,6 +1625,14 @@ def test_dynamic_update_slice_of_own_clamp(target):
     assert replay("dynamic_update_slice_of_own_clamp_cpu", target) is None
 
 
+def test_pad_of_one_element_window_cpu():
+    """Seed 102 program 363: shlo-canonicalize-scatter padded a scatter's operand, a padded
+    one-element max window that IREE lowers as a pad: a pad of a pad by another value, which
+    IREE 3.13 failed to compile ('write affecting operations on global resources are
+    restricted to workgroup distributed contexts'); shlo-expand-complex-pad fences it."""
+    assert replay("pad_of_one_element_window_cpu") is None
+
+
 def test_reverse_of_strided_slice_cpu():
     """Seed 101 programs 466 and 492: a reverse of a strided slice (bf16[16][3:9:2]; also
     u32[16, 8]) failed IREE's llvm-cpu compile ('LLVM Translation failed ...
