@@ -1633,6 +1633,14 @@ def test_pad_of_one_element_window_cpu():
     assert replay("pad_of_one_element_window_cpu") is None
 
 
+def test_concatenate_of_conditional_cpu():
+    """Seed 98 program 746: an if's result concatenated with a convert computed before the if
+    (and read there too); IREE 3.13's stream allocation moved the if above values its branches
+    read ('operand #0 does not dominate this use'); shlo-sink-concatenate-operands computes a
+    copy of the convert after the if."""
+    assert replay("concatenate_of_conditional_cpu") is None
+
+
 def test_reverse_of_strided_slice_cpu():
     """Seed 101 programs 466 and 492: a reverse of a strided slice (bf16[16][3:9:2]; also
     u32[16, 8]) failed IREE's llvm-cpu compile ('LLVM Translation failed ...
