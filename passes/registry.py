@@ -115,8 +115,6 @@ PASSES: dict[str, tuple[str, str]] = {
                                           "BarrierConditionalCaptures"),
     "shlo-recompute-loop-captures": ("shlo.passes.dispatch.recompute_loop_captures",
                                      "RecomputeLoopCaptures"),
-    "shlo-sink-concatenate-operands": ("shlo.passes.dispatch.sink_concatenate_operands",
-                                       "SinkConcatenateOperands"),
     "shlo-barrier-loop-results": ("shlo.passes.dispatch.barrier_loop_results", "BarrierLoopResults"),
     "shlo-loop-fusion-barriers": ("shlo.passes.dispatch.loop_fusion_barriers", "LoopFusionBarriers"),
     "shlo-read-condition-values": ("shlo.passes.dispatch.read_condition_values",

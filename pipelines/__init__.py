@@ -69,7 +69,6 @@ DEFAULT_PASSES = [
     "cse",
     "shlo-barrier-conditional-captures",
     "shlo-recompute-loop-captures",
-    "shlo-sink-concatenate-operands",
     "shlo-fence-transposed-variadic-reduces",
     "shlo-copy-overlapping-updates",
     "shlo-fold-dynamic-self-ops",

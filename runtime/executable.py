@@ -111,7 +111,11 @@ class Function(standalone_loader.Function):
                 raise InvocationError(f"{self.signature.name}: result {i} has type {value.spec}, "
                                       f"whose element type has no numpy equivalent")
             view = ret_list.get_as_object(i, self._view)
-            array = value.to_user(standalone_loader.download(self._device, view, value.transport))
+            try:
+                downloaded = standalone_loader.download(self._device, view, value.transport)
+            except RuntimeError as e:       # (a device lost while the result is copied)
+                raise self._device_failure(str(e)) from None
+            array = value.to_user(downloaded)
             if any(np.may_share_memory(array, r) for r in results):   # one buffer returned twice
                 array = array.copy()
             results.append(array)

@@ -252,11 +252,17 @@ def _after_control_flow(value: ir.Value, block: ir.Block) -> bool:
     return False
 
 
+# ops IREE computes no dispatch for: their result is their operand's buffer, or a range of it
+_NO_DISPATCH = frozenset({"stablehlo.slice", "stablehlo.reshape", "stablehlo.bitcast_convert"})
+
+
 def _computed(value: ir.Value) -> bool:
-    """Whether `value` is computed by a dispatch: not a view of an argument, a constant or a
-    barrier."""
-    root = _root(value)
-    return isinstance(root, ir.OpResult) and root.owner.name not in (
+    """Whether `value` is computed by a dispatch: not an argument, a constant or a barrier,
+    nor a slice, reshape or bitcast of one (a convert, a broadcast or a transpose of an
+    argument is a dispatch)."""
+    while isinstance(value, ir.OpResult) and value.owner.name in _NO_DISPATCH:
+        value = value.owner.operands[0]
+    return isinstance(value, ir.OpResult) and value.owner.name not in (
         "stablehlo.constant", "stablehlo.optimization_barrier")
 
 
@@ -268,7 +274,7 @@ def _fence_updates_after_control_flow(op: ir.Operation) -> None:
     every = range(len(op.operands))
     for k in (every if written is None else written):
         value = op.operands[k]
-        if _computed(value) and len(list(value.uses)) == 1 and \
+        if _computed(value) and \
                 ir.RankedTensorType(value.type).has_static_shape and \
                 any(i != k and _after_control_flow(op.operands[i], op.block)
                     for i in (every if destination is None else destination)):

@@ -39,7 +39,6 @@ from .vulkan.reductions import (fence_complex_reduce_inputs, fence_shared_widene
 from .vulkan.matmuls import (aligned_matmul_columns, fence_narrow_product_inputs,
                              fence_complex_fused_products,
                              fence_spread_products)
-from .vulkan.pads import run_time_padding_value
 from .vulkan.slices import squeezed_strided_slice
 from .vulkan.windows import empty_window_operand, single_window, squeezed_interior_pad
 from ..lib.builders import PRODUCTS
@@ -146,10 +145,6 @@ VULKAN_QUIRKS: tuple[Quirk, ...] = (
           "fences (fused, the i1 reads went out of bounds: a segfault, a hang or a corrupted "
           "heap; i8 -> i32 products were wrong; bf16 -> f32 failed to compile)",
           ("stablehlo.dot_general",), _VK, fence=fence_narrow_product_inputs),
-    Quirk("vk-run-time-padding-value", "a pad by a value computed at run time as a select "
-          "between the pad by zero and the value (IREE's memoized command buffer filled the "
-          "padding with the first call's value on every later call)", ("stablehlo.pad",), _VK,
-          rule=run_time_padding_value),
     Quirk("vk-complex-constant", "a complex<f32> constant as stablehlo.complex of two f32 "
           "constants (a non-splat one failed to compile)", ("stablehlo.constant",), _VK,
           rule=complex_f32_constant),

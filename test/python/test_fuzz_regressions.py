@@ -1636,8 +1636,8 @@ def test_pad_of_one_element_window_cpu():
 def test_concatenate_of_conditional_cpu():
     """Seed 98 program 746: an if's result concatenated with a convert computed before the if
     (and read there too); IREE 3.13's stream allocation moved the if above values its branches
-    read ('operand #0 does not dominate this use'); shlo-sink-concatenate-operands computes a
-    copy of the convert after the if."""
+    read ('operand #0 does not dominate this use'); shlo-copy-overlapping-updates reads the
+    convert through an optimization barrier (a convert is a dispatch, not a view)."""
     assert replay("concatenate_of_conditional_cpu") is None
 
 

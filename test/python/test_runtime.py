@@ -431,3 +431,24 @@ def test_donated_argument_is_neither_aliased_nor_overwritten():
     np.testing.assert_array_equal(total, before + b)
     np.testing.assert_array_equal(same, before)
     np.testing.assert_array_equal(a, before)
+
+
+def test_a_device_lost_while_a_result_is_copied_is_a_device_error(monkeypatch):
+    """The device can be lost while a result is copied back (seen on lavapipe: 'vkWaitSemaphores
+    VK_ERROR_DEVICE_LOST' in the staging copy): a DeviceError, and the next call opens a new
+    device, as for a loss during the call."""
+    from shlo.runtime import standalone_loader
+    exe = shlo.compile("func.func @main(%a: tensor<3xf32>) -> tensor<3xf32> {\n"
+                       "  %0 = stablehlo.add %a, %a : tensor<3xf32>\n"
+                       "  return %0 : tensor<3xf32>\n}", target="cpu")
+    x = np.array([1, 2, 3], np.float32)
+    download = standalone_loader.download
+
+    def lost(*args):
+        raise RuntimeError("Copying buffer on queue: c/runtime/src/iree/hal/drivers/vulkan/"
+                           "queue.c:6000: DATA_LOSS; [vkWaitSemaphores] VK_ERROR_DEVICE_LOST")
+    monkeypatch.setattr(standalone_loader, "download", lost)
+    with pytest.raises(shlo.DeviceError, match="device was lost .*opens a new device"):
+        exe(x)
+    monkeypatch.setattr(standalone_loader, "download", download)
+    np.testing.assert_array_equal(exe(x), 2 * x)

@@ -324,12 +324,6 @@ SAMPLES = {
       %r = stablehlo.dot_general %x, %v, contracting_dims = [0] x [0] : (tensor<8x16xi32>, tensor<8xi32>) -> tensor<16xi32>
       return %r : tensor<16xi32>
     }""",
-    "vk-run-time-padding-value": """
-    func.func @f(%x: tensor<4xf32>, %v: tensor<f32>) -> tensor<6xf32> {
-      %n = stablehlo.negate %v : tensor<f32>
-      %r = stablehlo.pad %x, %n, low = [1], high = [1], interior = [0] : (tensor<4xf32>, tensor<f32>) -> tensor<6xf32>
-      return %r : tensor<6xf32>
-    }""",
     "vk-squeezed-strided-slice": """
     func.func @f(%x: tensor<2x64x1xf32>) -> tensor<2x32x1xf32> {
       %r = stablehlo.slice %x [0:2, 1:64:2, 0:1] : (tensor<2x64x1xf32>) -> tensor<2x32x1xf32>

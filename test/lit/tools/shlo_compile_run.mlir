@@ -23,7 +23,6 @@
 // STAGES-NEXT: {{[0-9]+}}-cse.mlir
 // STAGES-NEXT: {{[0-9]+}}-shlo-barrier-conditional-captures.mlir
 // STAGES-NEXT: {{[0-9]+}}-shlo-recompute-loop-captures.mlir
-// STAGES-NEXT: {{[0-9]+}}-shlo-sink-concatenate-operands.mlir
 // STAGES-NEXT: {{[0-9]+}}-shlo-fence-transposed-variadic-reduces.mlir
 // STAGES-NEXT: {{[0-9]+}}-shlo-copy-overlapping-updates.mlir
 // STAGES-NEXT: {{[0-9]+}}-shlo-fold-dynamic-self-ops.mlir
