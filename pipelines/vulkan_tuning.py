@@ -7,7 +7,7 @@ concatenated with an argument, a cond's result concatenated with a value read be
 pad by a loop's value: every element wrong from the second call on, silently; right with
 memoization off). The flag is process-global in IREE 3.13, so such a module compiles in a
 child `iree-compile` (runtime.child_compile). Evidence and costs:
-docs/iree_gaps.md#vk-memoized-command-buffers.
+docs/iree_gaps.md#vk-memoized-command-buffers-later-calls-of-modules-with-control-flow.
 """
 from __future__ import annotations
 
