@@ -159,3 +159,30 @@ def test_reproducers_keep_bf16_and_complex_inputs(tmp_path):
     assert [a.dtype for a in inputs] == [np.dtype(ml_dtypes.bfloat16), np.dtype(np.complex64)]
     assert all(np.array_equal(a, b) for a, b in zip(inputs, program.inputs))
     assert [m.dtype for m in metas] == ["BF16", "C64"]
+
+
+def test_a_wrong_second_call_is_a_mismatch():
+    """shlo's targets run each program twice: a second call that differs from the first and
+    from the oracles is reported (IREE's memoized command buffers made later calls wrong on
+    Vulkan), a second call like the first is not kept, and a right first call does not hide
+    a wrong second one."""
+    from shlo.tools.fuzz.worker import _twice
+    calls = []
+
+    def drifting(x):
+        calls.append(1)
+        return x + len(calls) - 1          # the second call adds 1
+    run = _twice(drifting, [np.arange(4, dtype=np.float32)])
+    np.testing.assert_array_equal(run.outputs[0], np.arange(4))
+    np.testing.assert_array_equal(run.repeat[0], np.arange(4) + 1)
+    assert _twice(lambda x: np.full(3, np.nan), [np.zeros(3)]).repeat is None
+    fuzzer = fuzz.Fuzzer(["cpu"], InProcess(), max_elements=4096)
+    program = P.random_program("5:0", 4096, 3)
+    right = fuzzer.check(program).oracles
+    want = right.get("reference") or right["xla"]
+    wrong = [np.asarray(w) + 1 if np.asarray(w).dtype.kind in "fiuc" else ~np.asarray(w)
+             for w in want]
+    found = fuzzer.check(program, given={"cpu": Result("ok", outputs=want, repeat=wrong)})
+    assert [f.kind for f in found.findings] == ["mismatch"]
+    assert found.findings[0].detail.startswith("on the second call: ")
+    assert not fuzzer.check(program, given={"cpu": Result("ok", outputs=want)}).findings

@@ -145,6 +145,9 @@ class Fuzzer:
                     not any(m.scale for m in metas):
                 metas = self.scaled(program, built, metas)
                 why = compare(r.values(), oracles, metas)
+            if not why and r.repeat is not None:
+                again = compare(r.repeat, oracles, metas)
+                why = f"on the second call: {again}" if again else ""
             if why:
                 findings.append(Finding("mismatch", target, why, program))
         return Checked(findings, oracles or {})
@@ -169,7 +172,8 @@ class Fuzzer:
             if r.status != "ok":
                 continue
             for i, res in zip(texts, r.values()):
-                given[i][target] = Result("ok", outputs=res["outputs"]) if res["ok"] else \
+                given[i][target] = Result("ok", outputs=res["outputs"], repeat=res["repeat"]) \
+                    if res["ok"] else \
                     Result("error", error=res["error"])
         out = []
         for program, known in zip(programs, given):

@@ -20,6 +20,7 @@ class Result:
     status: str                 # "ok", "error" (a clean exception), "crash" (died), "timeout"
     outputs: list | None = None
     error: str = ""
+    repeat: list | None = None  # a target's second call, where it differs from the first
     seconds: float = 0.0
 
     def values(self) -> list:
@@ -87,7 +88,8 @@ class Worker:
                           seconds=time.monotonic() - start)
         seconds = time.monotonic() - start
         if reply["ok"]:
-            return Result("ok", outputs=reply["outputs"], seconds=seconds)
+            return Result("ok", outputs=reply["outputs"], repeat=reply.get("repeat"),
+                          seconds=seconds)
         return Result("error", error=reply["error"], seconds=seconds)
 
     def _reply(self, deadline: float) -> dict:
@@ -138,11 +140,14 @@ class InProcess:
     timeout_s = float("inf")
 
     def call(self, kind: str, text: str | list[str], inputs: list, timeout_s: float | None = None) -> Result:
-        from .worker import handle
+        from .worker import TargetRun, handle
         start = time.monotonic()
         try:
-            return Result("ok", outputs=handle({"kind": kind, "text": text, "inputs": inputs}),
-                          seconds=time.monotonic() - start)
+            out = handle({"kind": kind, "text": text, "inputs": inputs})
+            if isinstance(out, TargetRun):
+                return Result("ok", outputs=out.outputs, repeat=out.repeat,
+                              seconds=time.monotonic() - start)
+            return Result("ok", outputs=out, seconds=time.monotonic() - start)
         except Exception as e:      # noqa: BLE001 - reported like the child's errors
             lines = [line for line in str(e).splitlines() if line.strip()]
             return Result("error", error=f"{type(e).__name__}: {lines[0] if lines else ''}",

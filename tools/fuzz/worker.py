@@ -7,9 +7,15 @@ Test targets: `fake-swap:<a>:<b>` runs the reference interpreter on the program 
 `a` replaced by op `b` (a planted miscompilation); `fake-crash:<op>` aborts the process
 when the program contains `op` (`any`: always). `batch:<target>` compiles several programs
 as one module (one compile and one device for all: 2-3x faster) and runs each.
+
+shlo's targets run each program twice with the same inputs: the second call's outputs come
+back too (`repeat`) when they differ from the first's, so that state a call leaves behind
+(IREE's memoized command buffers: docs/iree_gaps.md, vk-memoized-command-buffers) is checked
+against the oracles as well.
 """
 from __future__ import annotations
 
+import dataclasses
 import os
 import pickle
 import re
@@ -53,20 +59,41 @@ def _xla(text: str, inputs: list) -> list:
         return [np.asarray(o) for o in exe.execute(args)]
 
 
-def _shlo(text: str, target: str, inputs: list) -> list:
-    import numpy as np
+@dataclasses.dataclass
+class TargetRun:
+    """A program's outputs on a target, and its second call's when they differ."""
+    outputs: list
+    repeat: list | None = None
 
+
+def _same(a: list, b: list) -> bool:
+    """Whether two calls' outputs are the same bits (every NaN alike)."""
+    import numpy as np
+    return all(x.shape == y.shape and x.dtype == y.dtype and (
+        np.array_equal(x, y, equal_nan=x.dtype.kind in "fc") if x.dtype.kind in "fc"
+        else np.array_equal(x, y)) for x, y in zip(a, b))
+
+
+def _twice(function, args) -> TargetRun:
+    import numpy as np
+    calls = []
+    for _ in range(2):
+        out = function(*args)
+        out = list(out) if isinstance(out, (list, tuple)) else [out]
+        calls.append([np.array(o, copy=True) for o in out])
+    return TargetRun(calls[0], None if _same(*calls) else calls[1])
+
+
+def _shlo(text: str, target: str, inputs: list) -> TargetRun:
     import shlo
     from shlo.runtime.devices import release_device
     exe = shlo.compile(text, target=target, cache=False)
     try:
-        out = exe(*inputs)
+        return _twice(exe, inputs)
     finally:
         if target == "vulkan":      # an open lavapipe device keeps two threads spinning
             del exe
             release_device("vulkan")
-    out = list(out) if isinstance(out, (list, tuple)) else [out]
-    return [np.asarray(o) for o in out]
 
 
 def merge(texts: list) -> str:
@@ -84,9 +111,8 @@ def merge(texts: list) -> str:
 
 def _shlo_batch(texts: list, target: str, inputs: list) -> list:
     """Several programs compiled as one module for `target` (one compile, one device) and run
-    one by one: per program {"ok": True, "outputs": [...]} or {"ok": False, "error": ...}."""
-    import numpy as np
-
+    one by one: per program {"ok": True, "outputs": [...], "repeat": [...] or None} or
+    {"ok": False, "error": ...}."""
     import shlo
     from shlo.runtime.devices import release_device
     exe = shlo.compile(merge(texts), target=target, cache=False)
@@ -94,9 +120,8 @@ def _shlo_batch(texts: list, target: str, inputs: list) -> list:
     try:
         for i, args in enumerate(inputs):
             try:
-                out = exe.function(f"main_p{i}")(*args)
-                out = list(out) if isinstance(out, (list, tuple)) else [out]
-                results.append({"ok": True, "outputs": [np.asarray(o) for o in out]})
+                run = _twice(exe.function(f"main_p{i}"), args)
+                results.append({"ok": True, "outputs": run.outputs, "repeat": run.repeat})
             except Exception as e:      # noqa: BLE001 - this program's run failed
                 results.append({"ok": False, "error": _one_line(e)})
     finally:
@@ -111,7 +136,7 @@ def _one_line(e: Exception) -> str:
     return f"{type(e).__name__}: {lines[0] if lines else ''}"
 
 
-def handle(request: dict) -> list:
+def handle(request: dict) -> list | TargetRun:
     kind, text, inputs = request["kind"], request["text"], request["inputs"]
     if kind.startswith("batch:"):
         return _shlo_batch(text, kind.split(":", 1)[1], inputs)
@@ -151,7 +176,9 @@ def serve() -> None:
     requests = sys.stdin.buffer
     while (request := _read(requests)) is not None:
         try:
-            reply = {"ok": True, "outputs": handle(request)}
+            out = handle(request)
+            reply = {"ok": True, "outputs": out.outputs, "repeat": out.repeat} \
+                if isinstance(out, TargetRun) else {"ok": True, "outputs": out}
         except Exception as e:      # a clean failure: reported, the worker goes on
             reply = {"ok": False, "error": _one_line(e),
                      "traceback": traceback.format_exc()[-4000:]}
