@@ -142,17 +142,29 @@ class CopyOverlappingUpdates(Pass):
                 _fence_updates_after_control_flow(update)
 
 
-def _root(value: ir.Value) -> ir.Value:
-    """The value `value` is a view (BUFFER_VIEWS) or a pad of, followed back as far as it goes."""
+def _root(value: ir.Value, fenced: bool = False) -> ir.Value:
+    """The value `value` is a view (BUFFER_VIEWS) or a pad of (`fenced`: or a fusion barrier's
+    result of), followed back as far as it goes."""
     while isinstance(value, ir.OpResult) and (
-            value.owner.name in BUFFER_VIEWS or value.owner.name == "stablehlo.pad"):
+            value.owner.name in BUFFER_VIEWS or value.owner.name == "stablehlo.pad" or
+            fenced and value.owner.name == extras.FUSION_BARRIER):
+        value = value.owner.operands[0]
+    return value
+
+
+def _unfenced(value: ir.Value) -> ir.Value:
+    """`value`, or what the fusion barriers it is the result of read (IREE drops a barrier
+    between two values it reads the same way: the barrier's result is its operand)."""
+    while isinstance(value, ir.OpResult) and value.owner.name == extras.FUSION_BARRIER:
         value = value.owner.operands[0]
     return value
 
 
 def _copy_own_updates(scatter: ir.Operation) -> None:
-    """A scatter's updates that are views of what one of its inputs is a view or a pad of,
-    read through an optimization_barrier (a copy)."""
+    """A scatter's updates that are one of its inputs (also behind a fusion barrier: the
+    padded updates shlo-canonicalize-scatter computes apart), a copy, its indices computed in
+    dispatches of their own; updates that are views of what one of its inputs is a view or a
+    pad of, read through an optimization_barrier (a copy)."""
     n = (len(scatter.operands) - 1) // 2
     inputs = list(scatter.operands)[:n]
     for k in range(n + 1, 2 * n + 1):
@@ -160,9 +172,15 @@ def _copy_own_updates(scatter: ir.Operation) -> None:
         owner = update.owner
         if isinstance(owner, ir.Block) or owner.name == "stablehlo.optimization_barrier":
             continue
-        if update in inputs:
+        if _unfenced(update) in inputs or (
+                any(_root(update, fenced=True) == _root(x) for x in inputs) and
+                _root(update) != _root(update, fenced=True)):
+            # the indices fenced too: fused into the scatter next to a copied update, IREE
+            # computed all of them on llvm-cpu's stack (65537 updates: 262208 bytes)
             with ir.InsertionPoint(scatter), scatter.location:
-                scatter.operands[k] = _copy(update)
+                scatter.operands[k] = _copy(_unfenced(update))
+                if ir.RankedTensorType(scatter.operands[n].type).has_static_shape:
+                    scatter.operands[n] = extras.fence([scatter.operands[n]])[0]
         elif any(_root(update) == _root(x) for x in inputs):
             with ir.InsertionPoint(scatter), scatter.location:
                 copied = stablehlo.optimization_barrier([update])   # (a fusion barrier: no)
