@@ -2,6 +2,7 @@
 and the fuzzer called wrong pass on cpu, at the sizes the fuzzer found them."""
 import os
 
+import ml_dtypes
 import numpy as np
 import pytest
 from shlo.tools.fuzz import fuzz
@@ -354,3 +355,17 @@ def test_convolution_of_cancelled_fft_bins():
     noisy = [w + np.complex64(-4.47e-8 + 4.47e-8j) * (w == 0) for w in want]
     checked = fuzzer.check(program, given={"vulkan": Result("ok", outputs=noisy)})
     assert checked.findings == [], [f.detail for f in checked.findings]
+
+
+def test_irfft_of_one_bin_compared_with_its_input():
+    """Seed 112 program 364: the IRFFT node's filter 1 / (2 + k) over the last dimension's
+    bins was 1 / 2 everywhere for a last dimension of length 1, so the node was x / 2 with
+    rounding noise, and x / 2 < x a coin flip at x's zeros (7 of 63 differed from XLA); the
+    filter now varies over every transformed dimension."""
+    x = np.load(os.path.join(HERE, "irfft_of_one_bin_compared_cpu", "input_0.npy")).view(
+        ml_dtypes.bfloat16)
+    program = P.Program([P.Param("p0", x.shape, "BF16")],
+                        [P.Node("n1", "fft", ["p0"], 920048609),
+                         P.Node("n4", "compare", ["n1", "p0"], 800939864)], ["n4"], [x])
+    assert "IRFFT" in str(P.build(program).module)
+    _passes_on_cpu(program)

@@ -1159,8 +1159,21 @@ def _finite(b: Builder, v: Val, bound: float = 1e30) -> Val:
 FFT_BOUND = 1e4
 
 
+def _spectrum_weights(lengths: list, last: int) -> np.ndarray:
+    """1 / (2 + k) over an RFFT's bins, k the sum of each bin's distances from 0 (the same for
+    a bin and its mirror, so the weighted spectrum stays Hermitian). Not a constant over a
+    spectrum of several bins: with one bin along the last dimension, 1 / 2 everywhere made
+    irfft(rfft(x) / 2) x / 2, which compared with x is a coin flip at x's zeros (seed 112
+    program 364)."""
+    k = np.arange(last, dtype=np.float64).reshape([1] * (len(lengths) - 1) + [last])
+    for d, n in enumerate(lengths[:-1]):
+        mirror = np.minimum(np.arange(n), n - np.arange(n))
+        k = k + mirror.reshape([n if i == d else 1 for i in range(len(lengths))])
+    return (1 / (2 + k)).astype(np.float32)
+
+
 def fft(b: Builder, rng, a: Val, others) -> Val:
-    """FFT, IFFT, RFFT or IRFFT (as irfft(rfft(x) / (2 + k)), k the last dimension's bin: a
+    """FFT, IFFT, RFFT or IRFFT (as irfft(rfft(x) / (2 + k)), k a bin's distance from 0: a
     Hermitian operand, since an implementation may read or ignore the imaginary parts that a
     Hermitian input has as 0, and not x itself, which compared with x is a coin flip) over 1-3
     trailing dimensions; non-finite inputs become 0."""
@@ -1184,8 +1197,8 @@ def fft(b: Builder, rng, a: Val, others) -> Val:
         dtype = "C64"
         if kind == "IRFFT":
             weights = xla.BroadcastInDim(   # (real: a complex constant fails on Vulkan)
-                xla.Constant(b.b, (1 / (2 + np.arange(shape[-1]))).astype(np.float32)),
-                list(shape), [len(shape) - 1])
+                xla.Constant(b.b, _spectrum_weights(lengths, shape[-1])),
+                list(shape), list(range(len(shape) - count, len(shape))))
             op = xla.Complex(xla.Mul(xla.Real(op), weights), xla.Mul(xla.Imag(op), weights))
             op = xla.Fft(op, "IRFFT", lengths)
             shape, dtype = a.shape, "F32"
