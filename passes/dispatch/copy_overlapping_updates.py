@@ -14,7 +14,7 @@ before that read. This pass rewrites such an update (static shapes; u a view of 
 what x reinterprets in place, through slices, reshapes, transposes, broadcasts, converts,
 barriers, or x read so) into
 
-    select(start <= iota < start + size, dynamic_update_slice(zeros, u, start), x)
+    select(dynamic_update_slice(falses, trues, start), dynamic_update_slice(zeros, u, start), x)
 
 with the start indices clamped as dynamic_update_slice clamps them (the update lands in a fresh
 constant, never in x's buffer); the form dynamic_slice(pad(u), ...) fails to compile on vulkan
@@ -96,32 +96,25 @@ def _as_select(op: ir.Operation):
     if 0 in sizes:
         return [operand]                                  # an empty update changes nothing
     i64 = ir.IntegerType.get_signless(64)
-    index_type = ir.RankedTensorType.get(shape, i64)
-    margins = [n - m for n, m in zip(shape, sizes)]
-    offsets, mask = [], None
+    offsets = []
     for d, start in enumerate(starts):
         start_element = ir.RankedTensorType(start.type).element_type
         clamped = stablehlo.clamp(_scalar(0, start_element), start,
-                                  _scalar(margins[d], start_element))
-        clamped = stablehlo.convert(clamped, result_type=ir.RankedTensorType.get([], i64))
-        offsets.append(clamped)
-        if margins[d] == 0:
-            continue                                      # the update spans this dimension
-        iota = stablehlo.iota(iota_dimension=d, result_type=index_type)
-        low = stablehlo.broadcast_in_dim(clamped, broadcast_dimensions=[],
-                                         result_type=index_type)
-        high = stablehlo.add(low, stablehlo.broadcast_in_dim(
-            _scalar(sizes[d], i64), broadcast_dimensions=[], result_type=index_type))
-        inside = stablehlo.and_(
-            stablehlo.compare(low, iota, comparison_direction="LE"),
-            stablehlo.compare(iota, high, comparison_direction="LT"))
-        mask = inside if mask is None else stablehlo.and_(mask, inside)
+                                  _scalar(shape[d] - sizes[d], start_element))
+        offsets.append(stablehlo.convert(clamped, result_type=ir.RankedTensorType.get([], i64)))
     # the filler is never selected; a constant, not a splat of an element of the update: IREE
     # 3.13's llvm-cpu compile hung on the splat of u[0] (fuzz seed 75 program 237)
     filler = stablehlo.constant(0, result_type=shape_type)
     shifted = stablehlo.dynamic_update_slice(filler, update, offsets)
-    if mask is None:
+    if sizes == shape:
         return [shifted]                                  # the update is the whole result
+    # where the update lands: the same update of trues into falses (not iota compares: on
+    # vulkan IREE put a reduce's iota in shared memory of index type and failed to compile,
+    # seed 70 program 1066)
+    i1 = ir.IntegerType.get_signless(1)
+    mask = stablehlo.dynamic_update_slice(
+        stablehlo.constant(False, result_type=ir.RankedTensorType.get(shape, i1)),
+        stablehlo.constant(True, result_type=ir.RankedTensorType.get(sizes, i1)), offsets)
     return [stablehlo.select(mask, shifted, operand)]
 
 

@@ -333,3 +333,25 @@ def test_update_of_a_reinterpreted_argument_by_its_own_slice(target, kind):
         at = min(max(start, 0), len(b) - (rows.stop - rows.start))
         want[at:at + rows.stop - rows.start] = b[rows]
         np.testing.assert_array_equal(got, want, err_msg=f"start {start}")
+
+
+@pytest.mark.parametrize("target", TARGETS)
+def test_reduce_of_an_update_of_its_own_slice(target):
+    """x.at[i:i + n - 2].set(x[:n - 2]) reduced to its product (16 to 256 values) or sum
+    (65536): the select form's mask was iota compares, which IREE put in Vulkan shared memory
+    of index type inside the reduction and failed to compile ('failed to legalize operation
+    memref.alloc', fuzz seed 70 program 1066); the mask is now the same update of trues into
+    falses. Against numpy, starts before, inside and past the end."""
+    _target(target)
+    rng = np.random.default_rng(1066)
+    for n, reduce in ((16, jnp.prod), (256, jnp.prod), (65536, jnp.sum)):
+        x = rng.uniform(0.5, 1.5, n).astype(np.float32)
+
+        def f(x, i):
+            return reduce(lax.dynamic_update_slice(x, x[:-2], (i,)))
+        exe = shlo.compile(jax.jit(f).lower(x, np.int32(0)).as_text(), target=target)
+        for i in (0, 1, 7):
+            want = (np.prod if reduce is jnp.prod else np.sum)(
+                _dus(x, x[:-2], [i]).astype(np.float64))
+            np.testing.assert_allclose(np.asarray(exe(x, np.int32(i))), want, rtol=2e-5,
+                                       err_msg=f"{n} values, start {i}")
