@@ -113,6 +113,13 @@ class TargetKind:
 # pow, 7 of 12 s of iree-compile). They are still hoisted and computed once, when the module
 # loads; a call runs the same dispatches (docs/performance.md, "Cold compiles").
 NO_CONST_EVAL = "--iree-opt-const-eval=false"
+# No memoized command buffers on Vulkan: IREE 3.13 records them on a module's first call, and
+# on lavapipe later calls then came back wrong, silently (a loop's result concatenated with an
+# argument, a cond's value, a pad by a loop's value; jax's bf16 transformer training step of
+# the models tier: NaNs from the second call on). The flag is process-global in IREE 3.13, so
+# a vulkan module compiles in a child iree-compile (runtime.child_compile; about the CPU of an
+# in-process compile). docs/iree_gaps.md#vk-memoized-command-buffers-later-calls-of-modules
+NO_MEMOIZATION = "--iree-hal-memoization=false"
 CPU_DEFAULT_FLAGS = ("--iree-opt-level=O3", "--iree-opt-data-tiling",
                      "--iree-opt-strip-assertions=false", NO_CONST_EVAL)
 
@@ -146,7 +153,8 @@ KINDS: dict[str, TargetKind] = {k.name: k for k in (
                        "shlo-polyphase-convolutions", "shlo-reverse-before-strided-slices",
                        "shlo-fence-stored-predicates", "shlo-fence-sliced-products")),
     # const-eval off too (its JIT compiles for the host CPU): transformer_train 13.2 -> 7.9 s
-    TargetKind("vulkan", "vulkan", ("--iree-hal-target-device=vulkan", NO_CONST_EVAL),
+    TargetKind("vulkan", "vulkan", ("--iree-hal-target-device=vulkan", NO_CONST_EVAL,
+                                    NO_MEMOIZATION),
                "--iree-vulkan-target", "llvmpipe", VULKAN_TARGETS, F64_ARITHMETIC,
                "SPIR-V for Vulkan; llvmpipe matches Mesa's software driver",
                # Mesa: exp 44 ULP off, log1p = log(1 + x) (docs/iree_gaps.md); top_k as

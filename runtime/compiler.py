@@ -47,7 +47,7 @@ from ..errors import CompileError
 from ..module_io import module_bytecode, parse_module, print_module
 from ..vhlo import is_vhlo
 from ..pipelines import DEFAULT, get_pipeline, target_pipeline
-from ..pipelines import cpu_tuning, vulkan_tuning
+from ..pipelines import cpu_tuning
 from ..pipelines.cpu_tuning import retry_with, tuned
 from ..pipelines.targets import Target, get_target
 from ..passes.pipeline import Pipeline, parse_pipeline
@@ -156,7 +156,6 @@ def compile_module(module, target: Target, *, pipeline: str | None = DEFAULT,
     if target.driver == "local-task":
         mark_small_loops(work)
     target = tuned(target, work)                  # per-module cpu flags (cpu_tuning)
-    target = vulkan_tuning.tuned(target, work)    # per-module vulkan flags
     if target.device_targets:
         with work.context:
             work.attributes["hal.device.targets"] = ir.Attribute.parse(target.device_targets)

@@ -89,8 +89,7 @@ def _target(target):
 @pytest.mark.parametrize("kind", sorted(PROGRAMS))
 def test_update_of_a_value_after_control_flow(kind, target):
     """Right on each call, for 3, 0 (the loop's operand), 5 and 1 trips (on vulkan the calls
-    after the first rely on the module compiling without memoized command buffers:
-    pipelines.vulkan_tuning)."""
+    after the first rely on the target compiling without memoized command buffers)."""
     _target(target)
     rng = np.random.default_rng(0)
     x = rng.standard_normal((1, N)).astype(np.float32)
@@ -105,8 +104,8 @@ def test_pad_by_a_loop_value_on_later_calls():
     """A pad of y[0:1] by the first element of a while loop's result (read through
     shlo-barrier-loop-results' optimization_barrier) padded with the first call's value on
     every later call on vulkan (131072 of 196608 wrong), also without shlo's passes: IREE's
-    memoized command buffer recorded the fill once; a module with control flow compiles
-    without memoization (pipelines.vulkan_tuning)."""
+    memoized command buffer recorded the fill once; the vulkan target compiles without
+    memoization (pipelines.targets, NO_MEMOIZATION)."""
     _target("vulkan")
     text = PROGRAMS["pad"].replace("%r = stablehlo.pad %d, %b,", f"""%s = stablehlo.slice %y [0:1, 0:{N}] : (tensor<4x{N}xf32>) -> tensor<1x{N}xf32>
   %r = stablehlo.pad %s, %b,""")
