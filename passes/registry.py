@@ -11,6 +11,8 @@ from ..errors import PipelineError
 
 PASSES: dict[str, tuple[str, str]] = {
     "shlo-legalize-chlo": ("shlo.passes.chlo.legalize_chlo", "LegalizeChlo"),
+    "shlo-expand-elementwise-maps": ("shlo.passes.expand.expand_elementwise_maps",
+                                     "ExpandElementwiseMaps"),
     "shlo-lower-sort": ("shlo.passes.sort.lower_sort", "LowerSort"),
     "shlo-fence-sort-slices": ("shlo.passes.sort.fence_sort_slices", "FenceSortSlices"),
     "shlo-fence-unsigned-contractions": ("shlo.passes.element_types.fence_unsigned_contractions",

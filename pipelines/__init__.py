@@ -17,6 +17,7 @@ DEFAULT_PASSES = [
     "shlo-select-loop-conditionals",
     "shlo-expand-custom-calls",
     "shlo-legalize-chlo",
+    "shlo-expand-elementwise-maps",
     "shlo-legalize-quantized",
     "shlo-legalize-shape",
     "shlo-expand-dynamic-ops",

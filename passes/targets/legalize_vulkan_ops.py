@@ -33,7 +33,7 @@ from .vulkan.integers import (count_leading_zeros, float_remainder, negated_divi
                               widened_byte_reduce)
 from .vulkan.loops import counter_wrap
 from .vulkan.long_loops import unroll_long_loop
-from .vulkan.maps import map_as_tensor_ops
+from ..expand.expand_elementwise_maps import map_as_tensor_ops
 from .vulkan.reductions import (fence_complex_reduce_inputs, fence_shared_widened_reduce_inputs,
                                 fence_zero_sums, gapped_reduce)
 from .vulkan.matmuls import (aligned_matmul_columns, fence_narrow_product_inputs,

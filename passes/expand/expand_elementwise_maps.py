@@ -1,13 +1,22 @@
-"""Vulkan quirk rewrite of stablehlo.map: an elementwise body as whole-tensor ops, so that the
-other Vulkan entries (vk-self-difference, vk-error-free-sum, ...) see the ops it computes
-(docs/iree_gaps.md#vk-elementwise-map-maps-of-elementwise-ops)."""
+"""shlo-expand-elementwise-maps: a stablehlo.map whose body is elementwise ops and scalar
+constants as those ops on whole tensors (the map's own semantics: the body per element).
+
+Then every later pass sees the ops a map computes. Left in the body, shlo-accurate-math's
+expansions (a sine's table lookup: a gather) made the body no longer elementwise, and
+Vulkan's rule for x - x (vk-self-difference) never saw a map's `x - x` of one operand read
+twice: sin(x - x) of x = inf was 0 on Vulkan, not NaN (fuzz seed 114 program 374). Run early
+in the default pipeline, after CHLO's legalization, for every target; the Vulkan rules apply
+the same rewrite to maps that later passes make (vk-elementwise-map,
+docs/iree_gaps.md#vk-elementwise-map-maps-of-elementwise-ops).
+"""
 from __future__ import annotations
 
 from iree.compiler import ir
 
 from shlo.dialect import stablehlo
-from ...lib.elementwise import ELEMENTWISE_OPS
-from ...lib.expr import attributes, clone_retyped
+from ..lib.elementwise import ELEMENTWISE_OPS
+from ..lib.expr import attributes, clone_retyped
+from ..op_rules import RulesPass
 
 
 def _splat_scalar(op: ir.Operation) -> bool:
@@ -44,3 +53,10 @@ def map_as_tensor_ops(op: ir.Operation):
                                         operands=[spread(v) for v in operands],
                                         attributes=attributes(inner)).results)
     return [spread(v) for v in clone_retyped(body, list(op.operands), wide, build)]
+
+
+class ExpandElementwiseMaps(RulesPass):
+    """Compute a map of elementwise ops as those ops on whole tensors."""
+
+    NAME = "shlo-expand-elementwise-maps"
+    RULES = {"stablehlo.map": map_as_tensor_ops}
