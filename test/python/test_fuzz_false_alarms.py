@@ -386,3 +386,18 @@ def test_sort_of_computed_nans():
     text = str(P.build(program).module)
     assert "stablehlo.sqrt" in text and "TOTALORDER" in text
     _passes_on_cpu(program, "reference", alone=True)
+
+
+def test_power_of_a_cancelled_exponent():
+    """Seed 114 program 398 (vulkan): pow(|x|, d), d a dot_general of 166667 f32 values of
+    mixed sign against a strided view of themselves: d's rounding (eps times the sum of the
+    terms' magnitudes) times ln|x| put one element 1.3e-3 from XLA's, which the power's
+    error estimate (twice its operands') did not allow. A cancelled exponent now makes a
+    product instead."""
+    x = np.random.default_rng(398).uniform(-4.5, 4.5, (1, 166667)).astype(np.float32)
+    program = P.Program([P.Param("p1", x.shape, "F32")],
+                        [P.Node("n0", "dot_general", ["p1", "p1"], 747037590),
+                         P.Node("n2", "binary", ["p1", "n0"], 411625245)], ["n2"], [x])
+    text = str(P.build(program).module)
+    assert "stablehlo.dot_general" in text and "stablehlo.power" not in text
+    _passes_on_cpu(program)
