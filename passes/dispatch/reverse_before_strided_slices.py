@@ -7,7 +7,9 @@ IREE 3.13's llvm-cpu compile fails on every such program, at every size and elem
 vectorizes to a `vector.gather` from the slice's strided view, which MLIR cannot lower to LLVM
 (docs/iree_gaps.md#shlo-reverse-before-strided-slices). A slice of a reverse reads the same
 elements and compiles. Along a reversed dimension of size n, the elements s, s+k, ...,
-s+(m-1)k read backwards are those at n-1-(s+(m-1)k), ..., n-1-s of the reversed x.
+s+(m-1)k read backwards are those at n-1-(s+(m-1)k), ..., n-1-s of the reversed x. A
+dynamic_slice whose rows lie apart in memory failed alike (fuzz seed 116 program 68): its
+reverse is the dynamic_slice of the reverse at (n - size) - c, c the start as clamped.
 """
 from __future__ import annotations
 
@@ -57,12 +59,41 @@ def _bitcast_below(bitcast: ir.Operation) -> ir.Value:
                            strides=ints(below, "strides"))
 
 
+def _strided_dynamic_slice(value: ir.Value) -> ir.Operation | None:
+    """The dynamic_slice that defines `value` when it reads rows apart in memory (its innermost
+    dimension narrower than its operand's) from a static operand, else None."""
+    dynamic = defined_by(value, "stablehlo.dynamic_slice")
+    if dynamic is None or not is_static(dynamic.operands[0]):
+        return None
+    shape, sizes = shape_of(dynamic.operands[0]), shape_of(value)
+    return dynamic if len(shape) > 1 and sizes[-1] < shape[-1] else None
+
+
+def _reverse_before_dynamic_slice(dynamic: ir.Operation, dims: list) -> ir.Value:
+    """dynamic_slice(reverse(x)) at the mirrored starts of the reversed dimensions: the start
+    clamped as dynamic_slice clamps it, c, becomes (n - size) - c."""
+    x, starts = dynamic.operands[0], list(dynamic.operands[1:])
+    shape, sizes = shape_of(x), ints(dynamic, "slice_sizes")
+    for d in dims:
+        t = starts[d].type
+        top = stablehlo.constant(shape[d] - sizes[d], result_type=t)
+        clamped = stablehlo.clamp(stablehlo.constant(0, result_type=t), starts[d], top)
+        starts[d] = stablehlo.subtract(top, clamped)
+    return stablehlo.dynamic_slice(stablehlo.reverse(x, dimensions=list(dims)), starts,
+                                   slice_sizes=list(sizes))
+
+
 def reverse_before_strided_slice(op: ir.Operation):
-    """reverse(slice(x)) with a stride other than 1 as slice(reverse(x)); a reverse of a view
-    of such a slice as the view of the reverse; else None."""
+    """reverse(slice(x)) with a stride other than 1 as slice(reverse(x)), a reverse of a
+    dynamic_slice of rows apart as the dynamic_slice of the reverse; a reverse of a view of
+    such a slice as the view of the reverse; else None."""
     operand, dims = op.operands[0], ints(op, "dimensions")
-    if not dims or not is_static(operand) or 0 in shape_of(operand) or \
-            not _strided_slice_below(operand):
+    if not dims or not is_static(operand) or 0 in shape_of(operand):
+        return None
+    dynamic = _strided_dynamic_slice(operand)
+    if dynamic is not None:
+        return [_reverse_before_dynamic_slice(dynamic, list(dims))]
+    if not _strided_slice_below(operand):
         return None
     view = _view(operand)
     if view is not None and view.name == "stablehlo.transpose":

@@ -1641,6 +1641,13 @@ def test_concatenate_of_conditional_cpu():
     assert replay("concatenate_of_conditional_cpu") is None
 
 
+def test_reverse_of_dynamic_column_cpu():
+    """Seed 116 program 68: a reverse of a [5, 1] dynamic_slice column of a bf16 [6, 8] failed
+    IREE's llvm-cpu compile ('LLVM Translation failed ... unrealized_conversion_cast') like a
+    reverse of a strided slice; shlo-reverse-before-strided-slices slices the reverse."""
+    assert replay("reverse_of_dynamic_column_cpu") is None
+
+
 def test_reverse_of_strided_slice_cpu():
     """Seed 101 programs 466 and 492: a reverse of a strided slice (bf16[16][3:9:2]; also
     u32[16, 8]) failed IREE's llvm-cpu compile ('LLVM Translation failed ...

@@ -63,3 +63,19 @@ func.func @bitcast(%x: tensor<1024xui8>) -> tensor<205xi8> {
   %2 = stablehlo.reverse %1, dims = [0] : tensor<205xi8>
   return %2 : tensor<205xi8>
 }
+
+// A reverse of a dynamic_slice whose rows lie apart (a column): the dynamic_slice of the
+// reverse, the reversed dimension's start clamped to [0, 6 - 5] and mirrored, the other kept.
+// CHECK-LABEL: func.func @dynamic_column
+// CHECK-DAG:     %[[TOP:.*]] = stablehlo.constant dense<1> : tensor<i32>
+// CHECK-DAG:     %[[ZERO:.*]] = stablehlo.constant dense<0> : tensor<i32>
+// CHECK:         %[[C:.*]] = stablehlo.clamp %[[ZERO]], %arg1, %[[TOP]]
+// CHECK:         %[[M:.*]] = stablehlo.subtract %[[TOP]], %[[C]]
+// CHECK:         %[[R:.*]] = stablehlo.reverse %arg0, dims = [0]
+// CHECK:         stablehlo.dynamic_slice %[[R]], %[[M]], %arg2, sizes = [5, 1]
+// CHECK-NOT:     stablehlo.reverse
+func.func @dynamic_column(%x: tensor<6x8xbf16>, %i: tensor<i32>, %j: tensor<i32>) -> tensor<5x1xbf16> {
+  %0 = stablehlo.dynamic_slice %x, %i, %j, sizes = [5, 1] : (tensor<6x8xbf16>, tensor<i32>, tensor<i32>) -> tensor<5x1xbf16>
+  %1 = stablehlo.reverse %0, dims = [0] : tensor<5x1xbf16>
+  return %1 : tensor<5x1xbf16>
+}
