@@ -135,22 +135,26 @@ class CopyOverlappingUpdates(Pass):
                 _fence_updates_after_control_flow(update)
 
 
+def _back(value: ir.Value, names) -> ir.Value:
+    """`value` followed back through the first operands of ops named in `names`."""
+    while isinstance(value, ir.OpResult) and value.owner.name in names:
+        value = value.owner.operands[0]
+    return value
+
+
+_VIEWS_AND_PADS = BUFFER_VIEWS | {"stablehlo.pad"}
+
+
 def _root(value: ir.Value, fenced: bool = False) -> ir.Value:
     """The value `value` is a view (BUFFER_VIEWS) or a pad of (`fenced`: or a fusion barrier's
     result of), followed back as far as it goes."""
-    while isinstance(value, ir.OpResult) and (
-            value.owner.name in BUFFER_VIEWS or value.owner.name == "stablehlo.pad" or
-            fenced and value.owner.name == extras.FUSION_BARRIER):
-        value = value.owner.operands[0]
-    return value
+    return _back(value, (_VIEWS_AND_PADS | {extras.FUSION_BARRIER}) if fenced else _VIEWS_AND_PADS)
 
 
 def _unfenced(value: ir.Value) -> ir.Value:
     """`value`, or what the fusion barriers it is the result of read (IREE drops a barrier
     between two values it reads the same way: the barrier's result is its operand)."""
-    while isinstance(value, ir.OpResult) and value.owner.name == extras.FUSION_BARRIER:
-        value = value.owner.operands[0]
-    return value
+    return _back(value, (extras.FUSION_BARRIER,))
 
 
 def _copy_own_updates(scatter: ir.Operation) -> None:
@@ -271,8 +275,7 @@ def _computed(value: ir.Value) -> bool:
     """Whether `value` is computed by a dispatch: not an argument, a constant or a barrier,
     nor a slice, reshape or bitcast of one (a convert, a broadcast or a transpose of an
     argument is a dispatch)."""
-    while isinstance(value, ir.OpResult) and value.owner.name in _NO_DISPATCH:
-        value = value.owner.operands[0]
+    value = _back(value, _NO_DISPATCH)
     return isinstance(value, ir.OpResult) and value.owner.name not in (
         "stablehlo.constant", "stablehlo.optimization_barrier")
 

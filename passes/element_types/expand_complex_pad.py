@@ -28,6 +28,7 @@ from iree.compiler import ir
 
 from shlo.dialect import stablehlo
 from shlo.dialect.rebuild import arguments
+from ..expand.expand_reduce_window import window_attributes
 from ..lib import builders as extras
 from ..lib.expr import Num, complex_, element_of, imag, is_complex, is_narrow_float, real
 from ..op_rules import RulesPass
@@ -40,13 +41,11 @@ def _lowered_as_pad(op: ir.Operation) -> bool:
         return True
     if op.name != "stablehlo.reduce_window" or len(op.operands) != 2:
         return False
-    attrs = {name: op.attributes[name] for name in op.attributes}
-    windows = list(ir.DenseI64ArrayAttr(attrs["window_dimensions"]))
-    dilated = "base_dilations" in attrs and any(
-        d != 1 for d in ir.DenseI64ArrayAttr(attrs["base_dilations"]))
-    padded = "padding" in attrs and any(
-        int(p) for p in ir.DenseIntElementsAttr(attrs["padding"]))
-    return all(w == 1 for w in windows) and (dilated or padded)
+    _, kw = arguments(op)
+    window, _, base, _, padding = window_attributes(
+        kw, ir.RankedTensorType(op.operands[0].type).rank)
+    return all(w == 1 for w in window) and (
+        any(b != 1 for b in base) or any(p != [0, 0] for p in padding))
 
 
 def _padded_pad(op: ir.Operation) -> bool:

@@ -32,13 +32,18 @@ VULKAN_DEFAULT = ("lstm_scan", "moe_layer")
 def test_model_agrees_with_xla_on_vulkan(name):
     """Every whole program on Vulkan (shlo's defaults) against XLA on the CPU, on its first
     call and on a second one."""
+    _agrees_on_vulkan(MODELS[name], calls=2)
+
+
+def _agrees_on_vulkan(model, calls: int) -> None:
+    """`model` at its small size compiled for Vulkan, each of `calls` calls against XLA."""
     from conftest import vulkan_or_skip
     vulkan_or_skip()
-    p = bench_models.prepare(MODELS[name], small=True)
+    p = bench_models.prepare(model, small=True)
     executable = p.shlo_compile("vulkan")
     want = p.xla_call()
-    for call in range(2):
-        assert bench_models.disagreement(MODELS[name], executable(*p.args), want) is None, call
+    for call in range(calls):
+        assert bench_models.disagreement(model, executable(*p.args), want) is None, call
 
 
 def test_later_calls_of_a_bf16_training_step_on_vulkan():
@@ -46,14 +51,7 @@ def test_later_calls_of_a_bf16_training_step_on_vulkan():
     memoized command buffers every call after the first returned NaNs and 1.7e37s in the
     embedding and Adam's moments, silently (the vulkan target compiles without them:
     docs/iree_gaps.md, vk-memoized-command-buffers)."""
-    from conftest import vulkan_or_skip
-    vulkan_or_skip()
-    model = MODELS["transformer_train_bf16"]
-    p = bench_models.prepare(model, small=True)
-    executable = p.shlo_compile("vulkan")
-    want = p.xla_call()
-    for call in range(3):
-        assert bench_models.disagreement(model, executable(*p.args), want) is None, call
+    _agrees_on_vulkan(MODELS["transformer_train_bf16"], calls=3)
 
 
 def test_models_run_on_vulkan():
@@ -72,14 +70,7 @@ def test_transformer_decode_on_vulkan_keeps_its_device():
     """The decode loop, eight runs on Vulkan against XLA: without vk-loop-index-readback its
     per-trip host read raced IREE's queue, and lavapipe lost the device in a third of the
     runs at this size, half at full size (docs/iree_gaps.md)."""
-    from conftest import vulkan_or_skip
-    vulkan_or_skip()
-    model = MODELS["transformer_decode"]
-    p = bench_models.prepare(model, small=True)
-    executable = p.shlo_compile("vulkan")
-    want = p.xla_call()
-    for _ in range(8):
-        assert bench_models.disagreement(model, executable(*p.args), want) is None
+    _agrees_on_vulkan(MODELS["transformer_decode"], calls=8)
 
 
 def test_a_baseline_without_a_pass_is_checked_and_timed_in_the_same_rounds():

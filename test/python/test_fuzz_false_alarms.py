@@ -376,9 +376,8 @@ def test_sort_of_computed_nans():
     """Seed 113 program 316 (vulkan): a total-order sort of sqrt of f16 values, half of them
     negative: the generator made sqrt's NaNs +NaN with select(x != x, NaN, x), which XLA folds
     to x, so XLA sorted x86's -NaN first (the reference interpreter and shlo on vulkan: +NaN
-    last);
-    the NaNs are now abs(x). shlo's cpu folds it as XLA does; against the interpreter alone
-    the folded form is the one that differs."""
+    last); the NaNs are now abs(x). shlo's cpu folds it as XLA does; against the interpreter
+    alone the folded form is the one that differs."""
     x = np.random.default_rng(316).uniform(-3, 3, 2048).astype(np.float16)
     program = P.Program([P.Param("p2", x.shape, "F16")],
                         [P.Node("n4", "unary", ["p2"], 229649483),
