@@ -225,16 +225,27 @@ def bounded_contraction(op: ir.Operation, limit: int):
     contracting dimension cut into blocks (zero padded) that become a batch dimension, the
     products of the blocks then summed."""
     (lhs, rhs), kw = arguments(op)
-    lt, rt = (ir.RankedTensorType(v.type) for v in (lhs, rhs))
-    lc, rc = list(kw["lhs_contracting_dimensions"]), list(kw["rhs_contracting_dimensions"])
+    lt = ir.RankedTensorType(lhs.type)
+    lc = list(kw["lhs_contracting_dimensions"])
     total = math.prod(lt.shape[d] for d in lc)
-    if not (lt.has_static_shape and rt.has_static_shape) or total <= limit:
+    if not (lt.has_static_shape and ir.RankedTensorType(rhs.type).has_static_shape) \
+            or total <= limit:
         return None
     i = max(range(len(lc)), key=lambda k: lt.shape[lc[k]])
     size = lt.shape[lc[i]]
     a, b = _blocks(size, max(1, limit // (total // size)))
-    lhs = _cut(lhs, _zero(lt.element_type), lc[i], a, b)
-    rhs = _cut(rhs, _zero(rt.element_type), rc[i], a, b)
+    return [contraction_in_blocks(lhs, rhs, kw, op.results[0].type, i, a, b)[0]]
+
+
+def contraction_in_blocks(lhs: ir.Value, rhs: ir.Value, kw: dict, result_type: ir.Type, i: int,
+                          a: int, b: int) -> tuple[ir.Value, ir.Operation]:
+    """The dot_general of `lhs` and `rhs` (`kw`: its attributes, as `arguments` gives them)
+    with contracting dimension pair `i` cut into `a` blocks of `b` (zero padded) that become
+    the last batch dimension: (the blocks' products summed, the dot_general of the blocks)."""
+    kw = dict(kw)
+    lc, rc = list(kw["lhs_contracting_dimensions"]), list(kw["rhs_contracting_dimensions"])
+    lhs = _cut(lhs, _zero(element_of(lhs)), lc[i], a, b)
+    rhs = _cut(rhs, _zero(element_of(rhs)), rc[i], a, b)
 
     def moved(dims, cut):           # dimension numbers after `cut` became [a, b]
         return [d + 1 if d > cut else d for d in dims]
@@ -244,12 +255,12 @@ def bounded_contraction(op: ir.Operation, limit: int):
               rhs_batching_dimensions=moved(rb, rc[i]) + [rc[i]],
               lhs_contracting_dimensions=[d + 1 if d >= lc[i] else d for d in lc],
               rhs_contracting_dimensions=[d + 1 if d >= rc[i] else d for d in rc])
-    result = ir.RankedTensorType(op.results[0].type)
+    result = ir.RankedTensorType(result_type)
     shape = list(result.shape)
     kw["result_type"] = _tensor(shape[:len(lb)] + [a] + shape[len(lb):], result.element_type)
     parts = stablehlo.dot_general(lhs, rhs, **kw)
-    return [stablehlo.reduce([parts], [_zero(result.element_type)], dimensions=[len(lb)],
-                             body=lambda x, y: stablehlo.add(x, y))]
+    return (stablehlo.reduce([parts], [_zero(result.element_type)], dimensions=[len(lb)],
+                             body=lambda x, y: stablehlo.add(x, y)), parts.owner)
 
 
 # ---- scatter --------------------------------------------------------------------------------

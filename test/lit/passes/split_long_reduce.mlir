@@ -47,13 +47,82 @@ func.func @no_dimension(%x: tensor<16xf32>) -> tensor<16xf32> {
   return %0 : tensor<16xf32>
 }
 
-// A reduced dimension 64 does not divide: the largest of 32, 16, 8 that does.
+// No part count of 8 to 64 divides 65576 into whole vectors: the parts take its leading
+// 65536 elements, 16 of 4096 (a part reads at least 4096), and the 40 left are reduced on
+// their own.
 // CHECK-LABEL: func.func @odd_length
-// CHECK:         stablehlo.reshape %arg0 : (tensor<65576xf32>) -> tensor<8x8197xf32>
+// CHECK:         %[[Z:.*]] = stablehlo.constant dense<1.000000e+00>
+// CHECK:         %[[H:.*]] = stablehlo.slice %arg0 [0:65536]
+// CHECK:         %[[S:.*]] = stablehlo.reshape %[[H]] : (tensor<65536xf32>) -> tensor<16x4096xf32>
+// CHECK:         %[[P:.*]] = stablehlo.reduce(%[[S]] init: %[[Z]]) applies stablehlo.multiply across dimensions = [1] {shlo.canonical}
+// CHECK:         %[[R:.*]] = stablehlo.reduce(%[[P]] init: %[[Z]]) applies stablehlo.multiply across dimensions = [0] :
+// CHECK:         %[[T:.*]] = stablehlo.slice %arg0 [65536:65576]
+// CHECK:         %[[U:.*]] = stablehlo.reduce(%[[T]] init: %[[Z]]) applies stablehlo.multiply across dimensions = [0] {shlo.canonical}
+// CHECK:         %[[M:.*]] = stablehlo.multiply %[[R]], %[[U]]
+// CHECK:         return %[[M]]
 func.func @odd_length(%x: tensor<65576xf32>) -> tensor<f32> {
   %z = stablehlo.constant dense<1.0> : tensor<f32>
   %0 = stablehlo.reduce(%x init: %z) applies stablehlo.multiply across dimensions = [0] : (tensor<65576xf32>, tensor<f32>) -> tensor<f32>
   return %0 : tensor<f32>
+}
+
+// 1000000 = 50 x 20000: 50 parts of whole vectors rather than 64 of 15625 elements.
+// CHECK-LABEL: func.func @whole_vectors
+// CHECK:         stablehlo.reshape %arg0 : (tensor<1000000xf32>) -> tensor<50x20000xf32>
+func.func @whole_vectors(%x: tensor<1000000xf32>) -> tensor<f32> {
+  %z = stablehlo.constant dense<0.0> : tensor<f32>
+  %0 = stablehlo.reduce(%x init: %z) applies stablehlo.add across dimensions = [0] : (tensor<1000000xf32>, tensor<f32>) -> tensor<f32>
+  return %0 : tensor<f32>
+}
+
+// A vector dot of a prime length: a leading piece of 40 x 4160 products as a batch, summed,
+// plus the product of the 267 left.
+// CHECK-LABEL: func.func @vector_dot
+// CHECK-DAG:     %[[A:.*]] = stablehlo.slice %arg0 [0:166400]
+// CHECK-DAG:     %[[B:.*]] = stablehlo.slice %arg1 [0:166400]
+// CHECK-DAG:     %[[RA:.*]] = stablehlo.reshape %[[A]] : (tensor<166400xf32>) -> tensor<40x4160xf32>
+// CHECK-DAG:     %[[RB:.*]] = stablehlo.reshape %[[B]] : (tensor<166400xf32>) -> tensor<40x4160xf32>
+// CHECK:         %[[D:.*]] = stablehlo.dot_general %[[RA]], %[[RB]], batching_dims = [0] x [0], contracting_dims = [1] x [1] {shlo.canonical} : (tensor<40x4160xf32>, tensor<40x4160xf32>) -> tensor<40xf32>
+// CHECK:         %[[S:.*]] = stablehlo.reduce(%[[D]] init: %{{.*}}) applies stablehlo.add across dimensions = [0]
+// CHECK-DAG:     %[[TA:.*]] = stablehlo.slice %arg0 [166400:166667]
+// CHECK-DAG:     %[[TB:.*]] = stablehlo.slice %arg1 [166400:166667]
+// CHECK:         %[[T:.*]] = stablehlo.dot_general %[[TA]], %[[TB]], contracting_dims = [0] x [0] {shlo.canonical}
+// CHECK:         %[[R:.*]] = stablehlo.add %[[S]], %[[T]]
+// CHECK:         return %[[R]]
+func.func @vector_dot(%x: tensor<166667xf32>, %y: tensor<166667xf32>) -> tensor<f32> {
+  %0 = stablehlo.dot_general %x, %y, contracting_dims = [0] x [0] : (tensor<166667xf32>, tensor<166667xf32>) -> tensor<f32>
+  return %0 : tensor<f32>
+}
+
+// A matrix-vector product into 8 results, batched: the parts are a batch dimension of both
+// operands, the products of each part summed over the parts.
+// CHECK-LABEL: func.func @matvec
+// CHECK-DAG:     stablehlo.reshape %arg0 : (tensor<2x8x131072xf32>) -> tensor<2x8x32x4096xf32>
+// CHECK-DAG:     stablehlo.reshape %arg1 : (tensor<2x131072xf32>) -> tensor<2x32x4096xf32>
+// CHECK:         %[[D:.*]] = stablehlo.dot_general %{{.*}}, %{{.*}}, batching_dims = [0, 2] x [0, 1], contracting_dims = [3] x [2] {shlo.canonical} : (tensor<2x8x32x4096xf32>, tensor<2x32x4096xf32>) -> tensor<2x32x8xf32>
+// CHECK:         stablehlo.reduce(%[[D]] init: %{{.*}}) applies stablehlo.add across dimensions = [1] : (tensor<2x32x8xf32>, tensor<f32>) -> tensor<2x8xf32>
+func.func @matvec(%m: tensor<2x8x131072xf32>, %v: tensor<2x131072xf32>) -> tensor<2x8xf32> {
+  %0 = stablehlo.dot_general %m, %v, batching_dims = [0] x [0], contracting_dims = [2] x [1] : (tensor<2x8x131072xf32>, tensor<2x131072xf32>) -> tensor<2x8xf32>
+  return %0 : tensor<2x8xf32>
+}
+
+// Negative: a product into more than 64 results, a prime length that is not a leading
+// piece of either operand (rows of a matrix), a short one, a complex one and a vector dot of
+// whole vectors (IREE's own is as fast) stay whole.
+// CHECK-LABEL: func.func @whole_products
+// CHECK-NOT:     shlo.canonical
+// CHECK:         return
+func.func @whole_products(%a: tensor<16x65536xf32>, %b: tensor<65536x16xf32>,
+                          %m: tensor<4x166667xf32>, %v: tensor<166667xf32>,
+                          %s: tensor<8192xf32>, %c: tensor<65536xcomplex<f32>>,
+                          %w: tensor<1048576xf32>)
+    -> (tensor<16x16xf32>, tensor<4xf32>, tensor<f32>, tensor<complex<f32>>, tensor<f32>) {
+  %0 = stablehlo.dot_general %a, %b, contracting_dims = [1] x [0] : (tensor<16x65536xf32>, tensor<65536x16xf32>) -> tensor<16x16xf32>
+  %1 = stablehlo.dot_general %m, %v, contracting_dims = [1] x [0] : (tensor<4x166667xf32>, tensor<166667xf32>) -> tensor<4xf32>
+  %2 = stablehlo.dot_general %s, %s, contracting_dims = [0] x [0] : (tensor<8192xf32>, tensor<8192xf32>) -> tensor<f32>
+  %3 = stablehlo.dot_general %c, %c, contracting_dims = [0] x [0] : (tensor<65536xcomplex<f32>>, tensor<65536xcomplex<f32>>) -> tensor<complex<f32>>
+  %4 = stablehlo.dot_general %w, %w, contracting_dims = [0] x [0] : (tensor<1048576xf32>, tensor<1048576xf32>) -> tensor<f32>
+  return %0, %1, %2, %3, %4 : tensor<16x16xf32>, tensor<4xf32>, tensor<f32>, tensor<complex<f32>>, tensor<f32>
 }
 
 // Negative: a sum whose init is not 0 (it would be added once per part), too few elements,
