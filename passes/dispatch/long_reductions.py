@@ -35,6 +35,9 @@ from ..lib.builders import fusion_barrier
 from ..custom_calls.cumulative_window import IDENTITIES, is_identity
 from ..op_rules import CANONICAL
 
+COMBINE = {"stablehlo.add": stablehlo.add, "stablehlo.multiply": stablehlo.multiply,
+           "stablehlo.maximum": stablehlo.maximum, "stablehlo.minimum": stablehlo.minimum,
+           "stablehlo.and": stablehlo.and_, "stablehlo.or": stablehlo.or_}
 IN_LINE = 16        # pieces of a split written out one after another; more become a loop
 TRIPS = 16          # trips of such a loop, at most (each does as many pieces)
 
@@ -130,10 +133,12 @@ def _reshape(x: ir.Value, shape) -> ir.Value:
     return stablehlo.reshape(x, result_type=_tensor(shape, element_of(x)))
 
 
-def _scan(inputs, inits, body, dim: int, reverse: bool, limit: int) -> list[ir.Value]:
+def _scan(inputs, inits, body, dim: int, reverse: bool, limit: int,
+          combine=None) -> list[ir.Value]:
     """The inclusive scan along `dim` of a window over the whole dimension (`reverse`: from its
     end), blocked: a scan within blocks of at most `limit`, a scan of the block totals (split
-    again when longer than `limit`), and each block's exclusive prefix combined with it."""
+    again when longer than `limit`), and each block's exclusive prefix combined with it (by
+    `combine`, the body's one op, where given; else by a reduce with the body)."""
     shape = list(ir.RankedTensorType(inputs[0].type).shape)
     rank, n = len(shape), shape[dim]
     if n <= limit:
@@ -144,11 +149,11 @@ def _scan(inputs, inits, body, dim: int, reverse: bool, limit: int) -> list[ir.V
                                                 padding=padding, body=body))
     a, b = _blocks(n, limit)
     blocked = [_cut(x, f, dim, a, b, at_end=not reverse) for x, f in zip(inputs, inits)]
-    local = _scan(blocked, inits, body, dim + 1, reverse, limit)            # [.., a, b, ..]
+    local = _scan(blocked, inits, body, dim + 1, reverse, limit, combine)   # [.., a, b, ..]
     last = 0 if reverse else b - 1
     totals = [_reshape(_slice(v, dim + 1, last, last + 1), shape[:dim] + [a] + shape[dim + 1:])
               for v in local]
-    before = _scan(totals, inits, body, dim, reverse, limit)                # [.., a, ..]
+    before = _scan(totals, inits, body, dim, reverse, limit, combine)       # [.., a, ..]
     one = shape[:dim] + [1] + shape[dim + 1:]
     starts = [stablehlo.broadcast_in_dim(f, broadcast_dimensions=[],
                                          result_type=_tensor(one, element_of(f)))
@@ -161,34 +166,62 @@ def _scan(inputs, inits, body, dim: int, reverse: bool, limit: int) -> list[ir.V
     prefix = [stablehlo.broadcast_in_dim(
         p, broadcast_dimensions=[d for d in range(rank + 1) if d != dim + 1],
         result_type=_tensor(full, element_of(p))) for p in prefix]
-    pairs = [stablehlo.concatenate([_reshape(u, full + [1]) for u in (
-        (v, p) if reverse else (p, v))], dimension=rank + 1) for v, p in zip(local, prefix)]
-    combined = _results(stablehlo.reduce(pairs, inits, dimensions=[rank + 1], body=body))
+    if combine is not None:
+        combined = [combine(*((v, p) if reverse else (p, v))) for v, p in zip(local, prefix)]
+    else:
+        pairs = [stablehlo.concatenate([_reshape(u, full + [1]) for u in (
+            (v, p) if reverse else (p, v))], dimension=rank + 1) for v, p in zip(local, prefix)]
+        combined = _results(stablehlo.reduce(pairs, inits, dimensions=[rank + 1], body=body))
     flat = [_reshape(v, shape[:dim] + [a * b] + shape[dim + 1:]) for v in combined]
     start = a * b - n if reverse else 0
     return [_slice(v, dim, start, start + n) for v in flat] if a * b != n else flat
 
 
+def _cumulative(op: ir.Operation) -> tuple[int, bool] | None:
+    """(the dimension, whether from its end) where `op` is a cumulative reduce_window with
+    static shapes: a window over a whole dimension, padded by its size - 1 on one side, and
+    1 elsewhere (jnp.cumsum, cummax, ...); else None."""
+    from ..expand.expand_reduce_window import window_attributes
+    t = ir.RankedTensorType(op.operands[0].type)
+    if not t.has_static_shape:
+        return None
+    window, strides, base, dilation, padding = window_attributes(arguments(op)[1], t.rank)
+    moved = [d for d in range(t.rank) if window[d] != 1 or padding[d] != [0, 0]]
+    if base != [1] * t.rank or dilation != [1] * t.rank or strides != [1] * t.rank \
+            or len(moved) != 1:
+        return None
+    dim, n = moved[0], t.shape[moved[0]]
+    if window[dim] != n or padding[dim] not in ([n - 1, 0], [0, n - 1]):
+        return None
+    return dim, padding[dim] == [0, n - 1]
+
+
+def blocked_scan(op: ir.Operation, limit: int):
+    """A cumulative reduce_window (`_cumulative`) longer than `limit` as a blocked scan
+    (`_scan`); None for any other. Its init must be one the blocks may repeat."""
+    found = _cumulative(op)
+    if found is None or ir.RankedTensorType(op.operands[0].type).shape[found[0]] <= limit:
+        return None
+    (inputs, inits), kw = arguments(op)
+    one = binary_body(op) if len(inputs) == 1 else None
+    return _scan(inputs, list(inits), kw["body"], *found, limit, one and COMBINE.get(one.name))
+
+
 def bounded_window(op: ir.Operation, limit: int):
-    """A reduce_window whose windows hold more than `limit` elements: a cumulative one (a
-    window over a whole dimension padded by its size - 1 on one side: jnp.cumsum, cummax, ...)
-    as a blocked scan; one whose windows tile the input (strides = window, no padding) as a
-    reduce of the tiles; any other raises PassError."""
+    """A reduce_window whose windows hold more than `limit` elements: a cumulative one as a
+    blocked scan; one whose windows tile the input (strides = window, no padding) as a reduce
+    of the tiles; any other raises PassError."""
     from ..expand.expand_reduce_window import window_attributes
     (inputs, inits), kw = arguments(op)
     t = ir.RankedTensorType(inputs[0].type)
     window, strides, base, dilation, padding = window_attributes(kw, t.rank)
     if not t.has_static_shape or math.prod(window) <= limit:
         return None
+    if _cumulative(op) is not None:
+        _check_identity(op, inits)
+        return blocked_scan(op, limit)
     shape = list(t.shape)
-    moved = [d for d in range(t.rank) if window[d] != 1 or padding[d] != [0, 0]]
     plain = base == dilation == [1] * t.rank
-    if plain and strides == [1] * t.rank and len(moved) == 1:
-        dim, n = moved[0], shape[moved[0]]
-        if window[dim] == n and padding[dim] in ([n - 1, 0], [0, n - 1]):
-            _check_identity(op, inits)
-            return _scan(inputs, list(inits), kw["body"], dim, padding[dim] == [0, n - 1],
-                         limit)
     if plain and strides == window and all(p == [0, 0] for p in padding):
         tiled = []
         for x in inputs:

@@ -46,14 +46,15 @@ func.func @variadic(%x: tensor<8x3x4xf32>, %i: tensor<8x3x4xi32>) -> (tensor<3xf
 }
 
 // A cumulative sum of 40: scans within 3 blocks of 14 (padded at the end), a scan of the
-// block totals, each block's exclusive prefix combined with it by the body, sliced back.
+// block totals, each block's exclusive prefix combined with it by the body's op, sliced back.
 // CHECK-LABEL: func.func @cumsum
 // CHECK:         stablehlo.reshape %{{.*}} : (tensor<42xf32>) -> tensor<3x14xf32>
 // CHECK:         "stablehlo.reduce_window"{{.*}}padding = dense<{{\[\[}}0, 0], [13, 0]]>{{.*}}window_dimensions = array<i64: 1, 14>
 // CHECK:         stablehlo.slice %{{.*}} [0:3, 13:14]
 // CHECK:         "stablehlo.reduce_window"{{.*}}padding = dense<{{\[\[}}2, 0]]>{{.*}}window_dimensions = array<i64: 3>
 // CHECK:         stablehlo.concatenate
-// CHECK:         stablehlo.reduce(%{{.*}} init: %{{.*}}) applies stablehlo.add across dimensions = [2] : (tensor<3x14x2xf32>, tensor<f32>) -> tensor<3x14xf32>
+// CHECK:         %[[P:.*]] = stablehlo.broadcast_in_dim %{{.*}}, dims = [0] : (tensor<3xf32>) -> tensor<3x14xf32>
+// CHECK:         stablehlo.add %[[P]], %{{.*}} : tensor<3x14xf32>
 // CHECK:         stablehlo.slice %{{.*}} [0:40] : (tensor<42xf32>) -> tensor<40xf32>
 func.func @cumsum(%x: tensor<40xf32>) -> tensor<40xf32> {
   %z = stablehlo.constant dense<0.0> : tensor<f32>
