@@ -61,6 +61,8 @@ def _parts(length: int, work: int, align: int, contiguous: bool) -> tuple[int, i
     PARTS allows: the whole dimension where the parts divide it into whole `align`-element
     vectors; else (with `contiguous`) a piece of whole vectors, the rest left over; else the
     whole dimension in parts of any length. None where no cut pays."""
+    if not length:
+        return None
     def pays(parts, piece):
         return work // length * piece // parts >= MIN_PART
     for parts in PARTS:

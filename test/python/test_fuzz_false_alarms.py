@@ -421,3 +421,34 @@ def test_scatter_into_a_view_of_its_updates_source():
     want[:, 0, 0, 0] += y.ravel()[:3]
     got = shlo.compile(str(built.module), target="cpu", cache=False)(x)
     np.testing.assert_allclose(np.asarray(got), want, rtol=1e-6)
+
+
+def test_maximum_of_a_clamp_by_crossed_bounds():
+    """Seed 121 program 192: maximum(clamp(p, p, hi), p) with hi < p is p, but XLA's simplifier
+    takes a clamp's min <= max and returned the clamp (-64 for 1). XLA is no oracle for a
+    clamp by data bounds; the program it checks (`xla_safe`) orders the bounds."""
+    p = np.ones((2, 5), np.int32)
+    program = P.Program([P.Param("p0", p.shape, "S32"), P.Param("p2", (1,), "S64")],
+                        [P.Node("n0", "fft", ["p2"], 1063071270),
+                         P.Node("n3", "clamp", ["p0", "p0", "n0"], 976123183),
+                         P.Node("n4", "binary", ["n3", "p0"], 952645343)], ["n4"],
+                        [p, np.array([-15], np.int64)])
+    assert "a clamp by bounds that may cross" in P.build(program).xla_wrong
+    assert not P.build(program, xla_safe=True).xla_wrong
+    _passes_on_cpu(program)
+
+
+def test_imaginary_part_of_a_quotient_by_itself():
+    """Seed 121 program 30: imag(z / z) is 0 up to z's rounding (XLA -6.8e-9, shlo -0.0 for
+    |z| ~ 1000): a part of a complex value errs relative to |z|, not to the part's own
+    magnitude."""
+    z = (np.array([-456, -1587, -588, -260, 258, -162, 558, 1, -2747, 205, -892, -966, 703,
+                   -1747, 91, -1004]) + 1j * np.array(
+        [379, 353, 1296, 446, -434, 2078, -16, 630, -67, -1631, 1169, 502, -864, 162, 176,
+         -656])).astype(np.complex64)
+    program = P.Program([P.Param("p0", z.shape, "C64")],
+                        [P.Node("n1", "binary", ["p0", "p0"], 548736669),
+                         P.Node("n3", "unary", ["n1"], 176576282),
+                         P.Node("n5", "convolution", ["p0", "p0"], 230669026)], ["n3", "n5"],
+                        [z])
+    _passes_on_cpu(program)

@@ -152,3 +152,16 @@ func.func @unchanged(%x: tensor<1048576xf32>, %s: tensor<8192xf32>, %m: tensor<1
   %5 = stablehlo.reduce(%cx init: %zc) applies stablehlo.add across dimensions = [0] : (tensor<1048576xcomplex<f32>>, tensor<complex<f32>>) -> tensor<complex<f32>>
   return %0, %1, %2, %3#0, %3#1, %4, %5 : tensor<f32>, tensor<f32>, tensor<128xf32>, tensor<f32>, tensor<i32>, tensor<f32>, tensor<complex<f32>>
 }
+
+// Negative: empty reductions and products (shlo-fuzz seed 121: a division by zero).
+// CHECK-LABEL: func.func @empty
+// CHECK-NOT:     shlo.canonical
+// CHECK:         return
+func.func @empty(%x: tensor<0xf32>, %y: tensor<0x64x31xf32>, %m: tensor<4x0xf32>, %v: tensor<0xf32>)
+    -> (tensor<f32>, tensor<f32>, tensor<4xf32>) {
+  %z = stablehlo.constant dense<0.0> : tensor<f32>
+  %0 = stablehlo.reduce(%x init: %z) applies stablehlo.add across dimensions = [0] : (tensor<0xf32>, tensor<f32>) -> tensor<f32>
+  %1 = stablehlo.reduce(%y init: %z) applies stablehlo.add across dimensions = [0, 1, 2] : (tensor<0x64x31xf32>, tensor<f32>) -> tensor<f32>
+  %2 = stablehlo.dot_general %m, %v, contracting_dims = [1] x [0] : (tensor<4x0xf32>, tensor<0xf32>) -> tensor<4xf32>
+  return %0, %1, %2 : tensor<f32>, tensor<f32>, tensor<4xf32>
+}
