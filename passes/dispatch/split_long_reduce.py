@@ -3,12 +3,14 @@ first over PARTS slices of the input side by side, so that IREE spreads it over 
 
 IREE gives each result of a reduce to one workgroup. A reduce with fewer results than
 threads leaves threads idle (docs/iree_gaps.md#shlo-split-long-reduce). The input's
-outermost reduced dimension that PARTS divides is cut into [PARTS, rest]: the first reduce keeps the PARTS
-dimension, the second reduces it. A column reduction (kept dimensions innermost: batch-norm's
-sums of [16, 32, 32, 32] over the first three) is split where all its elements make MIN_PART
-a part. Where no part count divides a reduced dimension, the parts take its leading piece
-(whole vectors a part where it is the innermost dimension) and the rest is reduced on its own
-(else IREE reduces such a dimension with one scalar chain: 3x slower and 100x less accurate).
+outermost reduced dimension that a part count of PARTS divides (into whole vectors, where it
+is the innermost dimension) is cut into [parts, rest], the most parts that leave each at
+least MIN_PART elements: the first reduce keeps the parts dimension, the second reduces it.
+A column reduction (kept dimensions innermost: batch-norm's sums of [16, 32, 32, 32] over
+the first three) is split where all its elements make MIN_PART a part. Where no part count
+divides a reduced dimension, the parts take its leading piece (whole vectors a part where it
+is the innermost dimension) and the rest is reduced on its own (else IREE reduces such a
+dimension with one scalar chain: 3x slower and 100x less accurate).
 A dot_general into few results is split the same way along its longest contracting
 dimension, the parts becoming a batch dimension (IREE's product accumulates along the whole
 contraction: a vector dot of 166667 elements was 3.6x slower than XLA's, 2e-6 off against
@@ -50,7 +52,7 @@ from ..op_rules import CANONICAL, RulesPass, apply_rules
 PARTS = range(64, 7, -1)        # the parts a split reduction is cut into: the most that pay
 MIN_PART = 4096                 # elements each part reduces, at least
 MAX_RESULTS = 64                # reduces with more results than this keep IREE's threads busy
-VECTOR = 16                     # elements of a vector: a part's length, where the parts take a piece
+VECTOR = 16                     # elements of a vector: what a part holds a whole number of
 IDEMPOTENT = frozenset({"stablehlo.maximum", "stablehlo.minimum", "stablehlo.and",
                         "stablehlo.or"})
 
@@ -63,6 +65,7 @@ def _parts(length: int, work: int, align: int, contiguous: bool) -> tuple[int, i
     whole dimension in parts of any length. None where no cut pays."""
     if not length:
         return None
+
     def pays(parts, piece):
         return work // length * piece // parts >= MIN_PART
     for parts in PARTS:
@@ -190,8 +193,10 @@ def _blocked_scan(op: ir.Operation, length: int):
     IREE scans a dimension in one chain: a cumsum of 1M floats was 2.2e-5 off (XLA 2.1e-7;
     blocked 4.2e-7 and 1.7x faster, docs/performance.md)."""
     combine = binary_body(op)
-    if len(op.operands) != 2 or combine is None or combine.name not in COMBINE:
-        return None
+    element = element_of(op.operands[0])
+    if (len(op.operands) != 2 or combine is None or combine.name not in COMBINE
+            or not (is_float(element) or isinstance(element, ir.IntegerType))):
+        return None         # (complex scans stay whole)
     if combine.name not in IDEMPOTENT and not is_identity(op.operands[1], combine.name):
         return None
     return blocked_scan(op, length)

@@ -52,3 +52,17 @@ func.func @unchanged(%s: tensor<16xf32>, %x: tensor<40xf32>, %i: tensor<40xi32>)
     }) {window_dimensions = array<i64: 40>, padding = dense<[[39, 0]]> : tensor<1x2xi64>} : (tensor<40xf32>, tensor<40xi32>, tensor<f32>, tensor<i32>) -> (tensor<40xf32>, tensor<40xi32>)
   return %0, %1, %2, %3#0, %3#1 : tensor<16xf32>, tensor<40xf32>, tensor<20xf32>, tensor<40xf32>, tensor<40xi32>
 }
+
+// Negative: a complex cumulative product stays whole (complex scans are not split).
+// CHECK-LABEL: func.func @complex_scan
+// CHECK-NOT:     stablehlo.pad
+// CHECK:         return
+func.func @complex_scan(%x: tensor<40xcomplex<f32>>) -> tensor<40xcomplex<f32>> {
+  %one = stablehlo.constant dense<(1.0, 0.0)> : tensor<complex<f32>>
+  %0 = "stablehlo.reduce_window"(%x, %one) ({
+    ^bb0(%a: tensor<complex<f32>>, %b: tensor<complex<f32>>):
+      %r = stablehlo.multiply %a, %b : tensor<complex<f32>>
+      stablehlo.return %r : tensor<complex<f32>>
+    }) {window_dimensions = array<i64: 40>, padding = dense<[[39, 0]]> : tensor<1x2xi64>} : (tensor<40xcomplex<f32>>, tensor<complex<f32>>) -> tensor<40xcomplex<f32>>
+  return %0 : tensor<40xcomplex<f32>>
+}
