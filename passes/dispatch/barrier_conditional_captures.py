@@ -11,7 +11,8 @@ read each such tensor through one `stablehlo.optimization_barrier` in front of i
 for the tensors there, as it waits for the conditional's predicate anyway; the ops after the
 conditional read the tensors themselves. Statically shaped tensors of rank 1 or more that a
 non-constant op computes (lib's `captures`); function arguments and block arguments stay as
-they are.
+they are, and so does a branch's return of a capture as it is (fenced, Vulkan's runtime
+failed; its other reads are fenced).
 
 Conditionals inside while loops stay as they are: a loop body that IREE compiled only with
 the barrier (or with a fusion barrier) came back wrong on the CPU and on Vulkan, and a
@@ -31,18 +32,16 @@ from ..lib.loops import CONDITIONALS, inside_loop
 from .barrier_loop_captures import captures
 
 
-def _returned(value: ir.Value, conditional: ir.Operation) -> bool:
-    """Whether a branch of `conditional` returns `value` as it is."""
-    return any(use.owner.operation.name == "stablehlo.return"
-               and use.owner.operation.parent == conditional for use in value.uses)
-
-
 def _barrier(conditional: ir.Operation) -> None:
-    read = [v for v in captures(conditional) if not _returned(v, conditional)]
+    def reads(user: ir.Operation) -> bool:
+        """Whether `user` reads a capture inside `conditional` other than to return it."""
+        return user != conditional and is_inside(user, conditional) and not (
+            user.name == "stablehlo.return" and user.parent == conditional)
+    read = [v for v in captures(conditional)
+            if any(reads(use.owner.operation) for use in v.uses)]
     if read:
         extras.fence_readers(read, conditional, extras.optimization_barrier, before=True,
-                             reads=lambda user: user != conditional
-                             and is_inside(user, conditional))
+                             reads=reads)
 
 
 @dataclasses.dataclass
