@@ -20,7 +20,8 @@ from .vulkan.expansions import (complex_f32_constant, complex_window, fence_erro
                                 few_output_convolution, grouped_convolution,
                                 nan_min_max_reduce, self_difference, signed_zero_root,
                                 unit_strided_slice, unsigned_grouped_convolution)
-from .vulkan.fences import (fence_broadcast_window_results, fence_f64_operands,
+from .vulkan.fences import (fence_broadcast_window_results, fence_constant_sort_operands,
+                            fence_f64_operands,
                             fence_f64_negative_pad, fence_f64_results, fence_f64_strided_slice,
                             fence_integer_to_bf16,
                             fence_narrow_scatter_inputs, fence_narrow_window_inputs,
@@ -145,6 +146,9 @@ VULKAN_QUIRKS: tuple[Quirk, ...] = (
           "fences (fused, the i1 reads went out of bounds: a segfault, a hang or a corrupted "
           "heap; i8 -> i32 products were wrong; bf16 -> f32 failed to compile)",
           ("stablehlo.dot_general",), _VK, fence=fence_narrow_product_inputs),
+    Quirk("vk-constant-sort", "a sort of values computed from constants alone reads them "
+          "through an optimization barrier (IREE's SPIR-V codegen crashed, SIGSEGV)",
+          ("stablehlo.sort",), _VK, fence=fence_constant_sort_operands),
     Quirk("vk-complex-constant", "a complex<f32> constant as stablehlo.complex of two f32 "
           "constants (a non-splat one failed to compile)", ("stablehlo.constant",), _VK,
           rule=complex_f32_constant),

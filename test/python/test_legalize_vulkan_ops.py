@@ -1594,3 +1594,37 @@ def test_ffts_longer_than_65536_points(ctx, target):
     for name, got, want in zip(("rfft", "fft", "ifft", "irfft"), exe(x, z, s), wants):
         np.testing.assert_allclose(np.asarray(got), want, rtol=0,
                                    atol=1e-5 * np.abs(want).max(), err_msg=name)
+
+
+@pytest.mark.parametrize("target", TARGETS)
+def test_sort_of_constants(ctx, target):
+    """vk-constant-sort: a sort of a table known at compile time killed IREE's SPIR-V compiler
+    (SIGSEGV; shlo-fuzz seed 124 program 222: an iota, folded to a constant, sorted), keys
+    alone and keys with their indices. Against numpy."""
+    keys = np.random.default_rng(222).permutation(1000).astype(np.int32)
+    small = "3, 1, 2, 0, 8, 7, 5, 4, 6"
+    table = ", ".join(map(str, keys))
+    exe = compile_for(ctx, f"""
+    func.func @main(%x: tensor<9xi32>) -> (tensor<9xi32>, tensor<1000xi32>, tensor<1000xi32>) {{
+      %c = stablehlo.constant dense<[{small}]> : tensor<9xi32>
+      %s = "stablehlo.sort"(%c) <{{dimension = 0 : i64, is_stable = false}}> ({{
+      ^bb0(%a: tensor<i32>, %b: tensor<i32>):
+        %lt = stablehlo.compare LT, %a, %b, SIGNED : (tensor<i32>, tensor<i32>) -> tensor<i1>
+        stablehlo.return %lt : tensor<i1>
+      }}) : (tensor<9xi32>) -> tensor<9xi32>
+      %r = stablehlo.add %x, %s : tensor<9xi32>
+      %t = stablehlo.constant dense<[{table}]> : tensor<1000xi32>
+      %i = stablehlo.iota dim = 0 : tensor<1000xi32>
+      %k:2 = "stablehlo.sort"(%t, %i) <{{dimension = 0 : i64, is_stable = true}}> ({{
+      ^bb0(%a: tensor<i32>, %b: tensor<i32>, %p: tensor<i32>, %q: tensor<i32>):
+        %gt = stablehlo.compare GT, %a, %b, SIGNED : (tensor<i32>, tensor<i32>) -> tensor<i1>
+        stablehlo.return %gt : tensor<i1>
+      }}) : (tensor<1000xi32>, tensor<1000xi32>) -> (tensor<1000xi32>, tensor<1000xi32>)
+      return %r, %k#0, %k#1 : tensor<9xi32>, tensor<1000xi32>, tensor<1000xi32>
+    }}""", target)
+    x = np.arange(9, dtype=np.int32) * 10
+    got = exe(x)
+    order = np.argsort(-keys, kind="stable")
+    want = (x + np.sort(np.array([3, 1, 2, 0, 8, 7, 5, 4, 6], np.int32)), keys[order], order)
+    for g, w in zip(got, want):
+        np.testing.assert_array_equal(np.asarray(g), w)

@@ -478,6 +478,16 @@ SAMPLES = {
       %r = stablehlo.bitcast_convert %x : (tensor<4x32xi1>) -> tensor<4xi32>
       return %r : tensor<4xi32>
     }""",
+    "vk-constant-sort": """
+    func.func @f() -> tensor<9xi32> {
+      %c = stablehlo.constant dense<[3, 1, 2, 0, 8, 7, 5, 4, 6]> : tensor<9xi32>
+      %s = "stablehlo.sort"(%c) <{dimension = 0 : i64, is_stable = false}> ({
+      ^bb0(%a: tensor<i32>, %b: tensor<i32>):
+        %lt = stablehlo.compare LT, %a, %b, SIGNED : (tensor<i32>, tensor<i32>) -> tensor<i1>
+        stablehlo.return %lt : tensor<i1>
+      }) : (tensor<9xi32>) -> tensor<9xi32>
+      return %s : tensor<9xi32>
+    }""",
     "gpu-f64-sign": """
     func.func @f(%x: tensor<4xf64>) -> tensor<4xf64> {
       %r = stablehlo.sign %x : tensor<4xf64>

@@ -12,7 +12,7 @@ from shlo.dialect.types import element_dtype
 from ...custom_calls.cumulative_window import is_identity
 from ...base import reads_narrow_values
 from ...lib.builders import (FUSION_BARRIER, fence, fence_readers, fence_uses, fusion_barrier,
-                             fusion_barriers, in_control_flow)
+                             fusion_barriers, in_control_flow, optimization_barrier)
 from ...lib.elementwise import ELEMENTWISE_OPS
 from ...lib.expr import bit_width, element_of, is_complex, is_float, real_element
 
@@ -289,6 +289,24 @@ def fence_f64_results(op: ir.Operation) -> None:
             all(use.owner.name in (FUSION_BARRIER, "func.return") for use in result.uses):
         return
     fence_uses(result, lambda v: fence([v])[0])
+
+
+def _from_constants(value: ir.Value, depth: int = 16) -> bool:
+    """Whether `value` is computed from constants alone (ops without operands: constants,
+    iotas), looking `depth` ops back."""
+    producer = value.owner
+    if isinstance(producer, ir.Block) or depth == 0:
+        return False
+    return all(_from_constants(v, depth - 1) for v in producer.operands)
+
+
+def fence_constant_sort_operands(sort: ir.Operation) -> None:
+    """A sort's operands that are computed from constants alone read through an
+    optimization barrier (one that canonicalize does not fold away)."""
+    values = [v for v in sort.operands if _from_constants(v)]
+    if values:
+        fence_readers(values, sort, optimization_barrier, before=True,
+                      reads=lambda user: user == sort)
 
 
 # what a float zero constant is seen through
