@@ -26,16 +26,35 @@ func.func @read_in_a_case_and_after(%i: tensor<i32>, %x: tensor<16xf32>, %s: ten
   return %r, %z : tensor<16xf32>, tensor<16xf32>
 }
 
-// A branch that returns a captured tensor as it is keeps it unfenced; a conditional inside a
-// loop stays as it is.
+// A branch that returns a captured tensor as it is returns it unfenced; the other branch
+// reads it through the barrier (shlo-fuzz seed 98 program 669). A conditional inside a loop
+// stays as it is.
 // CHECK-LABEL: func.func @returned_as_it_is
-// CHECK-NOT:     optimization_barrier
+// CHECK:         %[[Y:.*]] = stablehlo.sine %arg1
+// CHECK:         %[[B:.*]] = stablehlo.optimization_barrier %[[Y]]
+// CHECK:         "stablehlo.if"
+// CHECK-NEXT:      stablehlo.return %[[Y]]
+// CHECK:           stablehlo.negate %[[B]]
 func.func @returned_as_it_is(%p: tensor<i1>, %x: tensor<16xf32>) -> tensor<16xf32> {
   %y = stablehlo.sine %x : tensor<16xf32>
   %a = "stablehlo.if"(%p) ({
     stablehlo.return %y : tensor<16xf32>
   }, {
     %e = stablehlo.negate %y : tensor<16xf32>
+    stablehlo.return %e : tensor<16xf32>
+  }) : (tensor<i1>) -> tensor<16xf32>
+  return %a : tensor<16xf32>
+}
+
+// A captured tensor a branch only returns stays unfenced (fenced, Vulkan's runtime failed).
+// CHECK-LABEL: func.func @only_returned
+// CHECK-NOT:     optimization_barrier
+func.func @only_returned(%p: tensor<i1>, %x: tensor<16xf32>) -> tensor<16xf32> {
+  %y = stablehlo.sine %x : tensor<16xf32>
+  %a = "stablehlo.if"(%p) ({
+    stablehlo.return %y : tensor<16xf32>
+  }, {
+    %e = stablehlo.negate %x : tensor<16xf32>
     stablehlo.return %e : tensor<16xf32>
   }) : (tensor<i1>) -> tensor<16xf32>
   return %a : tensor<16xf32>
