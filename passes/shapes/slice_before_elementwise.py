@@ -14,7 +14,8 @@ exp, its table lookups left whole, failed IREE 3.13's cpu compile: fuzz seed 71 
 or only the ops the slice crosses read them (a diamond: bf16 rounding reads a value twice).
 A slice that keeps at most half of an op reading a boolean leaf, stopped there (see
 `_reads_i1_leaf`), reads that op behind a fence too (fused, IREE computed all of it in the
-slice's dispatch: seed 108 program 85). Where a slice of FEW_ELEMENTS or fewer stops at a
+slice's dispatch: seed 108 program 85), unless IREE folds it to a constant (`x ^ x`: the
+fenced constant failed to compile, seed 125 program 105). Where a slice of FEW_ELEMENTS or fewer stops at a
 computed value others read too, it reads it behind a fence (one element of a converted value
 that an `if` also read whole went to Vulkan shared memory whole, and to 4 MiB of cpu stack at
 1M: seed 66 program 140). Rank-0
@@ -67,6 +68,21 @@ def _is_elementwise(op: ir.Operation | None, shape: list[int]) -> bool:
 
 # a slice of at most this many elements slices boolean leaves too (a computed scalar or index)
 FEW_ELEMENTS = 4
+
+
+def _folds_to_constant(value: ir.Value) -> bool:
+    """Whether IREE folds `value` to a constant: xor or an integer subtract or compare of a
+    value with itself, or a select, and, or, maximum or minimum of two such equal values."""
+    op = _owner(value)
+    if op is None or len(op.operands) < 2:
+        return False
+    a, b = op.operands[-2], op.operands[-1]
+    if op.name in ("stablehlo.select", "stablehlo.and", "stablehlo.or", "stablehlo.maximum",
+                   "stablehlo.minimum"):
+        return a == b and _folds_to_constant(a)
+    integer = isinstance(ir.RankedTensorType(a.type).element_type, ir.IntegerType)
+    return a == b and (op.name == "stablehlo.xor" or integer and op.name in (
+        "stablehlo.subtract", "stablehlo.compare"))
 
 
 def _reads_i1_leaf(op: ir.Operation) -> bool:
@@ -137,7 +153,8 @@ class _Slicer:
             value = op.operands[0]          # reshape(reshape(y)) is reshape(y)
         elif self.few and _is_elementwise(op, self.source) and _users(value) > 1:
             value = fence([value])[0]       # computed whole for its other readers anyway
-        elif self.small and _is_elementwise(op, self.source) and _reads_i1_leaf(op):
+        elif self.small and _is_elementwise(op, self.source) and _reads_i1_leaf(op) and \
+                not _folds_to_constant(value):
             value = fence([value])[0]       # a converted boolean: whole, in its own dispatch
         if list(ir.RankedTensorType(value.type).shape) != self.reshaped:
             value = stablehlo.reshape(value, result_type=ir.RankedTensorType.get(
