@@ -109,6 +109,24 @@ def reads_narrow_values(value: ir.Value, depth: int = 8, below: int = 32,
     return False
 
 
+def from_constants(values, budget: int = 256, regions: bool = False) -> bool:
+    """Whether `values` are computed from constants alone: no block argument reached within
+    `budget` ops (each visited once), and (unless `regions`) no op with a region on the way."""
+    seen, stack = set(), list(values)
+    while stack:
+        value = stack.pop()
+        if not isinstance(value, ir.OpResult):
+            return False
+        op = value.owner.operation
+        if op in seen:
+            continue
+        seen.add(op)
+        if len(seen) > budget or not regions and any(len(r.blocks) for r in op.regions):
+            return False
+        stack.extend(op.operands)
+    return True
+
+
 def constant_text(op: ir.Operation) -> str:
     """A constant's value as text, complex ones included: `dense<...> : tensor<...>`. The
     attribute's own text where the bindings can wrap it; a complex one (they cannot) from the

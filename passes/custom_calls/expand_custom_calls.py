@@ -29,7 +29,7 @@ from shlo.errors import PassError
 from ..chlo import structure as chlo_structure
 from . import cumulative_window
 from .lapack import host_calls as lapack_host_calls, lu_pivots
-from ..base import Pass
+from ..base import Pass, from_constants
 from .registry import (CPU_FLAGS_ATTR, call_target, cpu_flags, decomposition, register_custom_call,
     registered_custom_calls, request_cpu_flags, static_shapes_only, unregister_custom_call)
 from ..op_rules import apply_rules
@@ -63,24 +63,6 @@ def _data_operands(op: ir.Operation) -> list[ir.Value]:
     shape_operands = {int(i) for i in ir.DenseIntElementsAttr(
         op.attributes["indices_of_shape_operands"])}
     return [v for i, v in enumerate(operands) if i not in shape_operands]
-
-
-def _from_constants(values: list[ir.Value], budget: int = 256) -> bool:
-    """Whether `values` are computed from constants alone (no block argument reached within
-    `budget` ops): IREE evaluates those when it compiles, where a host call cannot run."""
-    seen, stack = set(), list(values)
-    while stack:
-        value = stack.pop()
-        if not isinstance(value, ir.OpResult):
-            return False
-        op = value.owner.operation
-        if op in seen:
-            continue
-        seen.add(op)
-        if len(seen) > budget or any(len(r.blocks) for r in op.regions):
-            return False
-        stack.extend(op.operands)
-    return True
 
 
 def _expand(op: ir.Operation):
@@ -147,7 +129,9 @@ class ExpandCustomCalls(Pass):
             if failed:      # a decomposition failed after building ops: stop rewriting
                 return None
             try:
-                if self.lapack == "host" and not _from_constants(_data_operands(call)):
+                # (of constants alone IREE evaluates the decomposition when it compiles, where
+                # a host call cannot run)
+                if self.lapack == "host" and not from_constants(_data_operands(call)):
                     values = lapack_host_calls.emit(call, _data_operands(call))
                     if values is not None:
                         return values
@@ -177,5 +161,5 @@ class ExpandCustomCalls(Pass):
         with op.context:
             for call in calls:
                 operands = _data_operands(call)
-                if lapack_host_calls.serves(call, operands) and not _from_constants(operands):
+                if lapack_host_calls.serves(call, operands) and not from_constants(operands):
                     lu_pivots.rewrite(call)

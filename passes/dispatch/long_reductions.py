@@ -122,7 +122,8 @@ def bounded_reduce(op: ir.Operation, limit: int):
 
 # ---- reduce_window --------------------------------------------------------------------------
 
-def _slice(x: ir.Value, dim: int, start: int, limit: int) -> ir.Value:
+def slice_along(x: ir.Value, dim: int, start: int, limit: int) -> ir.Value:
+    """`x`'s elements start .. limit - 1 along `dim`."""
     shape = list(ir.RankedTensorType(x.type).shape)
     starts, limits = [0] * len(shape), list(shape)
     starts[dim], limits[dim] = start, limit
@@ -151,7 +152,7 @@ def _scan(inputs, inits, body, dim: int, reverse: bool, limit: int,
     blocked = [_cut(x, f, dim, a, b, at_end=not reverse) for x, f in zip(inputs, inits)]
     local = _scan(blocked, inits, body, dim + 1, reverse, limit, combine)   # [.., a, b, ..]
     last = 0 if reverse else b - 1
-    totals = [_reshape(_slice(v, dim + 1, last, last + 1), shape[:dim] + [a] + shape[dim + 1:])
+    totals = [_reshape(slice_along(v, dim + 1, last, last + 1), shape[:dim] + [a] + shape[dim + 1:])
               for v in local]
     before = _scan(totals, inits, body, dim, reverse, limit, combine)       # [.., a, ..]
     one = shape[:dim] + [1] + shape[dim + 1:]
@@ -159,8 +160,8 @@ def _scan(inputs, inits, body, dim: int, reverse: bool, limit: int,
                                          result_type=_tensor(one, element_of(f)))
               for f in inits]
     # each block's exclusive prefix: the scan of the totals shifted by one block
-    prefix = [stablehlo.concatenate([_slice(v, dim, 1, a), s] if reverse else
-                                    [s, _slice(v, dim, 0, a - 1)], dimension=dim)
+    prefix = [stablehlo.concatenate([slice_along(v, dim, 1, a), s] if reverse else
+                                    [s, slice_along(v, dim, 0, a - 1)], dimension=dim)
               for v, s in zip(before, starts)]
     full = shape[:dim] + [a, b] + shape[dim + 1:]
     prefix = [stablehlo.broadcast_in_dim(
@@ -174,18 +175,18 @@ def _scan(inputs, inits, body, dim: int, reverse: bool, limit: int,
         combined = _results(stablehlo.reduce(pairs, inits, dimensions=[rank + 1], body=body))
     flat = [_reshape(v, shape[:dim] + [a * b] + shape[dim + 1:]) for v in combined]
     start = a * b - n if reverse else 0
-    return [_slice(v, dim, start, start + n) for v in flat] if a * b != n else flat
+    return [slice_along(v, dim, start, start + n) for v in flat] if a * b != n else flat
 
 
-def _cumulative(op: ir.Operation) -> tuple[int, bool] | None:
-    """(the dimension, whether from its end) where `op` is a cumulative reduce_window with
-    static shapes: a window over a whole dimension, padded by its size - 1 on one side, and
-    1 elsewhere (jnp.cumsum, cummax, ...); else None."""
+def _cumulative(kw: dict, t: ir.RankedTensorType) -> tuple[int, bool] | None:
+    """(the dimension, whether from its end) where a reduce_window (`kw`: its attributes as
+    `arguments` gives them, `t`: its first input's type) is cumulative with static shapes: a
+    window over a whole dimension, padded by its size - 1 on one side, and 1 elsewhere
+    (jnp.cumsum, cummax, ...); else None."""
     from ..expand.expand_reduce_window import window_attributes
-    t = ir.RankedTensorType(op.operands[0].type)
     if not t.has_static_shape:
         return None
-    window, strides, base, dilation, padding = window_attributes(arguments(op)[1], t.rank)
+    window, strides, base, dilation, padding = window_attributes(kw, t.rank)
     moved = [d for d in range(t.rank) if window[d] != 1 or padding[d] != [0, 0]]
     if base != [1] * t.rank or dilation != [1] * t.rank or strides != [1] * t.rank \
             or len(moved) != 1:
@@ -196,15 +197,22 @@ def _cumulative(op: ir.Operation) -> tuple[int, bool] | None:
     return dim, padding[dim] == [0, n - 1]
 
 
+def _scan_of(op: ir.Operation, inputs, inits, kw: dict, found: tuple[int, bool],
+             limit: int) -> list[ir.Value]:
+    """The cumulative reduce_window `op` (`_cumulative` found it) as a blocked scan."""
+    one = binary_body(op) if len(inputs) == 1 else None
+    return _scan(inputs, list(inits), kw["body"], *found, limit, one and COMBINE.get(one.name))
+
+
 def blocked_scan(op: ir.Operation, limit: int):
     """A cumulative reduce_window (`_cumulative`) longer than `limit` as a blocked scan
     (`_scan`); None for any other. Its init must be one the blocks may repeat."""
-    found = _cumulative(op)
-    if found is None or ir.RankedTensorType(op.operands[0].type).shape[found[0]] <= limit:
-        return None
     (inputs, inits), kw = arguments(op)
-    one = binary_body(op) if len(inputs) == 1 else None
-    return _scan(inputs, list(inits), kw["body"], *found, limit, one and COMBINE.get(one.name))
+    t = ir.RankedTensorType(inputs[0].type)
+    found = _cumulative(kw, t)
+    if found is None or t.shape[found[0]] <= limit:
+        return None
+    return _scan_of(op, inputs, inits, kw, found, limit)
 
 
 def bounded_window(op: ir.Operation, limit: int):
@@ -217,9 +225,10 @@ def bounded_window(op: ir.Operation, limit: int):
     window, strides, base, dilation, padding = window_attributes(kw, t.rank)
     if not t.has_static_shape or math.prod(window) <= limit:
         return None
-    if _cumulative(op) is not None:
+    found = _cumulative(kw, t)
+    if found is not None:
         _check_identity(op, inits)
-        return blocked_scan(op, limit)
+        return _scan_of(op, inputs, inits, kw, found, limit)
     shape = list(t.shape)
     plain = base == dilation == [1] * t.rank
     if plain and strides == window and all(p == [0, 0] for p in padding):
@@ -339,7 +348,7 @@ def _take(x: ir.Value, dim: int, start, size: int, scale: int = 1) -> ir.Value:
     """`size` elements of `x` along `dim` from `start * scale`: a slice for an int `start`, a
     dynamic_slice for a tensor<i32> one."""
     if isinstance(start, int):
-        return _slice(x, dim, start * scale, start * scale + size)
+        return slice_along(x, dim, start * scale, start * scale + size)
     if scale != 1:
         start = stablehlo.multiply(start, _i32(scale))
     shape = list(ir.RankedTensorType(x.type).shape)
@@ -376,7 +385,7 @@ def _scatter_chunks(inputs, indices, updates, kw, step: int) -> list[ir.Value]:
         out = _loop(0, n // step, out, chunk)
     for s in range(done, n, step):
         e = min(n, s + step)
-        out = _scatter(out, _slice(indices, 0, s, e), [_slice(u, 0, s, e) for u in updates], kw)
+        out = _scatter(out, slice_along(indices, 0, s, e), [slice_along(u, 0, s, e) for u in updates], kw)
     return out
 
 
@@ -397,9 +406,9 @@ def _scatter_pieces(inputs, indices, updates, kw, at: int, cut: int, step: int):
         return [stablehlo.dynamic_update_slice(x, o, starts) for x, o in zip(values, out)]
     looped = _loop(0, count, list(inputs), piece)
     done, size = count * step, shape[at]
-    last = _scatter([fusion_barrier(_slice(x, at, done, size)) for x in looped], indices,
-                    [_slice(u, cut + 1, done, width) for u in updates], kw)
-    return [stablehlo.concatenate([_slice(x, at, 0, done), o], dimension=at)
+    last = _scatter([fusion_barrier(slice_along(x, at, done, size)) for x in looped], indices,
+                    [slice_along(u, cut + 1, done, width) for u in updates], kw)
+    return [stablehlo.concatenate([slice_along(x, at, 0, done), o], dimension=at)
             for x, o in zip(looped, last)]
 
 
@@ -433,8 +442,8 @@ def bounded_scatter(op: ir.Operation, limit: int):
         end = size if e == window[cut] else e
         # (a slice fused into the scatter's dispatch goes to workgroup memory, past lavapipe's
         # limit: docs/iree_gaps.md#shlo-split-long-reduce)
-        pieces.append(_scatter([fusion_barrier(_slice(x, at, s, end)) for x in inputs], indices,
-                               [_slice(u, cut + 1, s, e) for u in updates], kw))
+        pieces.append(_scatter([fusion_barrier(slice_along(x, at, s, end)) for x in inputs], indices,
+                               [slice_along(u, cut + 1, s, e) for u in updates], kw))
     return [stablehlo.concatenate(list(p), dimension=at) for p in zip(*pieces)]
 
 

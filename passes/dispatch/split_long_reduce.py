@@ -46,7 +46,8 @@ from ..custom_calls.cumulative_window import is_identity
 from ..base import nested_ops
 from ..shapes.insert_shape_checks import dynamic
 from .long_reductions import (bounded_contraction, bounded_convolution, bounded_reduce,
-    bounded_scatter, bounded_window, blocked_scan, check_length, contraction_in_blocks, COMBINE)
+    bounded_scatter, bounded_window, blocked_scan, check_length, contraction_in_blocks, COMBINE,
+    slice_along)
 from ..op_rules import CANONICAL, RulesPass, apply_rules
 
 PARTS = range(64, 7, -1)        # the parts a split reduction is cut into: the most that pay
@@ -102,15 +103,6 @@ def _split_point(shape: list[int], dims: list[int]) -> tuple[int, int, int] | No
     return None
 
 
-def _slice(x: ir.Value, dim: int, start: int, stop: int) -> ir.Value:
-    shape = list(ir.RankedTensorType(x.type).shape)
-    if (start, stop) == (0, shape[dim]):
-        return x
-    return stablehlo.slice(x, start_indices=[start if d == dim else 0 for d in range(len(shape))],
-                           limit_indices=[stop if d == dim else n for d, n in enumerate(shape)],
-                           strides=[1] * len(shape))
-
-
 def _reduce(op: ir.Operation):
     if len(op.operands) != 2 or CANONICAL in op.attributes:
         return None
@@ -129,7 +121,8 @@ def _reduce(op: ir.Operation):
         return None
     cut, parts, piece = point
     body = COMBINE[combine.name]
-    sliced = stablehlo.reshape(_slice(x, cut, 0, piece), result_type=ir.RankedTensorType.get(
+    head = x if piece == shape[cut] else slice_along(x, cut, 0, piece)
+    sliced = stablehlo.reshape(head, result_type=ir.RankedTensorType.get(
         shape[:cut] + [parts, piece // parts] + shape[cut + 1:], element_of(x)))
     first_dims = [d if d < cut else d + 1 for d in dims]    # the cut dimension: its rest
     partial = stablehlo.reduce([sliced], [init], dimensions=first_dims, body=body)
@@ -138,7 +131,7 @@ def _reduce(op: ir.Operation):
     result = stablehlo.reduce([partial], [init], dimensions=[at], body=body)
     if piece == shape[cut]:
         return [result]
-    rest = stablehlo.reduce([_slice(x, cut, piece, shape[cut])], [init], dimensions=dims,
+    rest = stablehlo.reduce([slice_along(x, cut, piece, shape[cut])], [init], dimensions=dims,
                             body=body)
     rest.owner.attributes[CANONICAL] = ir.UnitAttr.get()
     return [body(result, rest)]
@@ -149,11 +142,12 @@ def _dot(op: ir.Operation):
     dimension cut into parts that become its last batch dimension, the parts' products then
     summed; where no part count divides that dimension, the parts take a leading piece of
     it and the rest is a product of its own."""
-    if CANONICAL in op.attributes:
+    result = ir.RankedTensorType(op.results[0].type)
+    results = math.prod(result.shape) if result.has_static_shape else None
+    if CANONICAL in op.attributes or results is None or results > MAX_RESULTS:
         return None
     (lhs, rhs), kw = arguments(op)
     lt, rt = (ir.RankedTensorType(v.type) for v in (lhs, rhs))
-    result = ir.RankedTensorType(op.results[0].type)
     if not (lt.has_static_shape and rt.has_static_shape) or not all(
             is_float(t.element_type) or isinstance(t.element_type, ir.IntegerType)
             for t in (lt, rt, result)):
@@ -167,20 +161,21 @@ def _dot(op: ir.Operation):
     # every dimension before it is 1
     contiguous = all(n == 1 for n in lt.shape[:lc[i]]) and all(n == 1 for n in rt.shape[:rc[i]])
     last = lc[i] == lt.rank - 1 and rc[i] == rt.rank - 1
-    results = math.prod(result.shape)
-    if results > MAX_RESULTS or (results == 1 and last and total % VECTOR == 0):
+    if results == 1 and last and total % VECTOR == 0:
         return None     # (IREE's vector dot of whole vectors: as fast, and parts vary by 1-7x)
     point = _parts(size, total, VECTOR if last else 1, contiguous)
     if point is None:
         return None
     parts, piece = point
-    summed, blocks = contraction_in_blocks(_slice(lhs, lc[i], 0, piece),
-                                           _slice(rhs, rc[i], 0, piece), kw, result, i, parts,
-                                           piece // parts)
+    def head(v, d):
+        return v if piece == size else slice_along(v, d, 0, piece)
+    summed, blocks = contraction_in_blocks(head(lhs, lc[i]), head(rhs, rc[i]), kw, result, i,
+                                           parts, piece // parts)
     blocks.attributes[CANONICAL] = ir.UnitAttr.get()
     if piece == size:
         return [summed]
-    rest = stablehlo.dot_general(_slice(lhs, lc[i], piece, size), _slice(rhs, rc[i], piece, size),
+    rest = stablehlo.dot_general(slice_along(lhs, lc[i], piece, size),
+                                 slice_along(rhs, rc[i], piece, size),
                                  **{**kw, "result_type": result})
     rest.owner.attributes[CANONICAL] = ir.UnitAttr.get()
     return [stablehlo.add(summed, rest)]

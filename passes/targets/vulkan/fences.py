@@ -10,7 +10,7 @@ from iree.compiler import ir
 from shlo.dialect import stablehlo
 from shlo.dialect.types import element_dtype
 from ...custom_calls.cumulative_window import is_identity
-from ...base import reads_narrow_values
+from ...base import from_constants, reads_narrow_values
 from ...lib.builders import (FUSION_BARRIER, fence, fence_readers, fence_uses, fusion_barrier,
                              fusion_barriers, in_control_flow, optimization_barrier)
 from ...lib.elementwise import ELEMENTWISE_OPS
@@ -291,19 +291,10 @@ def fence_f64_results(op: ir.Operation) -> None:
     fence_uses(result, lambda v: fence([v])[0])
 
 
-def _from_constants(value: ir.Value, depth: int = 16) -> bool:
-    """Whether `value` is computed from constants alone (ops without operands: constants,
-    iotas), looking `depth` ops back."""
-    producer = value.owner
-    if isinstance(producer, ir.Block) or depth == 0:
-        return False
-    return all(_from_constants(v, depth - 1) for v in producer.operands)
-
-
 def fence_constant_sort_operands(sort: ir.Operation) -> None:
     """A sort's operands that are computed from constants alone read through an
     optimization barrier (one that canonicalize does not fold away)."""
-    values = [v for v in sort.operands if _from_constants(v)]
+    values = [v for v in sort.operands if from_constants([v], regions=True)]
     if values:
         fence_readers(values, sort, optimization_barrier, before=True,
                       reads=lambda user: user == sort)
