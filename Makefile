@@ -4,6 +4,10 @@ PYTHON ?= python3
 VENV ?= .venv
 BIN := $(VENV)/bin
 PIP := $(BIN)/python -m pip install --quiet --disable-pip-version-check
+# An editable install leaves shlo's sources uncompiled, and where PYTHONDONTWRITEBYTECODE is set
+# every process (each shlo-opt of the lit tests, each pytest worker) compiles them again on import:
+# compiled once here, as pip does for a regular install.
+BYTECODE := $(BIN)/python -m compileall -q core dialect passes pipelines runtime tools >/dev/null
 
 .PHONY: demo test test-all lit pytest typecheck install install-test clean
 
@@ -12,9 +16,11 @@ $(BIN)/python:
 
 install: $(BIN)/python
 	$(PIP) -e .
+	$(BYTECODE)
 
 install-test: $(BIN)/python
 	$(PIP) -e '.[test]'
+	$(BYTECODE)
 
 demo: install
 	$(BIN)/python -m shlo.tools.demo --out out

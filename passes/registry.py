@@ -35,6 +35,7 @@ PASSES: dict[str, tuple[str, str]] = {
     "shlo-legalize-shape": ("shlo.passes.shapes.legalize_shape", "LegalizeShape"),
     "shlo-insert-shape-checks": ("shlo.passes.shapes.insert_shape_checks", "InsertShapeChecks"),
     "shlo-expand-dynamic-ops": ("shlo.passes.shapes.expand_dynamic_ops", "ExpandDynamicOps"),
+    "shlo-index-extents": ("shlo.passes.shapes.index_extents", "IndexExtents"),
     "shlo-expand-f64-math": ("shlo.passes.numerics.expand_f64_math", "ExpandF64Math"),
     "shlo-accurate-math": ("shlo.passes.numerics.accurate_math", "AccurateMath"),
     "shlo-expand-linalg": ("shlo.passes.expand.expand_linalg", "ExpandLinalg"),

@@ -243,7 +243,8 @@ def _run_pipeline(work: ir.Operation, pipeline: str, stages, source_name):
 
 
 class _Stages:
-    """Writes `NN-stage.mlir` files into a dump directory (or nothing, without one)."""
+    """Writes `NNN-stage.mlir` files into a dump directory (or nothing, without one): three
+    digits, so that a listing sorts them in order (the pipeline and IREE's phases are over 100)."""
 
     def __init__(self, directory: str | None):
         self.directory = directory
@@ -255,7 +256,7 @@ class _Stages:
         if not self.directory:
             return
         text = op_or_text if isinstance(op_or_text, str) else print_module(op_or_text)
-        with open(os.path.join(self.directory, f"{self.count:02d}-{name}.mlir"), "w") as f:
+        with open(os.path.join(self.directory, f"{self.count:03d}-{name}.mlir"), "w") as f:
             f.write(text)
         self.count += 1
 

@@ -636,10 +636,10 @@ def test_strided_same_convolution_over_a_symbolic_length_says_to_specialize(ctx)
                                    atol=1e-5)
 
 
-# A known IREE 3.13 miscompile (found 2026-11-26 with jax.random.bits under shape
-# polymorphism, whose threefry rounds are such a loop): a while loop carrying run-time sized
-# tensors, one of them an iota that the other's initial value also reads, returns wrong
-# values; the same program with static shapes is right. Strict: it fails once IREE is fixed.
+# Two while loops carrying run-time sized tensors that IREE 3.13 miscompiled (wrong values,
+# silently; found with jax.random.bits and jnp.searchsorted under shape polymorphism) when a
+# carried tensor's size was an i32 `get_dimension_size` cast back to index, not the tensor's own
+# size; shlo-index-extents reads such sizes with tensor.dim (docs/iree_gaps.md).
 LOOP = """
 func.func @main(%x: tensor<?xi32>) -> tensor<?xi32> {
   %c0 = stablehlo.constant dense<0> : tensor<i64>
@@ -667,24 +667,24 @@ func.func @main(%x: tensor<?xi32>) -> tensor<?xi32> {
 }"""
 
 
-@pytest.mark.xfail(strict=True, reason="IREE 3.13 miscompiles this dynamically shaped loop "
-                   "(docs/dynamic_shapes.md, Limits)")
-def test_known_iree_miscompile_of_a_dynamic_loop(ctx):
-    x = (np.arange(4) * 7).astype(np.int32)
-    a, b = x + np.arange(4, dtype=np.int32), np.arange(4, dtype=np.int32)
+@pytest.mark.parametrize("target", ["cpu", "vulkan"])
+def test_dynamic_loop_carrying_an_iota(ctx, target):
+    """A loop carrying an iota that the other carried value's start also reads: wrong values
+    before shlo-index-extents, on cpu and vulkan."""
+    if target == "vulkan":
+        vulkan_or_skip()
+    x = (np.arange(65536) * 7).astype(np.int32)
+    a, b = x + np.arange(len(x), dtype=np.int32), np.arange(len(x), dtype=np.int32)
     for _ in range(12):
         a = a + b
         b = a ^ (b << 13)
-    exe = shlo.compile(shlo.parse_module(LOOP, context=ctx), "cpu")
+    exe = shlo.compile(shlo.parse_module(LOOP, context=ctx), target)
     np.testing.assert_array_equal(exe(x), a ^ b)
+    np.testing.assert_array_equal(exe(x[:5]), (a ^ b)[:5])
 
 
-# A second IREE 3.13 miscompile of dynamic loops (found 2026-11-26 with jnp.interp and
-# jnp.searchsorted followed by any arithmetic under shape polymorphism): a loop-carried
-# run-time sized tensor that starts as a broadcast constant (a binary search's upper bound)
-# and is read after the loop by another op reads stale values (here: zeros); returned
-# directly it is right, and so is a start computed from data. Wrong on CPU and Vulkan, and
-# no IREE flag tried changes it. Strict: it fails once IREE is fixed.
+# A binary search whose bounds start as broadcast constants of a run-time size, its result read
+# by another op after the loop: that op read stale values (zeros) before shlo-index-extents.
 SEARCH_LOOP = """
 func.func @main(%x: tensor<?xf32>) -> tensor<?xi32> {
   %c0 = stablehlo.constant dense<0> : tensor<i64>
@@ -718,17 +718,73 @@ func.func @main(%x: tensor<?xf32>) -> tensor<?xi32> {
 }"""
 
 
-@pytest.mark.xfail(strict=True, reason="IREE 3.13 miscompiles this dynamically shaped loop "
-                   "(docs/dynamic_shapes.md, Limits)")
-def test_known_iree_miscompile_of_a_dynamic_binary_search(ctx):
-    x = np.array([0.5, 2.5, -1, 1.5, 3.7], np.float32)
-    lo, hi = np.zeros(5, np.int32), np.full(5, 3, np.int32)
+@pytest.mark.parametrize("target", ["cpu", "vulkan"])
+def test_dynamic_binary_search_read_after_the_loop(ctx, target):
+    if target == "vulkan":
+        vulkan_or_skip()
+    x = np.random.default_rng(3).uniform(-1, 4, 65536).astype(np.float32)
+    lo, hi = np.zeros(len(x), np.int32), np.full(len(x), 3, np.int32)
     for _ in range(10):
         mid = (lo + hi) >> 1
         go = x > mid
         lo, hi = np.where(go, mid, lo), np.where(go, hi, mid)
-    exe = shlo.compile(shlo.parse_module(SEARCH_LOOP, context=ctx), "cpu")
+    exe = shlo.compile(shlo.parse_module(SEARCH_LOOP, context=ctx), target)
     np.testing.assert_array_equal(exe(x), hi + 1)
+    np.testing.assert_array_equal(exe(x[:5]), hi[:5] + 1)
+
+
+# jax programs whose loops carry tensors of a symbolic size (name -> function of q)
+SEARCHES = {
+    "searchsorted_plus_one": lambda jnp, xp, fp, q: jnp.searchsorted(xp, q) + 1,
+    "interp": lambda jnp, xp, fp, q: jnp.interp(q, xp, fp),
+    "digitize": lambda jnp, xp, fp, q: jnp.digitize(q, xp),
+}
+
+
+@pytest.mark.parametrize("target", ["cpu", "vulkan"])
+@pytest.mark.parametrize("name", sorted(SEARCHES))
+def test_searches_of_a_symbolic_length(ctx, name, target):
+    """jnp.searchsorted (a while loop of binary search steps; 12 for 4096 points) and what
+    is built on it, over a symbolic number of queries, against XLA at 1 to 65536 queries.
+    Before shlo-index-extents searchsorted + 1 and interp were wrong at every size on both
+    targets, digitize on vulkan."""
+    jax = pytest.importorskip("jax")
+    import jax.numpy as jnp
+    from jax import export
+    if target == "vulkan":
+        vulkan_or_skip()
+    rng = np.random.default_rng(11)
+    xp = np.sort(rng.standard_normal(4096)).astype(np.float32)
+    fp = rng.standard_normal(4096).astype(np.float32)
+
+    def fn(q):
+        return SEARCHES[name](jnp, xp, fp, q)
+    b, = export.symbolic_shape("b")
+    text = export.export(jax.jit(fn))(jax.ShapeDtypeStruct((b,), np.float32)).mlir_module()
+    exe = shlo.compile(shlo.parse_module(text, context=ctx), target)
+    for n in (1, 7, 65536):
+        q = (rng.standard_normal(n) * 2).astype(np.float32)
+        np.testing.assert_allclose(exe(q), np.asarray(jax.jit(fn)(q)), rtol=1e-6, atol=1e-6)
+
+
+@pytest.mark.parametrize("target", ["cpu", "vulkan"])
+def test_random_values_of_a_symbolic_shape(ctx, target):
+    """jax.random.uniform of a symbolic shape (threefry's rounds: a loop carrying the counters'
+    iota): on vulkan the call failed before shlo-index-extents (OUT_OF_RANGE in a queue
+    alloca). XLA's values at 1 to 65536 elements."""
+    jax = pytest.importorskip("jax")
+    from jax import export
+    if target == "vulkan":
+        vulkan_or_skip()
+
+    def fn(q):
+        return q + jax.random.uniform(jax.random.key(1), q.shape)
+    b, = export.symbolic_shape("b")
+    text = export.export(jax.jit(fn))(jax.ShapeDtypeStruct((b,), np.float32)).mlir_module()
+    exe = shlo.compile(shlo.parse_module(text, context=ctx), target)
+    for n in (1, 7, 65536):
+        q = np.zeros(n, np.float32)
+        np.testing.assert_allclose(exe(q), np.asarray(jax.jit(fn)(q)), rtol=1e-6, atol=0)
 
 
 # dot_general with run-time sizes where an operand has no free dimension or nothing is

@@ -179,10 +179,10 @@ def test_dump_dir_has_every_stage_in_order(tmp_path):
     dump = tmp_path / "ir"
     executable = shlo.compile(scaled(2), target="vmvx", cache=False, dump_dir=str(dump))
     names = sorted(os.listdir(dump))
-    assert names[0] == "00-input.mlir"
+    assert names[0] == "000-input.mlir"
     stages = [*DEFAULT_PASSES, "boundary"]
-    assert [n[3:-5] for n in names[1:1 + len(stages)]] == stages
-    phases = [n[3:-5] for n in names[1 + len(stages):]]
+    assert [n[4:-5] for n in names[1:1 + len(stages)]] == stages
+    phases = [n[4:-5] for n in names[1 + len(stages):]]
     assert phases[0] == "iree-input" and phases[-1] == "iree-vm" and "iree-flow" in phases
     assert "vm.func" in (dump / names[-1]).read_text()
     np.testing.assert_array_equal(executable(X), X * 2)

@@ -17,7 +17,7 @@
 // CHECK:      EXEC @main
 // CHECK-NEXT: result[0]: hal.buffer_view
 // CHECK-NEXT: 2x3xf32=[11 22 33][14 25 36]
-// STAGES:     00-input.mlir
+// STAGES:     000-input.mlir
 // STAGES:      {{[0-9]+}}-shlo-legalize-chlo.mlir
 // STAGES:      {{[0-9]+}}-canonicalize.mlir
 // STAGES-NEXT: {{[0-9]+}}-cse.mlir
@@ -30,6 +30,7 @@
 // STAGES-NEXT: {{[0-9]+}}-shlo-read-barrier-results.mlir
 // STAGES-NEXT: {{[0-9]+}}-shlo-merge-edge-pads.mlir
 // STAGES-NEXT: {{[0-9]+}}-shlo-barrier-returned-arguments.mlir
+// STAGES-NEXT: {{[0-9]+}}-shlo-index-extents.mlir
 // STAGES-NEXT: {{[0-9]+}}-boundary.mlir
 // STAGES-NEXT: {{[0-9]+}}-iree-input.mlir
 // STAGES:     iree-flow.mlir
