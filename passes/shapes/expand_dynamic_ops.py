@@ -19,10 +19,10 @@
   `stablehlo.reshape` with a dynamic result of it and rejects that (also when the missing
   dimensions are added as size-1 dimensions: it removes them again). It becomes a broadcast
   multiply and a sum (f16/bf16 summed in f32).
-- `dynamic_gather` of one slice with run-time slice sizes and no collapsed dimensions (jax's
-  `x[1:]` with a symbolic length; IREE: "failed to legalize operation
+- `dynamic_gather` of one slice with run-time slice sizes (jax's `x[1:]` with a symbolic
+  length, `y[0]` of a [1, b, c] convolution; IREE: "failed to legalize operation
   'stablehlo.dynamic_gather'"): a `real_dynamic_slice` from the clamped start, as gather
-  clamps it. A `dynamic_gather` whose run-time slice sizes are whole dimensions, never
+  clamps it, its collapsed dimensions (of size 1) then collapsed (`tensor.collapse_shape`). A `dynamic_gather` whose run-time slice sizes are whole dimensions, never
   indexed (jax's `x[:, [3, 1]]` with a symbolic batch): a `gather` with static slice sizes,
   those dimensions batching dimensions and the indices broadcast along them.
 - `get_dimension_size` and `dynamic_broadcast_in_dim` of an unsigned tensor with a dynamic
@@ -296,15 +296,30 @@ def _dim(value: ir.Value, d: int) -> int:
     return ir.RankedTensorType(value.type).shape[d]
 
 
+def _collapse_groups(rank: int, collapsed: list[int]) -> list[list[int]]:
+    """tensor.collapse_shape groups that drop the `collapsed` dimensions (each of size 1): each
+    joins the next kept dimension's group, those after the last kept one its group."""
+    groups: list[list[int]] = []
+    pending: list[int] = []
+    for d in range(rank):
+        pending.append(d)
+        if d not in collapsed:
+            groups.append(pending)
+            pending = []
+    if groups:
+        groups[-1] += pending
+    return groups
+
+
 def _one_slice_gather(op):
     operand, indices, sizes = op.operands[0], op.operands[1], op.operands[2]
     _, kwargs = arguments(op)
     rank = ir.RankedTensorType(operand.type).rank
     index_type = ir.RankedTensorType(indices.type)
+    collapsed = sorted(int(d) for d in kwargs.get("collapsed_slice_dims") or ())
     one_slice = index_type.rank == 1 and int(kwargs.get("index_vector_dim") or 0) == 0
-    if not (one_slice and not kwargs.get("collapsed_slice_dims")
-            and not kwargs.get("operand_batching_dims")
-            and list(kwargs.get("offset_dims") or ()) == list(range(rank))):
+    if not (one_slice and not kwargs.get("operand_batching_dims")
+            and list(kwargs.get("offset_dims") or ()) == list(range(rank - len(collapsed)))):
         return None
     vector = ir.RankedTensorType.get([rank], ir.IntegerType.get_signless(64))
     i64 = vector.element_type
@@ -318,8 +333,15 @@ def _one_slice_gather(op):
     highest = stablehlo.subtract(extras.shape_of(operand), sizes)      # gather clamps starts
     starts = stablehlo.clamp(stablehlo.constant([0] * rank, result_type=vector), starts, highest)
     ones = stablehlo.constant([1] * rank, result_type=vector)
-    return [extras.real_dynamic_slice(operand, starts, stablehlo.add(starts, sizes), ones,
-                                      op.results[0].type)]
+    result = ir.RankedTensorType(op.results[0].type)
+    kept = iter(result.shape)
+    sliced_type = ir.RankedTensorType.get([1 if d in collapsed else next(kept)
+                                           for d in range(rank)], result.element_type)
+    sliced = extras.real_dynamic_slice(operand, starts, stablehlo.add(starts, sizes), ones,
+                                       sliced_type)
+    if not collapsed:
+        return [sliced]
+    return [extras.collapse_shape(sliced, _collapse_groups(rank, collapsed), result)]
 
 
 FULL = "full"          # a slice size that is its whole dimension's run-time size

@@ -926,6 +926,30 @@ def test_gathers_of_whole_run_time_sized_dimensions(ctx):
             np.testing.assert_array_equal(exe(*args), np.asarray(jax.jit(fn)(*args)))
 
 
+def test_one_slice_gathers_that_drop_dimensions(ctx):
+    """y[0] of a [1, b, c] convolution over a symbolic length, x[1] and x[:, 2]: a dynamic_gather
+    of one slice with collapsed dimensions (IREE 3.13: "failed to legalize operation
+    'stablehlo.dynamic_gather'"), against XLA at 1 to 4099 rows."""
+    jax = pytest.importorskip("jax")
+    from jax import export, lax
+    b, = export.symbolic_shape("b")
+    kernel = np.random.default_rng(2).standard_normal((3, 8, 4)).astype(np.float32)
+    cases = [
+        (lambda x: lax.conv_general_dilated(x[None], kernel, (1,), "SAME",
+                                            dimension_numbers=("NWC", "WIO", "NWC"))[0], (b, 8)),
+        (lambda x: x[1] * 2.0, (3, b, 4)),
+        (lambda x: x[:, 2] - 1.0, (b, 5)),
+    ]
+    rng = np.random.default_rng(8)
+    for fn, shape in cases:
+        text = export.export(jax.jit(fn))(jax.ShapeDtypeStruct(shape, np.float32)).mlir_module()
+        exe = shlo.compile(shlo.parse_module(text, context=ctx), "cpu")
+        for n in (1, 4099):
+            x = rng.standard_normal([d if isinstance(d, int) else n for d in shape])
+            x = x.astype(np.float32)
+            np.testing.assert_allclose(exe(x), np.asarray(jax.jit(fn)(x)), rtol=1e-5, atol=1e-5)
+
+
 @pytest.mark.slow
 def test_windows_over_a_symbolic_batch(ctx):
     """Pooling and cumulative ops along static dimensions of a symbolically sized batch (IREE

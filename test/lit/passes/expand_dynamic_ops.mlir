@@ -101,6 +101,20 @@ func.func @tail(%x: tensor<?xf32>, %n: tensor<1xi32>) -> tensor<?xf32> {
 
 // -----
 
+// One slice with a collapsed dimension (y[0] of a [1, b, 16] convolution result): the slice
+// keeps the dimension (size 1), a collapse_shape drops it.
+// CHECK-LABEL: func.func @first_of_one
+// CHECK:         %[[S:.*]] = stablehlo.real_dynamic_slice %arg0, %{{.*}}, %{{.*}}, %{{.*}} : (tensor<1x?x16xf32>, tensor<3xi64>, tensor<3xi64>, tensor<3xi64>) -> tensor<1x?x16xf32>
+// CHECK:         tensor.collapse_shape %[[S]] {{\[}}[0, 1], [2]] : tensor<1x?x16xf32> into tensor<?x16xf32>
+// CHECK-NOT:     dynamic_gather
+func.func @first_of_one(%y: tensor<1x?x16xf32>, %sizes: tensor<3xi32>) -> tensor<?x16xf32> {
+  %zero = stablehlo.constant dense<0> : tensor<1xi32>
+  %0 = "stablehlo.dynamic_gather"(%y, %zero, %sizes) <{dimension_numbers = #stablehlo.gather<offset_dims = [0, 1], collapsed_slice_dims = [0], start_index_map = [0]>, indices_are_sorted = true}> : (tensor<1x?x16xf32>, tensor<1xi32>, tensor<3xi32>) -> tensor<?x16xf32>
+  return %0 : tensor<?x16xf32>
+}
+
+// -----
+
 // A row sum broadcast back to the rows' shape (jax's softmax with a symbolic batch): both
 // sizes are dimension 0 of %x, so the broadcast cannot expand there (no stablehlo.if), and
 // the [b] -> [b, 1] -> [b, 16] pair becomes one broadcast that says so.
