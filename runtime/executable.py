@@ -48,6 +48,18 @@ def binding_overflow(message: str, function: str, device: str) -> str | None:
             f"stacked into fewer arrays")
 
 
+def empty_binding(message: str, function: str, device: str) -> str | None:
+    """A one-line error for IREE's Vulkan runtime refusing a dispatch on an empty tensor of
+    run-time size (None for other failures)."""
+    if "resolved to an empty buffer range" not in message:
+        return None
+    cause = message.strip().splitlines()[0].split("; while")[0]
+    return (f"{function}: a tensor of this call has a run-time size of 0, and IREE's "
+            f"'{device}' runtime cannot run a kernel on an empty buffer ({cause}); compile "
+            f"with specialize=True (one compile per argument shapes, where empty tensors are "
+            f"known) or call it with no empty run-time sizes")
+
+
 class Function(standalone_loader.Function):
     """One exported function: numpy arrays in, numpy arrays out, shlo exceptions.
 
@@ -123,14 +135,16 @@ class Function(standalone_loader.Function):
 
     def _call_error(self, failure: Exception, arg_list) -> Exception:
         """The error to raise for a failed call: the host's or LAPACK's own, a binding
-        overflow, a failed shape check naming the arguments' shapes, else a device failure."""
+        overflow or an empty binding, a failed shape check naming the arguments' shapes, else
+        a device failure."""
         host_error = (self.host.take_error() if self.host is not None else None) or \
             take_lapack_error()
         if host_error is not None:
             return host_error
-        overflow = binding_overflow(str(failure), self.signature.name, self.driver)
-        if overflow is not None:
-            return DeviceError(overflow)
+        for explain in (binding_overflow, empty_binding):
+            known = explain(str(failure), self.signature.name, self.driver)
+            if known is not None:
+                return DeviceError(known)
         message = (str(failure).strip().splitlines() or [type(failure).__name__])[0]
         return shape_check_error(self.signature, message, arg_list) or \
             self._device_failure(message)

@@ -323,9 +323,9 @@ FUSION_BARRIER = "iree_tensor_ext.compute_barrier.start"
 def fusion_barrier(value: ir.Value) -> ir.Value:
     """`iree_tensor_ext.compute_barrier.start`: the value, unchanged, which IREE computes in
     dispatches of its own, fused into none of its consumers (an optimization_barrier fences
-    too, but IREE then waits on the host for the value before it goes on). Static shapes.
-    Unsigned integers pass as signless ones of their width (IREE cannot convert the
-    barrier's unsigned type)."""
+    too, but IREE then waits on the host for the value before it goes on). Run-time sizes are
+    given to it as `tensor.dim`s. Unsigned integers pass as signless ones of their width (IREE
+    cannot convert the barrier's unsigned type)."""
     t = ir.RankedTensorType(value.type)
     element = t.element_type.maybe_downcast()
     if isinstance(element, ir.IntegerType) and element.is_unsigned:
@@ -333,7 +333,8 @@ def fusion_barrier(value: ir.Value) -> ir.Value:
             t.shape, ir.IntegerType.get_signless(element.width))
         bits = fusion_barrier(_create("stablehlo.bitcast_convert", [signless], [value]).result)
         return _create("stablehlo.bitcast_convert", [t], [bits]).result
-    return ir.Operation.create(FUSION_BARRIER, results=[t], operands=[value]).result
+    sizes = [dim(value, d) for d in range(t.rank) if t.is_dynamic_dim(d)]
+    return ir.Operation.create(FUSION_BARRIER, results=[t], operands=[value, *sizes]).result
 
 
 def plus_zero_read(value: ir.Value, zero: ir.Value | None = None) -> ir.Value:

@@ -330,8 +330,11 @@ def _one_slice_gather(op):
               if d in place else zero for d in range(rank)]
     starts = stablehlo.concatenate(pieces, dimension=0) if rank > 1 else pieces[0]
     sizes = Num(sizes).to(i64).value
-    highest = stablehlo.subtract(extras.shape_of(operand), sizes)      # gather clamps starts
-    starts = stablehlo.clamp(stablehlo.constant([0] * rank, result_type=vector), starts, highest)
+    known = constant_values(indices)
+    if known is None or any(int(v) for v in known):     # (a start of 0 stays 0: x[:, :3])
+        highest = stablehlo.subtract(extras.shape_of(operand), sizes)  # gather clamps starts
+        starts = stablehlo.clamp(stablehlo.constant([0] * rank, result_type=vector), starts,
+                                 highest)
     ones = stablehlo.constant([1] * rank, result_type=vector)
     result = ir.RankedTensorType(op.results[0].type)
     kept = iter(result.shape)

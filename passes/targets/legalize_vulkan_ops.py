@@ -21,7 +21,7 @@ from .vulkan.expansions import (complex_f32_constant, complex_window, fence_erro
                                 nan_min_max_reduce, self_difference, signed_zero_root,
                                 unit_strided_slice, unsigned_grouped_convolution)
 from .vulkan.fences import (fence_broadcast_window_results, fence_constant_sort_operands,
-                            fence_f64_operands,
+                            fence_dynamic_slice, fence_f64_operands,
                             fence_f64_negative_pad, fence_f64_results, fence_f64_strided_slice,
                             fence_integer_to_bf16,
                             fence_narrow_scatter_inputs, fence_narrow_window_inputs,
@@ -149,6 +149,10 @@ VULKAN_QUIRKS: tuple[Quirk, ...] = (
     Quirk("vk-constant-sort", "a sort of values computed from constants alone reads them "
           "through an optimization barrier (IREE's SPIR-V codegen crashed, SIGSEGV)",
           ("stablehlo.sort",), _VK, fence=fence_constant_sort_operands),
+    Quirk("vk-dynamic-slice", "a slice with run-time sizes read behind a fusion barrier "
+          "(fused into an elementwise reader, x[:, :3] of a run-time number of rows failed "
+          "to compile: 'memref.collapse_shape' into workgroup memory)",
+          ("stablehlo.real_dynamic_slice",), _VK, fence=fence_dynamic_slice),
     Quirk("vk-complex-constant", "a complex<f32> constant as stablehlo.complex of two f32 "
           "constants (a non-splat one failed to compile)", ("stablehlo.constant",), _VK,
           rule=complex_f32_constant),

@@ -478,6 +478,19 @@ SAMPLES = {
       %r = stablehlo.bitcast_convert %x : (tensor<4x32xi1>) -> tensor<4xi32>
       return %r : tensor<4xi32>
     }""",
+    "vk-dynamic-slice": """
+    func.func @f(%x: tensor<?x64xf32>) -> tensor<?x3xf32> {
+      %zero = stablehlo.constant dense<0> : tensor<2xi64>
+      %one = stablehlo.constant dense<1> : tensor<2xi64>
+      %c3 = stablehlo.constant dense<3> : tensor<1xi64>
+      %n = stablehlo.get_dimension_size %x, dim = 0 : (tensor<?x64xf32>) -> tensor<i32>
+      %n64 = stablehlo.convert %n : (tensor<i32>) -> tensor<i64>
+      %n1 = stablehlo.reshape %n64 : (tensor<i64>) -> tensor<1xi64>
+      %limit = stablehlo.concatenate %n1, %c3, dim = 0 : (tensor<1xi64>, tensor<1xi64>) -> tensor<2xi64>
+      %s = stablehlo.real_dynamic_slice %x, %zero, %limit, %one : (tensor<?x64xf32>, tensor<2xi64>, tensor<2xi64>, tensor<2xi64>) -> tensor<?x3xf32>
+      %r = stablehlo.negate %s : tensor<?x3xf32>
+      return %r : tensor<?x3xf32>
+    }""",
     "vk-constant-sort": """
     func.func @f() -> tensor<9xi32> {
       %c = stablehlo.constant dense<[3, 1, 2, 0, 8, 7, 5, 4, 6]> : tensor<9xi32>

@@ -300,6 +300,16 @@ def fence_constant_sort_operands(sort: ir.Operation) -> None:
                       reads=lambda user: user == sort)
 
 
+def fence_dynamic_slice(op: ir.Operation) -> None:
+    """A slice with run-time sizes behind a fusion barrier for the ops that read it (not
+    inside a while, if or case, where fusion barriers fail IREE's stream scheduling)."""
+    result = op.results[0]
+    if (ir.RankedTensorType(result.type).has_static_shape or in_control_flow(op)
+            or all(use.owner.name == FUSION_BARRIER for use in result.uses)):
+        return
+    fence_uses(result)
+
+
 # what a float zero constant is seen through
 _ZERO_PRESERVING = ("stablehlo.broadcast_in_dim", "stablehlo.reshape", "stablehlo.convert",
                     "stablehlo.transpose")

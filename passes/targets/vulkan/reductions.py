@@ -49,7 +49,8 @@ def gapped_reduce(op: ir.Operation):
 def _from_complex(value: ir.Value) -> bool:
     owner = value.owner
     return (not isinstance(owner, ir.Block) and not is_complex(element_of(value))
-            and any(is_complex(element_of(v)) for v in owner.operands)
+            and any(isinstance(v.type, ir.RankedTensorType) and is_complex(element_of(v))
+                    for v in owner.operands)         # (not tensor.expand_shape's index sizes)
             and ir.RankedTensorType(value.type).has_static_shape)
 
 
