@@ -92,6 +92,13 @@ def _spec_text(spec: tuple) -> str:
     return f"{'~' if weak else ''}{getattr(dtype, 'name', dtype)}[{','.join(map(str, shape))}]"
 
 
+def _is_key(dtype) -> bool:
+    """A typed PRNG key's dtype (jax.random.key's key<fry>): jax lowers its data, uint32."""
+    from jax import dtypes
+    return dtype is not None and not isinstance(dtype, np.dtype) and \
+        dtypes.issubdtype(dtype, dtypes.prng_key)
+
+
 def _first_line(e: BaseException) -> str:
     text = str(e).strip()
     return f"{type(e).__name__}: {text.splitlines()[0]}" if text else type(e).__name__
@@ -165,10 +172,14 @@ class _Call:
 
     def arrays(self) -> list[np.ndarray]:
         """The leaves as numpy arrays of the lowered dtypes (jax's canonical ones: f32 for
-        a float64 leaf when jax_enable_x64 is off)."""
+        a float64 leaf when jax_enable_x64 is off; a typed PRNG key's data, as jax lowers
+        it)."""
         out = []
         for index, (leaf, (_, dtype, _)) in enumerate(zip(self.leaves, self.specs)):
             try:
+                if _is_key(dtype):
+                    out.append(np.asarray(self.owner._jax.random.key_data(leaf)))
+                    continue
                 array = np.asarray(leaf)
             except Exception as e:
                 raise InvocationError(self.owner._named(
@@ -183,10 +194,13 @@ class Compiled:
     signature. `executable` is the shlo `Executable` (flat numpy arrays in and out),
     `text` the StableHLO jax lowered."""
 
-    def __init__(self, owner: "JitFunction", call: _Call, text: str, executable, out_tree):
+    def __init__(self, owner: "JitFunction", call: _Call, text: str, executable, out_tree,
+                 out_dtypes=()):
         self._owner, self._key = owner, call.key
         self._treedef, self._specs = call.treedef, call.specs
         self.text, self.executable, self.out_tree = text, executable, out_tree
+        # per result leaf, a typed PRNG key's dtype (its data comes back), else None
+        self._out_keys = [d if _is_key(d) else None for d in out_dtypes]
 
     def __call__(self, *args, **kwargs):
         call = _Call(self._owner, args, kwargs)
@@ -212,6 +226,10 @@ class Compiled:
             raise self._owner._renamed(e) from None
         if self.out_tree.num_leaves == 1:
             results = (results,)
+        if any(self._out_keys):
+            wrap = self._owner._jax.random.wrap_key_data
+            results = [r if key is None else wrap(np.array(r), impl=key._impl)   # (a copy:
+                       for r, key in zip(results, self._out_keys)]   # jax keeps what it wraps)
         return self.out_tree.unflatten(list(results))
 
 
@@ -301,14 +319,14 @@ class JitFunction:
         return f"args[{position}]"
 
     def _lower(self, call: _Call, debug_info: bool = True):
-        """(StableHLO text, output pytree) for a call, or a one-line LoweringError. With
+        """(StableHLO text, output pytree, output leaves' dtypes) for a call, or a one-line
+        LoweringError. With
         `debug_info` the ops carry their Python source locations, which shlo's errors name."""
         for index, (_, dtype, _) in enumerate(call.specs):
-            if not isinstance(dtype, np.dtype):
+            if not isinstance(dtype, np.dtype) and not _is_key(dtype):
                 raise LoweringError(self._named(
                     f"argument {call.leaf_name(index)!r} has dtype {dtype}, which has no "
-                    "numpy form (for a PRNG key use jax.random.key_data(key), or "
-                    "jax.random.PRNGKey)"))
+                    "numpy form"))
         try:
             lowered = self._jitted.lower(*call.args, **call.kwargs)
         except Error:
@@ -335,7 +353,9 @@ class JitFunction:
             raise LoweringError(self._named(
                 "the program calls back into Python (jax.debug.print, jax.debug.callback, "
                 "jax.pure_callback or io_callback), which a shlo executable cannot do"))
-        return text, lowered.out_tree
+        out_dtypes = [getattr(o, "dtype", None) for o in
+                      self._jax.tree.leaves(getattr(lowered, "out_info", ()))]
+        return text, lowered.out_tree, out_dtypes
 
     def _compile(self, call: _Call, *, check_device: bool) -> Compiled:
         from .compiler import compile as shlo_compile
@@ -352,10 +372,11 @@ class JitFunction:
                     raise DeviceError(self._named(
                         f"target '{target.name}' runs on the '{target.driver}' driver, which "
                         f"is not usable here: {why}"))
-            text, out_tree = self._lower(call)
+            text, out_tree, out_dtypes = self._lower(call)
             try:
                 executable = shlo_compile(text, self.target, **self.options)
             except Error as e:
                 raise self._renamed(e) from None
-            compiled = self._cache[call.key] = Compiled(self, call, text, executable, out_tree)
+            compiled = self._cache[call.key] = Compiled(self, call, text, executable, out_tree,
+                                                        out_dtypes)
             return compiled

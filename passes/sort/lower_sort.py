@@ -265,9 +265,10 @@ class _Network:
 
     # ---- layout: operands <-> one flat [rows * width] vector --------------------------------
 
-    def _carried(self) -> list[ir.Value]:
-        """The operands the steps move, flat (iotas left out), then the positions if needed."""
-        values = [self._flatten(v) for i, v in enumerate(self.sort.operands)
+    def _carried(self, opaque_zero: ir.Value | None = None) -> list[ir.Value]:
+        """The operands the steps move, flat (iotas left out), then the positions if needed;
+        padded with values made from `opaque_zero` where given (`_flatten`)."""
+        values = [self._flatten(v, opaque_zero) for i, v in enumerate(self.sort.operands)
                   if i not in self.iotas]
         if self.with_positions:
             i32 = ir.IntegerType.get_signless(32)
@@ -315,7 +316,6 @@ class _Network:
 
     def build_static(self) -> list[ir.Value]:
         """The network in line, each step on static slices (a long sort)."""
-        values = self._carried()
         bits = self.width.bit_length() - 1
         layout = _Layout(bits)
         # blocks of 2**stage sort ascending where the element's bit `stage` is 0 (the last
@@ -324,6 +324,7 @@ class _Network:
         zero, *blocks = _opaque_scalars(self.sort, [0] + [
             1 << layout.storage_bit(stage) if stage < bits else 0
             for stage in range(1, bits + 1)])
+        values = self._carried(zero)
         for stage, block in enumerate(blocks, start=1):
             for bit in reversed(range(stage)):
                 values = self._static_step(values, 1 << layout.storage_bit(bit), block, zero)
@@ -338,7 +339,12 @@ class _Network:
         return [positions.to(t.element_type).value if i in self.iotas else next(rest)
                 for i, t in enumerate(self.types)]
 
-    def _flatten(self, value: ir.Value) -> ir.Value:
+    def _flatten(self, value: ir.Value, opaque_zero: ir.Value | None = None) -> ir.Value:
+        """[rows * width] of an operand, padded to the width. With `opaque_zero` the padding
+        value is made from it (`_opaque_padding`), not a constant: two long sorts in one
+        function padded with one constant made equal splats, which IREE 3.13's cse merged
+        across its execution regions ("'stream.yield' op used resource not listed in
+        explicit captures")."""
         t = ir.RankedTensorType(value.type)
         if self.permutation != list(range(t.rank)):
             value = stablehlo.transpose(value, permutation=self.permutation)
@@ -347,6 +353,8 @@ class _Network:
         if self.width != self.length:
             zero = stablehlo.constant(_zero(t.element_type) if self.tie_order is None
                                       else _last(t.element_type, descending=self.tie_order[1]))
+            if opaque_zero is not None:
+                zero = _opaque_padding(zero, opaque_zero)
             value = stablehlo.pad(value, zero, edge_padding_low=[0, 0],
                                   edge_padding_high=[0, self.width - self.length],
                                   interior_padding=[0, 0])
@@ -577,6 +585,19 @@ def _splat(t: ir.RankedTensorType, value: int) -> ir.Value:
         t, ir.IntegerAttr.get(t.element_type, value)))
 
 
+def _opaque_padding(value: ir.Value, opaque_zero: ir.Value) -> ir.Value:
+    """A scalar constant's bits xor an opaque i32 zero: the same value, which IREE cannot
+    fold to a constant (nor share with another sort's padding); complex values stay."""
+    element = ir.RankedTensorType(value.type).element_type
+    if isinstance(element.maybe_downcast(), ir.ComplexType):
+        return value            # (a complex bitcast is expanded before this pass)
+    bits = ir.IntegerType.get_signless(bit_width(element))
+    scalar = ir.RankedTensorType.get([], bits)
+    raw = value if element == bits else stablehlo.bitcast_convert(value, result_type=scalar)
+    raw = stablehlo.xor(raw, stablehlo.convert(opaque_zero, result_type=scalar))
+    return raw if element == bits else stablehlo.bitcast_convert(raw, result_type=value.type)
+
+
 def _opaque_scalars(sort: ir.Operation, values: list[int]) -> list[ir.Value]:
     """i32 scalars that IREE neither folds into the dispatches that read them nor evaluates
     at compile time, made at the start of the function: one constant vector behind an
@@ -588,10 +609,13 @@ def _opaque_scalars(sort: ir.Operation, values: list[int]) -> list[ir.Value]:
     while function is not None and function.name != "func.func":
         function = function.parent
     i32 = ir.IntegerType.get_signless(32)
-    with (ir.InsertionPoint(sort) if function is None
-          else ir.InsertionPoint.at_block_begin(function.regions[0].blocks[0])):
+    entry = None if function is None else function.regions[0].blocks[0]
+    # one table per sort: a last entry unlike any other table's keeps cse from merging them
+    salt = 0 if entry is None else len(entry.operations)
+    with ir.InsertionPoint(sort) if entry is None else ir.InsertionPoint.at_block_begin(entry):
         table = extras.optimization_barrier([stablehlo.constant(ir.DenseElementsAttr.get(
-            np.asarray(values, np.int32), type=ir.RankedTensorType.get([len(values)], i32)))])[0]
+            np.asarray([*values, salt], np.int32),
+            type=ir.RankedTensorType.get([len(values) + 1], i32)))])[0]
         out = []
         for i in range(len(values)):
             one = stablehlo.slice(table, start_indices=[i], limit_indices=[i + 1], strides=[1])

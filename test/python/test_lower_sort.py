@@ -244,6 +244,28 @@ def test_a_long_sort_in_line_on_vulkan(ctx):
                                   np.argsort(x, axis=1, kind="stable"))
 
 
+
+@pytest.mark.parametrize("target", ["cpu", "vulkan"])
+def test_two_long_sorts_of_one_length_in_one_function(ctx, target):
+    """jnp.sort(x) and jnp.sort(-x) (also argsorts) of 50000 elements in one function: both
+    networks padded to 65536 with one constant, and shared one table of scalars, made equal
+    dispatches that IREE 3.13 merged across its execution regions ("'stream.yield' op used
+    resource not listed in explicit captures": no compile); each sort now has its own table
+    and an opaque padding value. Against numpy."""
+    if target == "vulkan":
+        from conftest import vulkan_or_skip
+        vulkan_or_skip()
+    jax = pytest.importorskip("jax")
+    jnp = jax.numpy
+    x = np.random.default_rng(5).integers(0, 1000, 50000).astype(np.float32)   # ties
+    text = jax.jit(lambda x: (jnp.sort(x), jnp.sort(-x), jnp.argsort(x, stable=True),
+                              jnp.argsort(-x, stable=True))).lower(x).as_text()
+    got = shlo.compile(shlo.parse_module(text, context=ctx), target=target)(x)
+    want = (np.sort(x), np.sort(-x), np.argsort(x, kind="stable"),
+            np.argsort(-x, kind="stable"))
+    for g, w in zip(got, want):
+        np.testing.assert_array_equal(g, w)
+
 MIDDLE_LENGTHS = (257, 264, 288, 300, 511)      # above IREE's Vulkan limit, below min-size
 MIDDLE = """
 func.func @sort_{n}(%x: tensor<2x{n}xf32>) -> tensor<2x{n}xf32> {{

@@ -35,12 +35,14 @@
 // line, each on static slices of a [pairs, 2, half / 64, 64] view. Bits 0-2 of a position
 // are kept at storage bits 7-9 (and 7-9 at 0-2), so the first step (bit 0) pairs elements 128
 // apart; each stage's direction bit is an opaque scalar (one constant vector behind an
-// optimization_barrier); the keys move back to position order once, at the end.
+// optimization_barrier, its last entry one that no other sort's vector has); the padding is
+// a constant xor an opaque 0; the keys move back to position order once, at the end.
 // STATIC-LABEL: func.func @stable_rows
 // STATIC-NOT:     stablehlo.sort
-// STATIC:         stablehlo.constant dense<[0, 256, 512, 8, 16, 32, 64, 1, 2, 4, 0]> : tensor<11xi32>
+// STATIC:         stablehlo.constant dense<[0, 256, 512, 8, 16, 32, 64, 1, 2, 4, 0, {{[0-9]+}}]> : tensor<12xi32>
 // STATIC:         stablehlo.optimization_barrier
 // STATIC-COUNT-11: iree_tensor_ext.compute_barrier.start
+// STATIC:         stablehlo.xor
 // STATIC:         stablehlo.pad {{.*}} high = [0, 24]
 // STATIC:         stablehlo.reshape {{.*}} : (tensor<2048xi64>) -> tensor<8x2x2x64xi64>
 // STATIC:         stablehlo.slice {{.*}} [0:8, 0:1, 0:2, 0:64]
