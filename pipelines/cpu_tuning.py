@@ -25,6 +25,7 @@ from ..passes.base import binary_body, defined_by
 NO_AGGRESSIVE_FUSION = ("--iree-dispatch-creation-enable-aggressive-fusion=false",)
 NO_DATA_TILING = ("--iree-opt-data-tiling=false",)
 NO_CONST_EXPR_HOISTING = ("--iree-opt-const-expr-hoisting=false",)
+NO_MULTI_USE_FUSION = ("--iree-dispatch-creation-fuse-multi-use=false",)
 # Process-global options: a module that gets one compiles in a child iree-compile process
 # (shlo.runtime.child_compile).
 LARGE_MATMUL_TILES = ("--iree-llvmcpu-matmul-tile-bytes=16777216",)
@@ -318,7 +319,10 @@ RETRIES: tuple[Retry, ...] = (
           "a fused dispatch reads a value before it is computed (jax's value_and_grad of a "
           "cross-entropy)", _CPU),
     Retry("cpu-stack-limit", ("exceeded stack allocation limit",), NO_AGGRESSIVE_FUSION, (),
-          "a fused dispatch needs more stack than IREE allows", _CPU),
+          "a fused dispatch needs more stack than IREE allows", _CPU,
+          then=NO_MULTI_USE_FUSION,
+          then_what="a data-tiled matmul fused with a consumer of several results (a VAE's "
+                    "sigmoid read by two logs: three unpacks, 58 KB of stack)"),
     Retry("cpu-workgroup-relayout", (
         "write affecting operations on global resources are restricted to workgroup "
         "distributed",), NO_AGGRESSIVE_FUSION, (),

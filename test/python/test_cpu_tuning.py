@@ -1,4 +1,4 @@
-"""cpu_tuning's per-module rules and the cpu target's pass options: `cpu-index-constants`
+"""cpu_tuning's per-module rules, retries and the cpu target's pass options: `cpu-index-constants`
 (no constant-expression hoisting for modules whose constant expressions are integer index
 arithmetic) and shlo-unroll-scan-loops' bound on unrolled bodies."""
 import numpy as np
@@ -106,3 +106,31 @@ def test_unrolled_loop_bodies_stay_within_the_cpu_bound():
     from shlo.pipelines.targets import get_target
     assert "shlo-unroll-scan-loops{max-ops=2200}" in target_pipeline("default",
                                                                      get_target("cpu"))
+
+
+def test_a_vae_step_compiles_through_the_second_retry():
+    """A VAE's loss and gradients (sigmoid(z @ w) read by two logs): IREE fused the data-tiled
+    matmul with the sigmoid's three readers and needed 58 KB of stack, without aggressive
+    fusion too ("exceeded stack allocation limit"); cpu-stack-limit's second retry compiles it
+    without multi-use fusion. Against XLA."""
+    jax = pytest.importorskip("jax")
+    jnp = jax.numpy
+    import shlo.jax as shlo_jax
+
+    def step(params, x, key):
+        def loss(params):
+            w1, w2, w3 = params
+            mu, logv = jnp.split(jax.nn.relu(x @ w1) @ w2, 2, axis=-1)
+            z = mu + jnp.exp(0.5 * logv) * jax.random.normal(key, mu.shape)
+            rec = jax.nn.sigmoid(z @ w3)
+            return (-jnp.mean(x * jnp.log(rec + 1e-7) + (1 - x) * jnp.log(1 - rec + 1e-7))
+                    - 0.5 * jnp.mean(1 + logv - mu ** 2 - jnp.exp(logv)))
+        return jax.value_and_grad(loss)(params)
+    rng = np.random.default_rng(0)
+    params = tuple((rng.standard_normal(s) * 0.05).astype(np.float32)
+                   for s in ((784, 256), (256, 64), (32, 784)))
+    x = (rng.uniform(size=(64, 784)) > 0.5).astype(np.float32)
+    key = jax.random.key(0)
+    got, want = shlo_jax.jit(step, cache=False)(params, x, key), jax.jit(step)(params, x, key)
+    for g, w in zip(jax.tree.leaves(got), jax.tree.leaves(want)):
+        np.testing.assert_allclose(g, w, rtol=1e-4, atol=1e-6)
