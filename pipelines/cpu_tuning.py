@@ -343,6 +343,12 @@ RETRIES: tuple[Retry, ...] = (
         "'affine.delinearize_index' op no basis element may be statically non-positive",),
         NO_DATA_TILING, (), "data tiling of a matmul of run-time size fed by a softmax "
                             "(attention over a symbolic length)", _CPU),
+    Retry("cpu-codegen-failure", ("failed to run translation of source executable to target "
+                                  "executable",), NO_AGGRESSIVE_FUSION, (),
+          "IREE's codegen fails on a fused dispatch without saying why (a data-tiled matmul "
+          "fused with the two results of its operand's producer)", _CPU,
+          then=NO_MULTI_USE_FUSION, then_what="the same fusion made without aggressive "
+          "fusion"),
     Retry("cuda-o2-retry", ("does not dominate this use", "op failed to distribute",
                             "failed to apply fusion + hoisting patterns"), O0, (),
           "IREE's LLVMGPU pipeline fails on some dispatches at O2", ("cuda",)),

@@ -10,9 +10,13 @@ of compile CPU each (docs/performance.md, "Cold compiles").
 Folded here, when every operand is a `stablehlo.constant` and the result has at most
 `max-elements` elements: the ops shlo-simplify folds (passes/folding/simplify_fold.py, in
 numpy, exactly as the spec computes them), and also bitcast_convert between types of one bit
-width, floor, ceil, round_nearest_even and is_finite (exact in numpy too). Unlike shlo-simplify
-it applies no algebraic identities: only values computed from constants change, into the
-constants they are.
+width, floor, ceil, round_nearest_even and is_finite (exact in numpy too). An elementwise op
+of splat constants folds at any size, into a splat: IREE folds such chains itself, but after it
+has formed dispatches, and a data-tiled matmul of a folded splat then failed to compile or
+read the wrong results of its producer's dispatch (docs/iree_gaps.md#shlo-fold-constant-scalars).
+So does `imag` of a real value converted to complex: zero whatever the value. Unlike
+shlo-simplify it applies no algebraic identities: only values computed from constants change,
+into the constants they are.
 """
 from __future__ import annotations
 
@@ -24,6 +28,7 @@ from iree.compiler import ir
 from shlo.dialect import stablehlo
 from shlo.dialect.types import element_dtype
 from ..base import Pass
+from ..lib.elementwise import ELEMENTWISE_OPS
 from .simplify_fold import FOLDABLE, FOLDERS, array_of, fold, plain_static
 
 _NATIVE_FLOATS = frozenset(np.dtype(d) for d in (np.float16, np.float32, np.float64))
@@ -72,6 +77,44 @@ def _fold_extra(op: ir.Operation, limit: int) -> np.ndarray | None:
     return np.ascontiguousarray(out).reshape(shape)
 
 
+def _is_splat(value: ir.Value) -> bool:
+    return ir.DenseElementsAttr(value.owner.operation.attributes["value"]).is_splat
+
+
+def _fold_splat(op: ir.Operation) -> np.ndarray | None:
+    """The element of an elementwise op of splat constants, as a 0-d array (its result is a
+    splat of it), or None."""
+    t = plain_static(op.results[0].type)
+    if (op.name not in ELEMENTWISE_OPS or t is None or str(t.element_type) not in FOLDABLE
+            or not all(_is_splat(v) for v in op.operands)):
+        return None
+    args = []
+    for v in op.operands:
+        a = array_of(v)
+        if a is None:
+            return None
+        args.append(np.ascontiguousarray(a.reshape(-1)[:1]))      # one element each
+    dtype = element_dtype(t.element_type)
+    with np.errstate(all="ignore"):
+        out = (EXTRA_FOLDERS[op.name](args[0], dtype) if op.name in EXTRA_FOLDERS
+               else FOLDERS[op.name](op, args, dtype) if op.name in FOLDERS else None)
+    if out is None:
+        return None
+    out = np.asarray(out)
+    return out.reshape(()) if out.dtype == dtype and out.size == 1 else None
+
+
+def _imag_of_real(op: ir.Operation) -> bool:
+    """`imag(convert(x))` of a real x: zero, whatever x."""
+    if op.name != "stablehlo.imag" or not isinstance(op.operands[0].owner,
+                                                     (ir.Operation, ir.OpView)):
+        return False
+    source = op.operands[0].owner.operation
+    return (source.name == "stablehlo.convert" and not isinstance(
+        ir.RankedTensorType(source.operands[0].type).element_type, ir.ComplexType)
+        and plain_static(op.results[0].type) is not None)
+
+
 def _on_constants(op: ir.Operation) -> bool:
     """Whether `op` is a one-result StableHLO op whose operands are all constants."""
     return op.name.startswith("stablehlo.") and len(op.results) == 1 and bool(op.operands) and all(
@@ -83,8 +126,10 @@ def _folded(op: ir.Operation, limit: int) -> np.ndarray | None:
     """The constant value of `op` (one result, operands all constants), or None."""
     try:
         if op.name in EXTRA_FOLDERS:
-            return _fold_extra(op, limit)
-        return fold(op, limit) if op.name in FOLDERS else None
+            small = _fold_extra(op, limit)
+        else:
+            small = fold(op, limit) if op.name in FOLDERS else None
+        return small if small is not None else _fold_splat(op)
     except Exception:        # unexpected input: leave the op, as shlo-simplify does
         return None
 
@@ -105,8 +150,19 @@ class FoldConstantScalars(Pass):
         def visit(o):
             if _on_constants(o):
                 pending.append(o)
+            elif _imag_of_real(o):
+                zeros.append(o)
             return ir.WalkResult.ADVANCE
+        zeros: list[ir.Operation] = []
         op.walk(visit)
+        for o in zeros:
+            with ir.InsertionPoint(o), o.location:
+                element = element_dtype(ir.RankedTensorType(o.results[0].type).element_type)
+                zero = stablehlo.constant(np.zeros((), element), result_type=o.results[0].type)
+            o.results[0].replace_all_uses_with(zero)
+            pending.extend(u.owner.operation for u in zero.uses
+                           if _on_constants(u.owner.operation))
+            o.erase()
         while pending:
             o = pending.pop()
             with ir.InsertionPoint(o), o.location:

@@ -16,7 +16,8 @@ it once); a map whose body returns an argument; a while whose condition is the c
 the value-preserving cases of shlo-simplify that return an existing value
 (EXISTING_VALUE_RULES: x + 0, x * 1, select on a constant, pad by zero, ...);
 maximum/minimum/and/or of a value with itself; a clamp whose bounds are the type's extremes
-(-inf and +inf for floats), or of a value by itself; real of a real tensor; a convert, reshape,
+(-inf and +inf for floats), or of a value by itself; real of a real tensor, and of a real
+tensor converted to complex; a convert, reshape,
 bitcast_convert, slice, dynamic_slice, dynamic_reshape that keeps the type; a transpose or
 broadcast_in_dim with the identity dimensions that keeps the type; a concatenate with one
 non-empty operand (a dynamic_update_slice of an empty update is among shlo-simplify's cases:
@@ -73,6 +74,10 @@ def _real(op):
     x = op.operands[0]
     if not isinstance(ir.RankedTensorType(x.type).element_type, ir.ComplexType):
         return [x]
+    source = x.owner
+    if (isinstance(source, (ir.Operation, ir.OpView)) and source.name == "stablehlo.convert"
+            and source.operands[0].type == op.results[0].type):
+        return [source.operands[0]]         # real(convert(x)) of a real x of the result type
     return [EXISTING_VALUE_RULES["stablehlo.real"](op)]
 
 

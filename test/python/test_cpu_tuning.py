@@ -134,3 +134,35 @@ def test_a_vae_step_compiles_through_the_second_retry():
     got, want = shlo_jax.jit(step, cache=False)(params, x, key), jax.jit(step)(params, x, key)
     for g, w in zip(jax.tree.leaves(got), jax.tree.leaves(want)):
         np.testing.assert_allclose(g, w, rtol=1e-4, atol=1e-6)
+
+
+_SANITIZED_PRODUCT = """
+func.func @main(%x: tensor<3x12xf32>, %c: tensor<12x12xf32>) -> tensor<3x12xf32> {
+  %z = stablehlo.constant dense<0.0> : tensor<3x12xf32>
+  %lo = stablehlo.constant dense<-1.0e4> : tensor<f32>
+  %hi = stablehlo.constant dense<1.0e4> : tensor<f32>
+  %m = stablehlo.negate %x : tensor<3x12xf32>
+  %f = stablehlo.is_finite %m : (tensor<3x12xf32>) -> tensor<3x12xi1>
+  %s = stablehlo.select %f, %m, %z : tensor<3x12xi1>, tensor<3x12xf32>
+  %t = stablehlo.clamp %lo, %s, %hi : (tensor<f32>, tensor<3x12xf32>, tensor<f32>) -> tensor<3x12xf32>
+  %p = stablehlo.dot_general %t, %c, contracting_dims = [1] x [0] : (tensor<3x12xf32>, tensor<12x12xf32>) -> tensor<3x12xf32>
+  %r = stablehlo.subtract %p, %m : tensor<3x12xf32>
+  return %r : tensor<3x12xf32>
+}
+"""
+
+
+def test_a_product_of_a_sanitized_value_minus_that_value_compiles():
+    """dot(clamp(select(is_finite(-x), -x, 0)), c) + x: IREE fused -x (two results: itself and
+    its sanitized form) with the data-tiled matmul and its codegen failed without a reason
+    ("failed to run translation of source executable"); cpu-codegen-failure compiles it again
+    without aggressive fusion. Against numpy, infinities in x."""
+    rng = np.random.default_rng(1)
+    x = rng.standard_normal((3, 12)).astype(np.float32)
+    x[0] = np.inf
+    x[2, ::3] = -np.inf
+    c = rng.standard_normal((12, 12)).astype(np.float32)
+    m = -x
+    want = np.clip(np.where(np.isfinite(m), m, 0), -1e4, 1e4) @ c - m
+    np.testing.assert_allclose(shlo.compile(_SANITIZED_PRODUCT, "cpu", cache=False)(x, c), want,
+                               rtol=1e-5, atol=1e-5)

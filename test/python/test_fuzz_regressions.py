@@ -1698,3 +1698,12 @@ def test_dilated_min_window_to_bf16_vulkan():
     from conftest import vulkan_or_skip
     vulkan_or_skip()
     assert replay("dilated_min_window_to_bf16_vulkan") is None
+
+
+def test_ifft_of_sanitized_window_cpu():
+    """Seed 131 program 15: ifft(sanitize(x)) - x of a min reduce_window x (inf in padding):
+    IREE fused the window, x's sanitized real part and the constant 0 of imag(convert(x)) into
+    one dispatch of three results, then encoded the wrong two of them for its DFT matmuls
+    (11 of 36 NaN on cpu). shlo-fold-constant-scalars folds imag(convert(x)) to 0 and
+    splat chains before IREE sees them; shlo-fold-identity-ops real(convert(x)) to x."""
+    assert replay("ifft_of_sanitized_window_cpu") is None

@@ -124,3 +124,25 @@ def test_strided_slice_of_a_boolean_xor_with_itself(target):
     r, v = exe(p, np.arange(17, dtype=np.int32))
     np.testing.assert_array_equal(np.asarray(r), np.zeros(5, bool))
     np.testing.assert_array_equal(np.asarray(v), np.zeros(5, bool))
+
+
+def test_complementary_slices_of_jax_associative_scan_stay_whole():
+    """jax's associative_scan reads each level's result as x[0::2] and x[1::2]: sliced through,
+    each copied the chain above it, and a 256 x 1024 scan's 199 ops became 3931 (compile
+    9.6 s against 3.3 s unsliced, run 2.3 against 1.8 ms). Slices that together read all of a
+    value leave it whole. Against numpy's cumulative sum and maximum."""
+    jax = pytest.importorskip("jax")
+    from jax import lax
+    jnp = jax.numpy
+    from shlo.passes.shapes.slice_before_elementwise import SliceBeforeElementwise
+    x = np.random.default_rng(2).standard_normal((256, 1024)).astype(np.float32)
+    text = jax.jit(lambda x: (lax.associative_scan(jnp.add, x),
+                              lax.associative_scan(jnp.maximum, x, axis=1))).lower(x).as_text()
+    module = shlo.parse_module(text)
+    before = str(module).count("stablehlo.")
+    SliceBeforeElementwise().apply(module)
+    assert str(module).count("stablehlo.") <= 1.25 * before      # (slices of a few elements)
+    total, peak = shlo.compile(text, "cpu")(x)
+    np.testing.assert_allclose(total, np.cumsum(x.astype(np.float64), axis=0), rtol=1e-4,
+                               atol=1e-4)
+    np.testing.assert_array_equal(peak, np.maximum.accumulate(x, axis=1))
