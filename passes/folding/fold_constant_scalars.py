@@ -146,6 +146,7 @@ class FoldConstantScalars(Pass):
         # one walk for the ops on constants, then their users as they become foldable (a
         # worklist: cheaper than the greedy driver's visit of every op of these names)
         pending: list[ir.Operation] = []
+        zeros: list[ir.Operation] = []          # imag(convert(x)) of real x
 
         def visit(o):
             if _on_constants(o):
@@ -153,7 +154,6 @@ class FoldConstantScalars(Pass):
             elif _imag_of_real(o):
                 zeros.append(o)
             return ir.WalkResult.ADVANCE
-        zeros: list[ir.Operation] = []
         op.walk(visit)
         for o in zeros:
             with ir.InsertionPoint(o), o.location:

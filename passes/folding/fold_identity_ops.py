@@ -17,10 +17,10 @@ the value-preserving cases of shlo-simplify that return an existing value
 (EXISTING_VALUE_RULES: x + 0, x * 1, select on a constant, pad by zero, ...);
 maximum/minimum/and/or of a value with itself; a clamp whose bounds are the type's extremes
 (-inf and +inf for floats), or of a value by itself; real of a real tensor, and of a real
-tensor converted to complex; a convert, reshape,
-bitcast_convert, slice, dynamic_slice, dynamic_reshape that keeps the type; a transpose or
-broadcast_in_dim with the identity dimensions that keeps the type; a concatenate with one
-non-empty operand (a dynamic_update_slice of an empty update is among shlo-simplify's cases:
+tensor converted to complex; a convert, reshape, bitcast_convert, slice, dynamic_slice,
+dynamic_reshape that keeps the type; a transpose or broadcast_in_dim with the identity
+dimensions that keeps the type; a concatenate with one non-empty operand (a
+dynamic_update_slice of an empty update is among shlo-simplify's cases:
 IREE's vulkan compile of one after a sort failed, seed 67 program 917). A result is replaced
 only by a value of its own type; the folded op is erased when nothing reads it.
 `identity_source` answers the question for one value without changing the IR.

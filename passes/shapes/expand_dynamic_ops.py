@@ -22,9 +22,10 @@
 - `dynamic_gather` of one slice with run-time slice sizes (jax's `x[1:]` with a symbolic
   length, `y[0]` of a [1, b, c] convolution; IREE: "failed to legalize operation
   'stablehlo.dynamic_gather'"): a `real_dynamic_slice` from the clamped start, as gather
-  clamps it, its collapsed dimensions (of size 1) then collapsed (`tensor.collapse_shape`). A `dynamic_gather` whose run-time slice sizes are whole dimensions, never
-  indexed (jax's `x[:, [3, 1]]` with a symbolic batch): a `gather` with static slice sizes,
-  those dimensions batching dimensions and the indices broadcast along them.
+  clamps it, its collapsed dimensions (of size 1) then collapsed (`tensor.collapse_shape`).
+  A `dynamic_gather` whose run-time slice sizes are whole dimensions, never indexed (jax's
+  `x[:, [3, 1]]` with a symbolic batch): a `gather` with static slice sizes, those dimensions
+  batching dimensions and the indices broadcast along them.
 - `get_dimension_size` and `dynamic_broadcast_in_dim` of an unsigned tensor with a dynamic
   shape (IREE: "failed to legalize operation 'tensor.dim'"): on a signless convert of it
   (`chlo_stablehlo_extras.signless`), the broadcast converted back.
