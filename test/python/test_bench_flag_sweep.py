@@ -8,7 +8,7 @@ import pytest
 
 import shlo
 from shlo.pipelines.cpu_tuning import (NO_AGGRESSIVE_FUSION, NO_CONST_EXPR_HOISTING,
-                                      NO_DATA_TILING, module_flags)
+                                      NO_DATA_TILING, NO_MULTI_USE_FUSION, module_flags)
 from shlo.tools import flag_sweep
 
 
@@ -76,7 +76,13 @@ def test_retries_only_for_known_failures():
     assert retry_with(second)(relayout) == ((), ())
     assert retry("failed to legalize operation 'arith.truncf'") == ((), ())
     already = dataclasses.replace(cpu, extra_flags=NO_AGGRESSIVE_FUSION)
-    assert retry_with(already)("exceeded stack allocation limit of 32768 bytes") == ((), ())
+    assert retry_with(already)("exceeded stack allocation limit of 32768 bytes") == (
+        NO_MULTI_USE_FUSION, ())
+    both = dataclasses.replace(already, extra_flags=NO_AGGRESSIVE_FUSION + NO_MULTI_USE_FUSION)
+    assert retry_with(both)("exceeded stack allocation limit of 32768 bytes") == ((), ())
+    codegen = "-:14:8: failed to run translation of source executable to target executable"
+    assert retry(codegen) == (NO_AGGRESSIVE_FUSION, ())
+    assert retry_with(already)(codegen) == (NO_MULTI_USE_FUSION, ())
     vulkan = retry_with(get_target("vulkan"))      # the stream failures are every target's
     assert vulkan("-:2:3: circular dependency: input operation uses partition output") == (
         NO_AGGRESSIVE_FUSION, ("shlo-barrier-loop-results{every-loop=true}",))

@@ -274,7 +274,7 @@ def test_only_vulkan_adds_the_pass_to_its_default_pipeline(ctx, target, tmp_path
     }"""
     shlo.compile(shlo.parse_module(text, context=ctx), target=target, cache=False,
                  dump_dir=str(tmp_path))
-    stages = [name[3:-5] for name in sorted(p.name for p in tmp_path.iterdir())]
+    stages = [name[4:-5] for name in sorted(p.name for p in tmp_path.iterdir())]
     if target == "vulkan":
         last = stages.index("canonicalize")     # (the long reductions split after it)
         assert stages[last - 3:last] == ["shlo-legalize-vulkan-ops", "shlo-split-long-reduce",
