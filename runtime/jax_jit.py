@@ -94,9 +94,10 @@ def _spec_text(spec: tuple) -> str:
 
 def _is_key(dtype) -> bool:
     """A typed PRNG key's dtype (jax.random.key's key<fry>): jax lowers its data, uint32."""
+    if dtype is None or isinstance(dtype, np.dtype):
+        return False                # (every numpy leaf of every call: no import)
     from jax import dtypes
-    return dtype is not None and not isinstance(dtype, np.dtype) and \
-        dtypes.issubdtype(dtype, dtypes.prng_key)
+    return dtypes.issubdtype(dtype, dtypes.prng_key)
 
 
 def _first_line(e: BaseException) -> str:

@@ -152,8 +152,8 @@ def _scan(inputs, inits, body, dim: int, reverse: bool, limit: int,
     blocked = [_cut(x, f, dim, a, b, at_end=not reverse) for x, f in zip(inputs, inits)]
     local = _scan(blocked, inits, body, dim + 1, reverse, limit, combine)   # [.., a, b, ..]
     last = 0 if reverse else b - 1
-    totals = [_reshape(slice_along(v, dim + 1, last, last + 1), shape[:dim] + [a] + shape[dim + 1:])
-              for v in local]
+    totals = [_reshape(slice_along(v, dim + 1, last, last + 1),
+                       shape[:dim] + [a] + shape[dim + 1:]) for v in local]
     before = _scan(totals, inits, body, dim, reverse, limit, combine)       # [.., a, ..]
     one = shape[:dim] + [1] + shape[dim + 1:]
     starts = [stablehlo.broadcast_in_dim(f, broadcast_dimensions=[],
@@ -385,7 +385,8 @@ def _scatter_chunks(inputs, indices, updates, kw, step: int) -> list[ir.Value]:
         out = _loop(0, n // step, out, chunk)
     for s in range(done, n, step):
         e = min(n, s + step)
-        out = _scatter(out, slice_along(indices, 0, s, e), [slice_along(u, 0, s, e) for u in updates], kw)
+        out = _scatter(out, slice_along(indices, 0, s, e),
+                       [slice_along(u, 0, s, e) for u in updates], kw)
     return out
 
 
@@ -442,8 +443,8 @@ def bounded_scatter(op: ir.Operation, limit: int):
         end = size if e == window[cut] else e
         # (a slice fused into the scatter's dispatch goes to workgroup memory, past lavapipe's
         # limit: docs/iree_gaps.md#shlo-split-long-reduce)
-        pieces.append(_scatter([fusion_barrier(slice_along(x, at, s, end)) for x in inputs], indices,
-                               [slice_along(u, cut + 1, s, e) for u in updates], kw))
+        pieces.append(_scatter([fusion_barrier(slice_along(x, at, s, end)) for x in inputs],
+                               indices, [slice_along(u, cut + 1, s, e) for u in updates], kw))
     return [stablehlo.concatenate(list(p), dimension=at) for p in zip(*pieces)]
 
 

@@ -27,7 +27,7 @@ from iree.compiler import ir
 
 from shlo.dialect import stablehlo
 from shlo.dialect.types import element_dtype
-from ..base import Pass
+from ..base import Pass, is_splat_constant
 from ..lib.elementwise import ELEMENTWISE_OPS
 from .simplify_fold import FOLDABLE, FOLDERS, array_of, fold, plain_static
 
@@ -77,16 +77,12 @@ def _fold_extra(op: ir.Operation, limit: int) -> np.ndarray | None:
     return np.ascontiguousarray(out).reshape(shape)
 
 
-def _is_splat(value: ir.Value) -> bool:
-    return ir.DenseElementsAttr(value.owner.operation.attributes["value"]).is_splat
-
-
 def _fold_splat(op: ir.Operation) -> np.ndarray | None:
     """The element of an elementwise op of splat constants, as a 0-d array (its result is a
     splat of it), or None."""
     t = plain_static(op.results[0].type)
     if (op.name not in ELEMENTWISE_OPS or t is None or str(t.element_type) not in FOLDABLE
-            or not all(_is_splat(v) for v in op.operands)):
+            or not all(is_splat_constant(v.owner.operation) for v in op.operands)):
         return None
     args = []
     for v in op.operands:

@@ -12,7 +12,6 @@ A shape computed from data (not from sizes and constants) is left as it is. It r
 from __future__ import annotations
 
 import dataclasses
-from typing import Callable
 
 from iree.compiler import ir
 
@@ -45,6 +44,13 @@ def _is_integer_tensor(value: ir.Value) -> bool:
             and not (isinstance(t.element_type, ir.IntegerType) and t.element_type.is_unsigned))
 
 
+# ops a size is computed by, each read by `_Reader`'s method of that name
+_READ = {"stablehlo.constant": "_constant", "stablehlo.get_dimension_size": "_size",
+         "stablehlo.reshape": "_same", "stablehlo.convert": "_same",
+         "stablehlo.concatenate": "_concatenate", "stablehlo.slice": "_slice",
+         **{name: "_arithmetic" for name in ARITHMETIC}}
+
+
 def _readable(value: ir.Value) -> bool:
     """Whether `value` is an integer tensor of sizes that `_Reader` can rebuild."""
     if not _is_integer_tensor(value) or not isinstance(value, ir.OpResult):
@@ -54,26 +60,15 @@ def _readable(value: ir.Value) -> bool:
         return isinstance(op.attributes["value"], ir.DenseIntElementsAttr)
     if op.name == "stablehlo.get_dimension_size":
         return not builders.is_unsigned_dynamic(op.operands[0])  # (IREE cannot read its size)
-    if op.name in ("stablehlo.reshape", "stablehlo.convert", "stablehlo.slice"):
-        return _readable(op.operands[0])
-    if op.name == "stablehlo.concatenate" or op.name in ARITHMETIC:
-        return all(_readable(v) for v in op.operands)
-    return False
+    return op.name in _READ and all(_readable(v) for v in op.operands)
 
 
 class _Reader:
     """The entries of a `_readable` integer tensor of sizes as index values, built at the
     insertion point."""
 
-    def __init__(self):
-        self.rules: dict[str, Callable] = {
-            "stablehlo.constant": self._constant, "stablehlo.get_dimension_size": self._size,
-            "stablehlo.reshape": self._same, "stablehlo.convert": self._same,
-            "stablehlo.concatenate": self._concatenate, "stablehlo.slice": self._slice,
-            **{name: self._arithmetic for name in ARITHMETIC}}
-
     def entries(self, value: ir.Value) -> list[ir.Value]:
-        return self.rules[value.owner.name](value.owner)
+        return getattr(self, _READ[value.owner.name])(value.owner)
 
     def _constant(self, op: ir.Operation) -> list[ir.Value]:
         attribute = ir.DenseIntElementsAttr(op.attributes["value"])
