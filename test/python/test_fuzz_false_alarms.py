@@ -452,3 +452,20 @@ def test_imaginary_part_of_a_quotient_by_itself():
                          P.Node("n5", "convolution", ["p0", "p0"], 230669026)], ["n3", "n5"],
                         [z])
     _passes_on_cpu(program)
+
+
+def test_floor_of_a_batch_norm_of_integers():
+    """Seed 119 program 145: floor(batch_norm_inference(x)) of small integers x, where x equals
+    its feature's mean, is floor of an integer in real arithmetic and 1 ulp either side in f32
+    (5 of 90 elements -16 for XLA's -17); a step function of an inexact value now reads it 0.3
+    off its steps."""
+    x = np.array([19, -20, -8, -16, 19, 15, -19, -1, -6, 15, -19, -7, -9, -19, -3, -7, -16, 11,
+                  -3, 19, -10, -6, -2, 8, -2, 19, -12, 16, 19, -16, -16, 19, -12, 1, 8, -10, 17,
+                  0, 2, 11, -13, 7, -3, 15, -6, -18, 16, 15, 9, 9, 19, 10, -17, -11, -8, -3, 19,
+                  -19, -16, 20, 16, -17, 5, 19, 9, 20, 5, 15, 12, -17, 19, 12, 18, 7, -18, 16,
+                  -2, 0, 17, -18, 4, 12, 10, -6, 20, -17, 12, 5, 4, 6]).reshape(5, 1, 9, 2)
+    program = P.Program([P.Param("p1", x.shape, "S64")],
+                        [P.Node("n0", "batch_norm_inference", ["p1", "p1"], 838851885),
+                         P.Node("n2", "unary", ["n0"], 300685957)], ["n2"], [x])
+    assert "stablehlo.floor" in str(P.build(program).module)
+    _passes_on_cpu(program)

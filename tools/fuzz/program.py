@@ -344,6 +344,9 @@ UNARY_FLOAT = {  # name -> (xla function, ULPs of error, exact?)
 UNARY_COMPLEX = {"Neg": 0, "Exp": 8, "Abs": 4, "Sqrt": 8, "Log": 8, "Real": 0, "Imag": 0}
 UNARY_INT = ("Neg", "Abs", "Not", "PopulationCount", "Clz", "Sign")
 DISCONTINUOUS = {"Floor", "Ceil", "RoundNearestEven", "Round", "Sign", "IsFinite"}
+# steps at integers, halves or 0, where an inexact value that is an integer in real arithmetic
+# (x - mean of integers) lands either side: such an operand is read 0.3 off them
+STEPPED = DISCONTINUOUS - {"IsFinite"}
 # NaN below 0 (-1), -inf or inf at 0 (-1): a cancelled operand is taken as |x| + 1
 EDGE = {"Sqrt", "Rsqrt", "Log", "Log1p"}
 PERIODIC = {"Sin", "Cos", "Tan"}    # of an inexact operand: scaled into [-1, 1] first
@@ -426,6 +429,8 @@ def unary(b: Builder, rng, a: Val, others) -> Val:
     x = a.op
     if a.cancel and name in EDGE:   # a cancelled value's sign is noise (an fft round trip's
         x = xla.Add(xla.Abs(x), b.const(1, a.dtype, a.shape))   # -1e-8): off the edge
+    if name in STEPPED and a.err > 0:
+        x = xla.Add(x, b.const(0.3, a.dtype, a.shape))
     if (name in PERIODIC and a.err > 0) or (name in GROWING and a.cancel and a.err > 0):
         a = _unit_scaled(b, a)
         x = a.op
