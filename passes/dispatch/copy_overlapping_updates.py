@@ -204,7 +204,15 @@ def _rewrite_needed(op: ir.Operation) -> bool:
             and update_type.has_static_shape and (
                 any(_is_view_of(op.operands[1], source)
                     for source in _same_buffer_sources(op.operands[0]))
-                or _read_in_earlier_regions(op.operands[0], op)))
+                or (not _is_constant(op.operands[0])
+                    and _read_in_earlier_regions(op.operands[0], op))))
+
+
+def _is_constant(value: ir.Value) -> bool:
+    """Whether `value` is a constant: IREE updates a copy of it, never its buffer (and the
+    select form's own updates of constants must not be rewritten again when a region reads
+    the same constant: seed 135 program 27)."""
+    return isinstance(value, ir.OpResult) and value.owner.name == "stablehlo.constant"
 
 
 _CONTROL_FLOW = ("stablehlo.while", "stablehlo.if", "stablehlo.case")

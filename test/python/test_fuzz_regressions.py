@@ -1707,3 +1707,16 @@ def test_ifft_of_sanitized_window_cpu():
     (11 of 36 NaN on cpu). shlo-fold-constant-scalars folds imag(convert(x)) to 0 and
     splat chains before IREE sees them; shlo-fold-identity-ops real(convert(x)) to x."""
     assert replay("ifft_of_sanitized_window_cpu") is None
+
+
+@pytest.mark.parametrize("target", ["cpu", "vulkan"])
+def test_update_after_loop_reading_its_zeros(target):
+    """Seed 135 program 27: a dynamic_update_slice of a while's result by a slice of it, the
+    loop's body reading a constant 0 (its sine's range reduction): shlo-copy-overlapping-updates'
+    select form updates a constant of zeros, which became that same constant, read in the
+    loop; the pass rewrote its own update again until the driver gave up ('failed to
+    converge'). A constant's update is never rewritten (IREE updates a copy of it)."""
+    if target == "vulkan":
+        from conftest import vulkan_or_skip
+        vulkan_or_skip()
+    assert replay("update_after_loop_reading_its_zeros_cpu", target) is None
