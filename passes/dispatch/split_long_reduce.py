@@ -22,7 +22,8 @@ maximum, minimum, and or or (associative and commutative). The init value takes 
 in each part and once more at the end, so it must be the reducer's identity, except for
 maximum, minimum, and and or, which do not change when a value takes part twice. A float sum
 is regrouped like this anyway when it is vectorized, and the spec leaves the order of a
-reduce to the implementation. Static shapes, integer and float elements only.
+reduce to the implementation. Static shapes, integer and float elements only; a long sum
+of complex values becomes the sums of its real and imaginary parts first (`_complex_sum`).
 
 `max-length=N` (the Vulkan target, with `threads=false`) bounds instead every reduction's
 length: no result of a reduce, a cumulative reduce_window or a dot_general reads more than N
@@ -36,12 +37,14 @@ from __future__ import annotations
 import dataclasses
 import math
 
+import numpy as np
 from iree.compiler import ir
 
 from shlo.dialect import stablehlo
 from shlo.dialect.rebuild import arguments
+from shlo.dialect.types import element_dtype
 from ..base import binary_body
-from ..lib.expr import element_of, is_float
+from ..lib.expr import element_of, is_complex, is_float
 from ..custom_calls.cumulative_window import is_identity
 from ..base import nested_ops
 from ..shapes.insert_shape_checks import dynamic
@@ -111,7 +114,7 @@ def _reduce(op: ir.Operation):
     combine = binary_body(op)
     if (not t.has_static_shape or combine is None or combine.name not in COMBINE
             or not (is_float(t.element_type) or isinstance(t.element_type, ir.IntegerType))):
-        return None         # (complex sums stay whole)
+        return None         # (complex sums: `_complex_sum`)
     if combine.name not in IDEMPOTENT and not is_identity(init, combine.name):
         return None
     shape = list(t.shape)
@@ -181,6 +184,36 @@ def _dot(op: ir.Operation):
     return [stablehlo.add(summed, rest)]
 
 
+def _complex_sum(op: ir.Operation, min_length: int):
+    """A sum of complex values, at least `min_length` of them a result, as the complex of the
+    sums of their real and imaginary parts, which the other rules split. IREE sums complex
+    values in one chain (kept out of the float rules): 65536 values of 0.9999 summed 6.3 off on
+    cpu, where XLA was 0.05 off and a float sum 0.2. The parts are summed from -0 (the sum's
+    identity, also for -0 terms) and the start's parts added after."""
+    if len(op.operands) != 2:
+        return None
+    x, init = op.operands
+    t = ir.RankedTensorType(x.type)
+    combine = binary_body(op)
+    dims = [int(d) for d in ir.DenseI64ArrayAttr(op.attributes["dimensions"])]
+    if (not t.has_static_shape or not is_complex(t.element_type) or combine is None
+            or combine.name != "stablehlo.add"
+            or math.prod(t.shape[d] for d in dims) < min_length):
+        return None
+    part_type = ir.ComplexType(t.element_type).element_type
+    zero = stablehlo.constant(np.array(-0.0, element_dtype(part_type)),
+                              result_type=ir.RankedTensorType.get([], part_type))
+    result_type = ir.RankedTensorType.get(
+        [n for d, n in enumerate(t.shape) if d not in dims], part_type)
+    sums = []
+    for part in (stablehlo.real, stablehlo.imag):
+        total = stablehlo.reduce([part(x)], [zero], dimensions=dims, body=stablehlo.add)
+        start = stablehlo.broadcast_in_dim(part(init), broadcast_dimensions=[],
+                                           result_type=result_type)
+        sums.append(stablehlo.add(total, start))
+    return [stablehlo.complex(*sums)]
+
+
 def _blocked_scan(op: ir.Operation, length: int):
     """A scan (a cumulative reduce_window: jnp.cumsum, cummax, ...) of more than `length`
     elements, of one operand and a body of one op whose init the blocks may repeat, as scans
@@ -212,7 +245,8 @@ class SplitLongReduce(RulesPass):
         limit, threads, scan = self.max_length, self.threads, self.scan_length
 
         def reduce(found: ir.Operation):
-            return ((bounded_reduce(found, limit) if limit else None)
+            return (_complex_sum(found, min(limit or MIN_PART, MIN_PART))
+                    or (bounded_reduce(found, limit) if limit else None)
                     or (_reduce(found) if threads else None))
         def dot(found: ir.Operation):
             return ((bounded_contraction(found, limit) if limit else None)

@@ -1720,3 +1720,17 @@ def test_update_after_loop_reading_its_zeros(target):
         from conftest import vulkan_or_skip
         vulkan_or_skip()
     assert replay("update_after_loop_reading_its_zeros_cpu", target) is None
+
+
+@pytest.mark.parametrize("target", ["cpu", "vulkan"])
+def test_hoisted_loop_condition_and_complex_start(target):
+    """Seed 117 program 325: a 3-trip loop's first condition (true, i1) and a complex reduce's
+    start (0, 0) were hoisted by IREE as one dispatch of two results, and both globals got
+    the i1: on vulkan "invalid Read access range [0 to 8 for 8] of resource
+    %__hoisted_tensor_i1 with size 1" in about 1 of 4 compiles, OUT_OF_RANGE at the first call
+    otherwise. shlo-barrier-scalar-constant-expressions reads the start's constants through a
+    barrier, so IREE hoists the condition alone."""
+    if target == "vulkan":
+        from conftest import vulkan_or_skip
+        vulkan_or_skip()
+    assert replay("hoisted_loop_condition_and_complex_start_vulkan", target) is None
