@@ -135,9 +135,9 @@ PASSES: dict[str, tuple[str, str]] = {
                                  "ConvertNarrowIota"),
     "shlo-barrier-returned-arguments": ("shlo.passes.expand.barrier_returned_arguments",
                                         "BarrierReturnedArguments"),
-    "shlo-barrier-scalar-constant-expressions": (
-        "shlo.passes.dispatch.barrier_scalar_constant_expressions",
-        "BarrierScalarConstantExpressions"),
+    "shlo-barrier-constant-expressions": (
+        "shlo.passes.dispatch.barrier_constant_expressions",
+        "BarrierConstantExpressions"),
 }
 
 

@@ -77,7 +77,7 @@ DEFAULT_PASSES = [
     "shlo-read-barrier-results",
     "shlo-merge-edge-pads",
     "shlo-barrier-returned-arguments",
-    "shlo-barrier-scalar-constant-expressions",
+    "shlo-barrier-constant-expressions",
     "shlo-index-extents",
 ]
 # A target's own passes run just before this one: after the other rewrites, before the final

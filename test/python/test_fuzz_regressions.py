@@ -1728,7 +1728,7 @@ def test_hoisted_loop_condition_and_complex_start(target):
     start (0, 0) were hoisted by IREE as one dispatch of two results, and both globals got
     the i1: on vulkan "invalid Read access range [0 to 8 for 8] of resource
     %__hoisted_tensor_i1 with size 1" in about 1 of 4 compiles, OUT_OF_RANGE at the first call
-    otherwise. shlo-barrier-scalar-constant-expressions reads the start's constants through a
+    otherwise. shlo-barrier-constant-expressions reads the start's constants through a
     barrier, so IREE hoists the condition alone."""
     if target == "vulkan":
         from conftest import vulkan_or_skip

@@ -1,4 +1,4 @@
-// RUN: shlo-opt --shlo-barrier-scalar-constant-expressions %s | filecheck %s
+// RUN: shlo-opt --shlo-barrier-constant-expressions %s | filecheck %s
 
 // Two complex start values made of constants each read copies of their constants through a
 // barrier; the constants' other reader (the add) keeps the constant itself.
@@ -29,4 +29,24 @@ func.func @untouched(%x: tensor<f32>) -> (tensor<4xcomplex<f32>>, tensor<complex
   %c0 = stablehlo.constant dense<0.0> : tensor<f32>
   %w = stablehlo.complex %x, %c0 : tensor<complex<f32>>
   return %v, %w : tensor<4xcomplex<f32>>, tensor<complex<f32>>
+}
+
+// A value of constants that is updated in place and also returned: every reader reads it
+// through one barrier. One that only the update reads, and one of an argument, stay.
+// CHECK-LABEL: func.func @updated
+// CHECK:         %[[A:.*]] = stablehlo.multiply
+// CHECK:         %[[B:.*]] = stablehlo.optimization_barrier %[[A]] : tensor<8xf32>
+// CHECK:         %[[U:.*]] = stablehlo.dynamic_update_slice %[[B]], %arg0, %arg1
+// CHECK:         %[[V:.*]] = stablehlo.dynamic_update_slice %{{.*}}, %arg0, %arg1
+// CHECK:         %[[W:.*]] = stablehlo.dynamic_update_slice %arg2, %arg0, %arg1
+// CHECK:         return %[[B]], %[[U]], %[[V]], %[[W]], %arg2
+func.func @updated(%x: tensor<2xf32>, %i: tensor<i32>, %y: tensor<8xf32>) -> (tensor<8xf32>, tensor<8xf32>, tensor<8xf32>, tensor<8xf32>, tensor<8xf32>) {
+  %io = stablehlo.iota dim = 0 : tensor<8xf32>
+  %c2 = stablehlo.constant dense<2.0> : tensor<8xf32>
+  %a = stablehlo.multiply %io, %c2 : tensor<8xf32>
+  %u = stablehlo.dynamic_update_slice %a, %x, %i : (tensor<8xf32>, tensor<2xf32>, tensor<i32>) -> tensor<8xf32>
+  %b = stablehlo.add %io, %c2 : tensor<8xf32>
+  %v = stablehlo.dynamic_update_slice %b, %x, %i : (tensor<8xf32>, tensor<2xf32>, tensor<i32>) -> tensor<8xf32>
+  %w = stablehlo.dynamic_update_slice %y, %x, %i : (tensor<8xf32>, tensor<2xf32>, tensor<i32>) -> tensor<8xf32>
+  return %a, %u, %v, %w, %y : tensor<8xf32>, tensor<8xf32>, tensor<8xf32>, tensor<8xf32>, tensor<8xf32>
 }

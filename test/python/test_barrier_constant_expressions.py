@@ -1,0 +1,117 @@
+"""shlo-barrier-constant-expressions, on cpu and vulkan against numpy: scalars computed from
+constants alone (complex start values of reductions) keep their own values when a function has
+several (IREE gave every one the first: `z.sum(), z.prod()` of complex64 on vulkan started the
+product from (0, 0)), and a value computed from constants alone comes back right when it is
+also updated in place (512K elements: IREE returned it updated and the update as zeros).
+docs/iree_gaps.md#shlo-barrier-constant-expressions"""
+import jax
+import jax.numpy as jnp
+import numpy as np
+import pytest
+
+import shlo
+import shlo.jax
+
+N = 65536
+S = "tensor<complex<f32>>"
+# a sum from (0, 0) and a product from (1, 0), each start written as stablehlo.complex of
+# constants (as shlo-split-complex-constants writes every complex<f32> constant on vulkan)
+REDUCES = """func.func @main(%z: {C}) -> ({S}, {S}) {{
+  %c0 = stablehlo.constant dense<0.0> : tensor<f32>
+  %c1 = stablehlo.constant dense<1.0> : tensor<f32>
+  %zero = stablehlo.complex %c0, %c0 : {S}
+  %one = stablehlo.complex %c1, %c0 : {S}
+  %s = stablehlo.reduce(%z init: %zero) applies stablehlo.add across dimensions = [0] : ({C}, {S}) -> {S}
+  %p = stablehlo.reduce(%z init: %one) applies stablehlo.multiply across dimensions = [0] : ({C}, {S}) -> {S}
+  return %s, %p : {S}, {S}
+}}"""
+
+
+def _unit_circle(n: int, seed: int) -> np.ndarray:
+    """Complex numbers of magnitude 1 and any phase: their sum is small (rounded to about
+    1e-3) and their product neither overflows nor vanishes, so a start of 1 for 0 (or 0 for
+    1) is 1 off in either."""
+    theta = np.random.default_rng(seed).uniform(-np.pi, np.pi, n)
+    return np.exp(1j * theta).astype(np.complex64)
+
+
+def _target(target):
+    if target == "vulkan":
+        from conftest import vulkan_or_skip
+        vulkan_or_skip()
+
+
+@pytest.mark.every_case
+@pytest.mark.parametrize("n", [8, N])
+@pytest.mark.parametrize("target", ["cpu", "vulkan"])
+def test_sum_and_product_from_constant_complex_starts(target, n):
+    """(8 elements were wrong on cpu too, 65536 on vulkan.)"""
+    _target(target)
+    z = _unit_circle(n, 0)
+    text = REDUCES.format(C=f"tensor<{n}xcomplex<f32>>", S=S)
+    total, product = (complex(np.asarray(r)) for r in shlo.compile(text, target=target)(z))
+    z64 = z.astype(np.complex128)
+    assert abs(total - z64.sum()) <= 0.05
+    assert abs(product - z64.prod()) <= 0.05
+
+
+@pytest.mark.parametrize("target", ["cpu", "vulkan"])
+def test_jax_sum_and_product_of_complex64(target):
+    """jax's start values, complex constants: on vulkan shlo splits them into
+    stablehlo.complex of two constants, which this pass reads through barriers."""
+    _target(target)
+    z = _unit_circle(N, 1).reshape(256, 256)
+
+    def f(z):
+        return z.sum(), z.prod(), z.sum(axis=0), z.prod(axis=1)
+    got = [np.asarray(r) for r in shlo.jax.jit(f, target=target)(z)]
+    z64 = z.astype(np.complex128)
+    want = [z64.sum(), z64.prod(), z64.sum(axis=0), z64.prod(axis=1)]
+    for i, (g, w) in enumerate(zip(got, want)):
+        np.testing.assert_allclose(g, w, rtol=2e-3, atol=1e-3, err_msg=f"result {i}")
+
+
+M = 524288      # more than IREE hoists (1 MiB of f32): computed by the function itself
+UPDATED = f"""func.func @main(%x: tensor<4xf32>, %i: tensor<i32>) -> (tensor<{M}xf32>, tensor<{M}xf32>, tensor<{M}xf32>, tensor<{M}xf32>) {{
+  %io = stablehlo.iota dim = 0 : tensor<{M}xf32>
+  %c2 = stablehlo.constant dense<2.0> : tensor<{M}xf32>
+  %c100 = stablehlo.constant dense<100.0> : tensor<{M}xf32>
+  %a = stablehlo.multiply %io, %c2 : tensor<{M}xf32>
+  %b = stablehlo.add %io, %c100 : tensor<{M}xf32>
+  %ua = stablehlo.dynamic_update_slice %a, %x, %i : (tensor<{M}xf32>, tensor<4xf32>, tensor<i32>) -> tensor<{M}xf32>
+  %ub = stablehlo.dynamic_update_slice %b, %x, %i : (tensor<{M}xf32>, tensor<4xf32>, tensor<i32>) -> tensor<{M}xf32>
+  return %a, %ua, %ub, %b : tensor<{M}xf32>, tensor<{M}xf32>, tensor<{M}xf32>, tensor<{M}xf32>
+}}"""
+
+
+@pytest.mark.parametrize("target", ["cpu", "vulkan"])
+def test_returned_values_of_constants_and_their_updates(target):
+    """`return a, dynamic_update_slice(a, x, i)` with a = 2 * iota: IREE returned a updated
+    and the update as zeros."""
+    _target(target)
+    x = np.array([-1, -2, -3, -4], np.float32)
+    a = np.arange(M, dtype=np.float32) * 2
+    b = np.arange(M, dtype=np.float32) + 100
+    exe = shlo.compile(UPDATED, target=target)
+    for i in (3, M - 2):
+        start = min(i, M - 4)
+        ua, ub = a.copy(), b.copy()
+        ua[start:start + 4] = x
+        ub[start:start + 4] = x
+        for k, (got, want) in enumerate(zip(exe(x, np.int32(i)), (a, ua, ub, b))):
+            np.testing.assert_array_equal(np.asarray(got), want, err_msg=f"start {i} result {k}")
+
+
+@pytest.mark.parametrize("target", ["cpu", "vulkan"])
+def test_jax_arange_returned_and_updated(target):
+    _target(target)
+
+    def f(x, i):
+        a = jnp.arange(M, dtype=jnp.float32) * 2
+        return a, jax.lax.dynamic_update_slice(a, x, (i,))
+    x = np.array([7, 8, 9], np.float32)
+    a, updated = (np.asarray(r) for r in shlo.jax.jit(f, target=target)(x, np.int32(10)))
+    want = np.arange(M, dtype=np.float32) * 2
+    np.testing.assert_array_equal(a, want)
+    want[10:13] = x
+    np.testing.assert_array_equal(updated, want)
