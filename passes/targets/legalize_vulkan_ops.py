@@ -183,7 +183,7 @@ VULKAN_QUIRKS: tuple[Quirk, ...] = (
           "bf16 padded in bf16 before the convert", ("stablehlo.pad", "stablehlo.reduce_window"),
           _VK, rule=pad_before_widening),
     Quirk("vk-window-broadcast", "the results of a reduce_window read by a broadcast_in_dim "
-          "behind fusion barriers", ("stablehlo.reduce_window",), _VK,
+          "or a dot_general behind fusion barriers", ("stablehlo.reduce_window",), _VK,
           fence=fence_broadcast_window_results),
     Quirk("vk-signed-zero-root", "sqrt and rsqrt of +-0 selected apart, so that their results' "
           "sign is not assumed", ("stablehlo.sqrt", "stablehlo.rsqrt"), _VK,

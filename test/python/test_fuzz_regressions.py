@@ -1734,3 +1734,26 @@ def test_hoisted_loop_condition_and_complex_start(target):
         from conftest import vulkan_or_skip
         vulkan_or_skip()
     assert replay("hoisted_loop_condition_and_complex_start_vulkan", target) is None
+
+
+@pytest.mark.parametrize("target", ["cpu", "vulkan"])
+def test_window_into_batched_dot(target):
+    """Seed 136 program 205: a min reduce_window of f16[3, 8, 1] (base and window dilation,
+    padding) read by a dot_general batched over its second dimension with one contracting
+    element: on vulkan IREE fused the window into the dot's broadcast product and 5 of 60
+    results were 0 for NaN (inf * 0), also without shlo's passes (15 of 60 wrong for random
+    4x4 data). vk-window-broadcast fences a window's results that a dot_general reads."""
+    if target == "vulkan":
+        from conftest import vulkan_or_skip
+        vulkan_or_skip()
+    assert replay("window_into_batched_dot_vulkan", target) is None
+
+
+@pytest.mark.xfail(strict=False, reason="open: two select_and_scatters (add, f32[7, 5, 100, 3] "
+                   "from a padded complex's real part) on vulkan: 4 of 10500 elements wrong on "
+                   "the second call of the fuzzer's run (seed 136 program 159), right in 9 "
+                   "replays: a race")
+def test_select_and_scatter_second_call_vulkan():
+    from conftest import vulkan_or_skip
+    vulkan_or_skip()
+    assert replay("select_and_scatter_second_call_vulkan") is None

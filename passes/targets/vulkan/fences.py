@@ -257,10 +257,12 @@ def fence_reduce_sources(reduce: ir.Operation, wanted) -> None:
 
 
 def fence_broadcast_window_results(window: ir.Operation) -> None:
-    """A reduce_window's results that a broadcast_in_dim reads behind fusion barriers."""
+    """A reduce_window's results that a broadcast_in_dim or a dot_general (which IREE may
+    compute as a broadcast product) reads behind fusion barriers."""
     for result in window.operation.results:
         if ir.RankedTensorType(result.type).has_static_shape and any(
-                use.owner.name == "stablehlo.broadcast_in_dim" for use in result.uses):
+                use.owner.name in ("stablehlo.broadcast_in_dim", "stablehlo.dot_general")
+                for use in result.uses):
             fence_uses(result)
 
 
