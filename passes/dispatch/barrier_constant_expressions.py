@@ -1,16 +1,16 @@
 """shlo-barrier-constant-expressions: values computed from constants alone, in the two forms IREE
 computes wrongly, read through `stablehlo.optimization_barrier`s.
 
-- A scalar op (results of at most one element) whose operands are all constants reads copies
-  of its constants through a barrier. IREE grouped such scalars into one dispatch of several
+- A scalar op (results of at most one element) whose operands are all constants and that
+  shlo-fold-constant-scalars cannot fold (run again first) reads copies of its constants
+  through a barrier. IREE grouped such scalars into one dispatch of several
   results, hoisted it into a module initializer and gave every global the first result:
   `z.sum(), z.prod()` of complex64 on vulkan started the product from (0, 0), silently;
   scalars of other sizes failed to compile or to run (fuzz seed 117 program 325).
-- A value computed from constants alone (no function or region argument reaches it) that a
+- A value computed from constants alone (`passes.base.from_constants`) that a
   dynamic_update_slice, scatter or sort updates in place and another op reads: every reader
   reads it through one barrier. IREE returned `a = 2 * iota` of 512K elements updated, and
-  its update as zeros, for `return a, dynamic_update_slice(a, x, i)`; `cos(iota)` sorted for
-  `return a, sort(a)`, on cpu and vulkan.
+  its update as zeros, for `return a, dynamic_update_slice(a, x, i)`, on cpu and vulkan.
 
 IREE clones a dispatch that reads no buffer where it needs a copy of its result, and the
 clones come out wrong (docs/iree_gaps.md#shlo-barrier-constant-expressions). Through a
@@ -23,7 +23,8 @@ import dataclasses
 
 from iree.compiler import ir
 
-from ..base import Pass, nested_ops
+from ..base import Pass, from_constants, nested_ops
+from ..folding.fold_constant_scalars import FoldConstantScalars
 from ..lib import builders as extras
 
 CONSTANT = "stablehlo.constant"
@@ -53,52 +54,17 @@ def _scalar_of_constants(op: ir.Operation) -> bool:
 
 
 def _read_constants_through_barrier(op: ir.Operation) -> None:
-    with ir.InsertionPoint(op), op.location:
+    """The barrier goes before the op of the function's body that holds `op`: inside a loop,
+    an optimization_barrier of constants failed every call on vulkan ('indirect buffer
+    reference slot 0 is out range', test_transformer_decode_on_vulkan_keeps_its_device)."""
+    where = op
+    while where.parent is not None and where.parent.name != "func.func":
+        where = where.parent
+    with ir.InsertionPoint(where), op.location:
         copies = [v.owner.operation.clone().results[0] for v in op.operands]
         fenced = extras.optimization_barrier(copies)
     for i, value in enumerate(fenced):
         op.operands[i] = value
-
-
-def _of_constants(value: ir.Value, known: dict) -> bool:
-    """Whether `value` is computed from constants alone: no block argument and no barrier
-    result reaches it (through operands and values its regions capture)."""
-    stack = [value]
-    while stack:
-        v = stack[-1]
-        if v in known:
-            stack.pop()
-            continue
-        if not isinstance(v, ir.OpResult) or v.owner.name == BARRIER:
-            known[v] = False
-            stack.pop()
-            continue
-        op = v.owner.operation
-        inputs = list(op.operands) + _captured(op)
-        pending = [u for u in inputs if u not in known]
-        if pending:
-            stack.extend(pending)
-            continue
-        known[v] = all(known[u] for u in inputs)
-        stack.pop()
-    return known[value]
-
-
-def _captured(op: ir.Operation) -> list[ir.Value]:
-    """Values defined outside `op` that its regions read."""
-    inner = {id(o) for o in nested_ops(op)}
-    return [v for o in nested_ops(op) if o != op for v in o.operands
-            if not (isinstance(v, ir.OpResult) and id(v.owner.operation) in inner)
-            and not (isinstance(v, ir.BlockArgument) and _block_in(v.owner, op))]
-
-
-def _block_in(block: ir.Block, op: ir.Operation) -> bool:
-    parent = block.owner
-    while parent is not None:
-        if parent == op:
-            return True
-        parent = parent.parent
-    return False
 
 
 def _read_elsewhere(value: ir.Value, update: ir.Operation) -> bool:
@@ -125,16 +91,16 @@ class BarrierConstantExpressions(Pass):
     NAME = "shlo-barrier-constant-expressions"
 
     def run(self, op: ir.Operation) -> None:
+        FoldConstantScalars().run(op)       # (target passes made some since it ran)
         for found in [o.operation for o in nested_ops(op) if _scalar_of_constants(o.operation)]:
             _read_constants_through_barrier(found)
-        known: dict = {}
         updated = []
         for found in nested_ops(op):
             if found.name in IN_PLACE:
                 found = found.operation
                 for value in IN_PLACE[found.name](found):
                     if value not in updated and _read_elsewhere(value, found) and \
-                            _of_constants(value, known):
+                            from_constants([value]):
                         updated.append(value)
         for value in updated:
             _read_through_barrier(value)
