@@ -1,13 +1,13 @@
 """shlo-barrier-constant-expressions: values computed from constants alone, in the two forms IREE
 computes wrongly, read through `stablehlo.optimization_barrier`s.
 
-- A scalar op (results of at most one element) whose operands are all constants and that
-  shlo-fold-constant-scalars cannot fold (run again first) reads copies of its constants
-  through a barrier. IREE grouped such scalars into one dispatch of several
-  results, hoisted it into a module initializer and gave every global the first result:
-  `z.sum(), z.prod()` of complex64 on vulkan started the product from (0, 0), silently;
-  scalars of other sizes failed to compile or to run (fuzz seed 117 program 325).
-- A value computed from constants alone (`passes.base.from_constants`) that a
+- A complex scalar op (results of at most one element) whose operands are all constants
+  reads copies of its constants through a barrier. IREE grouped such scalars into one
+  dispatch of several results, hoisted it into a module initializer and gave every global
+  the first result: `z.sum(), z.prod()` of complex64 on vulkan started the product from
+  (0, 0), silently; scalars of other sizes failed to compile or to run (fuzz seed 117
+  program 325). Real scalars IREE folds (fencing or folding them here broke other programs).
+- A computed value of constants alone (`passes.base.from_constants`, not a constant) that a
   dynamic_update_slice, scatter or sort updates in place and another op reads: every reader
   reads it through one barrier. IREE returned `a = 2 * iota` of 512K elements updated, and
   its update as zeros, for `return a, dynamic_update_slice(a, x, i)`, on cpu and vulkan.
@@ -24,8 +24,8 @@ import dataclasses
 from iree.compiler import ir
 
 from ..base import Pass, from_constants, nested_ops
-from ..folding.fold_constant_scalars import FoldConstantScalars
 from ..lib import builders as extras
+from ..lib.expr import element_of, is_complex
 
 CONSTANT = "stablehlo.constant"
 BARRIER = "stablehlo.optimization_barrier"
@@ -44,13 +44,13 @@ def _is_scalar(t: ir.Type) -> bool:
 
 def _scalar_of_constants(op: ir.Operation) -> bool:
     """Whether `op`, a StableHLO op (not a fusion barrier: an optimization barrier for one
-    failed every call on vulkan, test_loop_fusion_barriers), computes scalars from constants
-    alone."""
+    failed every call on vulkan, test_loop_fusion_barriers), computes complex scalars from
+    constants alone."""
     return op.name.startswith("stablehlo.") and op.name not in (CONSTANT, BARRIER) and \
         len(op.operands) > 0 and \
         len(op.results) > 0 and len(op.regions) == 0 and \
         all(isinstance(v, ir.OpResult) and v.owner.name == CONSTANT for v in op.operands) and \
-        all(_is_scalar(r.type) for r in op.results)
+        all(_is_scalar(r.type) and is_complex(element_of(r)) for r in op.results)
 
 
 def _read_constants_through_barrier(op: ir.Operation) -> None:
@@ -65,6 +65,12 @@ def _read_constants_through_barrier(op: ir.Operation) -> None:
         fenced = extras.optimization_barrier(copies)
     for i, value in enumerate(fenced):
         op.operands[i] = value
+
+
+def _computed(value: ir.Value) -> bool:
+    """Whether an op other than a constant computes `value` (IREE copies a constant right: its
+    updates in place by several ops went wrong through a barrier, a chlo.scan's outputs)."""
+    return isinstance(value, ir.OpResult) and value.owner.name != CONSTANT
 
 
 def _read_elsewhere(value: ir.Value, update: ir.Operation) -> bool:
@@ -91,7 +97,6 @@ class BarrierConstantExpressions(Pass):
     NAME = "shlo-barrier-constant-expressions"
 
     def run(self, op: ir.Operation) -> None:
-        FoldConstantScalars().run(op)       # (target passes made some since it ran)
         for found in [o.operation for o in nested_ops(op) if _scalar_of_constants(o.operation)]:
             _read_constants_through_barrier(found)
         updated = []
@@ -100,7 +105,7 @@ class BarrierConstantExpressions(Pass):
                 found = found.operation
                 for value in IN_PLACE[found.name](found):
                     if value not in updated and _read_elsewhere(value, found) and \
-                            from_constants([value]):
+                            _computed(value) and from_constants([value]):
                         updated.append(value)
         for value in updated:
             _read_through_barrier(value)

@@ -20,27 +20,30 @@ func.func @main(%z: tensor<8xcomplex<f32>>, %x: tensor<f32>) -> (tensor<complex<
   return %s, %p, %y : tensor<complex<f32>>, tensor<complex<f32>>, tensor<f32>
 }
 
-// Ops of more than one element and ops reading an argument stay as they are.
+// Ops of more than one element, ops reading an argument and real scalars stay as they are.
 // CHECK-LABEL: func.func @untouched
 // CHECK-NOT:     optimization_barrier
-func.func @untouched(%x: tensor<f32>) -> (tensor<4xcomplex<f32>>, tensor<complex<f32>>) {
+func.func @untouched(%x: tensor<f32>) -> (tensor<4xcomplex<f32>>, tensor<complex<f32>>, tensor<f32>) {
   %c = stablehlo.constant dense<2.0> : tensor<4xf32>
   %v = stablehlo.complex %c, %c : tensor<4xcomplex<f32>>
   %c0 = stablehlo.constant dense<0.0> : tensor<f32>
   %w = stablehlo.complex %x, %c0 : tensor<complex<f32>>
-  return %v, %w : tensor<4xcomplex<f32>>, tensor<complex<f32>>
+  %e = stablehlo.exponential %c0 : tensor<f32>
+  return %v, %w, %e : tensor<4xcomplex<f32>>, tensor<complex<f32>>, tensor<f32>
 }
 
 // A value of constants that is updated in place and also returned: every reader reads it
-// through one barrier. One that only the update reads, and one of an argument, stay.
+// through one barrier. One that only the update reads, one of an argument and a constant
+// stay.
 // CHECK-LABEL: func.func @updated
 // CHECK:         %[[A:.*]] = stablehlo.multiply
 // CHECK:         %[[B:.*]] = stablehlo.optimization_barrier %[[A]] : tensor<8xf32>
 // CHECK:         %[[U:.*]] = stablehlo.dynamic_update_slice %[[B]], %arg0, %arg1
 // CHECK:         %[[V:.*]] = stablehlo.dynamic_update_slice %{{.*}}, %arg0, %arg1
 // CHECK:         %[[W:.*]] = stablehlo.dynamic_update_slice %arg2, %arg0, %arg1
-// CHECK:         return %[[B]], %[[U]], %[[V]], %[[W]], %arg2
-func.func @updated(%x: tensor<2xf32>, %i: tensor<i32>, %y: tensor<8xf32>) -> (tensor<8xf32>, tensor<8xf32>, tensor<8xf32>, tensor<8xf32>, tensor<8xf32>) {
+// CHECK:         %[[Z:.*]] = stablehlo.dynamic_update_slice %[[C:.*]], %arg0, %arg1
+// CHECK:         return %[[B]], %[[U]], %[[V]], %[[W]], %arg2, %[[C]], %[[Z]]
+func.func @updated(%x: tensor<2xf32>, %i: tensor<i32>, %y: tensor<8xf32>) -> (tensor<8xf32>, tensor<8xf32>, tensor<8xf32>, tensor<8xf32>, tensor<8xf32>, tensor<8xf32>, tensor<8xf32>) {
   %io = stablehlo.iota dim = 0 : tensor<8xf32>
   %c2 = stablehlo.constant dense<2.0> : tensor<8xf32>
   %a = stablehlo.multiply %io, %c2 : tensor<8xf32>
@@ -48,5 +51,7 @@ func.func @updated(%x: tensor<2xf32>, %i: tensor<i32>, %y: tensor<8xf32>) -> (te
   %b = stablehlo.add %io, %c2 : tensor<8xf32>
   %v = stablehlo.dynamic_update_slice %b, %x, %i : (tensor<8xf32>, tensor<2xf32>, tensor<i32>) -> tensor<8xf32>
   %w = stablehlo.dynamic_update_slice %y, %x, %i : (tensor<8xf32>, tensor<2xf32>, tensor<i32>) -> tensor<8xf32>
-  return %a, %u, %v, %w, %y : tensor<8xf32>, tensor<8xf32>, tensor<8xf32>, tensor<8xf32>, tensor<8xf32>
+  %c = stablehlo.constant dense<[1.0, 2.0, 3.0, 4.0, 5.0, 6.0, 7.0, 8.0]> : tensor<8xf32>
+  %z = stablehlo.dynamic_update_slice %c, %x, %i : (tensor<8xf32>, tensor<2xf32>, tensor<i32>) -> tensor<8xf32>
+  return %a, %u, %v, %w, %y, %c, %z : tensor<8xf32>, tensor<8xf32>, tensor<8xf32>, tensor<8xf32>, tensor<8xf32>, tensor<8xf32>, tensor<8xf32>
 }
