@@ -24,6 +24,7 @@ from iree.compiler import ir
 
 from shlo.dialect import stablehlo
 from shlo.dialect.types import constant_values
+from ..element_types.split_complex_constants import complex_values
 from ..lib import builders as extras
 from ..lib.expr import Num, element_of, is_float, is_narrow_float
 from ..shapes.expand_dynamic_ops import size_origins
@@ -139,13 +140,23 @@ def _body_op(op: ir.Operation) -> str | None:
     return ops[0].name
 
 
+_PARTS = {"stablehlo.real": 0, "stablehlo.imag": 1}     # part -> its operand of stablehlo.complex
+
+
 def is_identity(init: ir.Value, combine: str) -> bool:
-    """Whether `init` is a constant equal to the identity of `combine` (an op name)."""
+    """Whether `init` is a constant equal to the identity of `combine` (an op name), also read
+    as a part of stablehlo.complex (vulkan's complex windows by parts)."""
     while isinstance(init, ir.OpResult) and (
             init.owner.name in ("stablehlo.broadcast_in_dim", "stablehlo.reshape")
             or init.owner.name == "stablehlo.convert" and is_float(element_of(init))
-            and is_float(element_of(init.owner.operands[0]))):   # (0, 1, ±inf stay so)
-        init = init.owner.operands[0]
+            and is_float(element_of(init.owner.operands[0]))   # (0, 1, ±inf stay so)
+            or init.owner.name in _PARTS and isinstance(init.owner.operands[0], ir.OpResult)
+            and init.owner.operands[0].owner.name == "stablehlo.complex"):
+        source = init.owner
+        init = source.operands[0] if source.name not in _PARTS else \
+            source.operands[0].owner.operands[_PARTS[source.name]]
+    if isinstance(init, ir.OpResult) and init.owner.name in _PARTS:
+        return _complex_part_is(init, IDENTITIES[combine]("f", 64))
     if not (isinstance(init, ir.OpResult) and init.owner.name == "stablehlo.constant"):
         return False
     attr = ir.DenseElementsAttr(init.owner.attributes["value"])
@@ -162,6 +173,19 @@ def is_identity(init: ir.Value, combine: str) -> bool:
         got = int(ir.BoolAttr(value).value) if width == 1 else int(ir.IntegerAttr(value).value)
         return (got - want) % (1 << width) == 0
     return False                                     # complex: left to the error
+
+
+def _complex_part_is(part: ir.Value, want: float) -> bool:
+    """Whether `part`, real or imag of a complex splat constant, is `want` (cpu's complex
+    windows by parts)."""
+    source = part.owner.operands[0]
+    if not (isinstance(source, ir.OpResult) and source.owner.name == "stablehlo.constant"):
+        return False
+    values = complex_values(source.owner.operation)
+    if values is None or values.size == 0 or not np.all(values == values.flat[0]):
+        return False
+    value = values.flat[0]
+    return float(value.real if part.owner.name == "stablehlo.real" else value.imag) == want
 
 
 # ---- the scan -----------------------------------------------------------------------------

@@ -60,12 +60,20 @@ def _values(op: ir.Operation, shape: list[int]) -> np.ndarray | None:
     return data.reshape(shape) if data.size == size else None
 
 
+def complex_values(op: ir.Operation) -> np.ndarray | None:
+    """A complex constant's elements (complex128, in its shape), or None."""
+    t = ir.RankedTensorType(op.result.type)
+    if str(t.element_type) not in ("complex<f32>", "complex<f64>"):
+        return None
+    return _values(op, list(t.shape))
+
+
 def split_constant(op: ir.Operation, element: str = "complex<f64>"):
     """A constant of complex `element` as stablehlo.complex of two real constants, or None."""
     if str(element_of(op.result)) != element:
         return None
     t = ir.RankedTensorType(op.result.type)
-    values = _values(op, list(t.shape))
+    values = complex_values(op)
     if values is None:
         return None
     part_type = ir.RankedTensorType.get(t.shape, ir.ComplexType(t.element_type).element_type)
