@@ -145,7 +145,8 @@ _PARTS = {"stablehlo.real": 0, "stablehlo.imag": 1}     # part -> its operand of
 
 def is_identity(init: ir.Value, combine: str) -> bool:
     """Whether `init` is a constant equal to the identity of `combine` (an op name), also read
-    as a part of stablehlo.complex (vulkan's complex windows by parts)."""
+    as the real or imaginary part of a complex constant or of stablehlo.complex (the parts of
+    a complex cumulative sum)."""
     while isinstance(init, ir.OpResult) and (
             init.owner.name in ("stablehlo.broadcast_in_dim", "stablehlo.reshape")
             or init.owner.name == "stablehlo.convert" and is_float(element_of(init))
@@ -176,8 +177,7 @@ def is_identity(init: ir.Value, combine: str) -> bool:
 
 
 def _complex_part_is(part: ir.Value, want: float) -> bool:
-    """Whether `part`, real or imag of a complex splat constant, is `want` (cpu's complex
-    windows by parts)."""
+    """Whether `part`, real or imag of a complex splat constant, is `want`."""
     source = part.owner.operands[0]
     if not (isinstance(source, ir.OpResult) and source.owner.name == "stablehlo.constant"):
         return False
