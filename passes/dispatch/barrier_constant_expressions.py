@@ -7,8 +7,8 @@ computes wrongly, read through `stablehlo.optimization_barrier`s.
   the first result: `z.sum(), z.prod()` of complex64 on vulkan started the product from
   (0, 0), silently; scalars of other sizes failed to compile or to run (fuzz seed 117
   program 325). Real scalars IREE folds (fencing or folding them here broke other programs).
-- A computed value of constants alone (`passes.base.from_constants`, not a constant) that a
-  dynamic_update_slice, scatter or sort updates in place and another op reads: every reader
+- A computed value of constants alone (`passes.base.from_constants`, not a constant) larger
+  than IREE hoists (HOISTED_BYTES) that a dynamic_update_slice, scatter or sort updates in place and another op reads: every reader
   reads it through one barrier. IREE returned `a = 2 * iota` of 512K elements updated, and
   its update as zeros, for `return a, dynamic_update_slice(a, x, i)`, on cpu and vulkan.
 
@@ -20,12 +20,13 @@ updated value is copied from the barrier's result.
 from __future__ import annotations
 
 import dataclasses
+import math
 
 from iree.compiler import ir
 
 from ..base import Pass, from_constants, nested_ops
 from ..lib import builders as extras
-from ..lib.expr import element_of, is_complex
+from ..lib.expr import bit_width, element_of, is_complex
 
 CONSTANT = "stablehlo.constant"
 BARRIER = "stablehlo.optimization_barrier"
@@ -67,10 +68,24 @@ def _read_constants_through_barrier(op: ir.Operation) -> None:
         op.operands[i] = value
 
 
+# IREE hoists a value of constants up to this size into a global (its const-expr hoisting
+# threshold, 1 MiB) and copies it right; through a barrier it scattered into the global itself,
+# and every later call read the scattered values (seed 139 program 124)
+HOISTED_BYTES = 1 << 20
+
+
 def _computed(value: ir.Value) -> bool:
-    """Whether an op other than a constant computes `value` (IREE copies a constant right: its
-    updates in place by several ops went wrong through a barrier, a chlo.scan's outputs)."""
-    return isinstance(value, ir.OpResult) and value.owner.name != CONSTANT
+    """Whether an op other than a constant computes `value`, of more than HOISTED_BYTES (IREE
+    copies a constant right: its updates in place by several ops went wrong through a
+    barrier, a chlo.scan's outputs)."""
+    t = value.type.maybe_downcast()
+    if not (isinstance(value, ir.OpResult) and value.owner.name != CONSTANT
+            and isinstance(t, ir.RankedTensorType) and t.has_static_shape):
+        return False
+    element = t.element_type
+    bits = 2 * bit_width(ir.ComplexType(element).element_type) if is_complex(element) \
+        else bit_width(element)
+    return math.prod(t.shape) * max(bits, 8) // 8 > HOISTED_BYTES
 
 
 def _read_elsewhere(value: ir.Value, update: ir.Operation) -> bool:

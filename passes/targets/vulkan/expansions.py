@@ -294,6 +294,15 @@ def _form(value: ir.Value, depth: int = 4) -> tuple[int, object]:
         return -sign, key
     if op.name == "stablehlo.constant":     # a splat by its text (complex ones included)
         return 1, (constant_text(op) if is_splat_constant(op) else value)
+    if op.name == "stablehlo.reshape":      # a chain of reshapes is one (seed 140 program 21)
+        source = op.operands[0]
+        while isinstance(source.owner, (ir.Operation, ir.OpView)) and \
+                source.owner.name == "stablehlo.reshape":
+            source = source.owner.operands[0]
+        if source.type == value.type:
+            return _form(source, depth - 1)
+        sign, key = _form(source, depth - 1)
+        return sign, ("stablehlo.reshape", str(value.type), key)
     if op.name not in _PURE:
         return 1, value
     forms = [_form(v, depth - 1) for v in op.operands]
