@@ -8,9 +8,10 @@ computes wrongly, read through `stablehlo.optimization_barrier`s.
   (0, 0), silently; scalars of other sizes failed to compile or to run (fuzz seed 117
   program 325). Real scalars IREE folds (fencing or folding them here broke other programs).
 - A computed value of constants alone (`passes.base.from_constants`, not a constant) larger
-  than IREE hoists (HOISTED_BYTES) that a dynamic_update_slice, scatter or sort updates in place and another op reads: every reader
-  reads it through one barrier. IREE returned `a = 2 * iota` of 512K elements updated, and
-  its update as zeros, for `return a, dynamic_update_slice(a, x, i)`, on cpu and vulkan.
+  than IREE hoists (HOISTED_BYTES) that a dynamic_update_slice, scatter or sort updates in
+  place and another op reads: every reader reads it through one barrier. IREE returned
+  `a = 2 * iota` of 512K elements updated, and its update as zeros, for
+  `return a, dynamic_update_slice(a, x, i)`, on cpu and vulkan.
 
 IREE clones a dispatch that reads no buffer where it needs a copy of its result, and the
 clones come out wrong (docs/iree_gaps.md#shlo-barrier-constant-expressions). Through a
