@@ -130,6 +130,15 @@ def _folded(op: ir.Operation, limit: int) -> np.ndarray | None:
         return None
 
 
+def _add(pending: list[ir.Operation], users: list[ir.Operation]) -> None:
+    """Append the `users` whose operands are now all constants, each once: an op folded and
+    erased twice crashed the process (`multiply(imag(z), imag(z))` of a converted integer z,
+    fuzz seed 143 program 250)."""
+    for user in users:
+        if _on_constants(user) and not any(user == p for p in pending):
+            pending.append(user)
+
+
 @dataclasses.dataclass
 class FoldConstantScalars(Pass):
     """Fold StableHLO ops on constants with small results (no identities)."""
@@ -156,8 +165,7 @@ class FoldConstantScalars(Pass):
                 element = element_dtype(ir.RankedTensorType(o.results[0].type).element_type)
                 zero = stablehlo.constant(np.zeros((), element), result_type=o.results[0].type)
             o.results[0].replace_all_uses_with(zero)
-            pending.extend(u.owner.operation for u in zero.uses
-                           if _on_constants(u.owner.operation))
+            _add(pending, [u.owner.operation for u in zero.uses])
             o.erase()
         while pending:
             o = pending.pop()
@@ -166,10 +174,7 @@ class FoldConstantScalars(Pass):
                 if array is None:
                     continue
                 constant = stablehlo.constant(array, result_type=o.results[0].type)
-            users: list[ir.Operation] = []         # (a user of it twice: once)
-            for use in o.results[0].uses:
-                if not any(use.owner.operation == u for u in users):
-                    users.append(use.owner.operation)
+            users = [use.owner.operation for use in o.results[0].uses]
             o.results[0].replace_all_uses_with(constant)
             o.erase()
-            pending.extend(u for u in users if _on_constants(u))
+            _add(pending, users)

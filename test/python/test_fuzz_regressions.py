@@ -1787,3 +1787,15 @@ def test_difference_of_reshape_chains(target):
         from conftest import vulkan_or_skip
         vulkan_or_skip()
     assert replay("difference_of_reshape_chains_vulkan", target) is None
+
+
+@pytest.mark.parametrize("target", ["cpu", "vulkan"])
+def test_sqrt_of_converted_unsigned_scalar(target):
+    """Seed 143 program 250: sqrt(convert(u32 -> complex<f32>)) crashed shlo-compile (SIGSEGV):
+    shlo-fold-constant-scalars folded imag(convert(x)) to 0 and queued an op that read it
+    twice twice, then folded and erased it twice. Each op is queued once."""
+    if target == "vulkan":
+        from conftest import vulkan_or_skip
+        vulkan_or_skip()
+    assert replay("sqrt_of_converted_unsigned_scalar_cpu", target,
+                  worker=Worker(timeout_s=120)) is None     # (a crash must not end the run)
