@@ -1799,3 +1799,20 @@ def test_sqrt_of_converted_unsigned_scalar(target):
         vulkan_or_skip()
     assert replay("sqrt_of_converted_unsigned_scalar_cpu", target,
                   worker=Worker(timeout_s=120)) is None     # (a crash must not end the run)
+
+
+def test_max_pool_gradient_later_calls():
+    """Seed 145 program 267: two select_and_scatters (a max-pool gradient) of f32[16, 16384]:
+    half the elements wrong from the second call, when shlo-barrier-constant-expressions read
+    a scattered value of constants through a barrier and IREE scattered into a hoisted global.
+    Every call agrees with the first and the first with the oracles."""
+    import numpy as np
+    import shlo
+    d = os.path.join(HERE, "max_pool_gradient_later_calls_cpu")
+    with open(os.path.join(d, "program.mlir")) as f:
+        exe = shlo.compile(f.read(), target="cpu", cache=False)
+    x = np.load(os.path.join(d, "input_0.npy"))
+    first, *later = (np.asarray(exe(x)) for _ in range(3))
+    for k, result in enumerate(later):
+        np.testing.assert_array_equal(result, first, err_msg=f"call {k + 2}")
+    assert replay("max_pool_gradient_later_calls_cpu") is None
