@@ -109,6 +109,13 @@ def reads_narrow_values(value: ir.Value, depth: int = 8, below: int = 32,
     return False
 
 
+def on_constants(op: ir.Operation) -> bool:
+    """Whether `op` is a one-result StableHLO op whose operands are all constants."""
+    return op.name.startswith("stablehlo.") and len(op.results) == 1 and bool(op.operands) and all(
+        isinstance(v.owner, (ir.Operation, ir.OpView)) and v.owner.name == "stablehlo.constant"
+        for v in op.operands)
+
+
 def from_constants(values, budget: int = 256, regions: bool = False) -> bool:
     """Whether `values` are computed from constants alone: no block argument reached within
     `budget` ops (each visited once), and (unless `regions`) no op with a region on the way."""

@@ -20,11 +20,10 @@ import dataclasses
 
 from iree.compiler import ir
 
-from ..base import Pass, nested_ops
+from ..base import Pass, nested_ops, on_constants
 from ..lib import builders as extras
 from ..lib.expr import element_of, is_complex
 
-CONSTANT = "stablehlo.constant"
 BARRIER = "stablehlo.optimization_barrier"
 
 
@@ -36,14 +35,11 @@ def _is_scalar(t: ir.Type) -> bool:
 
 
 def _scalar_of_constants(op: ir.Operation) -> bool:
-    """Whether `op`, a StableHLO op (not a fusion barrier: an optimization barrier for one
-    failed every call on vulkan, test_loop_fusion_barriers), computes complex scalars from
-    constants alone."""
-    return op.name.startswith("stablehlo.") and op.name not in (CONSTANT, BARRIER) and \
-        len(op.operands) > 0 and \
-        len(op.results) > 0 and len(op.regions) == 0 and \
-        all(isinstance(v, ir.OpResult) and v.owner.name == CONSTANT for v in op.operands) and \
-        all(_is_scalar(r.type) and is_complex(element_of(r)) for r in op.results)
+    """Whether `op`, a StableHLO op (`on_constants`: not a fusion barrier, an optimization
+    barrier for one failed every call on vulkan, test_loop_fusion_barriers) without regions,
+    computes a complex scalar from constants alone."""
+    return op.name != BARRIER and len(op.regions) == 0 and on_constants(op) and \
+        _is_scalar(op.results[0].type) and is_complex(element_of(op.results[0]))
 
 
 def _read_constants_through_barrier(op: ir.Operation) -> None:

@@ -27,7 +27,7 @@ from iree.compiler import ir
 
 from shlo.dialect import stablehlo
 from shlo.dialect.types import element_dtype
-from ..base import Pass, is_splat_constant
+from ..base import Pass, is_splat_constant, on_constants
 from ..lib.elementwise import ELEMENTWISE_OPS
 from .simplify_fold import FOLDABLE, FOLDERS, array_of, fold, plain_static
 
@@ -111,13 +111,6 @@ def _imag_of_real(op: ir.Operation) -> bool:
         and plain_static(op.results[0].type) is not None)
 
 
-def _on_constants(op: ir.Operation) -> bool:
-    """Whether `op` is a one-result StableHLO op whose operands are all constants."""
-    return op.name.startswith("stablehlo.") and len(op.results) == 1 and bool(op.operands) and all(
-        isinstance(v.owner, (ir.Operation, ir.OpView)) and v.owner.name == "stablehlo.constant"
-        for v in op.operands)
-
-
 def _folded(op: ir.Operation, limit: int) -> np.ndarray | None:
     """The constant value of `op` (one result, operands all constants), or None."""
     try:
@@ -135,7 +128,7 @@ def _add(pending: list[ir.Operation], users: list[ir.Operation]) -> None:
     erased twice crashed the process (`multiply(imag(z), imag(z))` of a converted integer z,
     fuzz seed 143 program 250)."""
     for user in users:
-        if _on_constants(user) and not any(user == p for p in pending):
+        if on_constants(user) and not any(user == p for p in pending):
             pending.append(user)
 
 
@@ -154,7 +147,7 @@ class FoldConstantScalars(Pass):
         zeros: list[ir.Operation] = []          # imag(convert(x)) of real x
 
         def visit(o):
-            if _on_constants(o):
+            if on_constants(o):
                 pending.append(o)
             elif _imag_of_real(o):
                 zeros.append(o)

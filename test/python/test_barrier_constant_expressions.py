@@ -72,6 +72,11 @@ def test_jax_sum_and_product_of_complex64(target):
 
 
 M = 524288      # more than IREE hoists (1 MiB of f32): computed by the function itself
+OPEN_UPDATES = pytest.mark.xfail(
+    strict=True, reason="open: IREE returns a value of constants over 1 MiB updated in place, "
+    "and its update as zeros; fencing such values through a barrier made IREE scatter into "
+    "hoisted globals (fuzz seeds 139 p124, 145 p267: max-pool gradients wrong from the second "
+    "call), so it is not fenced")
 UPDATED = f"""func.func @main(%x: tensor<4xf32>, %i: tensor<i32>) -> (tensor<{M}xf32>, tensor<{M}xf32>, tensor<{M}xf32>, tensor<{M}xf32>) {{
   %io = stablehlo.iota dim = 0 : tensor<{M}xf32>
   %c2 = stablehlo.constant dense<2.0> : tensor<{M}xf32>
@@ -84,10 +89,7 @@ UPDATED = f"""func.func @main(%x: tensor<4xf32>, %i: tensor<i32>) -> (tensor<{M}
 }}"""
 
 
-@pytest.mark.xfail(strict=True, reason="open: IREE returns a value of constants over 1 MiB "
-                   "updated in place, and its update as zeros; fencing such values through a "
-                   "barrier made IREE scatter into hoisted globals (fuzz seeds 139 p124, 145 "
-                   "p267: max-pool gradients wrong from the second call), so it is not fenced")
+@OPEN_UPDATES
 @pytest.mark.parametrize("target", ["cpu", "vulkan"])
 def test_returned_values_of_constants_and_their_updates(target):
     """`return a, dynamic_update_slice(a, x, i)` with a = 2 * iota: IREE returned a updated
@@ -106,10 +108,7 @@ def test_returned_values_of_constants_and_their_updates(target):
             np.testing.assert_array_equal(np.asarray(got), want, err_msg=f"start {i} result {k}")
 
 
-@pytest.mark.xfail(strict=True, reason="open: IREE returns a value of constants over 1 MiB "
-                   "updated in place, and its update as zeros; fencing such values through a "
-                   "barrier made IREE scatter into hoisted globals (fuzz seeds 139 p124, 145 "
-                   "p267: max-pool gradients wrong from the second call), so it is not fenced")
+@OPEN_UPDATES
 @pytest.mark.parametrize("target", ["cpu", "vulkan"])
 def test_jax_arange_returned_and_updated(target):
     _target(target)

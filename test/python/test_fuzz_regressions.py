@@ -1765,17 +1765,26 @@ def test_scatter_into_hoisted_pad_later_calls():
     barrier, and IREE then scattered into the global itself: every later call started from
     the earlier calls' sums (3 of 600 elements wrong on the second call, 4 on the third).
     Values IREE hoists are left alone."""
+    _later_calls_agree("scatter_into_hoisted_pad_later_calls_cpu")
+    assert replay("scatter_into_hoisted_pad_later_calls_cpu") is None
+
+
+def _later_calls_agree(name: str) -> None:
+    """Three cpu calls of the reproducer `name` (its one input) return the same values."""
     import numpy as np
     import shlo
-    d = os.path.join(HERE, "scatter_into_hoisted_pad_later_calls_cpu")
+    d = os.path.join(HERE, name)
     with open(os.path.join(d, "program.mlir")) as f:
         exe = shlo.compile(f.read(), target="cpu", cache=False)
     x = np.load(os.path.join(d, "input_0.npy"))
-    first, *later = ([np.asarray(r) for r in exe(x)] for _ in range(3))
+    first, *later = ([np.asarray(r) for r in _results(exe(x))] for _ in range(3))
     for k, results in enumerate(later):
         for a, b in zip(first, results):
             np.testing.assert_array_equal(b, a, err_msg=f"call {k + 2}")
-    assert replay("scatter_into_hoisted_pad_later_calls_cpu") is None
+
+
+def _results(out) -> list:
+    return list(out) if isinstance(out, (list, tuple)) else [out]
 
 
 @pytest.mark.parametrize("target", ["cpu", "vulkan"])
@@ -1806,13 +1815,5 @@ def test_max_pool_gradient_later_calls():
     half the elements wrong from the second call, when shlo-barrier-constant-expressions read
     a scattered value of constants through a barrier and IREE scattered into a hoisted global.
     Every call agrees with the first and the first with the oracles."""
-    import numpy as np
-    import shlo
-    d = os.path.join(HERE, "max_pool_gradient_later_calls_cpu")
-    with open(os.path.join(d, "program.mlir")) as f:
-        exe = shlo.compile(f.read(), target="cpu", cache=False)
-    x = np.load(os.path.join(d, "input_0.npy"))
-    first, *later = (np.asarray(exe(x)) for _ in range(3))
-    for k, result in enumerate(later):
-        np.testing.assert_array_equal(result, first, err_msg=f"call {k + 2}")
+    _later_calls_agree("max_pool_gradient_later_calls_cpu")
     assert replay("max_pool_gradient_later_calls_cpu") is None
