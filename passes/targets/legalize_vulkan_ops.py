@@ -217,9 +217,10 @@ VULKAN_QUIRKS: tuple[Quirk, ...] = (
     Quirk("vk-strided-reduce-input", "the strided slices a reduction computes its operand from "
           "behind fusion barriers (fused, the reduction read the slice's rows unstrided)",
           _REDUCE, _VK, fence=fence_strided_reduce_inputs),
-    Quirk("vk-zero-sum-sign", "a float dot_general's or convolution's result plus +0, an add "
-          "reduce's or reduce_window's from a +-0 constant plus that init again, the zero read "
-          "from memory (short sums of -0 terms from +0 were -0: the shader folded the start)",
+    Quirk("vk-zero-sum-sign", "a float dot_general's (summing products) or convolution's "
+          "result plus +0, an add reduce's or reduce_window's from a +-0 constant plus that init "
+          "again, the zero read from memory (short sums of -0 terms from +0 were -0: the shader "
+          "folded the start)",
           _PRODUCTS + _REDUCE + ("stablehlo.reduce_window",), _VK, fence=fence_zero_sums),
     Quirk("vk-squeezed-interior-pad", "a pad with interior padding of a value with size-1 "
           "dimensions as the pad of its reshape without them (a 1xN row, a window's base "

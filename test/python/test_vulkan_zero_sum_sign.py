@@ -1,9 +1,10 @@
 """vk-zero-sum-sign: a float sum from +0 of terms that are all -0 is +0 (the spec's dot_general,
 convolution, reduce and reduce_window start from their zero); on vulkan short ones (products
-contracting 1 to 100 elements, row, column and window sums alike, f16/bf16/f32/f64) came out
--0, also without shlo's passes (fuzz seed 61 program 189). Integer-valued inputs, so that every
-sum is exact: values and signs of zero against numpy, on cpu (with the Vulkan rewrites) and
-vulkan."""
+contracting 2 to 100 elements, row, column and window sums alike, f16/bf16/f32/f64) came out
+-0, also without shlo's passes (fuzz seed 61 program 189). A product of one term per result is
+that term, -0 included, as XLA's and the CPU's are (fuzz seed 146 program 34). Integer-valued
+inputs, so that every sum is exact: values and signs of zero against numpy, on cpu (with the
+Vulkan rewrites) and vulkan."""
 import ml_dtypes
 import numpy as np
 import pytest
@@ -16,9 +17,14 @@ func.func @matvec_f32(%a: tensor<{N}x3xf32>, %b: tensor<3xf32>) -> tensor<{N}xf3
   %r = stablehlo.dot_general %a, %b, contracting_dims = [1] x [0] : (tensor<{N}x3xf32>, tensor<3xf32>) -> tensor<{N}xf32>
   return %r : tensor<{N}xf32>
 }}
-func.func @batched_f16(%a: tensor<4x128x1xf16>, %b: tensor<4x1x128xf16>) -> tensor<4x128x128xf16> {{
-  %r = stablehlo.dot_general %a, %b, batching_dims = [0] x [0], contracting_dims = [2] x [1] : (tensor<4x128x1xf16>, tensor<4x1x128xf16>) -> tensor<4x128x128xf16>
+func.func @batched_f16(%a: tensor<4x128x2xf16>, %b: tensor<4x2x128xf16>) -> tensor<4x128x128xf16> {{
+  %r = stablehlo.dot_general %a, %b, batching_dims = [0] x [0], contracting_dims = [2] x [1] : (tensor<4x128x2xf16>, tensor<4x2x128xf16>) -> tensor<4x128x128xf16>
   return %r : tensor<4x128x128xf16>
+}}
+func.func @outer_f32(%a: tensor<{N}x1xf32>, %b: tensor<1x3xf32>, %s: tensor<f32>) -> (tensor<{N}x3xf32>, tensor<{N}x1xf32>) {{
+  %r = stablehlo.dot_general %a, %b, contracting_dims = [1] x [0] : (tensor<{N}x1xf32>, tensor<1x3xf32>) -> tensor<{N}x3xf32>
+  %t = stablehlo.dot_general %s, %a, contracting_dims = [] x [] : (tensor<f32>, tensor<{N}x1xf32>) -> tensor<{N}x1xf32>
+  return %r, %t : tensor<{N}x3xf32>, tensor<{N}x1xf32>
 }}
 func.func @vecmat_bf16(%b: tensor<5xbf16>, %a: tensor<5x{N}xbf16>) -> tensor<{N}xbf16> {{
   %r = stablehlo.dot_general %b, %a, contracting_dims = [0] x [0] : (tensor<5xbf16>, tensor<5x{N}xbf16>) -> tensor<{N}xbf16>
@@ -102,9 +108,14 @@ def test_sums_of_negative_zeros(ctx, target):
     a = -np.abs(_ints(rng, (N, 3), np.float32, zeros=0.1))     # -0 products with b's zeros
     for b in (np.zeros(3, np.float32), np.float32([2, 0, -3])):
         _same(exe.function("matvec_f32")(a, b), _sum(a[:, :, None] * b[:, None], 1)[:, 0])
-    h = -np.abs(_ints(rng, (4, 128, 1), np.float16))
-    z = np.zeros((4, 1, 128), np.float16)
+    h = -np.abs(_ints(rng, (4, 128, 2), np.float16))
+    z = np.zeros((4, 2, 128), np.float16)
     _same(exe.function("batched_f16")(h, z), _sum(h[:, :, :, None] * z[:, None], 2))
+    o = _ints(rng, (N, 1), np.float32)
+    q = np.float32([[0.0, -0.0, -2.0]])
+    products = exe.function("outer_f32")(o, q, np.float32(-0.0))
+    _same(products[0], o.astype(np.float64) * q)              # one term: its own sign of zero
+    _same(products[1], o.astype(np.float64) * -0.0)
     v = _ints(rng, (5, N), ml_dtypes.bfloat16)
     for w in (-np.ones(5, ml_dtypes.bfloat16), np.zeros(5, ml_dtypes.bfloat16)):
         got = np.asarray(exe.function("vecmat_bf16")(w, v)).astype(np.float32)

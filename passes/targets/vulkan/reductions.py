@@ -8,9 +8,12 @@ docs/iree_gaps.md#vk-shared-widened-reduce-widened-values-two-reductions-read,
 docs/iree_gaps.md#vk-zero-sum-sign-sums-of-negative-zeros)."""
 from __future__ import annotations
 
+import math
+
 from iree.compiler import ir
 
 from shlo.dialect import stablehlo
+from shlo.dialect.rebuild import arguments
 from ...base import binary_body
 from ...custom_calls.cumulative_window import is_identity
 from ...dispatch.long_reductions import identity_of
@@ -89,9 +92,16 @@ def fence_shared_widened_reduce_inputs(reduce: ir.Operation) -> None:
 _BARRIERS = "iree_tensor_ext.compute_barrier."       # .start and .end
 
 
+def _contracted(dot: ir.Operation) -> int:
+    """How many products a static dot_general sums per result element."""
+    (lhs, _), kw = arguments(dot)
+    shape = ir.RankedTensorType(lhs.type).shape
+    return math.prod(shape[d] for d in kw.get("lhs_contracting_dimensions") or [])
+
+
 def fence_zero_sums(op: ir.Operation) -> None:
-    """A static float sum that starts from a zero: a dot_general's or convolution's result
-    plus +0, a one-input add reduce's or reduce_window's from a +-0 constant plus that init
+    """A static float sum that starts from a zero: a dot_general's (summing two or more
+    products) or convolution's result plus +0, a one-input add reduce's or reduce_window's from a +-0 constant plus that init
     again, the zero read from memory (after the barriers another entry put on the result).
     Exact (x + 0 is x, -0 + +0 is +0, x + -0 is x), and a sum of -0 terms from +0 comes out
     +0 as the spec's does: lavapipe's shader compiler folded the unrolled sum's literal start
@@ -103,6 +113,8 @@ def fence_zero_sums(op: ir.Operation) -> None:
             not list(result.uses):
         return
     zero = None
+    if op.name == "stablehlo.dot_general" and _contracted(op) == 1:
+        return          # one product per result, no sum: -0 stays -0, as XLA's and the CPU's
     if op.name not in PRODUCTS:
         combine = binary_body(op)
         if len(op.operands) != 2 or combine is None or combine.name != "stablehlo.add" or \

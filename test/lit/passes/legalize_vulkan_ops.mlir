@@ -258,7 +258,7 @@ func.func @dot_bf16(%a: tensor<4x8xbf16>, %b: tensor<8x3xbf16>) -> tensor<4x3xbf
 
 // vk-zero-sum-sign: a float product's result plus +0, a sum's from a +-0 constant plus that
 // init, the zero read from memory (short sums of -0 terms from +0 were -0); a sum from an
-// argument and an integer product stay.
+// argument, an integer product and an outer product (one product per result, no sum) stay.
 // CHECK-LABEL: func.func @zero_sums
 // CHECK-DAG:     %[[M:.*]] = stablehlo.constant dense<-0.000000e+00> : tensor<f32>
 // CHECK:         %[[D:.*]] = stablehlo.dot_general %arg0, %arg1
@@ -272,15 +272,17 @@ func.func @dot_bf16(%a: tensor<4x8xbf16>, %b: tensor<8x3xbf16>) -> tensor<4x3xbf
 // CHECK:         %[[SP:.*]] = stablehlo.add %[[S]], %[[MB]] : tensor<4xf32>
 // CHECK:         %[[T:.*]] = stablehlo.reduce(%arg0 init: %arg2)
 // CHECK:         %[[I:.*]] = stablehlo.dot_general %arg3, %arg3
-// CHECK-NEXT:    return %[[DP]], %[[SP]], %[[T]], %[[I]]
-func.func @zero_sums(%a: tensor<4x5xf32>, %b: tensor<5x3xf32>, %i: tensor<f32>, %n: tensor<3x3xi32>)
-    -> (tensor<4x3xf32>, tensor<4xf32>, tensor<4xf32>, tensor<3x3xi32>) {
+// CHECK:         %[[O:.*]] = stablehlo.dot_general %arg4, %arg4, contracting_dims = [1] x [1]
+// CHECK-NEXT:    return %[[DP]], %[[SP]], %[[T]], %[[I]], %[[O]]
+func.func @zero_sums(%a: tensor<4x5xf32>, %b: tensor<5x3xf32>, %i: tensor<f32>, %n: tensor<3x3xi32>,
+    %o: tensor<4x1xf32>) -> (tensor<4x3xf32>, tensor<4xf32>, tensor<4xf32>, tensor<3x3xi32>, tensor<4x4xf32>) {
   %m = stablehlo.constant dense<-0.0> : tensor<f32>
   %d = stablehlo.dot_general %a, %b, contracting_dims = [1] x [0] : (tensor<4x5xf32>, tensor<5x3xf32>) -> tensor<4x3xf32>
   %s = stablehlo.reduce(%a init: %m) applies stablehlo.add across dimensions = [1] : (tensor<4x5xf32>, tensor<f32>) -> tensor<4xf32>
   %t = stablehlo.reduce(%a init: %i) applies stablehlo.add across dimensions = [1] : (tensor<4x5xf32>, tensor<f32>) -> tensor<4xf32>
   %k = stablehlo.dot_general %n, %n, contracting_dims = [1] x [0] : (tensor<3x3xi32>, tensor<3x3xi32>) -> tensor<3x3xi32>
-  return %d, %s, %t, %k : tensor<4x3xf32>, tensor<4xf32>, tensor<4xf32>, tensor<3x3xi32>
+  %u = stablehlo.dot_general %o, %o, contracting_dims = [1] x [1] : (tensor<4x1xf32>, tensor<4x1xf32>) -> tensor<4x4xf32>
+  return %d, %s, %t, %k, %u : tensor<4x3xf32>, tensor<4xf32>, tensor<4xf32>, tensor<3x3xi32>, tensor<4x4xf32>
 }
 
 // vk-squeezed-interior-pad: an interior pad of a 1xN row is the pad of its 1-D reshape, edge-padded
