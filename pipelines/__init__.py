@@ -63,6 +63,7 @@ DEFAULT_PASSES = [
     "shlo-fence-sort-slices",
     "shlo-fence-unsigned-contractions",
     "shlo-fence-scalar-scatter-updates",
+    "shlo-fence-gathered-slices",
     "shlo-dot-before-broadcast",
     "shlo-fence-vector-dot-results",
     "shlo-fold-constant-scalars",

@@ -137,10 +137,10 @@ KINDS: dict[str, TargetKind] = {k.name: k for k in (
                # kept from IREE's scalar contraction code; reductions read along two
                # dimensions fenced (IREE fused them wrongly). Unrolled loop bodies of at most
                # 2200 ops: transformer_decode 8 steps a trip, not 16 (compile CPU 0.7x, run
-               # alike), lstm_scan's 24 x 90 kept (fewer ran 1.1-1.4x slower). A reverse of a
-               # strided slice as a slice of the reverse (IREE could not compile it); stored
+               # alike), lstm_scan's 24 x 90 kept (fewer ran 1.1-1.4x slower). Stored
                # booleans read beside a product's result read as fenced bytes, products
-               # of non-contiguous slices read copies (the same); scans in blocks of 1024
+               # of non-contiguous slices read copies (IREE could not compile either); scans
+               # in blocks of 1024
                # (50x more accurate and faster than one chain)
                pass_options=(("shlo-lower-sort", "top-k=true"),
                              ("shlo-expand-custom-calls", "lapack=host"),
@@ -152,7 +152,7 @@ KINDS: dict[str, TargetKind] = {k.name: k for k in (
                        "shlo-fence-transposed-dots", "shlo-unroll-scan-loops",
                        "shlo-few-output-convolutions", "shlo-hwio-convolution-kernels",
                        "shlo-fence-small-reductions", "shlo-widen-narrow-convolutions",
-                       "shlo-polyphase-convolutions", "shlo-reverse-before-strided-slices",
+                       "shlo-polyphase-convolutions",
                        "shlo-fence-stored-predicates", "shlo-fence-sliced-products")),
     # const-eval off too (its JIT compiles for the host CPU): transformer_train 13.2 -> 7.9 s
     TargetKind("vulkan", "vulkan", ("--iree-hal-target-device=vulkan", NO_CONST_EVAL,

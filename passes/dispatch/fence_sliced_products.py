@@ -22,6 +22,7 @@ compile take 7 s for a 64x64 int8 product into i32 sliced to 50 columns and 71 s
 from __future__ import annotations
 
 import dataclasses
+import math
 
 from iree.compiler import ir
 
@@ -40,15 +41,17 @@ def _cut_dims(slice_: ir.Operation) -> list[int]:
 
 
 def is_contiguous(slice_: ir.Operation) -> bool:
-    """Whether a static slice is one contiguous run of its operand's elements (row-major):
-    unit strides, and past the first dimension it cuts, whole dimensions; before it, single
-    indices."""
-    if any(k != 1 for k in ints(slice_, "strides")):
+    """Whether a static slice or dynamic_slice is one contiguous run of its operand's elements
+    (row-major): unit strides, and its first and last element as far apart as it has
+    elements."""
+    if slice_.name == "stablehlo.slice" and any(k != 1 for k in ints(slice_, "strides")):
         return False
-    full, part, cut = shape_of(slice_.operands[0]), shape_of(slice_.results[0]), \
-        _cut_dims(slice_)
-    return not cut or (all(full[d] == part[d] for d in range(cut[0] + 1, len(full))) and
-                       all(part[d] == 1 for d in range(cut[0])))
+    full, part = shape_of(slice_.operands[0]), shape_of(slice_.results[0])
+    span, pitch = 0, 1
+    for d in reversed(range(len(full))):
+        span += (part[d] - 1) * pitch
+        pitch *= full[d]
+    return span + 1 == math.prod(part)
 
 
 def _is_cut(op: ir.Operation) -> bool:

@@ -14,13 +14,7 @@ rejects: indices with a dynamic dimension and a size-1 index vector dimension la
 (`tensor<?x1xi32>`, jax's `table[i]` under shape polymorphism), which IREE collapses with a
 static-only reshape. There the
 unit dimension is collapsed away (`tensor.collapse_shape`) and the index vector dimension made
-implicit.
-
-IREE's llvm-cpu backend fails to compile a gather from a slice with a stride (in the
-gathered dimension or another, any element type, also through a dynamic_slice of the whole
-slice); Vulkan is right. Such an operand
-(or one computed from it by slices, reshapes, transposes, reverses, converts or broadcasts)
-is read behind a fusion barrier, which IREE compiles.
+implicit. (A gather of a strided slice: shlo-fence-gathered-slices.)
 """
 from __future__ import annotations
 
@@ -50,31 +44,9 @@ def _gather(op: ir.Operation):
               operand_batching_dims=(), start_indices_batching_dims=(),
               start_index_map=vectors.dims, index_vector_dim=len(vectors.batch_shape))
     kw.pop("result_type", None)
-    if _strided_slice(operand):
-        operand = extras.fence([operand])[0]
     result = stablehlo.gather(operand, start, **kw)
     result.owner.attributes[CANONICAL] = ir.UnitAttr.get()
     return [result]
-
-
-# ops IREE folds or fuses into the gather with the strided slice they read
-_VIEWS = ("stablehlo.slice", "stablehlo.dynamic_slice", "stablehlo.reshape",
-          "stablehlo.transpose", "stablehlo.reverse", "stablehlo.convert",
-          "stablehlo.broadcast_in_dim")
-
-
-def _strided_slice(value: ir.Value, depth: int = 8) -> bool:
-    """Whether `value` is a stablehlo.slice with a stride other than 1, or is computed from one
-    by slices, reshapes, transposes, reverses, converts and broadcasts (`depth` ops back)."""
-    for _ in range(depth):
-        owner = value.owner
-        if isinstance(owner, ir.Block) or owner.name not in _VIEWS:
-            return False
-        if owner.name == "stablehlo.slice" and any(
-                s != 1 for s in ir.DenseI64ArrayAttr(owner.attributes["strides"])):
-            return True
-        value = owner.operands[0]
-    return False
 
 
 def _implicit_unit_index_vector(operand: ir.Value, indices: ir.Value, kw: dict):

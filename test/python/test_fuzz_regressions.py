@@ -24,7 +24,7 @@ def replay(name: str, target: str | None = None, worker=None):
 def test_gather_of_strided_slice_cpu(name):
     """IREE 3.13 llvm-cpu failed to compile a gather from a strided slice, also through a
     dynamic_slice (LLVM Translation failed for builtin.unrealized_conversion_cast);
-    shlo-canonicalize-gather fences it."""
+    shlo-fence-gathered-slices fences it."""
     assert replay(name) is None
 
 
@@ -1644,16 +1644,24 @@ def test_concatenate_of_conditional_cpu():
 def test_reverse_of_dynamic_column_cpu():
     """Seed 116 program 68: a reverse of a [5, 1] dynamic_slice column of a bf16 [6, 8] failed
     IREE's llvm-cpu compile ('LLVM Translation failed ... unrealized_conversion_cast') like a
-    reverse of a strided slice; shlo-reverse-before-strided-slices slices the reverse."""
+    reverse of a strided slice; shlo-fence-gathered-slices fences the column."""
     assert replay("reverse_of_dynamic_column_cpu") is None
 
 
 def test_reverse_of_strided_slice_cpu():
     """Seed 101 programs 466 and 492: a reverse of a strided slice (bf16[16][3:9:2]; also
     u32[16, 8]) failed IREE's llvm-cpu compile ('LLVM Translation failed ...
-    unrealized_conversion_cast', also without shlo's passes); shlo-reverse-before-strided-slices
-    slices the reverse instead."""
+    unrealized_conversion_cast', also without shlo's passes); shlo-fence-gathered-slices fences
+    the slice."""
     assert replay("reverse_of_strided_slice_cpu") is None
+
+
+def test_reverse_of_sliced_pad_column_cpu():
+    """Seed 147 program 174: a reverse of a [1, 3, 1] column sliced from a pad failed IREE's
+    llvm-cpu compile ('LLVM Translation failed ... unrealized_conversion_cast', also without
+    shlo's passes): a unit-stride slice that is not contiguous; shlo-fence-gathered-slices
+    fences it."""
+    assert replay("reverse_of_sliced_pad_column_cpu") is None
 
 
 @pytest.mark.parametrize("target", ["cpu", "vulkan"])

@@ -54,27 +54,3 @@ func.func @dynamic_unit_index_vector(%x: tensor<7x3xf32>, %i: tensor<?x1xi32>) -
   %0 = "stablehlo.gather"(%x, %i) <{dimension_numbers = #stablehlo.gather<offset_dims = [1], collapsed_slice_dims = [0], start_index_map = [0], index_vector_dim = 1>, slice_sizes = array<i64: 1, 3>, indices_are_sorted = false}> : (tensor<7x3xf32>, tensor<?x1xi32>) -> tensor<?x3xf32>
   return %0 : tensor<?x3xf32>
 }
-
-// A gather from a strided slice reads it behind a fusion barrier (IREE's llvm-cpu failed to
-// compile it: LLVM Translation failed for builtin.unrealized_conversion_cast).
-// CHECK-LABEL: func.func @strided_slice_operand
-// CHECK:         %[[S:.*]] = stablehlo.slice %arg0 [1:2, 10:15:2]
-// CHECK:         %[[B:.*]] = iree_tensor_ext.compute_barrier.start %[[S]]
-// CHECK:         "stablehlo.gather"(%[[B]],
-func.func @strided_slice_operand(%x: tensor<4x16xf32>, %i: tensor<5x1xi32>) -> tensor<5x1xf32> {
-  %a = stablehlo.slice %x [1:2:1, 10:15:2] : (tensor<4x16xf32>) -> tensor<1x3xf32>
-  %g = "stablehlo.gather"(%a, %i) <{dimension_numbers = #stablehlo.gather<offset_dims = [1], collapsed_slice_dims = [1], start_index_map = [1], index_vector_dim = 1>, indices_are_sorted = false, slice_sizes = array<i64: 1, 1>}> : (tensor<1x3xf32>, tensor<5x1xi32>) -> tensor<5x1xf32>
-  return %g : tensor<5x1xf32>
-}
-
-// ... also through a dynamic_slice of it.
-// CHECK-LABEL: func.func @dynamic_slice_of_strided_slice
-// CHECK:         %[[D:.*]] = stablehlo.dynamic_slice
-// CHECK:         %[[B:.*]] = iree_tensor_ext.compute_barrier.start %[[D]]
-// CHECK:         "stablehlo.gather"(%[[B]],
-func.func @dynamic_slice_of_strided_slice(%x: tensor<256xi32>, %s: tensor<i32>, %i: tensor<5x1xi32>) -> tensor<5xi32> {
-  %a = stablehlo.slice %x [230:235:2] : (tensor<256xi32>) -> tensor<3xi32>
-  %d = stablehlo.dynamic_slice %a, %s, sizes = [3] : (tensor<3xi32>, tensor<i32>) -> tensor<3xi32>
-  %g = "stablehlo.gather"(%d, %i) <{dimension_numbers = #stablehlo.gather<collapsed_slice_dims = [0], start_index_map = [0], index_vector_dim = 1>, indices_are_sorted = false, slice_sizes = array<i64: 1>}> : (tensor<3xi32>, tensor<5x1xi32>) -> tensor<5xi32>
-  return %g : tensor<5xi32>
-}

@@ -1,16 +1,61 @@
-"""A reverse of a strided slice (passes/dispatch/reverse_before_strided_slices.py): IREE 3.13's
-llvm-cpu compile failed on every one ("LLVM Translation failed ... unrealized_conversion_cast");
-shlo reverses the slice's operand and slices that. Each case runs at a real size on the CPU
-(half of them on Vulkan too) against XLA's CPU, exactly (a reverse and a slice compute
-nothing)."""
+"""shlo-fence-gathered-slices: gathers and reverses of strided slices (IREE 3.13's llvm-cpu
+compile failed on every one: "LLVM Translation failed ... unrealized_conversion_cast") compile
+and agree with numpy or XLA's CPU, exactly (they compute nothing), at real sizes, on cpu and
+vulkan, in a loop body too."""
+import jax
+import jax.numpy as jnp
 import numpy as np
 import pytest
 
 import shlo
 from conftest import cases_on, vulkan_or_skip
+from shlo.passes.pipeline import run_pipeline
 
-jax = pytest.importorskip("jax")
-jnp = jax.numpy
+SHAPE = (2, 512, 1024)      # 1M elements
+
+
+def _program(x, i):
+    """jax's gathers and reverses of strided views of `x` (columns, every other element)."""
+    column = x[0, :, 1]                                     # a 3-D column, reshaped to 1-D
+    evens = x[1, 7, ::2]
+
+    def step(k, acc):
+        return acc + jnp.take(x[k, :, 3], i)                # a slice of the loop's index
+    return (jnp.flip(column), jnp.take(evens, i), jnp.flip(x[:, :, 5:6], 1),
+            jnp.take(x[:, 3:4, ::4], i % 256, axis=2), jnp.flip(x[1, ::3, ::5], 0),
+            jax.lax.fori_loop(0, 2, step, jnp.zeros(i.shape, x.dtype)))
+
+
+def _numpy(x, i):
+    return (x[0, :, 1][::-1], x[1, 7, ::2][i], x[:, ::-1, 5:6], x[:, 3:4, ::4][:, :, i % 256],
+            x[1, ::3, ::5][::-1], x[0, :, 3][i] + x[1, :, 3][i])
+
+
+@pytest.mark.parametrize("target", ["cpu", "vulkan"])
+def test_gathers_and_reverses_of_strided_slices(target):
+    """Shlo-fuzz seed 147 program 174 (a reverse of a slice of a pad); without the barriers
+    the cpu compile fails: 'LLVM Translation failed for operation:
+    builtin.unrealized_conversion_cast'."""
+    if target == "vulkan":
+        vulkan_or_skip()
+    rng = np.random.default_rng(174)
+    x = rng.standard_normal(SHAPE).astype(np.float32)
+    i = rng.integers(0, 512, 4096).astype(np.int32)
+    text = jax.jit(_program).lower(x, i).as_text()
+    got = shlo.compile(text, target=target, cache=False)(x, i)
+    for g, want in zip(got, _numpy(x, i)):
+        np.testing.assert_array_equal(np.asarray(g), want)
+
+
+def test_the_gather_reads_the_slice_through_a_barrier():
+    x, i = np.zeros(SHAPE, np.float32), np.zeros(8, np.int32)
+    module = shlo.parse_module(jax.jit(lambda x, i: jnp.take(x[1, 7, ::2], i)).lower(x, i)
+                               .as_text())
+    run_pipeline(module, "builtin.module(inline, shlo-fence-gathered-slices)")
+    text = str(module)
+    assert text.index("stablehlo.slice") < text.index("compute_barrier.start") < \
+        text.index("stablehlo.gather")
+
 
 CASES = {   # name: (function, argument shape, dtype)
     "vector": (lambda x: x[3:65531:2][::-1], (65536,), np.float32),
@@ -51,9 +96,8 @@ DYNAMIC = {     # name: (function of x and two starts, argument shape, dtype)
 @pytest.mark.parametrize("target", ["cpu", "vulkan"])
 def test_reverse_of_dynamic_slice_of_rows(target):
     """A reverse of a dynamic_slice whose rows lie apart in memory (fuzz seed 116 program 68: a
-    [5, 1] column of a bf16 [6, 8], reversed: the same LLVM failure on the cpu) is the
-    dynamic_slice of the reverse at the mirrored starts; starts inside, clamped and negative,
-    against XLA."""
+    [5, 1] column of a bf16 [6, 8], reversed: the same LLVM failure on the cpu); starts
+    inside, clamped and negative, against XLA."""
     if target == "vulkan":
         vulkan_or_skip()
     for name, (f, shape, dtype) in DYNAMIC.items():
