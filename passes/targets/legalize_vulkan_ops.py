@@ -176,8 +176,9 @@ VULKAN_QUIRKS: tuple[Quirk, ...] = (
     Quirk("vk-f64-negative-pad", "a pad with negative edge padding of a computed f64 value "
           "of 2+ dimensions reads it behind a fusion barrier (fused, most elements came out "
           "wrong)", ("stablehlo.pad",), _VK, fence=fence_f64_negative_pad),
-    Quirk("vk-integer-to-bf16", "a convert to bf16 of a float converted from integers reads "
-          "the float behind a fusion barrier", ("stablehlo.convert",), _VK,
+    Quirk("vk-integer-to-bf16", "a convert to bf16 of a float converted from integers (maybe "
+          "broadcast, reshaped, transposed, sliced or reversed) reads the float behind a "
+          "fusion barrier", ("stablehlo.convert",), _VK,
           fence=fence_integer_to_bf16),
     Quirk("vk-bf16-widened-pad", "a pad (or a reduce_window's padding) of f32 converted from "
           "bf16 padded in bf16 before the convert", ("stablehlo.pad", "stablehlo.reduce_window"),

@@ -1656,6 +1656,15 @@ def test_reverse_of_strided_slice_cpu():
     assert replay("reverse_of_strided_slice_cpu") is None
 
 
+def test_broadcast_integers_to_bf16_vulkan():
+    """Seed 148 program 163: i8 -> f32, broadcast, -> bf16 failed the vulkan compile ("'spirv.
+    Bitcast' op mismatch in result type bitwidth 16 and operand type bitwidth 32");
+    vk-integer-to-bf16 saw the integer convert only as the bf16 convert's direct operand."""
+    from conftest import vulkan_or_skip
+    vulkan_or_skip()
+    assert replay("broadcast_integers_to_bf16_vulkan") is None
+
+
 def test_reverse_of_sliced_pad_column_cpu():
     """Seed 147 program 174: a reverse of a [1, 3, 1] column sliced from a pad failed IREE's
     llvm-cpu compile ('LLVM Translation failed ... unrealized_conversion_cast', also without

@@ -73,20 +73,29 @@ def test_integer_to_bf16(ctx, target):
 
 @pytest.mark.parametrize("target", TARGETS)
 def test_integers_through_f32_to_bf16(ctx, target):
-    """x.astype(f32).astype(bf16) rounds twice (vk-integer-to-bf16), 1M elements."""
+    """x.astype(f32).astype(bf16) rounds twice (vk-integer-to-bf16), 1M elements; also with a
+    broadcast and a transpose between the converts (fuzz seed 148 program 163: i8 -> f32,
+    broadcast, -> bf16 failed to compile on vulkan)."""
     exe = compile_for(ctx, """
-    func.func @main(%x: tensor<1048576xi32>) -> tensor<1048576xbf16> {
+    func.func @main(%x: tensor<1048576xi32>) -> (tensor<1048576xbf16>, tensor<4x3x512xbf16>) {
       %0 = stablehlo.convert %x : (tensor<1048576xi32>) -> tensor<1048576xf32>
       %1 = stablehlo.convert %0 : (tensor<1048576xf32>) -> tensor<1048576xbf16>
-      return %1 : tensor<1048576xbf16>
+      %s = stablehlo.slice %x [0:512] : (tensor<1048576xi32>) -> tensor<512xi32>
+      %w = stablehlo.convert %s : (tensor<512xi32>) -> tensor<512xf32>
+      %b = stablehlo.broadcast_in_dim %w, dims = [1] : (tensor<512xf32>) -> tensor<3x512x4xf32>
+      %t = stablehlo.transpose %b, dims = [2, 0, 1] : (tensor<3x512x4xf32>) -> tensor<4x3x512xf32>
+      %n = stablehlo.convert %t : (tensor<4x3x512xf32>) -> tensor<4x3x512xbf16>
+      return %1, %n : tensor<1048576xbf16>, tensor<4x3x512xbf16>
     }""", target)
     x = np.random.default_rng(6).integers(-2 ** 31, 2 ** 31, 1 << 20, dtype=np.int64)
     x = x.astype(np.int32)
     ties = [s * (2 ** (24 + k) + 2 ** (16 + k) + 2 ** k) for k in range(7) for s in (1, -1)]
     x[:len(ties)] = ties        # an f32 tie, then a bf16 tie: rounding twice rounds down
     want = x.astype(np.float32).astype(ml_dtypes.bfloat16)
-    got = np.asarray(exe(x))
+    got, spread = (np.asarray(r) for r in exe(x))
     np.testing.assert_array_equal(got.view(np.uint16), want.view(np.uint16))
+    np.testing.assert_array_equal(spread.view(np.uint16),
+                                  np.broadcast_to(want[:512], (4, 3, 512)).view(np.uint16))
     down = [s * 2.0 ** (24 + k) for k in range(7) for s in (1, -1)]   # rounded once: up
     np.testing.assert_array_equal(want[:len(ties)].astype(np.float64), down)
 

@@ -96,16 +96,29 @@ def fence_f64_negative_pad(op: ir.Operation) -> None:
         _fence_computed_f64_operand(op)
 
 
+# ops that move elements without computing, seen through to a convert from integers
+_MOVES = ("stablehlo.broadcast_in_dim", "stablehlo.reshape", "stablehlo.transpose",
+          "stablehlo.slice", "stablehlo.reverse")
+
+
+def _from_integers(value: ir.Value) -> bool:
+    """Whether `value` is a convert of integers, or moves one's elements (`_MOVES`)."""
+    while isinstance(value, ir.OpResult) and value.owner.name in _MOVES:
+        value = value.owner.operands[0]
+    return isinstance(value, ir.OpResult) and value.owner.name == "stablehlo.convert" and \
+        isinstance(ir.RankedTensorType(value.owner.operands[0].type).element_type,
+                   ir.IntegerType)
+
+
 def fence_integer_to_bf16(convert: ir.Operation) -> None:
-    """A convert to bf16 of a float converted from integers reads that float behind a fusion
-    barrier (the two converts round twice; one fused dispatch fails to compile)."""
+    """A convert to bf16 of a float converted from integers (maybe broadcast, reshaped,
+    transposed, sliced or reversed) reads that float behind a fusion barrier (the two converts
+    round twice; one fused dispatch fails to compile: 'spirv.Bitcast' op mismatch in result
+    type bitwidth)."""
     convert = convert.operation
     source = convert.operands[0]
-    producer = source.owner
-    if (not isinstance(ir.RankedTensorType(convert.results[0].type).element_type.maybe_downcast(), ir.BF16Type)
-            or isinstance(producer, ir.Block) or producer.name != "stablehlo.convert"
-            or not isinstance(ir.RankedTensorType(producer.operands[0].type).element_type,
-                              ir.IntegerType)):
+    if not isinstance(ir.RankedTensorType(convert.results[0].type).element_type.maybe_downcast(),
+                      ir.BF16Type) or not _from_integers(source):
         return
     with ir.InsertionPoint(convert), convert.location:
         convert.operands[0] = fence([source])[0]
