@@ -100,36 +100,3 @@ def test_jax_sort_of_complex_matches_xla(dtype):
     with jax.enable_x64(True):
         text, want = sort.lower(x).as_text(), np.asarray(sort(x))
     np.testing.assert_array_equal(shlo.compile(text, target="cpu")(x), want)
-
-
-N = 65536
-WINDOW_PADDED = f"""
-func.func @pad_of_window(%x: tensor<{N}xf32>, %y: tensor<{N}xf32>) -> tensor<{N + 2}xf32> {{
-  %ninf = stablehlo.constant dense<0xFF800000> : tensor<f32>
-  %zero = stablehlo.constant dense<0.0> : tensor<f32>
-  %m = stablehlo.minimum %x, %y : tensor<{N}xf32>
-  %w = "stablehlo.reduce_window"(%m, %ninf) <{{window_dimensions = array<i64: 1>, window_dilations = array<i64: 2>, padding = dense<[[0, 1]]> : tensor<1x2xi64>}}> ({{
-    ^bb0(%a: tensor<f32>, %b: tensor<f32>):
-      %s = stablehlo.maximum %a, %b : tensor<f32>
-      stablehlo.return %s : tensor<f32>
-  }}) : (tensor<{N}xf32>, tensor<f32>) -> tensor<{N + 1}xf32>
-  %r = stablehlo.pad %w, %zero, low = [0], high = [1], interior = [0] : (tensor<{N + 1}xf32>, tensor<f32>) -> tensor<{N + 2}xf32>
-  return %r : tensor<{N + 2}xf32>
-}}
-"""
-
-
-@pytest.mark.parametrize("target", ["cpu", "vulkan"])
-def test_a_padded_one_element_window_padded_again(ctx, target):
-    """A pad by 0 of a one-element max window of min(x, y) padded by -inf, which IREE lowers
-    as a pad by -inf (fuzz seed 102 program 363): IREE 3.13 failed to compile it ('write
-    affecting operations on global resources are restricted to workgroup distributed
-    contexts'), as it does a pad of a pad by another value (test_pads_of_pads_by_other_values);
-    the window is fenced."""
-    if target == "vulkan":
-        vulkan_or_skip()
-    rng = np.random.default_rng(102)
-    x, y = (rng.standard_normal(N).astype(np.float32) for _ in range(2))
-    want = np.concatenate([np.minimum(x, y), [-np.inf, 0]]).astype(np.float32)
-    exe = shlo.compile(shlo.parse_module(WINDOW_PADDED, context=ctx), target=target)
-    np.testing.assert_array_equal(exe.function("pad_of_window")(x, y), want)

@@ -464,7 +464,7 @@ def test_complex_convolution_padded(target):
     """Seed 53 program 35 (found on vulkan, failed on cpu too): a complex convolution of a pad
     (by 0) of a pad (by 1 - 2i) failed to compile ('write affecting operations on global
     resources are restricted to workgroup distributed contexts'), as any pad of a computed
-    value's pad by another value does; shlo-expand-complex-pad fences the inner pad."""
+    value's pad by another value does; shlo-merge-edge-pads fences the inner pad."""
     if target == "vulkan":
         from conftest import vulkan_or_skip
         vulkan_or_skip()
@@ -1629,7 +1629,7 @@ def test_pad_of_one_element_window_cpu():
     """Seed 102 program 363: shlo-canonicalize-scatter padded a scatter's operand, a padded
     one-element max window that IREE lowers as a pad: a pad of a pad by another value, which
     IREE 3.13 failed to compile ('write affecting operations on global resources are
-    restricted to workgroup distributed contexts'); shlo-expand-complex-pad fences it."""
+    restricted to workgroup distributed contexts'); shlo-merge-edge-pads fences it."""
     assert replay("pad_of_one_element_window_cpu") is None
 
 
@@ -1663,6 +1663,14 @@ def test_broadcast_integers_to_bf16_vulkan():
     from conftest import vulkan_or_skip
     vulkan_or_skip()
     assert replay("broadcast_integers_to_bf16_vulkan") is None
+
+
+def test_complex_pad_of_padded_parts_cpu():
+    """Seed 147 program 198: a complex pad (by 1 - 2i) of complex(convert(i8), pad(convert(i64),
+    0)) failed the cpu compile ('write affecting operations on global resources'): its
+    imaginary part, once folded, is a pad of a pad by another value, which
+    shlo-expand-complex-pad could not see; shlo-merge-edge-pads, run late, fences it."""
+    assert replay("complex_pad_of_padded_parts_cpu") is None
 
 
 def test_reverse_of_sliced_pad_column_cpu():

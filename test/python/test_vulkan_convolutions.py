@@ -155,7 +155,7 @@ func.func @main(%x: tensor<254x256xf32>, %k: tensor<256x64xf32>, %z: tensor<4093
 
 @pytest.mark.parametrize("target", ["cpu", "vulkan"])
 def test_pads_of_pads_by_other_values(target):
-    """shlo-expand-complex-pad: a pad by 0 of a pad by 1 of -x (read by a product) and of a
+    """shlo-merge-edge-pads: a pad by 0 of a pad by 1 of -x (read by a product) and of a
     complex argument, against numpy; both failed to compile on cpu and vulkan ('write
     affecting operations on global resources are restricted to workgroup distributed
     contexts'; seed 53 program 35)."""

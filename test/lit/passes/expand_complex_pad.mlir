@@ -47,36 +47,3 @@ func.func @from_f16(%x: tensor<1x8xf16>, %c: tensor<complex<f32>>) -> tensor<2x2
   %r = stablehlo.pad %0, %c, low = [0, 1], high = [1, 1], interior = [0, 2] : (tensor<1x8xcomplex<f32>>, tensor<complex<f32>>) -> tensor<2x24xcomplex<f32>>
   return %r : tensor<2x24xcomplex<f32>>
 }
-
-// A pad of a computed value padded by another value is fenced after the inner pad, and so is
-// a one-element window with padding, which IREE lowers as a pad (fuzz seed 102 program 363);
-// a window of two elements is not.
-// CHECK-LABEL: func.func @padded_twice
-// CHECK:         %[[P:.*]] = stablehlo.pad %{{.*}}, %arg2
-// CHECK:         %[[F:.*]] = iree_tensor_ext.compute_barrier.start %[[P]]
-// CHECK:         stablehlo.pad %[[F]], %arg3
-// CHECK:         %[[W:.*]] = "stablehlo.reduce_window"
-// CHECK:         %[[G:.*]] = iree_tensor_ext.compute_barrier.start %[[W]]
-// CHECK:         stablehlo.pad %[[G]], %arg3
-// CHECK:         %[[W2:.*]] = "stablehlo.reduce_window"
-// CHECK-NOT:     compute_barrier
-// CHECK:         stablehlo.pad %[[W2]], %arg3
-func.func @padded_twice(%x: tensor<4xf32>, %y: tensor<4xf32>, %a: tensor<f32>, %b: tensor<f32>)
-    -> (tensor<6xf32>, tensor<6xf32>, tensor<5xf32>) {
-  %m = stablehlo.minimum %x, %y : tensor<4xf32>
-  %p = stablehlo.pad %m, %a, low = [0], high = [1], interior = [0] : (tensor<4xf32>, tensor<f32>) -> tensor<5xf32>
-  %r = stablehlo.pad %p, %b, low = [0], high = [1], interior = [0] : (tensor<5xf32>, tensor<f32>) -> tensor<6xf32>
-  %w = "stablehlo.reduce_window"(%m, %a) <{window_dimensions = array<i64: 1>, window_dilations = array<i64: 2>, padding = dense<[[0, 1]]> : tensor<1x2xi64>}> ({
-    ^bb0(%u: tensor<f32>, %v: tensor<f32>):
-      %s = stablehlo.maximum %u, %v : tensor<f32>
-      stablehlo.return %s : tensor<f32>
-  }) : (tensor<4xf32>, tensor<f32>) -> tensor<5xf32>
-  %q = stablehlo.pad %w, %b, low = [0], high = [1], interior = [0] : (tensor<5xf32>, tensor<f32>) -> tensor<6xf32>
-  %w2 = "stablehlo.reduce_window"(%m, %a) <{window_dimensions = array<i64: 2>, padding = dense<[[0, 1]]> : tensor<1x2xi64>}> ({
-    ^bb0(%u: tensor<f32>, %v: tensor<f32>):
-      %s = stablehlo.maximum %u, %v : tensor<f32>
-      stablehlo.return %s : tensor<f32>
-  }) : (tensor<4xf32>, tensor<f32>) -> tensor<4xf32>
-  %q2 = stablehlo.pad %w2, %b, low = [0], high = [1], interior = [0] : (tensor<4xf32>, tensor<f32>) -> tensor<5xf32>
-  return %r, %q, %q2 : tensor<6xf32>, tensor<6xf32>, tensor<5xf32>
-}
