@@ -72,11 +72,6 @@ def test_jax_sum_and_product_of_complex64(target):
 
 
 M = 524288      # more than IREE hoists (1 MiB of f32): computed by the function itself
-OPEN_UPDATES = pytest.mark.xfail(
-    strict=True, reason="open: IREE returns a value of constants over 1 MiB updated in place, "
-    "and its update as zeros; fencing such values through a barrier made IREE scatter into "
-    "hoisted globals (fuzz seeds 139 p124, 145 p267: max-pool gradients wrong from the second "
-    "call), so it is not fenced")
 UPDATED = f"""func.func @main(%x: tensor<4xf32>, %i: tensor<i32>) -> (tensor<{M}xf32>, tensor<{M}xf32>, tensor<{M}xf32>, tensor<{M}xf32>) {{
   %io = stablehlo.iota dim = 0 : tensor<{M}xf32>
   %c2 = stablehlo.constant dense<2.0> : tensor<{M}xf32>
@@ -89,11 +84,10 @@ UPDATED = f"""func.func @main(%x: tensor<4xf32>, %i: tensor<i32>) -> (tensor<{M}
 }}"""
 
 
-@OPEN_UPDATES
 @pytest.mark.parametrize("target", ["cpu", "vulkan"])
 def test_returned_values_of_constants_and_their_updates(target):
     """`return a, dynamic_update_slice(a, x, i)` with a = 2 * iota: IREE returned a updated
-    and the update as zeros."""
+    and the update as zeros (all four results; starts inside and clamped)."""
     _target(target)
     x = np.array([-1, -2, -3, -4], np.float32)
     a = np.arange(M, dtype=np.float32) * 2
@@ -108,17 +102,29 @@ def test_returned_values_of_constants_and_their_updates(target):
             np.testing.assert_array_equal(np.asarray(got), want, err_msg=f"start {i} result {k}")
 
 
-@OPEN_UPDATES
 @pytest.mark.parametrize("target", ["cpu", "vulkan"])
 def test_jax_arange_returned_and_updated(target):
+    """jax's aranges returned beside their updates: a dynamic_update_slice of f32, a
+    scatter-add into i32, a complex64 update; three calls, each against numpy."""
     _target(target)
 
-    def f(x, i):
+    def f(x, i, idx):
         a = jnp.arange(M, dtype=jnp.float32) * 2
-        return a, jax.lax.dynamic_update_slice(a, x, (i,))
+        b = jnp.arange(M, dtype=jnp.int32) - 7
+        c = jnp.arange(M // 2, dtype=jnp.float32) * (1 - 2j)
+        return (a, jax.lax.dynamic_update_slice(a, x, (i,)), b, b.at[idx].add(3),
+                c, c.at[i].set(x[0] * 1j))
     x = np.array([7, 8, 9], np.float32)
-    a, updated = (np.asarray(r) for r in shlo.jax.jit(f, target=target)(x, np.int32(10)))
-    want = np.arange(M, dtype=np.float32) * 2
-    np.testing.assert_array_equal(a, want)
-    want[10:13] = x
-    np.testing.assert_array_equal(updated, want)
+    idx = np.array([5, 5, M - 1, 0], np.int32)
+    fn = shlo.jax.jit(f, target=target)
+    a = np.arange(M, dtype=np.float32) * 2
+    b = np.arange(M, dtype=np.int32) - 7
+    c = (np.arange(M // 2, dtype=np.float32) * (1 - 2j)).astype(np.complex64)
+    ua, ub, uc = a.copy(), b.copy(), c.copy()
+    ua[10:13] = x
+    np.add.at(ub, idx, 3)
+    uc[10] = x[0] * 1j
+    for call in range(3):
+        got = [np.asarray(r) for r in fn(x, np.int32(10), idx)]
+        for k, (g, want) in enumerate(zip(got, (a, ua, b, ub, c, uc))):
+            np.testing.assert_array_equal(g, want, err_msg=f"call {call} result {k}")
