@@ -469,3 +469,20 @@ def test_floor_of_a_batch_norm_of_integers():
                          P.Node("n2", "unary", ["n0"], 300685957)], ["n2"], [x])
     assert "stablehlo.floor" in str(P.build(program).module)
     _passes_on_cpu(program)
+
+
+def test_batch_norm_of_its_own_mean():
+    """Seed 149 program 284: batch_norm_inference(x) * x where x equals its feature's mean
+    (both clamped to 1e4): the spec's (x - mean) is 0 and the result the offset, -10.312; XLA
+    folds the mean into the offset, which cancels, 8.6e-4 off, and the interpreter did not run
+    batch_norm ops. The fuzzer now gives the interpreter the spec's formula."""
+    x = np.array([[-8.407821 - 4.24275j, 2, 3, 4, 5, -8.407821 - 4.24275j, 7, 8],
+                  [1, 2, 3, 4, 5, -10.31214 + 11.000603j, 7, 8],
+                  [9, 10, 11, 12, 13, 65504, 15, 16],
+                  [1, -2, 3, -4, 5, 5.50339 - 11.28329j, 7, -8]], np.complex64)
+    program = P.Program([P.Param("p0", x.shape, "C64")],
+                        [P.Node("n1", "batch_norm_inference", ["p0", "p0"], 944900600),
+                         P.Node("n2", "binary", ["n1", "p0"], 1049108248)], ["n2"], [x])
+    reference = str(P.build(program, exchange=True).module)
+    assert "batch_norm" not in reference and fuzz.interpretable(reference)
+    _passes_on_cpu(program, oracle="reference")

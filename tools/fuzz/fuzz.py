@@ -16,9 +16,10 @@ from .compare import OutputMeta, compare, meta_of
 from .runner import Result, Worker
 
 
-# ops the reference interpreter aborts on (the process, not a clean error): unsupported ones,
-# fft ("Semantics mismatch between provided type and complex value"), and convolutions with
-# dilations or negative padding ("Incompatible index and shape found while flattening index")
+# ops the reference interpreter aborts on (the process, not a clean error): unsupported ones
+# (the fuzzer writes batch_norm_inference out for it), fft ("Semantics mismatch between provided
+# type and complex value"), and convolutions with dilations or negative padding ("Incompatible
+# index and shape found while flattening index")
 NOT_INTERPRETED = ("stablehlo.rng ", "stablehlo.rng_bit_generator", "stablehlo.batch_norm_",
                    "stablehlo.fft ")
 _CONV_WINDOW = re.compile(r"stablehlo\.convolution.*window = \{([^}]*)\}")
