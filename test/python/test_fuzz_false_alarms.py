@@ -486,3 +486,25 @@ def test_batch_norm_of_its_own_mean():
     reference = str(P.build(program, exchange=True).module)
     assert "batch_norm" not in reference and fuzz.interpretable(reference)
     _passes_on_cpu(program, oracle="reference")
+
+
+def test_convolution_of_large_values():
+    """Seed 139 program 81: a convolution of values clamped to +-1e30 by integer kernels of
+    +-1.7e9: products overflowed, and the order of a sum of +inf and -inf decided between inf
+    (shlo) and NaN (XLA); the interpreter does not run kernel dilation. Convolution operands
+    are now clamped to 1e15 (f32), so their sums stay finite."""
+    x = np.array([-4.891e-25, 4.5657e9, -2.3e-35, -2.1e-35, 7.5257e20, 534.24, 3.2, -3.98e-11,
+                  9.5e9, -2.53e-10, 1.979e29, -385.58, 3.067e33, -3.16e-13, 31644.9, -3.2e7,
+                  -2.189e26, -2.4e-29, -2.3e-16, -5.16e10, 9.49e24, -3.09e-12, 3.15e-15,
+                  2.52e21, -1.68e-25, 2.07e-37, -1.19e27, 7.03e-7, 1.87e17, 6.43e21, -0.322,
+                  1.16e17, 1133.9, -3.32e26, 9.667e30, 2.9e-19, -1.45e13, -8.1e15, 6.4e-19,
+                  -5.3e-19, 4.1e-27, 9885.7, -1.2425e37, 8.236e33, 2.57e-4, -4.9e19, 7.0e-4,
+                  1.05e-29, 3.8e-13, 9.2e-29, -5.66e10, 6.6e-27, 1712881.25, 2.48e24, -7.525e34,
+                  -1.87e-14, 6.5e-25, 1.185e23, -2.5468e31, 0.0548, -1.96e32, 1.24e-24, 4.32e27,
+                  -1.074e23], np.float32)
+    kernel = np.array([-1760076150, 1334317475], np.int32)
+    program = P.Program([P.Param("p0", (2,), "S32"), P.Param("p1", (64,), "F32")],
+                        [P.Node("n2", "convolution", ["p1", "p0"], 541610274)], ["n2"],
+                        [kernel, x])
+    assert "9.99999986E+14" in str(P.build(program).module)     # 1e15 in f32
+    _passes_on_cpu(program)
