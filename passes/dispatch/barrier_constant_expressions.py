@@ -26,10 +26,9 @@ reference slot 0 is out range', test_transformer_decode_on_vulkan_keeps_its_devi
 from __future__ import annotations
 
 import dataclasses
+import math
 
 from iree.compiler import ir
-
-import math
 
 from shlo.dialect import stablehlo
 from ..base import Pass, from_constants, nested_ops, on_constants

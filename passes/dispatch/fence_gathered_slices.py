@@ -10,10 +10,10 @@ slice), then as a reverse of a column of a 3-D pad (shlo-fuzz seed 147 program 1
 `jnp.take(x[0, ::2], i)`, `jnp.flip(x[0, ::2])`, `jnp.flip(x[:, :, 1:2], 1)` at any size.
 A slice is strided when it has a stride other than 1 or its elements are not one contiguous
 run of its operand's (a column); the views are slices, reshapes, transposes, reverses,
-converts and broadcasts, at most MAX_VIEWS of them. Behind the barrier (in loops and
-conditionals an optimization_barrier: `lib.builders.fence`) the slice is a dispatch of its own
-that writes a contiguous tensor. Contiguous slices (rows, x[3, 5:900]) and slices read through
-other ops are left alone.
+converts, bitcast_converts and broadcasts, at most MAX_VIEWS of them. Behind the barrier (in
+loops and conditionals an optimization_barrier: `lib.builders.fence`) the slice is a dispatch
+of its own that writes a contiguous tensor. Contiguous slices (rows, x[3, 5:900]) and slices
+read through other ops are left alone.
 """
 from __future__ import annotations
 

@@ -101,8 +101,9 @@ def _contracted(dot: ir.Operation) -> int:
 
 def fence_zero_sums(op: ir.Operation) -> None:
     """A static float sum that starts from a zero: a dot_general's (summing two or more
-    products) or convolution's result plus +0, a one-input add reduce's or reduce_window's from a +-0 constant plus that init
-    again, the zero read from memory (after the barriers another entry put on the result).
+    products) or convolution's result plus +0, a one-input add reduce's or reduce_window's
+    from a +-0 constant plus that init again, the zero read from memory (after the barriers
+    another entry put on the result).
     Exact (x + 0 is x, -0 + +0 is +0, x + -0 is x), and a sum of -0 terms from +0 comes out
     +0 as the spec's does: lavapipe's shader compiler folded the unrolled sum's literal start
     away (-0 for short sums of -0 terms)."""
