@@ -1461,7 +1461,9 @@ def batch_norm_inference(b: Builder, rng, a: Val, others) -> Val:
     if b.exchange:      # the interpreter aborts on batch_norm ops: the spec's formula
         def spread(x):
             return xla.BroadcastInDim(x, list(a.shape), [fi])
-        stddev = xla.Sqrt(xla.Add(xla.Abs(scale), b.const(epsilon, a.dtype, (f,))))
+        # (the op's epsilon is an f32 attribute: 0.1 as f32 is 0.1000000015, seed 151 p373)
+        stddev = xla.Sqrt(xla.Add(xla.Abs(scale), b.const(float(np.float32(epsilon)), a.dtype,
+                                                          (f,))))
         normalized = xla.Div(xla.Sub(a.op, spread(mean)), spread(stddev))
         op = xla.Add(xla.Mul(spread(scale), normalized), spread(offset))
     else:
