@@ -37,7 +37,7 @@ from .vulkan.long_loops import unroll_long_loop
 from ..expand.expand_elementwise_maps import map_as_tensor_ops
 from .vulkan.reductions import (fence_complex_reduce_inputs, fence_shared_widened_reduce_inputs,
                                 fence_zero_sums, gapped_reduce)
-from .vulkan.matmuls import (aligned_matmul_columns, fence_narrow_product_inputs,
+from .vulkan.matmuls import (aligned_matmul_columns, byte_product, fence_narrow_product_inputs,
                              fence_complex_fused_products,
                              fence_spread_products)
 from .vulkan.slices import squeezed_strided_slice
@@ -61,6 +61,9 @@ VULKAN_QUIRKS: tuple[Quirk, ...] = (
           ("stablehlo.iota",), _VK, rule=bf16_iota),
     Quirk("vk-bf16-dot", "a dot_general of bf16 in f32 (operands behind fusion barriers), "
           "rounded to bf16 once", ("stablehlo.dot_general",), _VK, rule=bf16_dot),
+    Quirk("vk-byte-product", "a dot_general into 8-bit integers computed into 32-bit ones, "
+          "converted back (IREE's compile of some died of SIGFPE)", ("stablehlo.dot_general",),
+          _VK, rule=byte_product),
     Quirk("vk-aligned-matmul-columns", "a dot_general's last result dimension padded to a "
           "multiple of 4 (below 32) or 32 (lavapipe ran odd widths about 100x slower)",
           ("stablehlo.dot_general",), _VK, rule=aligned_matmul_columns),

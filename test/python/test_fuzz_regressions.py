@@ -1673,6 +1673,15 @@ def test_complex_pad_of_padded_parts_cpu():
     assert replay("complex_pad_of_padded_parts_cpu") is None
 
 
+def test_byte_product_into_bytes_vulkan():
+    """Seed 152 program 85: a dot_general of ui8[1, 1, 8, 16] by [8, 3, 8] into ui8 killed
+    IREE's vulkan compile (SIGFPE, also without shlo's passes); vk-byte-product computes it
+    into ui32 and converts back."""
+    from conftest import vulkan_or_skip
+    vulkan_or_skip()
+    assert replay("byte_product_into_bytes_vulkan", worker=Worker(timeout_s=120)) is None
+
+
 def test_reverse_of_sliced_pad_column_cpu():
     """Seed 147 program 174: a reverse of a [1, 3, 1] column sliced from a pad failed IREE's
     llvm-cpu compile ('LLVM Translation failed ... unrealized_conversion_cast', also without

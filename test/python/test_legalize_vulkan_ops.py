@@ -1682,3 +1682,39 @@ def test_sort_of_constants(ctx, target):
     want = (x + np.sort(np.array([3, 1, 2, 0, 8, 7, 5, 4, 6], np.int32)), keys[order], order)
     for g, w in zip(got, want):
         np.testing.assert_array_equal(np.asarray(g), w)
+
+
+BYTE_PRODUCTS = """
+func.func @small(%a: tensor<16x8xi8>, %b: tensor<8x24xi8>) -> tensor<16x24xi8> {
+  %r = stablehlo.dot_general %a, %b, contracting_dims = [1] x [0] : (tensor<16x8xi8>, tensor<8x24xi8>) -> tensor<16x24xi8>
+  return %r : tensor<16x24xi8>
+}
+func.func @wide(%a: tensor<8x256xui8>, %b: tensor<8x1000xui8>) -> tensor<256x1000xui8> {
+  %r = stablehlo.dot_general %a, %b, contracting_dims = [0] x [0] : (tensor<8x256xui8>, tensor<8x1000xui8>) -> tensor<256x1000xui8>
+  return %r : tensor<256x1000xui8>
+}
+func.func @batched(%a: tensor<3x16x8xi8>, %b: tensor<3x8x40xi8>) -> tensor<3x16x40xi8> {
+  %r = stablehlo.dot_general %a, %b, batching_dims = [0] x [0], contracting_dims = [2] x [1] : (tensor<3x16x8xi8>, tensor<3x8x40xi8>) -> tensor<3x16x40xi8>
+  return %r : tensor<3x16x40xi8>
+}"""
+
+
+def _wrapped(a, b, spec, dtype):
+    """The product in int64, wrapped to `dtype` (modulo 256)."""
+    return np.einsum(spec, a.astype(np.int64), b.astype(np.int64)).astype(dtype)
+
+
+@pytest.mark.parametrize("target", TARGETS)
+def test_byte_products(ctx, target):
+    """vk-byte-product: dot_generals into i8/ui8 (IREE's vulkan compile died of SIGFPE on the
+    first and the third), with sums that wrap, exact against numpy."""
+    exe = compile_for(ctx, BYTE_PRODUCTS, target)
+    rng = np.random.default_rng(152)
+    a, b = rng.integers(-128, 128, (16, 8), np.int8), rng.integers(-128, 128, (8, 24), np.int8)
+    np.testing.assert_array_equal(exe.function("small")(a, b), _wrapped(a, b, "ik,kj->ij", np.int8))
+    a, b = rng.integers(0, 256, (8, 256), np.uint8), rng.integers(0, 256, (8, 1000), np.uint8)
+    np.testing.assert_array_equal(exe.function("wide")(a, b), _wrapped(a, b, "ki,kj->ij", np.uint8))
+    a = rng.integers(-128, 128, (3, 16, 8), np.int8)
+    b = rng.integers(-128, 128, (3, 8, 40), np.int8)
+    np.testing.assert_array_equal(exe.function("batched")(a, b),
+                                  _wrapped(a, b, "bik,bkj->bij", np.int8))

@@ -242,6 +242,12 @@ SAMPLES = {
       %r = stablehlo.reshape %c : (tensor<6x3xf32>) -> tensor<18xf32>
       return %n, %r : tensor<6x3xf32>, tensor<18xf32>
     }""",
+    "vk-byte-product": """
+    func.func @f(%a: tensor<16x8xi8>, %b: tensor<8x24xi8>) -> tensor<16x24xi8> {
+      %r = stablehlo.dot_general %a, %b, contracting_dims = [1] x [0]
+          : (tensor<16x8xi8>, tensor<8x24xi8>) -> tensor<16x24xi8>
+      return %r : tensor<16x24xi8>
+    }""",
     "vk-aligned-matmul-columns": """
     func.func @f(%a: tensor<64x64xf32>, %b: tensor<64x31xf32>) -> tensor<64x31xf32> {
       %r = stablehlo.dot_general %a, %b, contracting_dims = [1] x [0]

@@ -1,5 +1,7 @@
 """Vulkan quirks of dot_general: the result's last dimension padded to an aligned width
-(docs/iree_gaps.md#vk-aligned-matmul-columns-products-of-odd-widths); products that a
+(docs/iree_gaps.md#vk-aligned-matmul-columns-products-of-odd-widths); products of bytes into
+bytes computed into 32-bit integers
+(docs/iree_gaps.md#vk-byte-product-products-of-bytes-into-bytes); products that a
 broadcast spreads read from memory
 (docs/iree_gaps.md#vk-spread-product-products-spread-by-a-broadcast-or-another-product);
 operands computed from narrower numbers read from memory
@@ -17,10 +19,27 @@ from ...expand.index_vectors import edge_pad
 from ...lib.builders import FUSION_BARRIER, fence, fence_readers, fence_uses, fusion_barriers
 from ...lib.elementwise import ELEMENTWISE_OPS
 from ...base import reads_narrow_values
-from ...lib.expr import bit_width, element_of, is_complex, is_float
+from ...lib.expr import attributes, bit_width, element_of, is_complex, is_float, with_element
 
 
 MIN_PRODUCTS = 1 << 16      # fewer multiply-adds than this: not worth a pad and a slice
+
+
+def byte_product(op: ir.Operation):
+    """A static dot_general into 8-bit integers as one into 32-bit integers of the same
+    signedness, converted back: exact, both wrap modulo 256 (IREE's SPIR-V compile of some
+    byte products into bytes died of SIGFPE, `i8[16, 8] @ i8[8, 24]`); else None."""
+    result = ir.RankedTensorType(op.results[0].type)
+    element = result.element_type
+    if not result.has_static_shape or not isinstance(element, ir.IntegerType) or \
+            element.width != 8:
+        return None
+    element = ir.IntegerType(element)
+    wide = ir.IntegerType.get_unsigned(32) if element.is_unsigned else \
+        ir.IntegerType.get_signless(32)
+    product = ir.Operation.create("stablehlo.dot_general", results=[with_element(result, wide)],
+                                  operands=list(op.operands), attributes=attributes(op)).result
+    return [stablehlo.convert(product, result_type=result)]
 
 
 def _aligned(n: int) -> int:

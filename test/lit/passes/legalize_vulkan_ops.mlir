@@ -256,6 +256,18 @@ func.func @dot_bf16(%a: tensor<4x8xbf16>, %b: tensor<8x3xbf16>) -> tensor<4x3xbf
   return %r : tensor<4x3xbf16>
 }
 
+// vk-byte-product: a product into i8 computed into i32 and converted back; into i32 it stays.
+// CHECK-LABEL: func.func @byte_product
+// CHECK:         %[[W:.*]] = stablehlo.dot_general %arg0, %arg1, contracting_dims = [1] x [0] : (tensor<16x8xi8>, tensor<8x24xi8>) -> tensor<16x24xi32>
+// CHECK-NEXT:    %[[N:.*]] = stablehlo.convert %[[W]] : (tensor<16x24xi32>) -> tensor<16x24xi8>
+// CHECK:         %[[K:.*]] = stablehlo.dot_general %arg0, %arg1, contracting_dims = [1] x [0] : (tensor<16x8xi8>, tensor<8x24xi8>) -> tensor<16x24xi32>
+// CHECK-NEXT:    return %[[N]], %[[K]]
+func.func @byte_product(%a: tensor<16x8xi8>, %b: tensor<8x24xi8>) -> (tensor<16x24xi8>, tensor<16x24xi32>) {
+  %r = stablehlo.dot_general %a, %b, contracting_dims = [1] x [0] : (tensor<16x8xi8>, tensor<8x24xi8>) -> tensor<16x24xi8>
+  %s = stablehlo.dot_general %a, %b, contracting_dims = [1] x [0] : (tensor<16x8xi8>, tensor<8x24xi8>) -> tensor<16x24xi32>
+  return %r, %s : tensor<16x24xi8>, tensor<16x24xi32>
+}
+
 // vk-zero-sum-sign: a float product's result plus +0, a sum's from a +-0 constant plus that
 // init, the zero read from memory (short sums of -0 terms from +0 were -0); a sum from an
 // argument, an integer product and an outer product (one product per result, no sum) stay.
