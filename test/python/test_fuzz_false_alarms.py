@@ -508,3 +508,13 @@ def test_convolution_of_large_values():
                         [kernel, x])
     assert "9.99999986E+14" in str(P.build(program).module)     # 1e15 in f32
     _passes_on_cpu(program)
+
+
+def test_f64_batch_norm_epsilon():
+    """Seed 151 program 373: an f64 batch_norm_inference with epsilon 0.1, an f32 attribute
+    (0.1000000015): the interpreter's formula added 0.1 in f64, 6.5e-10 off the op's."""
+    program = P.Program([P.Param("p0", (1,), "F64")],
+                        [P.Node("n4", "batch_norm_inference", ["p0", "p0"], 156349931),
+                         P.Node("n5", "dynamic_update_slice", ["n4", "n4"], 75812872)], ["n5"],
+                        [np.array([1.0])])
+    _passes_on_cpu(program, oracle="reference")
