@@ -518,3 +518,15 @@ def test_f64_batch_norm_epsilon():
                          P.Node("n5", "dynamic_update_slice", ["n4", "n4"], 75812872)], ["n5"],
                         [np.array([1.0])])
     _passes_on_cpu(program, oracle="reference")
+
+
+def test_fft_of_an_fft_of_ones():
+    """Seed 153 program 333: an FFT of 5208 ones (5208 in bin 0, rounding noise in the others),
+    scaled into [-1, 1], transformed again: every output element sums the first transform's
+    noise, which differs between implementations (1.2e-7 apart on 1.9e-4). An FFT's error now
+    grows with the square root of its length times its input's."""
+    x = np.ones(5208, bool)
+    program = P.Program([P.Param("p3", (5208,), "PRED")],
+                        [P.Node("n6", "fft", ["p3"], 216626056),
+                         P.Node("n7", "fft", ["n6"], 887003676)], ["n7"], [x])
+    _passes_on_cpu(program)
