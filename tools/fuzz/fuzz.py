@@ -21,7 +21,7 @@ from .runner import Result, Worker
 # type and complex value"), and convolutions with dilations or negative padding ("Incompatible
 # index and shape found while flattening index")
 NOT_INTERPRETED = ("stablehlo.rng ", "stablehlo.rng_bit_generator", "stablehlo.batch_norm_",
-                   "stablehlo.fft ")
+                   "stablehlo.fft ", "stablehlo.cholesky", "stablehlo.triangular_solve")
 _CONV_WINDOW = re.compile(r"stablehlo\.convolution.*window = \{([^}]*)\}")
 
 

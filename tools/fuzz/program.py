@@ -1478,6 +1478,73 @@ def batch_norm_inference(b: Builder, rng, a: Val, others) -> Val:
                a.fragile or v.fragile)
 
 
+def _matrices(b: Builder, v: Val, shape: tuple, dtype: str) -> Val:
+    """`v` as `dtype` matrices of `shape`, finite, clamped to [-1, 1] (a cancelled value
+    scaled into it first)."""
+    return _finite(b, b.coerce(v, shape, dtype), 1.0)
+
+
+def _triangle(b: Builder, shape: tuple, lower: bool, diagonal: bool = True) -> xla.XlaOp:
+    """A PRED mask of the lower (or upper) triangle of matrices of `shape`."""
+    rank = len(shape)
+    rows = xla.Iota(b.b, xla.Shape.array_shape("S32", list(shape)), rank - 2)
+    cols = xla.Iota(b.b, xla.Shape.array_shape("S32", list(shape)), rank - 1)
+    if diagonal:
+        return xla.Ge(rows, cols) if lower else xla.Le(rows, cols)
+    return xla.Gt(rows, cols) if lower else xla.Lt(rows, cols)
+
+
+def _linalg_problem(rng, a: Val) -> tuple:
+    """(batch, n, dtype) of a random linear-algebra problem on `a`: F64 for F64, else F32."""
+    return (rng.choice(((), (), (2,), (3, 2))), rng.choice((1, 2, 3, 4, 7, 8, 16, 33, 64)),
+            "F64" if a.dtype == "F64" else "F32")
+
+
+def cholesky(b: Builder, rng, a: Val, others) -> Val:
+    """Cholesky factor of (x + x^T) / 2 + (n + 1) I, x the matrices made of `a` in [-1, 1]:
+    symmetric, diagonally dominant, condition number at most 2n + 3; the other triangle,
+    implementation-defined, set to 0."""
+    batch, n, dtype = _linalg_problem(rng, a)
+    shape, rank = batch + (n, n), len(batch) + 2
+    x = _matrices(b, a, shape, dtype)
+    perm = list(range(rank - 2)) + [rank - 1, rank - 2]
+    sym = xla.Mul(xla.Add(x.op, xla.Transpose(x.op, perm)), b.const(0.5, x.dtype, shape))
+    eye = _triangle(b, shape, True)
+    eye = xla.And(eye, _triangle(b, shape, False))
+    spd = xla.Select(eye, xla.Add(sym, b.const(n + 1, x.dtype, shape)), sym)
+    lower = rng.random() < 0.5
+    factor = xla.Cholesky(spd, lower=lower)
+    op = xla.Select(_triangle(b, shape, lower), factor, b.const(0, x.dtype, shape))
+    b.work += n * n * n * max(_size(batch), 1)
+    return Val(op, shape, x.dtype, 2 * x.err + 2 * n * eps(x.dtype), True, x.fragile)
+
+
+def triangular_solve(b: Builder, rng, a: Val, others) -> Val:
+    """triangular_solve of matrices made of `a` (the other triangle kept as it is: ignored by
+    the op) with off-diagonal entries in [-1/n, 1/n] and a diagonal in [1, 3] (or a unit one,
+    the stored diagonal ignored): condition numbers below about 3e; every side, triangle and
+    transpose_a."""
+    batch, n, dtype = _linalg_problem(rng, a)
+    m = rng.choice((1, 3, 8, 17))
+    left, lower = rng.random() < 0.5, rng.random() < 0.5
+    unit = rng.random() < 0.3
+    shape = batch + (n, n)
+    x = _matrices(b, a, shape, dtype)
+    off = xla.Mul(x.op, b.const(1.0 / n, x.dtype, shape))
+    diagonal = xla.Add(x.op, b.const(2, x.dtype, shape))
+    eye = xla.And(_triangle(b, shape, True), _triangle(b, shape, False))
+    stored = xla.Select(eye, b.const(1e4, x.dtype, shape) if unit else diagonal, off)
+    rhs_shape = batch + ((n, m) if left else (m, n))
+    c = _matrices(b, others[0] if others else a, rhs_shape, dtype)
+    c = dataclasses.replace(c, op=xla.Mul(c.op, b.const(100, dtype, rhs_shape)))
+    transpose = rng.choice(("NO_TRANSPOSE", "TRANSPOSE", "ADJOINT"))
+    op = xla.TriangularSolve(stored, c.op, left_side=left, lower=lower, unit_diagonal=unit,
+                             transpose_a=transpose)
+    b.work += n * n * m * max(_size(batch), 1)
+    return Val(op, rhs_shape, x.dtype, 2 * max(x.err, c.err) + 8 * n * eps(x.dtype), True,
+               x.fragile or c.fragile)
+
+
 OPS = {"unary": unary, "binary": binary, "compare": compare, "select": select, "clamp": clamp,
        "convert": convert, "complex": complex_, "broadcast": broadcast, "reshape": reshape,
        "transpose": transpose, "slice": slice_, "pad": pad, "concatenate": concatenate,
@@ -1489,12 +1556,13 @@ OPS = {"unary": unary, "binary": binary, "compare": compare, "select": select, "
        "select_and_scatter": select_and_scatter, "bitcast_convert": bitcast_convert,
        "reduce_precision": reduce_precision, "map": map_,
        "optimization_barrier": optimization_barrier,
-       "batch_norm_inference": batch_norm_inference}
+       "batch_norm_inference": batch_norm_inference, "cholesky": cholesky,
+       "triangular_solve": triangular_solve}
 ARITY = {"unary": 1, "reshape": 1, "transpose": 1, "slice": 1, "reverse": 1, "iota": 1,
          "reduce": 1, "reduce_window": 1, "sort": 1, "broadcast": 1, "convert": 1,
          "select": 3, "clamp": 3, "concatenate": 2, "dynamic_slice": 2, "while": 2,
          "conditional": 2, "fft": 1, "rng": 1, "reduce_precision": 1, "bitcast_convert": 1,
-         "optimization_barrier": 1}
+         "optimization_barrier": 1, "cholesky": 1, "triangular_solve": 2}
 WEIGHTS = {"unary": 6, "binary": 6, "compare": 2, "select": 3, "clamp": 1, "convert": 4,
            "complex": 1, "broadcast": 3, "reshape": 3, "transpose": 3, "slice": 3, "pad": 2,
            "concatenate": 2, "reverse": 2, "iota": 1, "reduce": 4, "reduce_window": 2,
@@ -1502,7 +1570,7 @@ WEIGHTS = {"unary": 6, "binary": 6, "compare": 2, "select": 3, "clamp": 1, "conv
            "scatter": 2, "sort": 2, "while": 2, "conditional": 2, "convolution": 3, "fft": 2,
            "rng": 1, "rng_bit_generator": 1, "select_and_scatter": 2, "bitcast_convert": 2,
            "reduce_precision": 1, "map": 1, "optimization_barrier": 1,
-           "batch_norm_inference": 1}
+           "batch_norm_inference": 1, "cholesky": 1, "triangular_solve": 1}
 
 
 # --- random programs ---------------------------------------------------------------------------
