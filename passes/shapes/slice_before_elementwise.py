@@ -34,6 +34,7 @@ import numpy as np
 from iree.compiler import ir
 
 from shlo.dialect import stablehlo
+from shlo.dialect.attributes import enum_name
 from ..base import Pass, is_splat_constant, nested_ops
 from ..lib.builders import erase_unread, fence
 from ..lib.elementwise import ELEMENTWISE_OPS
@@ -77,12 +78,53 @@ def _is_elementwise(op: ir.Operation | None, shape: list[int]) -> bool:
 FEW_ELEMENTS = 4
 
 
+_TRUE_WHEN_EQUAL = ("EQ", "LE", "GE")
+
+
+def _constant_truth(value: ir.Value) -> bool | None:
+    """The boolean that IREE folds `value` (i1) to everywhere, else None: an integer compare
+    of a value with itself, xor of a value with itself, a splat constant, and not, and, or of
+    such values (`x or true` is true, `x and false` false)."""
+    op = _owner(value)
+    if op is None:
+        return None
+    if is_splat_constant(op):
+        t = ir.RankedTensorType(value.type)
+        if not (isinstance(t.element_type, ir.IntegerType) and t.element_type.width == 1):
+            return None
+        return bool(ir.DenseElementsAttr(op.attributes["value"]).get_splat_value().value)
+    if op.name == "stablehlo.not":
+        inner = _constant_truth(op.operands[0])
+        return None if inner is None else not inner
+    if len(op.operands) != 2:
+        return None
+    a, b = op.operands
+    if op.name == "stablehlo.compare" and a == b and \
+            isinstance(ir.RankedTensorType(a.type).element_type, ir.IntegerType):
+        return enum_name(op.attributes["comparison_direction"]) in _TRUE_WHEN_EQUAL
+    if op.name == "stablehlo.xor" and a == b:
+        return False
+    if op.name in ("stablehlo.and", "stablehlo.or"):
+        absorbing = op.name == "stablehlo.or"        # true for or, false for and
+        truths = [_constant_truth(v) for v in (a, b)]
+        if absorbing in truths:
+            return absorbing
+        if truths == [not absorbing] * 2:
+            return not absorbing
+    return None
+
+
 def _folds_to_constant(value: ir.Value) -> bool:
     """Whether IREE folds `value` to a constant: xor or an integer subtract or compare of a
-    value with itself, or a select, and, or, maximum or minimum of two such equal values."""
+    value with itself, a select, and, or, maximum or minimum of two such equal values, or a
+    boolean that `_constant_truth` knows (seed 155 program 177: `compare(x, x) or y` fenced,
+    which IREE folded to true: 'write affecting operations on global resources')."""
     op = _owner(value)
     if op is None or len(op.operands) < 2:
         return False
+    t = ir.RankedTensorType(value.type).element_type
+    if isinstance(t, ir.IntegerType) and t.width == 1 and _constant_truth(value) is not None:
+        return True
     a, b = op.operands[-2], op.operands[-1]
     if op.name in ("stablehlo.select", "stablehlo.and", "stablehlo.or", "stablehlo.maximum",
                    "stablehlo.minimum"):

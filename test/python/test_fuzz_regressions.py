@@ -1682,6 +1682,13 @@ def test_byte_product_into_bytes_vulkan():
     assert replay("byte_product_into_bytes_vulkan", worker=Worker(timeout_s=120)) is None
 
 
+def test_slice_of_self_compare_or_cpu():
+    """Seed 155 program 177: a strided slice of `compare(x, x) or y`: the fenced `or`, which
+    IREE folds to true, failed the cpu compile; shlo-slice-before-elementwise leaves values
+    IREE folds to a constant unfenced."""
+    assert replay("slice_of_self_compare_or_cpu") is None
+
+
 def test_reverse_of_sliced_pad_column_cpu():
     """Seed 147 program 174: a reverse of a [1, 3, 1] column sliced from a pad failed IREE's
     llvm-cpu compile ('LLVM Translation failed ... unrealized_conversion_cast', also without

@@ -126,6 +126,39 @@ def test_strided_slice_of_a_boolean_xor_with_itself(target):
     np.testing.assert_array_equal(np.asarray(v), np.zeros(5, bool))
 
 
+@pytest.mark.parametrize("target", ["cpu", "vulkan"])
+def test_strided_slices_of_booleans_ored_with_a_self_compare(target):
+    """shlo-fuzz seed 155 program 177: a strided slice of `compare(x, x) or y` (y a boolean
+    argument's slice): the pass fenced the `or`, which IREE folds to true, and the cpu compile
+    failed ('write affecting operations on global resources'). Also `and` with a false one,
+    and `not` of a true one, at 65536 elements, against numpy."""
+    if target == "vulkan":
+        from conftest import vulkan_or_skip
+        vulkan_or_skip()
+    n = 65536
+    exe = shlo.compile(f"""
+    func.func @main(%x: tensor<{n}xui8>, %y: tensor<{n}xi1>) -> (tensor<1x8xi1>, tensor<{n // 3 + 1}xi1>, tensor<{n // 2}xi1>) {{
+      %c = stablehlo.compare LE, %x, %x, UNSIGNED : (tensor<{n}xui8>, tensor<{n}xui8>) -> tensor<{n}xi1>
+      %o = stablehlo.or %c, %y : tensor<{n}xi1>
+      %r = stablehlo.reshape %o : (tensor<{n}xi1>) -> tensor<256x256xi1>
+      %s = stablehlo.slice %r [1:2:3, 2:10] : (tensor<256x256xi1>) -> tensor<1x8xi1>
+      %f = stablehlo.compare NE, %x, %x, UNSIGNED : (tensor<{n}xui8>, tensor<{n}xui8>) -> tensor<{n}xi1>
+      %a = stablehlo.and %y, %f : tensor<{n}xi1>
+      %t = stablehlo.slice %a [0:{n}:3] : (tensor<{n}xi1>) -> tensor<{n // 3 + 1}xi1>
+      %m = stablehlo.not %c : tensor<{n}xi1>
+      %v = stablehlo.or %m, %y : tensor<{n}xi1>
+      %w = stablehlo.slice %v [1:{n}:2] : (tensor<{n}xi1>) -> tensor<{n // 2}xi1>
+      return %s, %t, %w : tensor<1x8xi1>, tensor<{n // 3 + 1}xi1>, tensor<{n // 2}xi1>
+    }}""", target=target, cache=False)
+    rng = np.random.default_rng(155)
+    x = rng.integers(0, 256, n).astype(np.uint8)
+    y = rng.random(n) < 0.5
+    s, t, w = (np.asarray(r) for r in exe(x, y))
+    np.testing.assert_array_equal(s, np.ones((1, 8), bool))
+    np.testing.assert_array_equal(t, np.zeros(n // 3 + 1, bool))
+    np.testing.assert_array_equal(w, y[1::2])
+
+
 def test_complementary_slices_of_jax_associative_scan_stay_whole():
     """jax's associative_scan reads each level's result as x[0::2] and x[1::2]: sliced through,
     each copied the chain above it, and a 256 x 1024 scan's 199 ops became 3931 (compile
