@@ -530,3 +530,19 @@ def test_fft_of_an_fft_of_ones():
                         [P.Node("n6", "fft", ["p3"], 216626056),
                          P.Node("n7", "fft", ["n6"], 887003676)], ["n7"], [x])
     _passes_on_cpu(program)
+
+
+def test_select_and_scatter_keyed_by_a_cancelled_real_part():
+    """Seed 155 program 188: a select_and_scatter keyed by the real part of a complex
+    convolution of (a + ai) by (b + bi), whose real parts are 0 (shlo) or rounding noise
+    (XLA, 1e-2 beside 3e6 imaginary parts); scaled by the real parts' own largest magnitude,
+    the noise became keys up to 3.7 apart. A complex value's real part is scaled by |z|'s."""
+    z = np.array([[173.64276, 710.8717], [-1202.9507, 1732.8518], [-2030.2866, -277.61905],
+                  [2248.996, 2017.001]], np.float32)
+    program = P.Program([P.Param("p0", (2, 5), "F32"), P.Param("p1", (4, 2), "C64")],
+                        [P.Node("n2", "rng_bit_generator", ["p1", "p1"], 913037917),
+                         P.Node("n3", "convolution", ["p1", "p1"], 1050065790),
+                         P.Node("n4", "select_and_scatter", ["n3", "p0"], 789948874)],
+                        ["n2", "n4"],
+                        [np.ones((2, 5), np.float32), (z + 1j * z).astype(np.complex64)])
+    _passes_on_cpu(program)

@@ -146,16 +146,21 @@ class Builder:
         if v.dtype == dtype:
             return v
         op, src = v.op, v.dtype
+        imag = None
         if src == "C64" and dtype != "C64":
-            op, src = xla.Real(op), "F32"
+            op, imag, src = xla.Real(op), xla.Imag(op), "F32"
         if src in FLOATS and dtype in INTS:
             if v.err > 0:   # an inexact value near an integer (an fft round trip) would
                 # truncate to either neighbour: round it, scaled to at most 64 so that its
                 # error (relative to its largest magnitude) stays far below 0.5 (1e9s of an
-                # fft round trip were 64 off: seed 40 program 231)
+                # fft round trip were 64 off: seed 40 program 231); a complex value's real
+                # part by |z|'s (seed 155 program 188: the real parts of a product of
+                # (a + ai)(b + bi), 0 for shlo and rounding noise for XLA, scaled by their
+                # own largest magnitude to 1 and -3.7 apart)
+                scaled = _scaled_ops(self, [op] + ([imag] if imag is not None else []), src,
+                                     v.shape)[0]
                 s = 2.0 ** max(0, min(6, math.floor(math.log2(0.005 / v.err))))
-                op = xla.RoundNearestEven(xla.Mul(_scaled_op(self, op, src, v.shape),
-                                                  self.const(s, src, v.shape)))
+                op = xla.RoundNearestEven(xla.Mul(scaled, self.const(s, src, v.shape)))
             op = xla.Select(xla.Ne(op, op), self.const(0, src, v.shape), op)
             lo, hi = _int_bounds(dtype)
             op = xla.Clamp(self.const(_float_floor(lo, src, up=True), src), op,
@@ -1179,17 +1184,17 @@ def _finite(b: Builder, v: Val, bound: float = 1e30) -> Val:
     real = "F32" if v.dtype == "C64" else v.dtype
     bound = min(bound, float(ml_dtypes.finfo(NUMPY[real]).max))
     scale = v.err > 0 and v.cancel
+    parts = [xla.Real(v.op), xla.Imag(v.op)] if v.dtype == "C64" else [v.op]
+    if scale:       # (a complex value's parts by |z|'s largest magnitude: their error's scale)
+        parts = _scaled_ops(b, parts, real, v.shape)
 
     def clean(x):
-        if scale:
-            x = _scaled_op(b, x, real, v.shape)
         x = xla.Select(xla.IsFinite(x), x, b.const(0, real, v.shape))
         return xla.Clamp(b.const(-bound, real), x, b.const(bound, real))
     err = v.err + (eps(real) if scale else 0.0)
     if v.dtype == "C64":
-        return dataclasses.replace(v, op=xla.Complex(clean(xla.Real(v.op)),
-                                                     clean(xla.Imag(v.op))), err=err)
-    return dataclasses.replace(v, op=clean(v.op), err=err)
+        return dataclasses.replace(v, op=xla.Complex(clean(parts[0]), clean(parts[1])), err=err)
+    return dataclasses.replace(v, op=clean(parts[0]), err=err)
 
 
 # an fft's inputs are clamped to this: a sum of its bins that cancels the part of a 1e30 among
