@@ -546,3 +546,15 @@ def test_select_and_scatter_keyed_by_a_cancelled_real_part():
                         ["n2", "n4"],
                         [np.ones((2, 5), np.float32), (z + 1j * z).astype(np.complex64)])
     _passes_on_cpu(program)
+
+
+def test_boolean_of_cancelled_fft_bins():
+    """Seed 155 program 486: max(x, bool(real(fft(x)))) of booleans, whose bins that cancel
+    to 0 are 0 or rounding noise, true or false by luck (5 of 32 differed from XLA). An
+    inexact value becomes a boolean as integers do: scaled and rounded first."""
+    x = np.array([[1, 0, 0, 0, 1, 1, 1, 1], [1, 1, 0, 0, 1, 1, 1, 0],
+                  [0, 0, 1, 1, 1, 0, 0, 0], [0, 0, 0, 0, 1, 1, 1, 1]], bool)
+    program = P.Program([P.Param("p1", x.shape, "PRED")],
+                        [P.Node("n3", "fft", ["p1"], 634267548),
+                         P.Node("n5", "binary", ["p1", "n3"], 591982388)], ["n5"], [x])
+    _passes_on_cpu(program)

@@ -149,18 +149,20 @@ class Builder:
         imag = None
         if src == "C64" and dtype != "C64":
             op, imag, src = xla.Real(op), xla.Imag(op), "F32"
+        if src in FLOATS and dtype in INTS + ("PRED",) and v.err > 0:
+            # an inexact value near an integer (an fft round trip) would truncate to either
+            # neighbour, and one that is 0 in real arithmetic is true or false by its noise
+            # (seed 155 program 486: bool(real(fft(x))) of rows whose bins cancel, 5 of 32):
+            # round it, scaled to at most 64 so that its error (relative to its largest
+            # magnitude) stays far below 0.5 (1e9s of an fft round trip were 64 off: seed 40
+            # program 231); a complex value's real part by |z|'s (seed 155 program 188: the
+            # real parts of (a + ai)(b + bi), 0 for shlo and rounding noise for XLA, scaled by
+            # their own largest magnitude to 1 and -3.7 apart)
+            scaled = _scaled_ops(self, [op] + ([imag] if imag is not None else []), src,
+                                 v.shape)[0]
+            s = 2.0 ** max(0, min(6, math.floor(math.log2(0.005 / v.err))))
+            op = xla.RoundNearestEven(xla.Mul(scaled, self.const(s, src, v.shape)))
         if src in FLOATS and dtype in INTS:
-            if v.err > 0:   # an inexact value near an integer (an fft round trip) would
-                # truncate to either neighbour: round it, scaled to at most 64 so that its
-                # error (relative to its largest magnitude) stays far below 0.5 (1e9s of an
-                # fft round trip were 64 off: seed 40 program 231); a complex value's real
-                # part by |z|'s (seed 155 program 188: the real parts of a product of
-                # (a + ai)(b + bi), 0 for shlo and rounding noise for XLA, scaled by their
-                # own largest magnitude to 1 and -3.7 apart)
-                scaled = _scaled_ops(self, [op] + ([imag] if imag is not None else []), src,
-                                     v.shape)[0]
-                s = 2.0 ** max(0, min(6, math.floor(math.log2(0.005 / v.err))))
-                op = xla.RoundNearestEven(xla.Mul(scaled, self.const(s, src, v.shape)))
             op = xla.Select(xla.Ne(op, op), self.const(0, src, v.shape), op)
             lo, hi = _int_bounds(dtype)
             op = xla.Clamp(self.const(_float_floor(lo, src, up=True), src), op,
