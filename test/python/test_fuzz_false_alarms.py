@@ -558,3 +558,16 @@ def test_boolean_of_cancelled_fft_bins():
                         [P.Node("n3", "fft", ["p1"], 634267548),
                          P.Node("n5", "binary", ["p1", "n3"], 591982388)], ["n5"], [x])
     _passes_on_cpu(program)
+
+
+def test_product_of_zeros_and_an_overflowing_row():
+    """Seed 156 program 325: the product of f32[8, 4096] whose rows 2 and 5 hold integers up
+    to 20 and the other rows zeros: NaN (inf * 0) where rows are multiplied first, -0 in
+    XLA's and the interpreter's order. Products now read magnitudes no order can overflow."""
+    x = np.zeros((8, 4096), np.float32)
+    rng = np.random.default_rng(156)
+    x[[2, 5]] = rng.integers(1, 21, (2, 4096)) * rng.choice([-1, 1], (2, 4096))
+    program = P.Program([P.Param("p1", x.shape, "F32")],
+                        [P.Node("n2", "reduce", ["p1"], 258870789)], ["n2"], [x])
+    assert "stablehlo.multiply" in str(P.build(program).module)
+    _passes_on_cpu(program)
