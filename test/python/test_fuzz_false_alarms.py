@@ -571,3 +571,19 @@ def test_product_of_zeros_and_an_overflowing_row():
                         [P.Node("n2", "reduce", ["p1"], 258870789)], ["n2"], [x])
     assert "stablehlo.multiply" in str(P.build(program).module)
     _passes_on_cpu(program)
+
+
+def test_gather_of_a_dynamic_slice_out_of_range():
+    """Seed 159 program 80: a gather at index -87 (clamped to 0 by the spec) of a 400x208
+    dynamic_slice at column 20 of f64[1024, 257]: XLA folds the two into one gather at column
+    20 - 87, clamped to 0, and read column 0 (337 of 263168 elements). Such a gather is no
+    XLA check unless its indices are in range (`xla_safe`)."""
+    x = np.random.default_rng(159).standard_normal((1024, 257)) * 10
+    x[0, 0] = 20.549
+    program = P.Program([P.Param("p0", (), "F32"), P.Param("p1", x.shape, "F64")],
+                        [P.Node("n1", "dynamic_slice", ["p1", "p1"], 104373799),
+                         P.Node("n2", "gather", ["n1", "p0"], 321894967),
+                         P.Node("n4", "binary", ["p1", "n2"], 540043984)], ["n4"],
+                        [np.float32(-1347.7189), x])
+    assert P.build(program).xla_wrong == ["a gather of a dynamic_slice"]
+    _passes_on_cpu(program, alone=True)
