@@ -587,3 +587,16 @@ def test_gather_of_a_dynamic_slice_out_of_range():
                         [np.float32(-1347.7189), x])
     assert P.build(program).xla_wrong == ["a gather of a dynamic_slice"]
     _passes_on_cpu(program, alone=True)
+
+
+def test_sign_of_a_dot_of_one_product():
+    """Seed 157 program 186: rsqrt of a batched dot_general without contracting dimensions of
+    -293 by 0: -0 (one product, no init: XLA, shlo) or +0 (the interpreter adds its +0 init),
+    then -inf or inf; the spec leaves the count of inits in a sum open. Float sums' zeros are
+    now made +0."""
+    program = P.Program([P.Param("p0", (), "F32"), P.Param("p1", (2,), "F64")],
+                        [P.Node("n1", "dot_general", ["p1", "p0"], 12558324),
+                         P.Node("n2", "unary", ["n1"], 850447651),
+                         P.Node("n3", "reduce", ["n2"], 607431911)], ["n3"],
+                        [np.float32(1.0), np.array([348.40802607, -293.36325537])])
+    _passes_on_cpu(program, oracle="reference", alone=True)

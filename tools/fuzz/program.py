@@ -796,6 +796,8 @@ def reduce(b: Builder, rng, a: Val, others) -> Val:
         xla.Constant(b.b, np.complex64(0))
     op = xla.Reduce(a.op, init, _reducer(kind), dims)
     shape = tuple(d for i, d in enumerate(a.shape) if i not in dims)
+    if kind == "Add":
+        op = _unsigned_zeros(b, op, a.dtype, shape)
     n = _size([a.shape[i] for i in dims])
     inexact = a.dtype in FLOATS + ("C64",) and kind in ("Add", "Mul") and n > 1
     err = a.err * 2 + (eps(a.dtype) * 2 * max(math.log2(max(n, 2)), 1) if inexact else 0)
@@ -878,11 +880,24 @@ def reduce_window(b: Builder, rng, a: Val, others) -> Val:
     op = xla.ReduceWindowWithGeneralPadding(a.op, init, _reducer(kind), window, strides, base,
                                             wdil, padding)
     shape = tuple(xla.Shape.from_ir(op.value.type).dimensions())
+    if kind == "Add":
+        op = _unsigned_zeros(b, op, a.dtype, shape)
     n = _size(window)
     b.work += _size(shape) * n
     inexact = a.dtype in FLOATS and kind == "Add" and n > 1
     return Val(op, shape, a.dtype, a.err * 2 + (eps(a.dtype) * 2 * n if inexact else 0),
                a.cancel or inexact, a.fragile)
+
+
+def _unsigned_zeros(b: Builder, op: xla.XlaOp, dtype: str, shape) -> xla.XlaOp:
+    """A real float sum's result with -0 made +0: a sum whose terms are all -0 is -0 or +0 as
+    the implementation's schedule includes the +0 init or not (the spec leaves the count of
+    inits open): a dot_general of one product per result was -0 for XLA and IREE, +0 for the
+    interpreter (seed 157 program 186: rsqrt of it, -inf against inf)."""
+    if dtype not in FLOATS:
+        return op
+    zero = b.const(0, dtype, shape)
+    return xla.Select(xla.Eq(op, zero), zero, op)
 
 
 def dot_general(b: Builder, rng, a: Val, others) -> Val:
@@ -909,7 +924,7 @@ def dot_general(b: Builder, rng, a: Val, others) -> Val:
                                  rhs_contracting_dimensions=list(range(nb, nb + nc)),
                                  lhs_batch_dimensions=batch,
                                  rhs_batch_dimensions=list(range(nb)))
-    op = xla.DotGeneral(a.op, rhs.op, dn)
+    op = _unsigned_zeros(b, xla.DotGeneral(a.op, rhs.op, dn), a.dtype, out)
     b.work += _size(out) * k
     inexact = a.dtype in FLOATS + ("C64",)
     err = 2 * max(a.err, rhs.err) + (eps(a.dtype) * 4 * max(math.log2(max(k, 2)), 1)
@@ -1193,6 +1208,7 @@ def convolution(b: Builder, rng, a: Val, others) -> Val:
                                          tuple(olayout[2:]))
     op = xla.ConvGeneralDilated(a.op, kernel.op, strides, pads, ldil, rdil, dn,
                                 feature_group_count=groups, batch_group_count=bgroups)
+    op = _unsigned_zeros(b, op, a.dtype, oshape)
     b.work += _size(oshape) * k_inner
     inexact = a.dtype in FLOATS + ("C64",)
     err = 2 * max(a.err, kernel.err) + (eps(a.dtype) * 4 * max(math.log2(max(k_inner, 2)), 1)
