@@ -21,6 +21,8 @@ PASSES: dict[str, tuple[str, str]] = {
                                           "FenceScalarScatterUpdates"),
     "shlo-fence-gathered-slices": ("shlo.passes.dispatch.fence_gathered_slices",
                                    "FenceGatheredSlices"),
+    "shlo-reduce-before-broadcast": ("shlo.passes.dispatch.reduce_before_broadcast",
+                                     "ReduceBeforeBroadcast"),
     "shlo-fence-vector-dot-results": ("shlo.passes.dispatch.fence_vector_dot_results",
                                       "FenceVectorDotResults"),
     "shlo-canonicalize-scatter": ("shlo.passes.expand.canonicalize_scatter", "CanonicalizeScatter"),

@@ -65,6 +65,7 @@ DEFAULT_PASSES = [
     "shlo-fence-scalar-scatter-updates",
     "shlo-fence-gathered-slices",
     "shlo-dot-before-broadcast",
+    "shlo-reduce-before-broadcast",
     "shlo-fence-vector-dot-results",
     "shlo-fold-constant-scalars",
     "canonicalize",

@@ -23,7 +23,7 @@ from ..op_rules import RulesPass
 from ..shapes.refine_fold import ints
 
 
-def _narrowed(value: ir.Value, position: dict[int, int]) -> ir.Value:
+def narrowed(value: ir.Value, position: dict[int, int]) -> ir.Value:
     """A broadcast_in_dim `value` with only its result dimensions in `position` (the others
     it only broadcasts), each at its new place: the broadcast of its operand into those."""
     op = value.owner
@@ -41,7 +41,7 @@ def _narrowed(value: ir.Value, position: dict[int, int]) -> ir.Value:
                                       result_type=ir.RankedTensorType.get(new_shape, element))
 
 
-def _broadcast_free_dims(value: ir.Value, free: list[int]) -> set[int]:
+def broadcast_free_dims(value: ir.Value, free: list[int]) -> set[int]:
     """The free dimensions of a dot_general operand `value` that its broadcast_in_dim only
     broadcasts (static shapes)."""
     op = defined_by(value, "stablehlo.broadcast_in_dim")
@@ -63,7 +63,7 @@ def _dot_general(op: ir.Operation):
         bound = set(numbers[f"{side}_batching_dimensions"]) | \
             set(numbers[f"{side}_contracting_dimensions"])
         free[side] = [d for d in range(len(shape_of(value))) if d not in bound]
-        dropped[side] = _broadcast_free_dims(value, free[side])
+        dropped[side] = broadcast_free_dims(value, free[side])
     if not dropped["lhs"] and not dropped["rhs"]:
         return None
     for side, value in sides.items():
@@ -73,7 +73,7 @@ def _dot_general(op: ir.Operation):
             for kind in ("batching", "contracting"):
                 key = f"{side}_{kind}_dimensions"
                 numbers[key] = [position[d] for d in numbers[key]]
-            sides[side] = _narrowed(value, position)
+            sides[side] = narrowed(value, position)
     # the result's dimensions: batch, then the lhs's free ones, then the rhs's
     batch = len(numbers["lhs_batching_dimensions"])
     result_dims = list(range(batch))

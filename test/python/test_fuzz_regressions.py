@@ -1689,13 +1689,11 @@ def test_slice_of_self_compare_or_cpu():
     assert replay("slice_of_self_compare_or_cpu") is None
 
 
-@pytest.mark.xfail(strict=True, reason="open: a reduce over all dimensions of a broadcast "
-                   "(to a new dimension) of an outer product fails IREE's cpu compile "
-                   "('vector.contract' op invalid accumulator/result vector shape), also without "
-                   "shlo's passes (seed 159 program 567); a sum over a dimension that no operand "
-                   "of a product of broadcasts varies along exceeds the stack alike")
 def test_sum_of_broadcast_outer_product_cpu():
-    """A compile error, not a wrong answer."""
+    """Seed 159 program 567: a sum over all of a broadcast (to a new dimension) of an outer
+    product failed IREE's cpu compile ('vector.contract' op invalid accumulator/result vector
+    shape), also without shlo's passes; shlo-reduce-before-broadcast sums the product and
+    multiplies by the broadcast's count."""
     assert replay("sum_of_broadcast_outer_product_cpu") is None
 
 

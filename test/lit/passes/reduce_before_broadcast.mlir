@@ -1,0 +1,46 @@
+// RUN: shlo-opt --shlo-reduce-before-broadcast %s | filecheck %s
+// RUN: shlo-opt --shlo-reduce-before-broadcast --shlo-reduce-before-broadcast %s | filecheck %s
+
+// A sum over all of a broadcast of an outer product (the new dimension 2 repeats it 3 times):
+// the sum of the product, times 3.
+// CHECK-LABEL: func.func @sum_of_broadcast
+// CHECK:         %[[N:.*]] = stablehlo.constant dense<3.000000e+00> : tensor<f32>
+// CHECK:         %[[D:.*]] = stablehlo.dot_general %arg0, %arg1
+// CHECK:         %[[R:.*]] = stablehlo.reduce(%[[D]] init: %{{.*}}) applies stablehlo.add across dimensions = [0, 1, 2, 3] : (tensor<3x1x5x3xf32>, tensor<f32>) -> tensor<f32>
+// CHECK:         %[[M:.*]] = stablehlo.multiply %[[R]], %[[N]]
+// CHECK-NEXT:    return %[[M]]
+func.func @sum_of_broadcast(%a: tensor<3x1xf32>, %b: tensor<5x3xf32>) -> tensor<f32> {
+  %z = stablehlo.constant dense<0.0> : tensor<f32>
+  %d = stablehlo.dot_general %a, %b, contracting_dims = [] x [] : (tensor<3x1xf32>, tensor<5x3xf32>) -> tensor<3x1x5x3xf32>
+  %e = stablehlo.broadcast_in_dim %d, dims = [0, 1, 3, 4] : (tensor<3x1x5x3xf32>) -> tensor<3x1x3x5x3xf32>
+  %r = stablehlo.reduce(%e init: %z) applies stablehlo.add across dimensions = [0, 1, 2, 3, 4] : (tensor<3x1x3x5x3xf32>, tensor<f32>) -> tensor<f32>
+  return %r : tensor<f32>
+}
+
+// A max over a product of a broadcast and a splat, along dimensions neither varies along:
+// the product without them (a reduce over none, from the start).
+// CHECK-LABEL: func.func @max_of_product
+// CHECK:         %[[C:.*]] = stablehlo.constant dense<3> : tensor<4xi32>
+// CHECK:         %[[P:.*]] = stablehlo.multiply %arg0, %[[C]] : tensor<4xi32>
+// CHECK:         stablehlo.reduce(%[[P]] init: %arg1) applies stablehlo.maximum across dimensions = []
+func.func @max_of_product(%a: tensor<4xi32>, %i: tensor<i32>) -> tensor<4xi32> {
+  %x = stablehlo.broadcast_in_dim %a, dims = [0] : (tensor<4xi32>) -> tensor<4x7x6xi32>
+  %c = stablehlo.constant dense<3> : tensor<4x7x6xi32>
+  %p = stablehlo.multiply %x, %c : tensor<4x7x6xi32>
+  %r = stablehlo.reduce(%p init: %i) applies stablehlo.maximum across dimensions = [1, 2] : (tensor<4x7x6xi32>, tensor<i32>) -> tensor<4xi32>
+  return %r : tensor<4xi32>
+}
+
+// Left alone: a sum from a start that is not 0, a product, and a reduce of a value that
+// varies along every reduced dimension.
+// CHECK-LABEL: func.func @kept
+// CHECK-COUNT-3: stablehlo.reduce(%{{.*}}) applies
+// CHECK-NOT:     stablehlo.multiply
+func.func @kept(%a: tensor<4xf32>, %x: tensor<4x7xf32>) -> (tensor<f32>, tensor<f32>, tensor<f32>) {
+  %one = stablehlo.constant dense<1.0> : tensor<f32>
+  %b = stablehlo.broadcast_in_dim %a, dims = [0] : (tensor<4xf32>) -> tensor<4x7xf32>
+  %s = stablehlo.reduce(%b init: %one) applies stablehlo.add across dimensions = [0, 1] : (tensor<4x7xf32>, tensor<f32>) -> tensor<f32>
+  %p = stablehlo.reduce(%b init: %one) applies stablehlo.multiply across dimensions = [0, 1] : (tensor<4x7xf32>, tensor<f32>) -> tensor<f32>
+  %t = stablehlo.reduce(%x init: %one) applies stablehlo.maximum across dimensions = [0, 1] : (tensor<4x7xf32>, tensor<f32>) -> tensor<f32>
+  return %s, %p, %t : tensor<f32>, tensor<f32>, tensor<f32>
+}
