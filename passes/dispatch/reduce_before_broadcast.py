@@ -12,8 +12,10 @@ A reduce by maximum, minimum, and or or reads each value as often as it likes: t
 reduce is the same. A sum of n copies is n times the sum of one: the smaller reduce's result
 times n, where the init is the sum's identity (exact for integers, which wrap alike; for
 floats one rounding of the product where the copies' sum rounded at each step, which the spec
-leaves to the implementation). Other bodies, variadic reduces and dynamic shapes are left
-alone. Splat constants among the elementwise op's operands are made of the smaller shape.
+leaves to the implementation). Other bodies, sums of complex or boolean values or of more
+copies than the element type holds exactly (f16: 2048), variadic reduces and dynamic shapes
+are left alone. Splat constants among the elementwise op's operands are made of the smaller
+shape.
 """
 from __future__ import annotations
 
@@ -30,6 +32,7 @@ from ..base import binary_body, is_splat_constant
 from ..custom_calls.cumulative_window import is_identity
 from ..expand.index_vectors import is_static, shape_of
 from ..lib.elementwise import ELEMENTWISE_OPS
+from ..lib.expr import is_float
 from ..op_rules import RulesPass
 from ..shapes.refine_fold import ints
 from .dot_before_broadcast import broadcast_free_dims, narrowed
@@ -89,7 +92,7 @@ def reduce_before_broadcast(op: ir.Operation):
     if leaves is None:
         return None
     dropped = _constant_dims(leaves, dims)
-    if not dropped:
+    if not dropped or combine.name == "stablehlo.add" and _count(op, dropped) is None:
         return None
     shape = shape_of(x)
     kept = [d for d in range(len(shape)) if d not in dropped]
@@ -108,12 +111,30 @@ def reduce_before_broadcast(op: ir.Operation):
                                dimensions=[position[d] for d in dims if d not in dropped])
     result = reduced[0] if isinstance(reduced, (list, tuple)) else reduced
     if combine.name == "stablehlo.add":
-        count = math.prod(shape[d] for d in dropped)
         t = ir.RankedTensorType(result.type)
-        n = stablehlo.constant(np.full(t.shape, count, element_dtype(t.element_type)),
-                               result_type=t)
+        n = stablehlo.constant(np.full(t.shape, _count(op, dropped), element_dtype(
+            t.element_type)), result_type=t)
         result = stablehlo.multiply(result, n)
     return [result]
+
+
+def _count(reduce: ir.Operation, dropped: set[int]):
+    """How many copies of each value the dropped dimensions hold, as a number of the reduce's
+    element type (integers modulo 2^width: their products wrap alike), or None where that type
+    cannot hold it exactly (f16 past 2048) or is complex or boolean."""
+    element = ir.RankedTensorType(reduce.results[0].type).element_type
+    count = math.prod(shape_of(reduce.operands[0])[d] for d in dropped)
+    if isinstance(element, ir.IntegerType):
+        width = ir.IntegerType(element).width
+        if width == 1:
+            return None
+        count %= 1 << width
+        if not ir.IntegerType(element).is_unsigned and count >= 1 << (width - 1):
+            count -= 1 << width
+        return count
+    if not is_float(element):
+        return None
+    return count if float(np.asarray(count, element_dtype(element))) == count else None
 
 
 @dataclasses.dataclass

@@ -16,7 +16,9 @@ def _program(a, b, i, c):
             jnp.sum(jnp.broadcast_to(jnp.outer(a[:, 0], b[0])[:, None], (64, 3, 30))),
             jnp.sum(jnp.broadcast_to(i[:, None], (1000, 3000)), axis=1, dtype=jnp.int32),
             jnp.max(jnp.broadcast_to(c[None, :, None], (5, 4096, 9)), axis=(0, 2)),
-            jnp.mean(jnp.broadcast_to(c, (7, 4096))))
+            jnp.mean(jnp.broadcast_to(c, (7, 4096))),
+            jnp.sum(jnp.broadcast_to(i.astype(jnp.int8)[:, None], (1000, 300)), axis=1,
+                    dtype=jnp.int8))                                # 300 copies: 44 mod 256
 
 
 @pytest.mark.parametrize("target", ["cpu", "vulkan"])
@@ -37,4 +39,6 @@ def test_reductions_of_broadcasts(target):
     np.testing.assert_array_equal(got[2], (i.astype(np.int64) * 3000).astype(np.int32))
     np.testing.assert_array_equal(got[3], c)
     np.testing.assert_allclose(got[4], c.astype(np.float64).mean(), rtol=1e-4, atol=1e-6)
+    np.testing.assert_array_equal(got[5], (i.astype(np.int8).astype(np.int64) * 300)
+                                  .astype(np.int8))
 
