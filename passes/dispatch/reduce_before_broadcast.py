@@ -84,8 +84,11 @@ def reduce_before_broadcast(op: ir.Operation):
         return None
     x, init = op.operands
     combine = binary_body(op)
+    element = ir.RankedTensorType(x.type).element_type
+    summable = is_float(element) or isinstance(element, ir.IntegerType) and \
+        ir.IntegerType(element).width > 1
     if combine is None or not (combine.name in IDEMPOTENT or combine.name == "stablehlo.add"
-                               and is_identity(init, "stablehlo.add")):
+                               and summable and is_identity(init, "stablehlo.add")):
         return None
     dims = list(ints(op, "dimensions"))
     leaves = _leaves(x)
@@ -98,7 +101,6 @@ def reduce_before_broadcast(op: ir.Operation):
     kept = [d for d in range(len(shape)) if d not in dropped]
     position = {d: i for i, d in enumerate(kept)}
     smaller = [_narrowed_leaf(v, position) for v in leaves]
-    element = ir.RankedTensorType(x.type).element_type
     small_type = ir.RankedTensorType.get([shape[d] for d in kept], element)
     if x.owner.name == "stablehlo.broadcast_in_dim":
         small = smaller[0]
@@ -120,20 +122,16 @@ def reduce_before_broadcast(op: ir.Operation):
 
 def _count(reduce: ir.Operation, dropped: set[int]):
     """How many copies of each value the dropped dimensions hold, as a number of the reduce's
-    element type (integers modulo 2^width: their products wrap alike), or None where that type
-    cannot hold it exactly (f16 past 2048) or is complex or boolean."""
+    (integer or float) element type (integers modulo 2^width: their products wrap alike), or
+    None where a float type cannot hold it exactly (f16 past 2048)."""
     element = ir.RankedTensorType(reduce.results[0].type).element_type
     count = math.prod(shape_of(reduce.operands[0])[d] for d in dropped)
     if isinstance(element, ir.IntegerType):
         width = ir.IntegerType(element).width
-        if width == 1:
-            return None
         count %= 1 << width
         if not ir.IntegerType(element).is_unsigned and count >= 1 << (width - 1):
             count -= 1 << width
         return count
-    if not is_float(element):
-        return None
     return count if float(np.asarray(count, element_dtype(element))) == count else None
 
 

@@ -31,16 +31,20 @@ func.func @max_of_product(%a: tensor<4xi32>, %i: tensor<i32>) -> tensor<4xi32> {
   return %r : tensor<4xi32>
 }
 
-// Left alone: a sum from a start that is not 0, a product, and a reduce of a value that
-// varies along every reduced dimension.
+// Left alone: a sum from a start that is not 0, a product, a reduce of a value that varies
+// along every reduced dimension, and a sum of complex values (shlo-fuzz seed 160 program 24:
+// the pass read the complex start and failed).
 // CHECK-LABEL: func.func @kept
-// CHECK-COUNT-3: stablehlo.reduce(%{{.*}}) applies
+// CHECK-COUNT-4: stablehlo.reduce(%{{.*}}) applies
 // CHECK-NOT:     stablehlo.multiply
-func.func @kept(%a: tensor<4xf32>, %x: tensor<4x7xf32>) -> (tensor<f32>, tensor<f32>, tensor<f32>) {
+func.func @kept(%a: tensor<4xf32>, %x: tensor<4x7xf32>, %z: tensor<1xcomplex<f32>>) -> (tensor<f32>, tensor<f32>, tensor<f32>, tensor<complex<f32>>) {
+  %zero = stablehlo.constant dense<(0.0, 0.0)> : tensor<complex<f32>>
+  %zb = stablehlo.broadcast_in_dim %z, dims = [0] : (tensor<1xcomplex<f32>>) -> tensor<1x5xcomplex<f32>>
+  %zs = stablehlo.reduce(%zb init: %zero) applies stablehlo.add across dimensions = [0, 1] : (tensor<1x5xcomplex<f32>>, tensor<complex<f32>>) -> tensor<complex<f32>>
   %one = stablehlo.constant dense<1.0> : tensor<f32>
   %b = stablehlo.broadcast_in_dim %a, dims = [0] : (tensor<4xf32>) -> tensor<4x7xf32>
   %s = stablehlo.reduce(%b init: %one) applies stablehlo.add across dimensions = [0, 1] : (tensor<4x7xf32>, tensor<f32>) -> tensor<f32>
   %p = stablehlo.reduce(%b init: %one) applies stablehlo.multiply across dimensions = [0, 1] : (tensor<4x7xf32>, tensor<f32>) -> tensor<f32>
   %t = stablehlo.reduce(%x init: %one) applies stablehlo.maximum across dimensions = [0, 1] : (tensor<4x7xf32>, tensor<f32>) -> tensor<f32>
-  return %s, %p, %t : tensor<f32>, tensor<f32>, tensor<f32>
+  return %s, %p, %t, %zs : tensor<f32>, tensor<f32>, tensor<f32>, tensor<complex<f32>>
 }
