@@ -105,7 +105,7 @@ def reduce_before_broadcast(op: ir.Operation):
     if x.owner.name == "stablehlo.broadcast_in_dim":
         small = smaller[0]
     else:
-        attributes = {a.name: a.attr for a in x.owner.attributes}
+        attributes = {n: x.owner.attributes[n] for n in x.owner.attributes}
         small = ir.Operation.create(x.owner.name, results=[small_type], operands=smaller,
                                     attributes=attributes).result
     (_, inits), kw = arguments(op)

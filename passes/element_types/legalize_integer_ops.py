@@ -16,7 +16,12 @@ forms it gets right, with the spec's semantics (docs/iree_gaps.md#shlo-legalize-
   type): reversing only moves bits, so it runs on the signless type of the same width
   between two bitcast_converts;
 * `reverse` over no dimensions (of a rank-0 tensor, found by shlo-fuzz) fails to legalize, of
-  any type: a reverse that moves nothing becomes its operand.
+  any type: a reverse that moves nothing becomes its operand;
+* a grouped `convolution` (feature or batch groups) of unsigned integers with a constant
+  kernel crashed IREE's compiler (SIGSEGV reshaping the unsigned constant: ui8 and ui32,
+  shlo-fuzz seed 161 program 126): where its operands and result are one unsigned type, it
+  runs on the signless type of that width between bitcast_converts (exact: products and sums
+  of one width wrap alike, signed or not).
 
 (Unsigned reduce_window, e.g. cumsum of ui32, is fixed by shlo-expand-reduce-window.)
 """
@@ -71,6 +76,30 @@ def _bool_dot(op: ir.Operation):
     return [stablehlo.dot_general(lhs, rhs, **options)]
 
 
+def _signless(x: ir.Value) -> ir.Value:
+    t = _unsigned(x)
+    return stablehlo.bitcast_convert(
+        x, result_type=with_element(x.type, ir.IntegerType.get_signless(t.width)))
+
+
+def _unsigned_grouped_convolution(op: ir.Operation):
+    """A grouped convolution whose operands and result are one unsigned type, on the signless
+    type between bitcast_converts."""
+    lhs, rhs = op.operands
+    t = _unsigned(op.results[0])
+    groups = [int(ir.IntegerAttr(op.attributes[name]).value)
+              for name in ("feature_group_count", "batch_group_count")]
+    if t is None or max(groups) == 1 or element_of(lhs) != t or element_of(rhs) != t:
+        return None
+    result = ir.RankedTensorType(op.results[0].type)
+    signed = ir.Operation.create(
+        "stablehlo.convolution",
+        results=[with_element(result, ir.IntegerType.get_signless(t.width))],
+        operands=[_signless(lhs), _signless(rhs)],
+        attributes={n: op.attributes[n] for n in op.attributes}).result
+    return [stablehlo.bitcast_convert(signed, result_type=result)]
+
+
 def _reverse(op: ir.Operation):
     """A reverse that moves nothing (no dimensions, or only ones of size 0 or 1) is its operand;
     an unsigned one runs on the signless type."""
@@ -81,9 +110,7 @@ def _reverse(op: ir.Operation):
     t = _unsigned(x)
     if t is None:
         return None
-    signless = stablehlo.bitcast_convert(
-        x, result_type=with_element(x.type, ir.IntegerType.get_signless(t.width)))
-    reversed_ = stablehlo.reverse(signless, dimensions=dims)
+    reversed_ = stablehlo.reverse(_signless(x), dimensions=dims)
     return [stablehlo.bitcast_convert(reversed_, result_type=with_element(x.type, t))]
 
 
@@ -97,6 +124,7 @@ class LegalizeIntegerOps(RulesPass):
     RULES = {
         "stablehlo.add": _bool_add,
         "stablehlo.convert": _bool_convert,
+        "stablehlo.convolution": _unsigned_grouped_convolution,
         "stablehlo.dot_general": _bool_dot,
         "stablehlo.reverse": _reverse,
     }

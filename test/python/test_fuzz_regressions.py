@@ -1697,6 +1697,13 @@ def test_sum_of_broadcast_outer_product_cpu():
     assert replay("sum_of_broadcast_outer_product_cpu") is None
 
 
+def test_convolution_of_zero_splats_cpu():
+    """Seed 161 program 126: a grouped, lhs-dilated ui32 convolution of zero splats killed
+    IREE's compiler (SIGSEGV reshaping the unsigned constant kernel); shlo-legalize-integer-ops
+    runs grouped unsigned convolutions on signless integers. Replayed in a worker process."""
+    assert replay("convolution_of_zero_splats_cpu", worker=Worker(timeout_s=120)) is None
+
+
 def test_reverse_of_sliced_pad_column_cpu():
     """Seed 147 program 174: a reverse of a [1, 3, 1] column sliced from a pad failed IREE's
     llvm-cpu compile ('LLVM Translation failed ... unrealized_conversion_cast', also without

@@ -121,3 +121,29 @@ def test_boolean_products_into_numbers(name, target):
     got = np.asarray(shlo.jax.jit(f, target=target)(a, b))
     assert got.dtype == expected.dtype
     np.testing.assert_array_equal(got, expected)
+
+
+@pytest.mark.parametrize("target", ["cpu", "vulkan"])
+@pytest.mark.parametrize("dtype", [np.uint8, np.uint32])
+def test_grouped_unsigned_convolutions_with_constant_kernels(dtype, target):
+    """A depthwise convolution of unsigned integers with a channel multiplier of 2 by a
+    constant kernel: IREE 3.13's compiler crashed (SIGSEGV) on every one tried (shlo-fuzz seed
+    161 program 126; a multiplier of 1 compiled). Exactly against numpy, sums that wrap."""
+    if target == "vulkan":
+        vulkan_or_skip()
+    import shlo
+    t = {np.uint8: "ui8", np.uint32: "ui32"}[dtype]
+    rng = np.random.default_rng(161)
+    kernel = rng.integers(0, 256, (3, 1, 32)).astype(dtype)        # [w, i, o], 16 groups
+    literal = np.array2string(kernel, separator=", ", threshold=10 ** 6).replace("\n", "")
+    exe = shlo.compile(f"""
+    func.func @main(%x: tensor<8x512x16x{t}>) -> tensor<8x510x32x{t}> {{
+      %k = stablehlo.constant dense<{literal}> : tensor<3x1x32x{t}>
+      %r = stablehlo.convolution(%x, %k) dim_numbers = [b, 0, f]x[0, i, o]->[b, 0, f], window = {{}} {{batch_group_count = 1 : i64, feature_group_count = 16 : i64}} : (tensor<8x512x16x{t}>, tensor<3x1x32x{t}>) -> tensor<8x510x32x{t}>
+      return %r : tensor<8x510x32x{t}>
+    }}""", target=target, cache=False)
+    x = rng.integers(0, 256, (8, 512, 16)).astype(dtype)
+    group = np.repeat(np.arange(16), 2)         # output channel o reads input channel o // 2
+    want = sum(x[:, k:510 + k, group].astype(np.uint64) * kernel[k, 0].astype(np.uint64)
+               for k in range(3))
+    np.testing.assert_array_equal(np.asarray(exe(x)), want.astype(dtype))

@@ -61,3 +61,19 @@ func.func @bool_dot(%a: tensor<8x16xi1>, %b: tensor<16xi1>) -> (tensor<8xf32>, t
   %1 = stablehlo.dot_general %a, %b, contracting_dims = [1] x [0] : (tensor<8x16xi1>, tensor<16xi1>) -> tensor<8xi1>
   return %0, %1 : tensor<8xf32>, tensor<8xi1>
 }
+
+// A grouped convolution of ui8 by a ui8 constant: on i8 between bitcast_converts; an ungrouped
+// one is left alone.
+// CHECK-LABEL: func.func @grouped_unsigned_convolution
+// CHECK:         %[[X:.*]] = stablehlo.bitcast_convert %arg0 : (tensor<1x5x3xui8>) -> tensor<1x5x3xi8>
+// CHECK:         %[[K:.*]] = stablehlo.bitcast_convert %{{.*}} : (tensor<2x1x6xui8>) -> tensor<2x1x6xi8>
+// CHECK:         %[[C:.*]] = stablehlo.convolution(%[[X]], %[[K]]) {{.*}} feature_group_count = 3 {{.*}} -> tensor<1x4x6xi8>
+// CHECK:         stablehlo.bitcast_convert %[[C]] : (tensor<1x4x6xi8>) -> tensor<1x4x6xui8>
+// CHECK:         stablehlo.convolution(%arg0, %{{.*}}) {{.*}} -> tensor<1x4x6xui8>
+func.func @grouped_unsigned_convolution(%x: tensor<1x5x3xui8>) -> (tensor<1x4x6xui8>, tensor<1x4x6xui8>) {
+  %k = stablehlo.constant dense<7> : tensor<2x1x6xui8>
+  %r = stablehlo.convolution(%x, %k) dim_numbers = [b, 0, f]x[0, i, o]->[b, 0, f], window = {} {batch_group_count = 1 : i64, feature_group_count = 3 : i64} : (tensor<1x5x3xui8>, tensor<2x1x6xui8>) -> tensor<1x4x6xui8>
+  %m = stablehlo.constant dense<7> : tensor<2x3x6xui8>
+  %s = stablehlo.convolution(%x, %m) dim_numbers = [b, 0, f]x[0, i, o]->[b, 0, f], window = {} {batch_group_count = 1 : i64, feature_group_count = 1 : i64} : (tensor<1x5x3xui8>, tensor<2x3x6xui8>) -> tensor<1x4x6xui8>
+  return %r, %s : tensor<1x4x6xui8>, tensor<1x4x6xui8>
+}

@@ -31,6 +31,20 @@ func.func @max_of_product(%a: tensor<4xi32>, %i: tensor<i32>) -> tensor<4xi32> {
   return %r : tensor<4xi32>
 }
 
+// An `or` over a compare (its direction kept) of broadcasts along a new dimension: the
+// compare of the smaller broadcasts.
+// CHECK-LABEL: func.func @any_of_compare
+// CHECK:         %[[C:.*]] = stablehlo.compare GT, %arg0, %{{.*}} : (tensor<16xf32>, tensor<16xf32>) -> tensor<16xi1>
+// CHECK:         stablehlo.reduce(%[[C]] init: %{{.*}}) applies stablehlo.or across dimensions = []
+func.func @any_of_compare(%a: tensor<16xf32>, %h: tensor<f32>) -> tensor<16xi1> {
+  %f = stablehlo.constant dense<false> : tensor<i1>
+  %x = stablehlo.broadcast_in_dim %a, dims = [1] : (tensor<16xf32>) -> tensor<7x16xf32>
+  %y = stablehlo.broadcast_in_dim %h, dims = [] : (tensor<f32>) -> tensor<7x16xf32>
+  %c = stablehlo.compare GT, %x, %y : (tensor<7x16xf32>, tensor<7x16xf32>) -> tensor<7x16xi1>
+  %r = stablehlo.reduce(%c init: %f) applies stablehlo.or across dimensions = [0] : (tensor<7x16xi1>, tensor<i1>) -> tensor<16xi1>
+  return %r : tensor<16xi1>
+}
+
 // Left alone: a sum from a start that is not 0, a product, a reduce of a value that varies
 // along every reduced dimension, and a sum of complex values (shlo-fuzz seed 160 program 24:
 // the pass read the complex start and failed).
