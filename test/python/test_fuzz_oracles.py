@@ -63,3 +63,21 @@ def test_max_reduce_without_the_interpreter_is_checked_by_xla():
     finally:
         fuzzer.close()
     assert checked.findings == [] and checked.oracles.get("xla") is not None
+
+
+def test_the_scale_of_a_real_part_is_the_complex_magnitude():
+    """A real part (a convert of complex values) errs relative to |z|: its scale is the
+    complex value's largest magnitude, 8 for the FFT of 8 values of 1j, not the largest real
+    part (about 0: the complex array was cast to real, seed 162's ComplexWarning)."""
+    x = (1j * np.ones((4, 8))).astype(np.complex64)
+    program = P.Program([P.Param("p0", x.shape, "C64")],
+                        [P.Node("n1", "fft", ["p0"], 1), P.Node("n2", "convert", ["n1"], 2)],
+                        ["n2"], [x])
+    built = P.build(program)
+    assert built.vals["n2"].scale == "n1" and "type = FFT" in str(built.module)
+    checker = fuzz.Fuzzer(["cpu"])
+    try:
+        metas = checker.scaled(program, built, fuzz.meta_of(program, built.vals))
+    finally:
+        checker.close()
+    assert metas[0].scale == 8.0

@@ -200,8 +200,8 @@ class Fuzzer:
             vid = built.vals[o].scale
             v = self.value_of(program, vid) if vid else None
             if v is not None:
-                a = np.abs(np.asarray(v).astype(np.complex128 if m.dtype == "C64" else
-                                                  np.float64))
+                v = np.asarray(v)       # (complex where a real part's scale is |z|)
+                a = np.abs(v.astype(np.complex128 if np.iscomplexobj(v) else np.float64))
                 a = a[np.isfinite(a)]
                 m = dataclasses.replace(m, scale=float(a.max()) if a.size else 0.0)
             out.append(m)
