@@ -600,3 +600,20 @@ def test_sign_of_a_dot_of_one_product():
                          P.Node("n3", "reduce", ["n2"], 607431911)], ["n3"],
                         [np.float32(1.0), np.array([348.40802607, -293.36325537])])
     _passes_on_cpu(program, oracle="reference", alone=True)
+
+
+@pytest.mark.parametrize("nodes", [
+    [("n4", "reduce_window", ["n1"], 74875661)],
+    [("n4", "reduce_window", ["n1"], 74875661), ("n5", "unary", ["n4"], 208173281)],
+    [("n4", "reduce_window", ["n1"], 74875661), ("n6", "unary", ["n4"], 645833666)]],
+    ids=["window", "cos", "abs"])
+def test_real_parts_of_a_product_of_equal_parts(nodes):
+    """Seed 163 program 140: the real parts of a convolution of (a + ai) by (a + ai), 0 for
+    shlo and 2.3e12 of rounding noise beside 1e20 imaginary parts for XLA, through a max
+    window; then cos of them scaled into [-1, 1] by their own magnitude (1 against 0.54), and
+    abs of them. A real part's error is relative to |z|: scaled by it, and abs keeps it."""
+    x = np.full((3, 1, 5), 3.2510528e9 * (1 + 1j), np.complex64)
+    program = P.Program([P.Param("p2", x.shape, "C64")],
+                        [P.Node("n1", "convolution", ["p2", "p2"], 928577537)] +
+                        [P.Node(*n) for n in nodes], [nodes[-1][0]], [x])
+    _passes_on_cpu(program)

@@ -160,7 +160,7 @@ class Builder:
             # real parts of (a + ai)(b + bi), 0 for shlo and rounding noise for XLA, scaled by
             # their own largest magnitude to 1 and -3.7 apart)
             scaled = _scaled_ops(self, [op] + ([imag] if imag is not None else []), src,
-                                 v.shape)[0]
+                                 v.shape, _scale_of(self, v))[0]
             s = 2.0 ** max(0, min(6, math.floor(math.log2(0.005 / v.err))))
             op = xla.RoundNearestEven(xla.Mul(scaled, self.const(s, src, v.shape)))
         if src in FLOATS and dtype in INTS:
@@ -219,7 +219,11 @@ class Builder:
         if node.kind in SELECTIONS or node.kind in COMBINATIONS or (
                 first.dtype == "C64" and out.dtype != "C64"):
             return first.scale or node.args[0]
-        return first.scale if node.kind in MOVES else ""
+        # abs and negate keep each magnitude: their error stays relative to the argument's
+        # scale (seed 163 program 140: abs of a real part beside a large imaginary one)
+        keeps = node.kind == "unary" and out.op.value.owner.name in (
+            "stablehlo.abs", "stablehlo.negate")
+        return first.scale if node.kind in MOVES or keeps else ""
 
     def build(self):
         """The module (an ir.Module) returning the program's outputs."""
@@ -367,18 +371,23 @@ def _scaled_op(b: Builder, x: xla.XlaOp, dtype: str, shape) -> xla.XlaOp:
     return _scaled_ops(b, [x], dtype, shape)[0]
 
 
-def _scaled_ops(b: Builder, xs: list, dtype: str, shape) -> list:
+def _scaled_ops(b: Builder, xs: list, dtype: str, shape, by: tuple = ()) -> list:
     """The float arrays `xs` (of one shape) divided by max(1, the largest finite magnitude of
-    them all). Past 2^(maxexp / 2) both are multiplied by 2^-(maxexp / 2) first (exact where
+    them all and of the arrays `by` (any shape and type: a value's Val.scale, whose magnitude
+    its error is relative to)). Past 2^(maxexp / 2) both are multiplied by 2^-(maxexp / 2) first (exact where
     the quotient is normal): XLA's CPU divides by multiplying with the divisor's reciprocal,
     subnormal past 2^126 in f32 and flushed to 0 (seed 58 program 638: x / 3.18e38 was 0 for
     2.04e-36). Subnormal quotients are made 0 here: whether a target flushes them decided
     t * -inf (-inf on Vulkan, NaN where flushed; seed 58 program 638 again)."""
     m = b.const(1, dtype)
-    for x in xs:
-        mag = xla.Select(xla.IsFinite(x), xla.Abs(x), b.const(0, dtype, shape))
-        if shape:
-            mag = xla.Reduce(mag, b.const(0, dtype), _reducer("Max"), list(range(len(shape))))
+    for x, x_dtype, x_shape in [(x, dtype, shape) for x in xs] + list(by):
+        if x_dtype == "C64":
+            x, x_dtype = xla.Abs(x), "F32"
+        if x_dtype != dtype:
+            x = xla.ConvertElementType(x, dtype)
+        mag = xla.Select(xla.IsFinite(x), xla.Abs(x), b.const(0, dtype, x_shape))
+        if x_shape:
+            mag = xla.Reduce(mag, b.const(0, dtype), _reducer("Max"), list(range(len(x_shape))))
         m = xla.Max(mag, m)
     half = int(ml_dtypes.finfo(NUMPY[dtype]).maxexp) // 2
     s = xla.Select(xla.Gt(m, b.const(2.0 ** half, dtype)), b.const(2.0 ** -half, dtype),
@@ -396,11 +405,22 @@ def _scaled_ops(b: Builder, xs: list, dtype: str, shape) -> list:
     return out
 
 
+def _scale_of(b: Builder, a: Val) -> tuple:
+    """`_scaled_ops`'s `by` for `a`: its Val.scale's array, as (op, dtype, shape), or ()."""
+    if not a.scale or a.scale not in b.vals:
+        return ()
+    v = b.vals[a.scale]
+    return ((v.op, v.dtype, v.shape),) if v.dtype in FLOATS + ("C64",) else ()
+
+
 def _unit_scaled(b: Builder, a: Val) -> Val:
-    """`a` scaled into [-1, 1] (`_scaled_op`): a periodic function of an inexact value is
-    noise where the value is large (sin(1e6 * (1 + 1e-7)) is any number); of the scaled one
-    its absolute error stays the value's relative one."""
-    return dataclasses.replace(a, op=_scaled_op(b, a.op, a.dtype, a.shape),
+    """`a` scaled into [-1, 1] (`_scaled_ops`, by its Val.scale too: a real part of noise
+    beside a large imaginary part was scaled to 1 by its own magnitude, seed 163 program 140):
+    a periodic function of an inexact value is noise where the value is large (sin(1e6 * (1 +
+    1e-7)) is any number); of the scaled one its absolute error stays the value's relative
+    one."""
+    return dataclasses.replace(a, op=_scaled_ops(b, [a.op], a.dtype, a.shape,
+                                                 _scale_of(b, a))[0],
                                err=a.err + eps(a.dtype), cancel=True)
 
 
@@ -1230,7 +1250,7 @@ def _finite(b: Builder, v: Val, bound: float = 1e30) -> Val:
     scale = v.err > 0 and v.cancel
     parts = [xla.Real(v.op), xla.Imag(v.op)] if v.dtype == "C64" else [v.op]
     if scale:       # (a complex value's parts by |z|'s largest magnitude: their error's scale)
-        parts = _scaled_ops(b, parts, real, v.shape)
+        parts = _scaled_ops(b, parts, real, v.shape, _scale_of(b, v))
 
     def clean(x):
         x = xla.Select(xla.IsFinite(x), x, b.const(0, real, v.shape))
