@@ -32,7 +32,7 @@ from ..base import binary_body, is_splat_constant
 from ..custom_calls.cumulative_window import is_identity
 from ..expand.index_vectors import is_static, shape_of
 from ..lib.elementwise import ELEMENTWISE_OPS
-from ..lib.expr import is_float
+from ..lib.expr import attributes, is_float
 from ..op_rules import RulesPass
 from ..shapes.refine_fold import ints
 from .dot_before_broadcast import broadcast_free_dims, narrowed
@@ -105,9 +105,8 @@ def reduce_before_broadcast(op: ir.Operation):
     if x.owner.name == "stablehlo.broadcast_in_dim":
         small = smaller[0]
     else:
-        attributes = {n: x.owner.attributes[n] for n in x.owner.attributes}
         small = ir.Operation.create(x.owner.name, results=[small_type], operands=smaller,
-                                    attributes=attributes).result
+                                    attributes=attributes(x.owner)).result
     (_, inits), kw = arguments(op)
     reduced = stablehlo.reduce([small], list(inits), body=kw["body"],
                                dimensions=[position[d] for d in dims if d not in dropped])

@@ -33,8 +33,9 @@ from iree.compiler import ir
 
 from shlo.dialect import stablehlo
 from shlo.dialect.rebuild import arguments
-from ..lib.expr import Num, const, element_of, is_complex, select, with_element
+from ..lib.expr import Num, attributes, const, element_of, is_complex, select, with_element
 from ..op_rules import RulesPass
+from ..shapes.refine_fold import int_attr
 
 
 def _is_bool(value: ir.Value) -> bool:
@@ -87,8 +88,7 @@ def _unsigned_grouped_convolution(op: ir.Operation):
     type between bitcast_converts."""
     lhs, rhs = op.operands
     t = _unsigned(op.results[0])
-    groups = [int(ir.IntegerAttr(op.attributes[name]).value)
-              for name in ("feature_group_count", "batch_group_count")]
+    groups = [int_attr(op, name) for name in ("feature_group_count", "batch_group_count")]
     if t is None or max(groups) == 1 or element_of(lhs) != t or element_of(rhs) != t:
         return None
     result = ir.RankedTensorType(op.results[0].type)
@@ -96,7 +96,7 @@ def _unsigned_grouped_convolution(op: ir.Operation):
         "stablehlo.convolution",
         results=[with_element(result, ir.IntegerType.get_signless(t.width))],
         operands=[_signless(lhs), _signless(rhs)],
-        attributes={n: op.attributes[n] for n in op.attributes}).result
+        attributes=attributes(op)).result
     return [stablehlo.bitcast_convert(signed, result_type=result)]
 
 

@@ -36,6 +36,7 @@ from iree.compiler import ir
 from shlo.dialect import stablehlo
 from shlo.dialect.attributes import enum_name
 from ..base import Pass, is_splat_constant, nested_ops
+from ..folding.fold_dynamic_self_ops import SELF_COMPARISON
 from ..lib.builders import erase_unread, fence
 from ..lib.elementwise import ELEMENTWISE_OPS
 
@@ -78,9 +79,6 @@ def _is_elementwise(op: ir.Operation | None, shape: list[int]) -> bool:
 FEW_ELEMENTS = 4
 
 
-_TRUE_WHEN_EQUAL = ("EQ", "LE", "GE")
-
-
 def _constant_truth(value: ir.Value) -> bool | None:
     """The boolean that IREE folds `value` (i1) to everywhere, else None: an integer compare
     of a value with itself, xor of a value with itself, a splat constant, and not, and, or of
@@ -101,7 +99,7 @@ def _constant_truth(value: ir.Value) -> bool | None:
     a, b = op.operands
     if op.name == "stablehlo.compare" and a == b and \
             isinstance(ir.RankedTensorType(a.type).element_type, ir.IntegerType):
-        return enum_name(op.attributes["comparison_direction"]) in _TRUE_WHEN_EQUAL
+        return SELF_COMPARISON[enum_name(op.attributes["comparison_direction"])]
     if op.name == "stablehlo.xor" and a == b:
         return False
     if op.name in ("stablehlo.and", "stablehlo.or"):
