@@ -366,16 +366,11 @@ PERIODIC = {"Sin", "Cos", "Tan"}    # of an inexact operand: scaled into [-1, 1]
 GROWING = {"Exp", "Expm1"}  # of a cancelled operand too: its absolute noise becomes relative
 
 
-def _scaled_op(b: Builder, x: xla.XlaOp, dtype: str, shape) -> xla.XlaOp:
-    """`x` (a float array) divided by max(1, its largest finite magnitude) (`_scaled_ops`)."""
-    return _scaled_ops(b, [x], dtype, shape)[0]
-
-
 def _scaled_ops(b: Builder, xs: list, dtype: str, shape, by: tuple = ()) -> list:
     """The float arrays `xs` (of one shape) divided by max(1, the largest finite magnitude of
     them all and of the arrays `by` (any shape and type: a value's Val.scale, whose magnitude
-    its error is relative to)). Past 2^(maxexp / 2) both are multiplied by 2^-(maxexp / 2) first (exact where
-    the quotient is normal): XLA's CPU divides by multiplying with the divisor's reciprocal,
+    its error is relative to)). Past 2^(maxexp / 2) both are multiplied by 2^-(maxexp / 2)
+    first (exact where the quotient is normal): XLA's CPU divides by multiplying with the divisor's reciprocal,
     subnormal past 2^126 in f32 and flushed to 0 (seed 58 program 638: x / 3.18e38 was 0 for
     2.04e-36). Subnormal quotients are made 0 here: whether a target flushes them decided
     t * -inf (-inf on Vulkan, NaN where flushed; seed 58 program 638 again)."""
@@ -1242,7 +1237,7 @@ def convolution(b: Builder, rng, a: Val, others) -> Val:
 def _finite(b: Builder, v: Val, bound: float = 1e30) -> Val:
     """`v` (a float or C64 value) with NaN and infinities as 0 and magnitudes clamped to
     `bound` (sums over specials give NaN or inf by rounding luck). A cancelled inexact value
-    is scaled into [-1, 1] first (`_scaled_op`): its error is relative to its largest
+    is scaled into [-1, 1] first (`_scaled_ops`): its error is relative to its largest
     magnitude, which a clamp would cut but not its noise (seed 41 program 138: a 0.02 left of
     1e27s cancelling, clamped to 1e4, was any number in [-1e4, 1e4])."""
     real = "F32" if v.dtype == "C64" else v.dtype
