@@ -87,20 +87,20 @@ _FRONT_END = "executable-sources"
 
 
 def compile_in_child(module_op, flags, *, phase_dir: str | None = None,
-                     verify_each: bool = True, fixup=None) -> tuple[bytes, list]:
+                     verify_each: bool = True, fixups=()) -> tuple[bytes, list]:
     """(.vmfb bytes, []) from `iree-compile` run on `module_op` with `flags`, or (b"", the
     error diagnostics it printed) when it fails. Without `verify_each` (and no phase dump or
     report flag) in two children split at `_FRONT_END`, the same .vmfb as one run; where either
-    fails, one run verified pass by pass gives IREE's own diagnostics. With `fixup`, in two
-    children split where IREE's dispatches are configured, `fixup` rewriting the module
-    between them (runtime.compiler's _CONFIGURATION_FIXUPS)."""
+    fails, one run verified pass by pass gives IREE's own diagnostics. With `fixups`, (phase,
+    rewrite) pairs, in children split after each phase, its rewrite of the module between
+    them (runtime.compiler's _FIXUPS)."""
     with tempfile.TemporaryDirectory(prefix="shlo-child-") as work:
         source = os.path.join(work, "input.mlirbc")
         output = os.path.join(work, "out.vmfb")
         with open(source, "wb") as f:
             f.write(module_bytecode(module_op))
-        if fixup is not None:
-            return _compile_with_fixup(source, output, flags, fixup, phase_dir)
+        if fixups:
+            return _compile_with_fixups(source, output, flags, fixups, phase_dir)
         reports = any(flag.startswith(REPORT_FLAGS) for flag in flags)
         if not (verify_each or phase_dir or reports):
             front = os.path.join(work, "front.mlirbc")
@@ -128,25 +128,29 @@ def _vmfb_or_errors(done: subprocess.CompletedProcess, output: str,
     return b"", _diagnostics(done.stderr, done.returncode)
 
 
-# The phase after which IREE's dispatches are configured, and a fixup rewrites them.
+# The phases after which IREE's dispatches are configured (before codegen) and translated
+# (before their code is serialized), where fixups rewrite them.
 CONFIGURED = "executable-configurations"
+TRANSLATED = "executable-targets"
 
 
-def _compile_with_fixup(source: str, output: str, flags, fixup,
-                        phase_dir: str | None) -> tuple[bytes, list]:
-    configured = os.path.join(os.path.dirname(output), "configured.mlirbc")
+def _compile_with_fixups(source: str, output: str, flags, fixups,
+                         phase_dir: str | None) -> tuple[bytes, list]:
     dump = [f"--dump-compilation-phases-to={phase_dir}"] if phase_dir else []
-    done = _run([iree_compile(), source, *flags, *dump, f"--compile-to={CONFIGURED}",
-                 "--emit-mlir-bytecode", "-o", configured])
-    if done.returncode != 0 or not os.path.exists(configured):
-        return b"", _diagnostics(done.stderr, done.returncode)
-    with new_context() as ctx, open(configured, "rb") as f:
-        module = ir.Module.parse(f.read(), ctx)
-        fixup(module.operation)
-        with open(configured, "wb") as out:
-            out.write(module_bytecode(module.operation))
-    done = _run([iree_compile(), configured, *flags, *dump, f"--compile-from={CONFIGURED}",
-                 "-o", output])
+    start: list[str] = []
+    for phase, fixup in fixups:
+        stage = os.path.join(os.path.dirname(output), f"{phase}.mlirbc")
+        done = _run([iree_compile(), source, *flags, *dump, *start, f"--compile-to={phase}",
+                     "--emit-mlir-bytecode", "-o", stage])
+        if done.returncode != 0 or not os.path.exists(stage):
+            return b"", _diagnostics(done.stderr, done.returncode)
+        with new_context() as ctx, open(stage, "rb") as f:
+            module = ir.Module.parse(f.read(), ctx)
+            fixup(module.operation)
+            with open(stage, "wb") as out:
+                out.write(module_bytecode(module.operation))
+        source, start = stage, [f"--compile-from={phase}"]
+    done = _run([iree_compile(), source, *flags, *dump, *start, "-o", output])
     return _vmfb_or_errors(done, output, any(flag.startswith(REPORT_FLAGS) for flag in flags))
 
 

@@ -52,11 +52,12 @@ from ..pipelines.cpu_tuning import retry_with, tuned
 from ..pipelines.targets import Target, get_target
 from ..passes.pipeline import Pipeline, parse_pipeline
 from ..passes.targets.vulkan.unaligned_transfers import scalarize_unaligned_dispatches
+from ..passes.targets.vulkan.workgroup_barriers import fence_workgroup_memory
 from .abi import mark_read_only_inputs, mark_small_loops, one_thread
 from .boundary import prepare_boundary
 from .cache import CompileCache
-from .child_compile import (CONFIGURED, REPORT_FLAGS, compile_in_child, process_global_flags,
-                            unknown_flags)
+from .child_compile import (CONFIGURED, REPORT_FLAGS, TRANSLATED, compile_in_child,
+                            process_global_flags, unknown_flags)
 from .f64 import check_f64
 from .target_probe import probe_target
 
@@ -200,11 +201,10 @@ def cache_key(work: ir.Operation, target: Target) -> str:
     for `cpu` (this machine's CPU) that CPU's features, so that a cache shared between
     machines never hands out code for another CPU; the retry rules (an entry is stored
     under the key of the first attempt, whatever retry made it); and the rewrite of IREE's
-    configured dispatches (`_CONFIGURATION_FIXUPS`)."""
+    rewrites of IREE's own IR (`_FIXUPS`)."""
     host = ((f"host-cpu-features={','.join(sorted(cpu_tuning.host_cpu_features()))}",)
             if cpu_tuning.for_this_machine(target) else ())
-    fixup = _fixup_for(target)
-    fixups = (f"fixup={_source_digest(fixup)}",) if fixup else ()
+    fixups = tuple(f"fixup={_source_digest(fixup)}" for _, fixup in _fixups_for(target))
     return CompileCache.key(module_bytecode(work), target.name,
                             target.flags + host + fixups + (cpu_tuning.retries_fingerprint(),))
 
@@ -309,14 +309,14 @@ def compile_to_vmfb(module_op: ir.Operation, target: Target, *, original=None,
         invocation.import_module(module_op)
         by_phase = not verify_each and phase_dir is None
 
-        fixup = _fixup_for(target)
+        fixups = _fixups_for(target)
 
         def execute() -> bool:
             if by_phase:
-                return _execute_by_phase(lib, invocation, module_op, fixup)
-            if fixup is None:
+                return _execute_by_phase(lib, invocation, module_op, fixups)
+            if not fixups:
                 return invocation.execute()
-            return _execute_with_fixup(lib, invocation, module_op, fixup)
+            return _execute_with_fixups(lib, invocation, module_op, fixups)
         if target.demote_f64:
             with _captured_stderr() as printed:
                 ok = execute()
@@ -343,13 +343,16 @@ _PHASES = ("input", "abi", "preprocessing", "global-optimization", "dispatch-cre
            "stream", "executable-sources", "executable-configurations", "executable-targets",
            "hal", "vm", "end")
 _VERIFIED_EACH_PASS = frozenset({"executable-configurations", "executable-targets"})
-# target kind -> a rewrite of IREE's IR once its dispatches are configured, before codegen
-_CONFIGURATION_FIXUPS = {"vulkan": scalarize_unaligned_dispatches}
+# target kind -> rewrites of IREE's own IR, each after an IREE phase, in phase order: once its
+# dispatches are configured (before codegen), and once they are translated (before the
+# SPIR-V is serialized)
+_FIXUPS = {"vulkan": ((CONFIGURED, scalarize_unaligned_dispatches),
+                      (TRANSLATED, fence_workgroup_memory))}
 
 
-def _fixup_for(target: Target):
-    """The rewrite of IREE's configured dispatches for `target`'s kind, or None."""
-    return _CONFIGURATION_FIXUPS.get(target.kind.name)
+def _fixups_for(target: Target) -> tuple:
+    """The (phase, rewrite) pairs of IREE's IR for `target`'s kind (`_FIXUPS`)."""
+    return _FIXUPS.get(target.kind.name, ())
 
 
 class _FailedByPhase(CompileError):
@@ -365,19 +368,22 @@ def _run_phases(lib, invocation, start: str, end: str, verify_each: bool = True)
     return invocation.execute()
 
 
-def _execute_with_fixup(lib, invocation, module_op: ir.Operation, fixup) -> bool:
-    """IREE's pipeline in two runs, `fixup` rewriting IREE's IR after its dispatches are
-    configured (`_CONFIGURATION_FIXUPS`)."""
-    if not _run_phases(lib, invocation, "start", CONFIGURED):
-        return False
-    fixup(module_op)
-    return _run_phases(lib, invocation, CONFIGURED, "end")
+def _execute_with_fixups(lib, invocation, module_op: ir.Operation, fixups) -> bool:
+    """IREE's pipeline in runs that end where each of `fixups` (`_FIXUPS`) rewrites IREE's
+    IR."""
+    start = "start"
+    for phase, fixup in fixups:
+        if not _run_phases(lib, invocation, start, phase):
+            return False
+        fixup(module_op)
+        start = phase
+    return _run_phases(lib, invocation, start, "end")
 
 
-def _execute_by_phase(lib, invocation, module_op: ir.Operation, fixup=None) -> bool:
+def _execute_by_phase(lib, invocation, module_op: ir.Operation, fixups=()) -> bool:
     """IREE's pipeline one phase at a time (the same .vmfb as one run): the passes of
     `_VERIFIED_EACH_PASS` phases verified one by one, the module verified after each other phase
-    instead of after each of its passes; `fixup` after the dispatches are configured. False
+    instead of after each of its passes; each of `fixups` after its phase. False
     where a phase verified pass by pass fails (IREE's diagnostics are its own); `_FailedByPhase`
     where another fails."""
     start = "start"
@@ -393,8 +399,9 @@ def _execute_by_phase(lib, invocation, module_op: ir.Operation, fixup=None) -> b
             return False
         if not ok:
             raise _FailedByPhase(f"IREE failed in its {phase} phase, not verified pass by pass")
-        if phase == CONFIGURED and fixup is not None:
-            fixup(module_op)
+        for fixed_phase, fixup in fixups:
+            if phase == fixed_phase:
+                fixup(module_op)
         start = phase
     return True
 
@@ -407,7 +414,7 @@ def _compile_in_child(module_op: ir.Operation, target: Target, *, original, pipe
         phase_dir = tempfile.mkdtemp(prefix=".iree-phases-", dir=stages.directory)
     vmfb, errors = compile_in_child(module_op, target.flags, phase_dir=phase_dir,
                                     verify_each=verify_each,
-                                    fixup=_fixup_for(target))
+                                    fixups=_fixups_for(target))
     if phase_dir and stages is not None:
         stages.adopt_iree_phases(phase_dir)
     if errors:

@@ -1590,10 +1590,11 @@ def test_scatter_min_of_own_pad_cpu():
     assert replay("scatter_min_of_own_pad_cpu") is None
 
 
-@pytest.mark.xfail(strict=False, reason="open: an f16 conditional of a transpose of an s8 -> "
-                   "f16 convert (seed 71 program 453: NaN for -13 in 3 of 18 on vulkan, in 2 "
-                   "of 3 replays: a race)")
 def test_f16_conditional_of_transpose_vulkan():
+    """Seed 71 program 453: an f16 conditional of a transpose of an s8 -> f16 convert, NaN for
+    -13 in 3 of 18 on vulkan in 2 of 3 replays: IREE's dispatch read the convert back from
+    workgroup memory that other invocations wrote, with no barrier between (a race). The
+    vulkan target fences workgroup memory (passes/targets/vulkan/workgroup_barriers.py)."""
     from conftest import vulkan_or_skip
     vulkan_or_skip()
     assert replay("f16_conditional_of_transpose_vulkan") is None
@@ -1724,12 +1725,11 @@ def test_conditionals_sharing_a_capture(target):
     assert replay("conditionals_sharing_a_capture_cpu", target) is None
 
 
-@pytest.mark.xfail(strict=False, reason="open: an f64 convert of a transposed scatter-add, "
-                   "returned and doubled (seed 105 program 536): on vulkan the doubled result's "
-                   "scattered element is garbage (a subnormal) in about half of the first runs "
-                   "in a process, later runs right; IREE alone too; the f32 form was right in "
-                   "6 of 6 first runs: a race")
 def test_f64_transposed_scatter_read_twice_vulkan():
+    """Seed 105 program 536: an f64 convert of a transposed scatter-add, returned and doubled;
+    on vulkan the doubled result's scattered element was garbage (a subnormal) in about half
+    of the first runs in a process (IREE alone too): a race in workgroup memory with no
+    barrier, fenced by passes/targets/vulkan/workgroup_barriers.py."""
     from conftest import vulkan_or_skip
     vulkan_or_skip()
     assert replay("f64_transposed_scatter_read_twice_vulkan") is None
@@ -1745,12 +1745,11 @@ def test_f64_reduce_and_sliced_batch_norm_vulkan_hang():
                   worker=Worker(timeout_s=60)) is None
 
 
-@pytest.mark.xfail(strict=False, reason="open: expm1 of a bf16 convert of an i32 min "
-                   "reduce_window with base and window dilation (seed 126 program 7): on vulkan "
-                   "4 of 48 elements inf (the window's init) where 0 is right, in 4 of 11 "
-                   "replays, each the first call in its process; 1 of 24 later calls in one "
-                   "process; right on cpu: a race")
 def test_dilated_min_window_to_bf16_vulkan():
+    """Seed 126 program 7: expm1 of a bf16 convert of an i32 min reduce_window with base and
+    window dilation; on vulkan 4 of 48 elements were inf (the window's init) where 0 is
+    right, in 4 of 11 replays: the window was read from workgroup memory with no barrier
+    after other invocations wrote it, fenced by passes/targets/vulkan/workgroup_barriers.py."""
     from conftest import vulkan_or_skip
     vulkan_or_skip()
     assert replay("dilated_min_window_to_bf16_vulkan") is None
