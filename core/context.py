@@ -17,14 +17,31 @@ _home_sessions: dict[int, object] = {}   # id(context) -> the IREE Session that 
 _default: ir.Context | None = None
 
 
+# dialects of IREE's own IR that shlo reads (its fixups of IREE's SPIR-V) with no Python
+# module in the wheel and no builder module of shlo's: empty modules stand in
+_EMPTY_STAND_INS = "shlo._empty_dialect_modules"
+_EMPTY_DIALECT_MODULES = ("spirv",)
+
+
 def _stand_in_dialect_modules() -> None:
-    """The wheel has no Python module for the stablehlo and chlo dialects, and the bindings
-    retry that failed import each time they wrap an op of them (a filesystem search per op:
-    most of a pattern rewrite's time). shlo's builder modules of those names stand in; they
-    register no op classes, so ops stay generic OpViews."""
+    """The wheel has no Python module for the stablehlo, chlo and spirv dialects, and the
+    bindings retry that failed import each time they wrap an op of them (a filesystem search
+    per op: most of a pattern rewrite's time). shlo's builder modules of the first two names
+    stand in, and empty modules for the others; they register no op classes, so ops stay
+    generic OpViews."""
+    import sys
+    import types
+
     from iree.compiler._mlir_libs import _mlir
-    if "shlo.dialect" not in _mlir.globals.dialect_search_modules:
-        _mlir.globals.append_dialect_search_prefix("shlo.dialect")
+    if "shlo.dialect" in _mlir.globals.dialect_search_modules:
+        return
+    _mlir.globals.append_dialect_search_prefix("shlo.dialect")
+    package = types.ModuleType(_EMPTY_STAND_INS)
+    package.__path__ = []
+    sys.modules[_EMPTY_STAND_INS] = package
+    for name in _EMPTY_DIALECT_MODULES:
+        sys.modules[f"{_EMPTY_STAND_INS}.{name}"] = types.ModuleType(f"{_EMPTY_STAND_INS}.{name}")
+    _mlir.globals.append_dialect_search_prefix(_EMPTY_STAND_INS)
 
 
 _stand_in_dialect_modules()

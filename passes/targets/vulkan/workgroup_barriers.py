@@ -43,7 +43,7 @@ _ADDRESSES = ("spirv.AccessChain", "spirv.mlir.addressof", "spirv.PtrAccessChain
 @dataclasses.dataclass(frozen=True)
 class _Access:
     """A read or write of workgroup memory: the variable, the address in it (`_address`)."""
-    variable: str
+    variable: object
     address: object
     write: bool
 
@@ -80,14 +80,15 @@ def _defining_op(value: ir.Value) -> ir.Operation | None:
     return None if isinstance(owner, ir.Block) else owner.operation
 
 
-def _variable(pointer: ir.Value) -> str:
-    """The global variable a pointer points into."""
+def _variable(pointer: ir.Value) -> object:
+    """The global variable a pointer points into (its name), or the pointer where it is not
+    computed from one."""
     owner = _defining_op(pointer)
     while owner is not None and owner.name in _ADDRESSES:
         if owner.name == "spirv.mlir.addressof":
             return str(owner.attributes["variable"])
         owner = _defining_op(owner.operands[0])
-    return pointer.get_name()
+    return pointer
 
 
 _CONSTANT = "spirv.Constant"
@@ -100,7 +101,7 @@ def _address(value: ir.Value):
     if owner is not None and owner.name == "spirv.mlir.addressof":
         return (_CONSTANT, str(owner.attributes["variable"]))
     if owner is None or not _pure(owner):
-        return value.get_name()
+        return value
     if owner.name == _CONSTANT:
         return (_CONSTANT, str(owner.attributes["value"]))
     named = tuple(sorted((name, str(value)) for name, value in attributes(owner).items()))
