@@ -17,6 +17,8 @@ PASSES: dict[str, tuple[str, str]] = {
     "shlo-fence-sort-slices": ("shlo.passes.sort.fence_sort_slices", "FenceSortSlices"),
     "shlo-fence-unsigned-contractions": ("shlo.passes.element_types.fence_unsigned_contractions",
                                          "FenceUnsignedContractions"),
+    "shlo-signless-loop-carries": ("shlo.passes.element_types.signless_loop_carries",
+                                   "SignlessLoopCarries"),
     "shlo-fence-scalar-scatter-updates": ("shlo.passes.dispatch.fence_scalar_scatter_updates",
                                           "FenceScalarScatterUpdates"),
     "shlo-fence-gathered-slices": ("shlo.passes.dispatch.fence_gathered_slices",

@@ -80,6 +80,7 @@ DEFAULT_PASSES = [
     "shlo-merge-edge-pads",
     "shlo-barrier-returned-arguments",
     "shlo-barrier-constant-expressions",
+    "shlo-signless-loop-carries",
     "shlo-index-extents",
 ]
 # A target's own passes run just before this one: after the other rewrites, before the final
