@@ -152,6 +152,22 @@ def test_no_barrier_without_a_race():
     assert _fenced(_if(WRITE) + "\n      " + BARRIER + "\n      " + _if(READ_REVERSED))[0] == 0
 
 
+def test_redundant_invocations_are_left_alone():
+    """A workgroup of [8, 1, 2] whose code reads the first local index only (IREE's
+    convolutions): its two invocations per element update the same workgroup memory, right only
+    in lockstep; with a barrier lavapipe ran them one after the other and sums doubled (6
+    convolution tests on vulkan). No barrier goes there; [8, 1, 1] is fenced."""
+    body = _if(WRITE) + "\n      " + _if(READ_REVERSED)
+    for size, barriers in (("8, 1, 2", 0), ("8, 1, 1", 1)):
+        text = _module(body).replace(
+            'spirv.func @dispatch() "None" {',
+            f'spirv.func @dispatch() "None" attributes {{gpu.known_block_size = '
+            f'array<i32: {size}>}} {{')
+        with context() as ctx:
+            module = ir.Module.parse(text, ctx)
+            assert fence_workgroup_memory(module.operation) == barriers, size
+
+
 def test_race_inside_a_loop_is_a_compile_error():
     """A loop whose body writes one element and reads another: no barrier can go there (its
     trips may differ between invocations), so the compile fails, naming the dispatch."""

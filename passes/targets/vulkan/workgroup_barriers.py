@@ -248,13 +248,39 @@ def _has_race_inside_loop(loop: ir.Operation) -> bool:
     return _races(accesses, accesses)
 
 
+def _redundant_invocations(func: ir.Operation) -> bool:
+    """Whether the workgroup has more than one invocation along a dimension whose local
+    invocation index the code never reads: those invocations all update the same elements
+    (IREE's convolutions, a workgroup of [4, 1, 2] reading the first index only), right only
+    while they run in lockstep, and a barrier makes lavapipe run them one after another (their
+    sums came out doubled). Such a function is left as IREE made it."""
+    if "gpu.known_block_size" not in func.attributes:
+        return False
+    sizes = list(ir.DenseI32ArrayAttr(func.attributes["gpu.known_block_size"]))
+    local_ids = {f"@{ir.StringAttr(g.attributes['sym_name']).value}"
+                 for g in nested_ops(func.parent, "spirv.GlobalVariable")
+                 if "built_in" in g.attributes
+                 and ir.StringAttr(g.attributes["built_in"]).value == "LocalInvocationId"}
+    read = set()
+    for load in nested_ops(func, "spirv.Load"):
+        if _variable(load.operands[0]) not in local_ids:
+            continue
+        for use in load.results[0].uses:
+            reader = use.owner.operation
+            if reader.name != "spirv.CompositeExtract":
+                return False            # the whole index read: no dimension left out
+            read.add(ir.ArrayAttr(reader.attributes["indices"])[0].value)
+    return any(size > 1 and dimension not in read for dimension, size in enumerate(sizes))
+
+
 def fence_workgroup_memory(module_op: ir.Operation) -> int:
     """Put a barrier between every write and later access of workgroup memory, in every
     SPIR-V function of the module; how many barriers."""
     fenced = 0
     for func in nested_ops(module_op, "spirv.func"):
         if not any("Workgroup>" in str(g.attributes["type"])
-                   for g in nested_ops(func.parent, "spirv.GlobalVariable")):
+                   for g in nested_ops(func.parent, "spirv.GlobalVariable")) \
+                or _redundant_invocations(func):
             continue
         try:
             blocks = list(func.regions[0].blocks)
