@@ -63,6 +63,12 @@ def nested_ops(op: ir.Operation, prefix: str = "") -> list[ir.Operation]:
     return found
 
 
+def defining_op(value: ir.Value) -> ir.Operation | None:
+    """The op whose result `value` is, or None for a block argument."""
+    owner = value.owner
+    return None if isinstance(owner, ir.Block) else owner.operation
+
+
 def is_inside(op: ir.Operation, ancestor: ir.Operation) -> bool:
     """Whether `op` is `ancestor` or nested in one of its regions."""
     while op is not None:

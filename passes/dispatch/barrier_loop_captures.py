@@ -20,15 +20,10 @@ import dataclasses
 from iree.compiler import ir
 
 from ..lib import builders as extras
-from ..base import Pass, is_inside, nested_ops
+from ..base import Pass, defining_op, is_inside, nested_ops
 
 # Producers IREE folds or treats as free: a barrier would only stop that.
 _FREE = frozenset({"stablehlo.constant", "arith.constant"})
-
-
-def _defining_op(value: ir.Value) -> ir.Operation | None:
-    owner = value.owner
-    return None if isinstance(owner, ir.Block) else owner.operation
 
 
 def captures(holder: ir.Operation) -> list[ir.Value]:
@@ -40,7 +35,7 @@ def captures(holder: ir.Operation) -> list[ir.Value]:
         if o.operation == holder:
             return ir.WalkResult.ADVANCE
         for v in o.operands:
-            producer = _defining_op(v)
+            producer = defining_op(v)
             if (producer is None or producer.name in _FREE or is_inside(producer, holder)
                     or v in found):
                 continue

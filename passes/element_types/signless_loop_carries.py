@@ -18,17 +18,17 @@ from iree.compiler import ir
 
 from shlo.dialect import stablehlo
 from ..base import Pass, nested_ops
+from ..lib.expr import with_element
 
 
 def _signless(t: ir.Type) -> ir.Type | None:
     """The signless twin of an unsigned integer ranked tensor type, else None."""
     if not isinstance(t.maybe_downcast(), ir.RankedTensorType):
         return None
-    shaped = ir.RankedTensorType(t)
-    element = shaped.element_type.maybe_downcast()
+    element = ir.RankedTensorType(t).element_type.maybe_downcast()
     if not (isinstance(element, ir.IntegerType) and element.is_unsigned):
         return None
-    return ir.RankedTensorType.get(shaped.shape, ir.IntegerType.get_signless(element.width))
+    return with_element(t, ir.IntegerType.get_signless(element.width))
 
 
 def _scattered_carries(loop: ir.Operation) -> list[int]:
@@ -57,7 +57,7 @@ def _carry_signless(loop: ir.Operation, place: int) -> None:
         argument.set_type(signless)
         with ir.InsertionPoint.at_block_begin(block), loop.location:
             unsigned_argument = _bitcast(argument, unsigned)
-        _replace_uses(argument, unsigned_argument)
+        argument.replace_all_uses_except(unsigned_argument, unsigned_argument.owner.operation)
     terminator = list(loop.regions[1].blocks[0].operations)[-1]
     with ir.InsertionPoint(terminator), loop.location:
         terminator.operands[place] = _bitcast(terminator.operands[place], signless)
@@ -65,15 +65,7 @@ def _carry_signless(loop: ir.Operation, place: int) -> None:
     result.set_type(signless)
     with ir.InsertionPoint.after(loop), loop.location:
         unsigned_result = _bitcast(result, unsigned)
-    _replace_uses(result, unsigned_result)
-
-
-def _replace_uses(old: ir.Value, new: ir.Value) -> None:
-    """Make every reader of `old` but `new`'s own bitcast read `new`."""
-    for use in list(old.uses):
-        reader = use.owner.operation
-        if reader != new.owner.operation:
-            reader.operands[use.operand_number] = new
+    result.replace_all_uses_except(unsigned_result, unsigned_result.owner.operation)
 
 
 @dataclasses.dataclass

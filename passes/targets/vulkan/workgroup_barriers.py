@@ -21,7 +21,7 @@ import dataclasses
 from iree.compiler import ir
 
 from ....errors import CompileError
-from ...base import nested_ops
+from ...base import defining_op, nested_ops
 from ...lib.expr import attributes
 
 BARRIER = "spirv.ControlBarrier"
@@ -75,19 +75,14 @@ def _accesses(op: ir.Operation) -> frozenset:
     return frozenset(found)
 
 
-def _defining_op(value: ir.Value) -> ir.Operation | None:
-    owner = value.owner
-    return None if isinstance(owner, ir.Block) else owner.operation
-
-
 def _variable(pointer: ir.Value) -> object:
     """The global variable a pointer points into (its name), or the pointer where it is not
     computed from one."""
-    owner = _defining_op(pointer)
+    owner = defining_op(pointer)
     while owner is not None and owner.name in _ADDRESSES:
         if owner.name == "spirv.mlir.addressof":
             return str(owner.attributes["variable"])
-        owner = _defining_op(owner.operands[0])
+        owner = defining_op(owner.operands[0])
     return pointer
 
 
@@ -97,7 +92,7 @@ _CONSTANT = "spirv.Constant"
 def _address(value: ir.Value):
     """A key equal for two pointers that pure ops compute alike from the same values (IREE
     recomputes an invocation's index in each loop nest)."""
-    owner = _defining_op(value)
+    owner = defining_op(value)
     if owner is not None and owner.name == "spirv.mlir.addressof":
         return (_CONSTANT, str(owner.attributes["variable"]))
     if owner is None or not _pure(owner):
