@@ -42,6 +42,8 @@ PASSES: dict[str, tuple[str, str]] = {
     "shlo-insert-shape-checks": ("shlo.passes.shapes.insert_shape_checks", "InsertShapeChecks"),
     "shlo-expand-dynamic-ops": ("shlo.passes.shapes.expand_dynamic_ops", "ExpandDynamicOps"),
     "shlo-index-extents": ("shlo.passes.shapes.index_extents", "IndexExtents"),
+    "shlo-reshape-unit-broadcasts": ("shlo.passes.shapes.reshape_unit_broadcasts",
+                                     "ReshapeUnitBroadcasts"),
     "shlo-expand-f64-math": ("shlo.passes.numerics.expand_f64_math", "ExpandF64Math"),
     "shlo-accurate-math": ("shlo.passes.numerics.accurate_math", "AccurateMath"),
     "shlo-expand-linalg": ("shlo.passes.expand.expand_linalg", "ExpandLinalg"),
@@ -139,6 +141,8 @@ PASSES: dict[str, tuple[str, str]] = {
                                  "ConvertNarrowIota"),
     "shlo-barrier-returned-arguments": ("shlo.passes.expand.barrier_returned_arguments",
                                         "BarrierReturnedArguments"),
+    "shlo-copy-updated-operands": (
+        "shlo.passes.dispatch.copy_updated_operands", "CopyUpdatedOperands"),
     "shlo-barrier-constant-expressions": (
         "shlo.passes.dispatch.barrier_constant_expressions",
         "BarrierConstantExpressions"),

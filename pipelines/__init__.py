@@ -79,8 +79,10 @@ DEFAULT_PASSES = [
     "shlo-read-barrier-results",
     "shlo-merge-edge-pads",
     "shlo-barrier-returned-arguments",
+    "shlo-copy-updated-operands",
     "shlo-barrier-constant-expressions",
     "shlo-signless-loop-carries",
+    "shlo-reshape-unit-broadcasts",
     "shlo-index-extents",
 ]
 # A target's own passes run just before this one: after the other rewrites, before the final

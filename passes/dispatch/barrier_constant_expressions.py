@@ -1,4 +1,4 @@
-"""shlo-barrier-constant-expressions: values computed from constants alone, in the two forms IREE
+"""shlo-barrier-constant-expressions: values computed from constants alone, in the forms IREE
 computes wrongly, made to depend on a value read through a `stablehlo.optimization_barrier`.
 
 - A complex scalar op (results of at most one element) whose operands are all constants
@@ -7,14 +7,15 @@ computes wrongly, made to depend on a value read through a `stablehlo.optimizati
   the first result: `z.sum(), z.prod()` of complex64 on vulkan started the product from
   (0, 0), silently; scalars of other sizes failed to compile or to run (fuzz seed 117
   program 325). Real scalars IREE folds (fencing or folding them here broke other programs).
-- A computed value of constants alone (`passes.base.from_constants`, not a constant) larger
-  than IREE hoists (HOISTED_BYTES) that a dynamic_update_slice, scatter or sort updates in
-  place and another op reads is selected by a run-time `true` (a constant through a barrier)
-  over zeros, and every reader reads the selection. IREE returned `a = 2 * iota` of 512K
-  elements updated, and its update as zeros, for `return a, dynamic_update_slice(a, x, i)`,
-  on cpu and vulkan. (Reading the value itself through a barrier made IREE scatter into a
-  hoisted global instead: a max-pool gradient wrong from the second call, seed 145 program
-  267.)
+- (A computed value of constants alone that an op updates in place and another op reads is
+  shlo-copy-updated-operands': IREE returned `a = 2 * iota` of 512K updated, and its update as
+  zeros, for `return a, dynamic_update_slice(a, x, i)`.)
+- With `loops=true` (the Vulkan target), a while loop of constants alone (its operands and
+  every value its regions read from outside) carries its largest value selected by a
+  run-time `true` (`copy_updated_operands.selected_at_run_time`). IREE hoisted such a loop into a module initializer whose stream timepoints
+  never settled: "maximum iteration count exceeded in fixed point pipeline" for
+  `jnp.zeros(131584).at[::2].add(1)`, whose scatter shlo-split-long-reduce cut into a loop
+  of chunks (fuzz seed 99 program 13); cpu compiled it.
 
 IREE clones a dispatch that reads no buffer where it needs a copy of its result, and the
 clones come out wrong (docs/iree_gaps.md#shlo-barrier-constant-expressions). With a barrier's
@@ -30,19 +31,12 @@ import math
 
 from iree.compiler import ir
 
-from shlo.dialect import stablehlo
-from ..base import Pass, from_constants, nested_ops, on_constants
+from ..base import Pass, defining_op, from_constants, is_inside, nested_ops, on_constants
+from .copy_updated_operands import function_body_op, run_time_true, selected_at_run_time
 from ..lib import builders as extras
-from ..lib.expr import bit_width, element_of, is_complex
+from ..lib.expr import element_of, is_complex
 
 BARRIER = "stablehlo.optimization_barrier"
-# op -> the operands it updates in place
-IN_PLACE = {"stablehlo.dynamic_update_slice": lambda op: [op.operands[0]],
-            "stablehlo.scatter": lambda op: list(op.operands[:len(op.results)]),
-            "stablehlo.sort": lambda op: list(op.operands)}
-# IREE hoists a value of constants up to this size into a global (its const-expr hoisting
-# threshold, 1 MiB) and copies it right
-HOISTED_BYTES = 1 << 20
 
 
 def _is_scalar(t: ir.Type) -> bool:
@@ -60,85 +54,66 @@ def _scalar_of_constants(op: ir.Operation) -> bool:
         _is_scalar(op.results[0].type) and is_complex(element_of(op.results[0]))
 
 
-def _in_function_body(op: ir.Operation) -> ir.Operation:
-    """The op of the function's body that holds `op` (or is it)."""
-    while op.parent is not None and op.parent.name != "func.func":
-        op = op.parent
-    return op
-
-
 def _read_constants_through_barrier(op: ir.Operation) -> None:
-    with ir.InsertionPoint(_in_function_body(op)), op.location:
+    with ir.InsertionPoint(function_body_op(op)), op.location:
         copies = [v.owner.operation.clone().results[0] for v in op.operands]
         fenced = extras.optimization_barrier(copies)
     for i, value in enumerate(fenced):
         op.operands[i] = value
 
 
-def _computed(value: ir.Value) -> bool:
-    """Whether an op other than a constant computes `value`, of more than HOISTED_BYTES (IREE
-    copies a constant right: a chlo.scan's outputs came back mixed when constants were
-    included)."""
-    t = value.type.maybe_downcast()
-    if not (isinstance(value, ir.OpResult) and value.owner.name != "stablehlo.constant"
-            and isinstance(t, ir.RankedTensorType) and t.has_static_shape):
-        return False
-    element = t.element_type
-    bits = 2 * bit_width(ir.ComplexType(element).element_type) if is_complex(element) \
-        else bit_width(element)
-    return math.prod(t.shape) * max(bits, 8) // 8 > HOISTED_BYTES
-
-
-def _read_elsewhere(value: ir.Value, update: ir.Operation) -> bool:
-    """Whether an op other than `update` reads `value`, which `update` reads once."""
-    readers = [use.owner.operation for use in value.uses]
-    return readers.count(update) == 1 and len(readers) > 1
-
-
-def _updated_values_of_constants(root: ir.Operation) -> list[ir.Value]:
+def _outside_reads(loop: ir.Operation) -> list[ir.Value] | None:
+    """The values defined outside `loop` that its regions read; None where one is a block
+    argument (a function's argument: no constant)."""
     found: list[ir.Value] = []
-    for op in nested_ops(root):
-        if op.name in IN_PLACE:
-            op = op.operation
-            for value in IN_PLACE[op.name](op):
-                if value not in found and _read_elsewhere(value, op) and _computed(value) \
-                        and from_constants([value]):
-                    found.append(value)
-    return found
+    arguments: list[ir.Value] = []
+
+    def visit(o):
+        for v in o.operands:
+            producer = defining_op(v)
+            if producer is None and not is_inside(ir.BlockArgument(v).owner.owner, loop):
+                arguments.append(v)
+            elif producer is not None and not is_inside(producer, loop):
+                found.append(v)
+        return ir.WalkResult.ADVANCE
+    for region in loop.regions:
+        for block in region.blocks:
+            for o in block.operations:
+                o.walk(visit)
+    return None if arguments else found
 
 
-def _computed_at_run_time(value: ir.Value, true: ir.Value) -> None:
-    """Every reader of `value` reads select(`true`, value, zeros) instead."""
-    readers = [(use.owner, use.operand_number) for use in value.uses]
-    t = ir.RankedTensorType(value.type)
-    with ir.InsertionPoint.after(value.owner), value.owner.location:
-        zeros = stablehlo.constant(0j if is_complex(t.element_type) else 0, result_type=t)
-        trues = stablehlo.broadcast_in_dim(     # (a scalar one selects a buffer on the host)
-            true, broadcast_dimensions=[],
-            result_type=ir.RankedTensorType.get(t.shape, ir.IntegerType.get_signless(1)))
-        chosen = stablehlo.select(trues, value, zeros)
-    for reader, index in readers:
-        reader.operands[index] = chosen
+def _loop_of_constants(loop: ir.Operation) -> bool:
+    """Whether `loop` (a stablehlo.while) computes from constants alone."""
+    reads = _outside_reads(loop)
+    return reads is not None and from_constants([*loop.operands, *reads], regions=True)
+
+
+def _largest_carried(loop: ir.Operation) -> int | None:
+    """The place of the loop's largest carried tensor (None: no static tensor)."""
+    sizes = {i: math.prod(t.shape) for i, t in
+             ((i, v.type.maybe_downcast()) for i, v in enumerate(loop.operands))
+             if isinstance(t, ir.RankedTensorType) and t.has_static_shape}
+    return max(sizes, key=sizes.__getitem__) if sizes else None
 
 
 @dataclasses.dataclass
 class BarrierConstantExpressions(Pass):
-    """Read the constants of complex scalars of constants through barriers; select updated
-    values of constants by a run-time `true`."""
+    """Read the constants of complex scalars of constants through barriers; with loops=true,
+    select a value each loop of constants carries by a run-time `true`."""
 
     NAME = "shlo-barrier-constant-expressions"
+    loops: bool = False         # loops of constants carry a value selected at run time
 
     def run(self, op: ir.Operation) -> None:
         for found in [o.operation for o in nested_ops(op) if _scalar_of_constants(o.operation)]:
             _read_constants_through_barrier(found)
-        true: dict = {}         # function body op -> its run-time true
-        for value in _updated_values_of_constants(op):
-            body = _in_function_body(value.owner.operation)
-            function = body.parent
-            if function not in true:
-                first = function.regions[0].blocks[0].operations[0]
-                with ir.InsertionPoint(first), value.owner.location:
-                    constant = stablehlo.constant(True, result_type=ir.RankedTensorType.get(
-                        [], ir.IntegerType.get_signless(1)))
-                    true[function] = extras.optimization_barrier([constant])[0]
-            _computed_at_run_time(value, true[function])
+        if not self.loops:
+            return
+        trues: dict = {}
+        for loop in [o.operation for o in nested_ops(op, "stablehlo.while")]:
+            place = _largest_carried(loop) if _loop_of_constants(loop) else None
+            if place is not None:
+                true = run_time_true(loop, trues)
+                with ir.InsertionPoint(loop), loop.location:
+                    loop.operands[place] = selected_at_run_time(loop.operands[place], true)

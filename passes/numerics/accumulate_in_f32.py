@@ -15,6 +15,9 @@ rounds each op of its body, as XLA and the reference interpreter do (widened, f1
 cumlogsumexp came out 4 ulps from both, beyond StableHLO's testdata tolerance of 3). A
 dot_general with an explicit `algorithm` stays too (shlo-legalize-dot-algorithm honours it). `reduce` needs no rewrite:
 IREE's CPU code accumulates it in f32 already (the same values as XLA's).
+
+A dot_general that contracts nothing (each result one product) takes operands of its result's
+type: IREE's input conversion miscompiled one of narrower operands (`_one_product_in_result_type`).
 """
 from __future__ import annotations
 
@@ -25,7 +28,8 @@ from iree.compiler import ir
 from shlo.dialect import stablehlo
 from shlo.dialect.rebuild import arguments
 from ..lib import builders as extras
-from ..lib.expr import Num, attributes, clone_retyped, element_of, is_narrow_float, with_element
+from ..lib.expr import (Num, attributes, bit_width, clone_retyped, element_of, is_float,
+                        is_narrow_float, with_element)
 from ..op_rules import RulesPass
 
 # body ops that pick one of their operands: exact in every float type
@@ -45,18 +49,54 @@ def _grouped(op: ir.Operation) -> bool:
         ("feature_group_count", "batch_group_count") if k in op.attributes)
 
 
+def _contracts_nothing(op: ir.Operation) -> bool:
+    """Whether `op` is a dot_general whose every result is one product (no contraction)."""
+    return op.name == "stablehlo.dot_general" and not arguments(op)[1].get(
+        "lhs_contracting_dimensions")
+
+
+def _widened_to(value: ir.Value, element: ir.Type) -> ir.Value:
+    """`value` converted to `element` where its elements are narrower numbers of that kind."""
+    own = element_of(value)
+    same_kind = (is_float(own) and is_float(element)) or (
+        isinstance(own, ir.IntegerType) and isinstance(element, ir.IntegerType))
+    return Num(value).to(element).value if same_kind and bit_width(own) < bit_width(element) \
+        else value
+
+
+def _one_product_in_result_type(op: ir.Operation):
+    """A dot_general that contracts nothing, of operands narrower than its result (jax's
+    preferred_element_type): the same op of operands converted to the result's type. IREE
+    rewrote such a product into a multiply of ill-typed operands when an operand's reshape
+    had another reader ('failed to legalize operation stablehlo.multiply', cpu and vulkan;
+    fuzz seed 165 program 166). Widening is exact: the values are the same."""
+    if not _contracts_nothing(op):
+        return None
+    element = element_of(op.results[0])
+    operands = [_widened_to(v, element) for v in op.operands]
+    if all(new == old for new, old in zip(operands, op.operands)):
+        return None
+    return [ir.Operation.create(op.name, results=[op.results[0].type], operands=operands,
+                                attributes=attributes(op)).result]
+
+
 def _product_in_f32(op: ir.Operation):
     """A dot_general or convolution with a narrow float result: the same op with an f32
     result, converted. A grouped convolution takes f32 operands, each behind a fusion barrier
     (IREE fails to compile an f16 one with an f32 result on Vulkan, and computes f16 -> f32
     converts fused into a grouped one wrongly there; docs/iree_gaps.md#shlo-accumulate-in-f32);
+    a dot_general that contracts nothing takes f32 operands (`_one_product_in_result_type`);
     products of narrow floats are exact in f32, so the values are the same."""
     result = op.results[0]
-    if not is_narrow_float(element_of(result)) or "algorithm" in op.attributes:
+    if "algorithm" in op.attributes:
         return None
+    if not is_narrow_float(element_of(result)):
+        return _one_product_in_result_type(op)
     operands = list(op.operands)
     if _grouped(op) and all(is_narrow_float(element_of(v)) for v in operands):
         operands = extras.fence([Num(v).to("f32").value for v in operands])
+    elif _contracts_nothing(op):
+        operands = [_widened_to(v, ir.F32Type.get()) for v in operands]
     wide = ir.Operation.create(op.name, results=[with_element(result.type, ir.F32Type.get())],
                                operands=operands, attributes=attributes(op)).result
     return [Num(wide).to(element_of(result)).value]

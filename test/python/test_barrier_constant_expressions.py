@@ -128,3 +128,23 @@ def test_jax_arange_returned_and_updated(target):
         got = [np.asarray(r) for r in fn(x, np.int32(10), idx)]
         for k, (g, want) in enumerate(zip(got, (a, ua, b, ub, c, uc))):
             np.testing.assert_array_equal(g, want, err_msg=f"call {call} result {k}")
+
+
+@pytest.mark.parametrize("n", [131584, 262144 + 4096 * 3])
+@pytest.mark.parametrize("target", ["cpu", "vulkan"])
+def test_constant_scatter_cut_into_a_loop(target, n):
+    """`zeros(n).at[::2].add(1)`: on vulkan shlo-split-long-reduce cuts the scatter of n / 2
+    updates into a loop of chunks and a rest, a loop of constants alone, which IREE hoisted
+    into an initializer that never compiled ('maximum iteration count exceeded in fixed point
+    pipeline'); with loops=true its carried value is selected at run time. Two calls."""
+    _target(target)
+
+    def f(x):
+        z = jnp.zeros((n,), jnp.int32).at[jnp.arange(0, n, 2)].add(jnp.arange(n // 2) % 7)
+        return z + x
+    fn = shlo.jax.jit(f, target=target)
+    x = np.arange(n, dtype=np.int32)
+    want = x.copy()
+    want[::2] += np.arange(n // 2, dtype=np.int32) % 7
+    for call in range(2):
+        np.testing.assert_array_equal(np.asarray(fn(x)), want, err_msg=f"call {call}")

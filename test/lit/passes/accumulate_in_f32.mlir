@@ -66,3 +66,26 @@ func.func @grouped(%x: tensor<2x8x6x6xf16>, %w: tensor<8x2x3x3xf16>) -> tensor<2
   %r = stablehlo.convolution(%x, %w) dim_numbers = [b, f, 0, 1]x[o, i, 0, 1]->[b, f, 0, 1], window = {pad = [[1, 1], [1, 1]]} {batch_group_count = 1 : i64, feature_group_count = 4 : i64} : (tensor<2x8x6x6xf16>, tensor<8x2x3x3xf16>) -> tensor<2x8x6x6xf16>
   return %r : tensor<2x8x6x6xf16>
 }
+
+// A dot_general that contracts nothing takes operands of its result's type: bf16 into f32
+// (jax's preferred_element_type), and a bf16 result computed in f32 of f32 operands.
+// CHECK-LABEL: func.func @one_product
+// CHECK-DAG:     %[[S:.*]] = stablehlo.convert %arg0 : (tensor<bf16>) -> tensor<f32>
+// CHECK-DAG:     %[[C:.*]] = stablehlo.convert %arg1 : (tensor<5x1xbf16>) -> tensor<5x1xf32>
+// CHECK:         stablehlo.dot_general %[[S]], %[[C]], contracting_dims = [] x [] : (tensor<f32>, tensor<5x1xf32>) -> tensor<5x1xf32>
+// CHECK:         %[[W:.*]] = stablehlo.dot_general %{{.*}}, %{{.*}}, contracting_dims = [] x [] : (tensor<f32>, tensor<5x1xf32>) -> tensor<5x1xf32>
+// CHECK:         stablehlo.convert %[[W]] : (tensor<5x1xf32>) -> tensor<5x1xbf16>
+func.func @one_product(%s: tensor<bf16>, %x: tensor<5x1xbf16>) -> (tensor<5x1xf32>, tensor<5x1xbf16>) {
+  %p = stablehlo.dot_general %s, %x, contracting_dims = [] x [] : (tensor<bf16>, tensor<5x1xbf16>) -> tensor<5x1xf32>
+  %q = stablehlo.dot_general %s, %x, contracting_dims = [] x [] : (tensor<bf16>, tensor<5x1xbf16>) -> tensor<5x1xbf16>
+  return %p, %q : tensor<5x1xf32>, tensor<5x1xbf16>
+}
+
+// A contraction of mixed types stays as it is.
+// CHECK-LABEL: func.func @contraction
+// CHECK-NOT:     stablehlo.convert
+// CHECK:         stablehlo.dot_general %arg0, %arg1, contracting_dims = [1] x [0] : (tensor<4x8xbf16>, tensor<8x3xbf16>) -> tensor<4x3xf32>
+func.func @contraction(%a: tensor<4x8xbf16>, %b: tensor<8x3xbf16>) -> tensor<4x3xf32> {
+  %p = stablehlo.dot_general %a, %b, contracting_dims = [1] x [0] : (tensor<4x8xbf16>, tensor<8x3xbf16>) -> tensor<4x3xf32>
+  return %p : tensor<4x3xf32>
+}

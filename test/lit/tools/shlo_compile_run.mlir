@@ -30,8 +30,10 @@
 // STAGES-NEXT: {{[0-9]+}}-shlo-read-barrier-results.mlir
 // STAGES-NEXT: {{[0-9]+}}-shlo-merge-edge-pads.mlir
 // STAGES-NEXT: {{[0-9]+}}-shlo-barrier-returned-arguments.mlir
+// STAGES-NEXT: {{[0-9]+}}-shlo-copy-updated-operands.mlir
 // STAGES-NEXT: {{[0-9]+}}-shlo-barrier-constant-expressions.mlir
 // STAGES-NEXT: {{[0-9]+}}-shlo-signless-loop-carries.mlir
+// STAGES-NEXT: {{[0-9]+}}-shlo-reshape-unit-broadcasts.mlir
 // STAGES-NEXT: {{[0-9]+}}-shlo-index-extents.mlir
 // STAGES-NEXT: {{[0-9]+}}-boundary.mlir
 // STAGES-NEXT: {{[0-9]+}}-iree-input.mlir
