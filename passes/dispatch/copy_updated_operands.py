@@ -68,9 +68,11 @@ def selected_at_run_time(value: ir.Value, true: ir.Value) -> ir.Value:
 
 def _in_block_of(op: ir.Operation, block: ir.Block) -> ir.Operation | None:
     """The op of `block` that is `op` or holds it (None: `op` is not inside `block`)."""
-    while op is not None and op.block != block:
+    while op is not None and op.parent is not None:      # (a module op has no block)
+        if op.block == block:
+            return op
         op = op.parent
-    return op
+    return None
 
 
 def _inputs_of(update: ir.Operation, budget: int = 4096) -> set | None:

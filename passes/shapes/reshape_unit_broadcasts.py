@@ -6,9 +6,10 @@ conversion, on ops whose operands it has already converted; `x = gather(t, i)` o
 (IREE's torch_index_select and a reshape), read by `abs(x)` and by `abs(broadcast_in_dim(x))`
 (jax's `abs(x[None])`), came out as an abs of the gather's [N, 1] result typed [N], and the
 compile failed ("failed to legalize unresolved materialization", cpu and vulkan; fuzz seed 165
-program 132). The same program with a reshape compiles (docs/iree_gaps.md#shlo-reshape-unit-
-broadcasts). A reshape that adds unit dimensions is a view to IREE; the broadcast was a copy.
-It runs at the end of the pipeline: earlier passes match broadcasts.
+program 132). The same program with a reshape compiles
+(docs/iree_gaps.md#shlo-reshape-unit-broadcasts). A reshape that adds unit dimensions is a
+view to IREE; the broadcast was a copy. It runs at the end of the pipeline: earlier passes
+match broadcasts.
 """
 from __future__ import annotations
 
