@@ -10,7 +10,8 @@ results are read through a `stablehlo.optimization_barrier`:
   committed" in hal.device.queue.dealloca on cpu, "has no staged Vulkan backing" on vulkan, in
   30-100 % of runs). Read by a barrier, the results are not deallocated. By default (in the
   default pipeline) the pass fences the loops whose results may be their operands: loops not
-  counted from a constant start to a larger constant bound (lib.loops.trip_count),
+  counted from a constant start to a larger constant bound (lib.loops.Counter.runs, any
+  step: shlo-lower-sort's loops step by their unrolled count),
   and loops whose body returns a carried value in another one's place. Counted loops (jax's
   scan and fori_loop) stay as they are. A fenced loop's result whose operand something else
   reads is also kept alive to the end of its block (`_keep_alive`): after zero trips it is
@@ -39,7 +40,7 @@ from iree.compiler import ir
 
 from ..lib import builders as extras
 from ..base import Pass, nested_ops
-from ..lib.loops import trip_count
+from ..lib.loops import counter
 
 
 def _static_tensor(value: ir.Value) -> bool:
@@ -58,10 +59,10 @@ def _maybe_empty(loop: ir.Operation) -> bool:
     """Whether a result may be one of the loop's operands: zero trips are possible, or the
     body returns one of its arguments in another argument's place (IREE hoists one returned
     in its own place out of the loop)."""
-    trips = trip_count(loop)
+    found = counter(loop)
     body = loop.regions[1].blocks[0]
     returned = list(body.operations)[-1].operands
-    return trips is None or trips < 1 or any(
+    return found is None or not found.runs or any(
         isinstance(r.owner, ir.Block) and r.owner == body and r.arg_number != place
         for place, r in enumerate(returned))
 

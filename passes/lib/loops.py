@@ -54,6 +54,13 @@ class Counter:
         return self.bound - self.start
 
     @property
+    def runs(self) -> bool:
+        """Whether the first trip certainly runs: the condition is `i < N` alone, from a
+        constant start below a constant N (any step)."""
+        return self.alone and self.start is not None and self.bound is not None and \
+            self.start < self.bound
+
+    @property
     def range(self) -> tuple[int, int] | None:
         """[low, high] of the counter inside the body: it counts up by a constant k >= 0 with
         no wrap-around (N + k fits its type) from a constant start to a constant N, signed."""

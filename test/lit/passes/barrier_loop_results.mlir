@@ -132,3 +132,37 @@ func.func @counted(%x: tensor<4xf32>, %m: tensor<4xf32>) -> tensor<4xf32> {
   %d = stablehlo.subtract %r#1, %x : tensor<4xf32>
   return %d : tensor<4xf32>
 }
+
+// A loop that counts by 7 from 0 to 21 (shlo-lower-sort's merge steps, unrolled) runs its
+// first trip: its results are not its operands, so the default leaves it alone; one that may
+// run no trip (from 21 up to a bound of 21) goes through a barrier.
+// DEFAULT-LABEL: func.func @counted_by_seven
+// DEFAULT:         %[[L:.*]]:2 = stablehlo.while
+// DEFAULT-NOT:     stablehlo.optimization_barrier
+// DEFAULT:         %[[E:.*]]:2 = stablehlo.while
+// DEFAULT:         stablehlo.optimization_barrier %[[E]]#0, %[[E]]#1
+func.func @counted_by_seven(%x: tensor<64xf32>) -> (tensor<64xf32>, tensor<64xf32>) {
+  %c0 = stablehlo.constant dense<0> : tensor<i32>
+  %c7 = stablehlo.constant dense<7> : tensor<i32>
+  %c21 = stablehlo.constant dense<21> : tensor<i32>
+  %r:2 = stablehlo.while(%i = %c0, %a = %x) : tensor<i32>, tensor<64xf32>
+  cond {
+    %p = stablehlo.compare LT, %i, %c21, SIGNED : (tensor<i32>, tensor<i32>) -> tensor<i1>
+    stablehlo.return %p : tensor<i1>
+  } do {
+    %j = stablehlo.add %i, %c7 : tensor<i32>
+    %b = stablehlo.add %a, %a : tensor<64xf32>
+    stablehlo.return %j, %b : tensor<i32>, tensor<64xf32>
+  }
+  %e:2 = stablehlo.while(%i = %c21, %a = %x) : tensor<i32>, tensor<64xf32>
+  cond {
+    %p = stablehlo.compare LT, %i, %c21, SIGNED : (tensor<i32>, tensor<i32>) -> tensor<i1>
+    stablehlo.return %p : tensor<i1>
+  } do {
+    %j = stablehlo.add %i, %c7 : tensor<i32>
+    %b = stablehlo.add %a, %a : tensor<64xf32>
+    stablehlo.return %j, %b : tensor<i32>, tensor<64xf32>
+  }
+  %s = stablehlo.add %r#1, %e#1 : tensor<64xf32>
+  return %r#1, %s : tensor<64xf32>, tensor<64xf32>
+}
