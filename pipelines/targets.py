@@ -125,7 +125,7 @@ NO_MEMOIZATION = "--iree-hal-memoization=false"
 # (a lax.scan whose body sorts its row: the carry wrong in 9 of 15 calls; one that sorts the
 # carry: "indirect buffer reference slot 0 is out range of the declared binding capacity"
 # on every call); direct ones are right, as fast (lstm_scan 0.94x, transformer_decode and
-# nbody 1.00x). docs/iree_gaps.md#vk-indirect-command-buffers
+# nbody 1.00x). docs/iree_gaps.md#vk-indirect-command-buffers-loops-that-sort
 NO_INDIRECT_COMMAND_BUFFERS = "--iree-hal-indirect-command-buffers=false"
 CPU_DEFAULT_FLAGS = ("--iree-opt-level=O3", "--iree-opt-data-tiling",
                      "--iree-opt-strip-assertions=false", NO_CONST_EVAL)

@@ -7,7 +7,7 @@ the scan), several fresh compiles and calls each, against XLA:
 - the body sorts its row and returns abs(row): the carry (the rows' sum) came back wrong in
   9 of 15 calls, silently, while shlo-barrier-loop-results read the sort's loop through a
   barrier (it no longer does: the loop counts by 7 from 0 to 21).
-docs/iree_gaps.md#vk-indirect-command-buffers"""
+docs/iree_gaps.md#vk-indirect-command-buffers-loops-that-sort"""
 import jax
 import jax.numpy as jnp
 import numpy as np
