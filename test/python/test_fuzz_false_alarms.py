@@ -573,6 +573,22 @@ def test_product_of_zeros_and_an_overflowing_row():
     _passes_on_cpu(program)
 
 
+def test_product_of_cancelled_fft_bins():
+    """Seed 167 program 182: the product along rows of the real parts of an FFT of f32[32,
+    256] rows of small integers and one 65504: two bins of row 27 cancel to 0, exactly in
+    XLA's FFT and rounding noise in shlo's, which the product's magnitude clamp made 0.84:
+    -0 against 9.2e18. Such values within their noise of 0 are made 0 first."""
+    rng = np.random.default_rng(167)
+    x = rng.integers(-1, 3, (32, 256)).astype(np.float32)
+    x[27] = np.tile([1, 1, 1, -1], 64)          # bins of exactly 0 in real arithmetic
+    x[27, 15] = 65504
+    program = P.Program([P.Param("p0", x.shape, "F32")],
+                        [P.Node("n0", "fft", ["p0"], 509368415),
+                         P.Node("n1", "reduce", ["n0"], 448343754)], ["n1"], [x])
+    assert "stablehlo.multiply" in str(P.build(program).module)
+    _passes_on_cpu(program)
+
+
 def test_gather_of_a_dynamic_slice_out_of_range():
     """Seed 159 program 80: a gather at index -87 (clamped to 0 by the spec) of a 400x208
     dynamic_slice at column 20 of f64[1024, 257]: XLA folds the two into one gather at column

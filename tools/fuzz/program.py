@@ -784,10 +784,22 @@ def _no_product_overflow(b: Builder, a: Val, n: int) -> Val:
     nonzeros (overflowing to inf) and six of zeros was NaN in shlo's order, -0 in XLA's."""
     if a.dtype not in FLOATS or n <= 1:
         return a
+    fragile = a.fragile
+    if a.cancel and a.err > 0:
+        # a cancelled value that is 0 in real arithmetic is exactly 0 in one implementation
+        # and rounding noise in another, which the clamp below makes 1 / B: made 0 where its
+        # magnitude is within 64 times its error of 0, relative to its array's (seed 167
+        # program 182: the product of a row of an FFT's real parts with two cancelled bins,
+        # -0 for XLA, 9.2e18 for shlo)
+        scaled = _scaled_ops(b, [a.op], a.dtype, a.shape, _scale_of(b, a))[0]
+        noise = xla.Lt(xla.Abs(scaled), b.const(min(0.25, 64 * a.err), a.dtype, a.shape))
+        a = dataclasses.replace(a, op=xla.Select(noise, b.const(0, a.dtype, a.shape), a.op))
+        fragile = True
     bound = 2.0 ** (int(ml_dtypes.finfo(NUMPY[a.dtype]).maxexp) / (2 * n))
     magnitude = xla.Clamp(b.const(1 / bound, a.dtype), xla.Abs(a.op), b.const(bound, a.dtype))
     keep = xla.Or(xla.Not(xla.IsFinite(a.op)), xla.Eq(a.op, b.const(0, a.dtype, a.shape)))
-    return dataclasses.replace(a, op=xla.Select(keep, a.op, xla.Mul(xla.Sign(a.op), magnitude)))
+    return dataclasses.replace(a, op=xla.Select(keep, a.op, xla.Mul(xla.Sign(a.op), magnitude)),
+                               fragile=fragile)
 
 
 def reduce(b: Builder, rng, a: Val, others) -> Val:
