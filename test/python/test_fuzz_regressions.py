@@ -1898,3 +1898,13 @@ def test_iree_input_conversion_cpu(name):
                    "util.initializer'; seed 165 program 470)")
 def test_pad_by_folded_integer_difference_cpu():
     assert replay("pad_by_folded_integer_difference_cpu") is None
+
+
+def test_byte_product_to_complex_vulkan():
+    """Seed 168 program 109: a ui8 dot_general (2x16 by 16x2) converted to complex<f32> failed
+    IREE's vulkan compile ('failed to legalize unresolved source materialization' of
+    memref<1xcomplex<f32>>); vk-complex-fused-product fences a product whose fused readers
+    compute complex values too."""
+    from conftest import vulkan_or_skip
+    vulkan_or_skip()
+    assert replay("byte_product_to_complex_vulkan") is None

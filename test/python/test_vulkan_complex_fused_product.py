@@ -1,7 +1,10 @@
 """vk-complex-fused-product: a real dot_general or convolution whose fused elementwise readers
 also read a complex value failed to compile on vulkan, also without shlo's passes ('unresolved
 source materialization' of memref<1xf16> to memref<1x1xf16, strided<[3, 1]>>; fuzz seed 65
-program 336); against numpy at real sizes, on cpu (with the Vulkan rewrites) and vulkan."""
+program 336), or that computes a complex value (a ui8 product of 2x16 by 16x2 converted to
+complex<f32>: the same error, seed 168 program 109, `byte_product_to_complex_vulkan`; here
+its values at 65536 rows); against numpy at real sizes, on cpu (with the Vulkan rewrites) and
+vulkan."""
 import numpy as np
 import pytest
 
@@ -29,6 +32,13 @@ func.func @f16_convolution_times_real(%x: tensor<{B}x2x2x2xf16>, %w: tensor<2x2x
   %m = stablehlo.abs %y : tensor<{B}x1x1x3xf16>
   %s = stablehlo.add %m, %e : tensor<{B}x1x1x3xf16>
   return %s : tensor<{B}x1x1x3xf16>
+}}
+func.func @byte_product_to_complex(%a: tensor<{M}x16xui8>, %b: tensor<16x2xui8>)
+    -> tensor<{M}x2xcomplex<f32>> {{
+  %d = stablehlo.dot_general %a, %b, contracting_dims = [1] x [0]
+      : (tensor<{M}x16xui8>, tensor<16x2xui8>) -> tensor<{M}x2xui8>
+  %z = stablehlo.convert %d : (tensor<{M}x2xui8>) -> tensor<{M}x2xcomplex<f32>>
+  return %z : tensor<{M}x2xcomplex<f32>>
 }}
 """
 
@@ -58,3 +68,9 @@ def test_products_fused_with_complex_reads(ctx, target):
             c.real.astype(np.float16).reshape(B, 3)).astype(np.float16).reshape(B, 1, 1, 3)
     np.testing.assert_allclose(got.astype(np.float64), want.astype(np.float64),
                                rtol=2e-3, atol=2e-3)
+
+    a = rng.integers(0, 256, (M, 16)).astype(np.uint8)
+    b = rng.integers(0, 256, (16, 2)).astype(np.uint8)
+    got = exe.function("byte_product_to_complex")(a, b)
+    want = (a.astype(np.uint64) @ b.astype(np.uint64)) % 256     # the ui8 sum wraps
+    np.testing.assert_array_equal(got, want.astype(np.complex64))

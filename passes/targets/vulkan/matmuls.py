@@ -171,9 +171,11 @@ def fence_complex_fused_products(op: ir.Operation) -> None:
     """A static real dot_general's or convolution's result read from behind a fusion barrier
     (an optimization_barrier in loops) where the elementwise ops, reshapes and transposes
     computed from it (what IREE fuses into the product's dispatch) also read a complex value
-    or one computed from complex ones: fused, IREE's SPIR-V backend failed to compile ('failed
-    to legalize unresolved source materialization from memref<1xf16> to memref<1x1xf16,
-    strided<[3, 1]>>'; f32[8, 8] @ f32[8, 3] + real(c)). A result only returned is left alone."""
+    or one computed from complex ones, or compute a complex one: fused, IREE's SPIR-V backend
+    failed to compile ('failed to legalize unresolved source materialization from
+    memref<1xf16> to memref<1x1xf16, strided<[3, 1]>>'; f32[8, 8] @ f32[8, 3] + real(c); a ui8
+    product of 2x16 by 16x2 converted to complex<f32>, fuzz seed 168 program 109). A result
+    only returned is left alone."""
     op = op.operation
     result = op.results[0]
     if len(op.results) != 1 or is_complex(element_of(result)) or \
@@ -187,7 +189,8 @@ def fence_complex_fused_products(op: ir.Operation) -> None:
             user = use.owner.operation
             if user.name not in _ELEMENT_PRESERVING or len(user.results) != 1:
                 continue
-            if any(v not in region and _reads_complex(v) for v in user.operands):
+            if is_complex(element_of(user.results[0])) or \
+                    any(v not in region and _reads_complex(v) for v in user.operands):
                 fence_uses(result, lambda v: fence([v])[0])
                 return
             if user.results[0] not in region:
