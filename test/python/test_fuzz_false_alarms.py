@@ -589,6 +589,19 @@ def test_product_of_cancelled_fft_bins():
     _passes_on_cpu(program)
 
 
+def test_compare_of_cancelled_ifft_bins():
+    """Seed 170 program 318: NE of an IFFT over [5, 1, 14] of a constant s64 array (clamped
+    to 1e4) and a zero-padded scalar: the bins that cancel are exactly 0 in XLA and noise in
+    shlo (875 of 1750 differing on cpu). Compares of cancelled values are made on a grid."""
+    x = np.full((25, 5, 1, 14), 6471325547414592136, np.int64)
+    program = P.Program([P.Param("p0", (), "S64"), P.Param("p1", x.shape, "S64")],
+                        [P.Node("n3", "fft", ["p1"], 179763086),
+                         P.Node("n5", "compare", ["n3", "p0"], 371796330)], ["n5"],
+                        [np.int64(3), x])
+    assert "stablehlo.compare" in str(P.build(program).module)
+    _passes_on_cpu(program)
+
+
 def test_gather_of_a_dynamic_slice_out_of_range():
     """Seed 159 program 80: a gather at index -87 (clamped to 0 by the spec) of a 400x208
     dynamic_slice at column 20 of f64[1024, 257]: XLA folds the two into one gather at column
