@@ -69,6 +69,17 @@ def defining_op(value: ir.Value) -> ir.Operation | None:
     return None if isinstance(owner, ir.Block) else owner.operation
 
 
+def in_block(op: ir.Operation, block: ir.Block) -> ir.Operation | None:
+    """The op of `block` that is `op` or holds it, else None. Never reads `.block` of an op
+    without a parent: IREE 3.13's bindings then drop a reference to `ir.Operation`'s type
+    (docs/iree_gaps.md#py-block-of-top-level-op)."""
+    while (parent := op.parent) is not None:
+        if op.block == block:
+            return op
+        op = parent.operation
+    return None
+
+
 def is_inside(op: ir.Operation, ancestor: ir.Operation) -> bool:
     """Whether `op` is `ancestor` or nested in one of its regions."""
     while op is not None:

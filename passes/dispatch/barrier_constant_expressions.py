@@ -12,10 +12,11 @@ computes wrongly, made to depend on a value read through a `stablehlo.optimizati
   zeros, for `return a, dynamic_update_slice(a, x, i)`.)
 - With `loops=true` (the Vulkan target), a while loop of constants alone (its operands and
   every value its regions read from outside) carries its largest value selected by a
-  run-time `true` (`copy_updated_operands.selected_at_run_time`). IREE hoisted such a loop into a module initializer whose stream timepoints
-  never settled: "maximum iteration count exceeded in fixed point pipeline" for
-  `jnp.zeros(131584).at[::2].add(1)`, whose scatter shlo-split-long-reduce cut into a loop
-  of chunks (fuzz seed 99 program 13); cpu compiled it.
+  run-time `true` (`copy_updated_operands.selected_at_run_time`). IREE hoisted such a loop
+  into a module initializer whose stream timepoints never settled: "maximum iteration count
+  exceeded in fixed point pipeline" for `jnp.zeros(131584).at[::2].add(1)`, whose scatter
+  shlo-split-long-reduce cut into a loop of chunks (fuzz seed 99 program 13); cpu compiled
+  it.
 
 IREE clones a dispatch that reads no buffer where it needs a copy of its result, and the
 clones come out wrong (docs/iree_gaps.md#shlo-barrier-constant-expressions). With a barrier's

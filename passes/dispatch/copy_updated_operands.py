@@ -20,11 +20,12 @@ run-time sizes.
 from __future__ import annotations
 
 import dataclasses
+import functools
 
 from iree.compiler import ir
 
 from shlo.dialect import stablehlo
-from ..base import Pass, nested_ops
+from ..base import Pass, in_block, nested_ops
 from ..lib import builders as extras
 from ..lib.expr import is_complex
 
@@ -66,15 +67,6 @@ def selected_at_run_time(value: ir.Value, true: ir.Value) -> ir.Value:
     return stablehlo.select(trues, value, zeros)
 
 
-def _in_block_of(op: ir.Operation, block: ir.Block) -> ir.Operation | None:
-    """The op of `block` that is `op` or holds it (None: `op` is not inside `block`)."""
-    while op is not None and op.parent is not None:      # (a module op has no block)
-        if op.block == block:
-            return op
-        op = op.parent
-    return None
-
-
 def _inputs_of(update: ir.Operation, budget: int = 4096) -> set | None:
     """The ops of `update`'s block that compute its operands, transitively (None past
     `budget` ops): each runs before `update` whatever the schedule."""
@@ -85,7 +77,7 @@ def _inputs_of(update: ir.Operation, budget: int = 4096) -> set | None:
             producer = value.owner
             if not isinstance(producer, (ir.Operation, ir.OpView)):
                 continue
-            producer = _in_block_of(producer.operation, block)
+            producer = in_block(producer.operation, block)
             if producer is not None and producer not in seen:
                 seen.add(producer)
                 if len(seen) > budget:
@@ -94,17 +86,17 @@ def _inputs_of(update: ir.Operation, budget: int = 4096) -> set | None:
     return seen
 
 
-def _read_elsewhere(value: ir.Value, update: ir.Operation, index: int) -> bool:
+def _read_elsewhere(value: ir.Value, update: ir.Operation, index: int, inputs) -> bool:
     """Whether an op other than `update` (at operand `index`) reads `value` that need not run
-    before it: one that computes an input of `update` (a copy of the updates that
-    shlo-copy-overlapping-updates made) runs before it anyway."""
+    before it: one that computes an input of `update` (`inputs()`, `_inputs_of(update)`; a
+    copy of the updates that shlo-copy-overlapping-updates made) runs before it anyway."""
     readers = [use.owner.operation for use in value.uses
                if use.owner.operation != update or use.operand_number != index]
     if not readers:
         return False
-    inputs = _inputs_of(update)
-    return inputs is None or any(
-        reader == update or _in_block_of(reader, update.block) not in inputs
+    before = inputs()
+    return before is None or any(
+        reader == update or in_block(reader, update.block) not in before
         for reader in readers)
 
 
@@ -126,9 +118,10 @@ class CopyUpdatedOperands(Pass):
     def run(self, op: ir.Operation) -> None:
         trues: dict = {}
         for update in [o.operation for o in nested_ops(op) if o.name in IN_PLACE]:
+            inputs = functools.cache(functools.partial(_inputs_of, update))  # one walk an update
             for index in IN_PLACE[update.name](update):
                 value = update.operands[index]
-                if _copied(value) and _read_elsewhere(value, update, index):
+                if _copied(value) and _read_elsewhere(value, update, index, inputs):
                     true = run_time_true(update, trues)
                     with ir.InsertionPoint(update), update.location:
                         update.operands[index] = selected_at_run_time(value, true)

@@ -18,20 +18,9 @@ import dataclasses
 from iree.compiler import ir
 
 from shlo.dialect import stablehlo
-from ..base import Pass, nested_ops
+from ..base import Pass, in_block, nested_ops
 
 BARRIER = "stablehlo.optimization_barrier"
-
-
-def _in_block(op: ir.Operation, block: ir.Block) -> ir.Operation | None:
-    """The op of `block` that is `op` or holds it, else None. Never reads `.block` of an op
-    without a parent: IREE 3.13's bindings then drop a reference to `ir.Operation`'s type
-    (docs/iree_gaps.md#py-block-of-top-level-op)."""
-    while (parent := op.parent) is not None:
-        if op.block == block:
-            return op
-        op = parent.operation
-    return None
 
 
 def _after(barrier: ir.Operation) -> set:
@@ -67,7 +56,7 @@ def _later_readers(value: ir.Value, barrier: ir.Operation, later: set) -> list:
     readers = []
     for use in value.uses:
         owner = use.owner.operation
-        if owner != barrier and _in_block(owner, barrier.block) in later \
+        if owner != barrier and in_block(owner, barrier.block) in later \
                 and not _reads_result_of(owner, barrier):
             readers.append((owner, use.operand_number))
     return readers

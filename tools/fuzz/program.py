@@ -161,8 +161,8 @@ class Builder:
             # their own largest magnitude to 1 and -3.7 apart)
             scaled = _scaled_ops(self, [op] + ([imag] if imag is not None else []), src,
                                  v.shape, _scale_of(self, v))[0]
-            s = 2.0 ** max(0, min(6, math.floor(math.log2(0.005 / v.err))))
-            op = xla.RoundNearestEven(xla.Mul(scaled, self.const(s, src, v.shape)))
+            op = xla.RoundNearestEven(xla.Mul(scaled, self.const(_grid_steps(v.err), src,
+                                                                 v.shape)))
         if src in FLOATS and dtype in INTS:
             op = xla.Select(xla.Ne(op, op), self.const(0, src, v.shape), op)
             lo, hi = _int_bounds(dtype)
@@ -552,19 +552,25 @@ def _total_compare(b: Builder, x, y, direction: str, dtype: str, shape=()):
     return xla.Compare(key(x), key(y), direction)
 
 
+def _grid_steps(err: float) -> float:
+    """Steps a unit (at most 64) of a grid on which an error of `err`, relative to the largest
+    magnitude (`_scaled_ops` scales it to 1), stays far below half a step."""
+    return 2.0 ** max(0, min(6, math.floor(math.log2(0.005 / err))))
+
+
 def _on_a_grid(b: Builder, a: Val, c: Val) -> tuple:
     """The ops of `a` and `c` (one float or C64 shape and type, one of them cancelled and
     inexact) scaled together by their largest magnitude (and their Val.scale's) and rounded to
-    a grid far coarser than their error, as the bool convert rounds: a value that cancels to 0
-    is exactly 0 in one implementation and noise in another (seed 170 program 318: NE of an
-    IFFT of a constant array and zeros, 875 of 1750 differing)."""
-    steps = 2.0 ** max(0, min(6, math.floor(math.log2(0.005 / max(a.err, c.err)))))
+    `_grid_steps`, as the bool convert rounds: a value that cancels to 0 is exactly 0 in one
+    implementation and noise in another (seed 170 program 318: NE of an IFFT of a constant
+    array and zeros, 875 of 1750 differing)."""
     complex_ = a.dtype == "C64"
     parts = [xla.Real(a.op), xla.Imag(a.op), xla.Real(c.op), xla.Imag(c.op)] if complex_ \
         else [a.op, c.op]
     dtype = "F32" if complex_ else a.dtype
-    scaled = _scaled_ops(b, parts, dtype, a.shape, _scale_of(b, a) + _scale_of(b, c))
-    rounded = [xla.RoundNearestEven(xla.Mul(x, b.const(steps, dtype, a.shape))) for x in scaled]
+    steps = b.const(_grid_steps(max(a.err, c.err)), dtype, a.shape)
+    rounded = [xla.RoundNearestEven(xla.Mul(x, steps)) for x in
+               _scaled_ops(b, parts, dtype, a.shape, _scale_of(b, a) + _scale_of(b, c))]
     if complex_:
         return xla.Complex(rounded[0], rounded[1]), xla.Complex(rounded[2], rounded[3])
     return rounded[0], rounded[1]
