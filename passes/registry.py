@@ -98,7 +98,7 @@ PASSES: dict[str, tuple[str, str]] = {
         "shlo.passes.dispatch.fence_transposed_variadic_reduces", "FenceTransposedVariadicReduces"),
     "shlo-defer-softmax-division": ("shlo.passes.dispatch.defer_softmax_division",
                                     "DeferSoftmaxDivision"),
-    "shlo-fold-dynamic-self-ops": ("shlo.passes.folding.fold_dynamic_self_ops", "FoldDynamicSelfOps"),
+    "shlo-fold-self-ops": ("shlo.passes.folding.fold_self_ops", "FoldSelfOps"),
     "shlo-saturate-float-to-int": ("shlo.passes.element_types.saturate_float_to_int",
                                    "SaturateFloatToInt"),
     "shlo-merge-edge-pads": ("shlo.passes.folding.merge_edge_pads", "MergeEdgePads"),

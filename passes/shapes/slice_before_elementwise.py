@@ -36,7 +36,7 @@ from iree.compiler import ir
 from shlo.dialect import stablehlo
 from shlo.dialect.attributes import enum_name
 from ..base import Pass, is_splat_constant, nested_ops
-from ..folding.fold_dynamic_self_ops import SELF_COMPARISON
+from ..folding.fold_self_ops import SELF_COMPARISON
 from ..lib.builders import erase_unread, fence
 from ..lib.elementwise import ELEMENTWISE_OPS
 

@@ -166,7 +166,7 @@ def test_trigonometry_on_dynamic_shapes_with_huge_arguments(ctx, shape):
 # Unsigned tensors with run-time sizes: IREE 3.13 could not read their sizes or broadcast them
 # ("failed to legalize operation 'tensor.dim'"), and it folds an integer x - x or x <= x into a
 # constant of dynamic type it then rejects; shlo rewrites both (shlo-expand-dynamic-ops,
-# shlo-fold-dynamic-self-ops).
+# shlo-fold-self-ops).
 def _unsigned_functions(t: str) -> str:
     T = f"tensor<?x{t}>"
     return f"""

@@ -1891,12 +1891,11 @@ def test_iree_input_conversion_cpu(name):
     assert replay(name) is None
 
 
-@pytest.mark.xfail(strict=True, reason="open: pad(bf16, convert(x - x)[0]) of i32: IREE folds "
-                   "x - x to 0, hoists the scalar f64 rounding shlo's convert expands into a "
-                   "module initializer run on the host, and demotes its f64 to f32 there, "
-                   "bitcasts to i64 included ('failed to legalize operation "
-                   "util.initializer'; seed 165 program 470)")
 def test_pad_by_folded_integer_difference_cpu():
+    """Seed 165 program 470: pad(bf16, convert(x - x)[0]) of i32 failed to compile ('failed to
+    legalize operation util.initializer': IREE folded x - x, hoisted shlo's f64 rounding of the
+    convert into a module initializer and loaded its bf16 scalar on the host);
+    shlo-fold-self-ops folds x - x first."""
     assert replay("pad_by_folded_integer_difference_cpu") is None
 
 

@@ -25,7 +25,7 @@
 // STAGES-NEXT: {{[0-9]+}}-shlo-recompute-loop-captures.mlir
 // STAGES-NEXT: {{[0-9]+}}-shlo-fence-transposed-variadic-reduces.mlir
 // STAGES-NEXT: {{[0-9]+}}-shlo-copy-overlapping-updates.mlir
-// STAGES-NEXT: {{[0-9]+}}-shlo-fold-dynamic-self-ops.mlir
+// STAGES-NEXT: {{[0-9]+}}-shlo-fold-self-ops.mlir
 // STAGES-NEXT: {{[0-9]+}}-shlo-split-complex-constants.mlir
 // STAGES-NEXT: {{[0-9]+}}-shlo-read-barrier-results.mlir
 // STAGES-NEXT: {{[0-9]+}}-shlo-merge-edge-pads.mlir
