@@ -11,8 +11,10 @@ read each such tensor through one `stablehlo.optimization_barrier` in front of i
 for the tensors there, as it waits for the conditional's predicate anyway; the ops after the
 conditional read the tensors themselves. Statically shaped tensors of rank 1 or more that a
 non-constant op computes (lib's `captures`); function arguments and block arguments stay as
-they are, and so does a branch's return of a capture as it is (fenced, Vulkan's runtime
-failed; its other reads are fenced).
+they are. A branch's return of a fenced capture as it is becomes a run-time copy of it
+(`copy_updated_operands.selected_at_run_time`): returned fenced, Vulkan's runtime failed;
+returned as it is, a while loop with a run-time bound after the conditional failed every call
+on cpu and vulkan (IREE's transient buffers, fuzz seed 170 program 129).
 
 Conditionals inside while loops stay as they are: a loop body that IREE compiled only with
 the barrier (or with a fusion barrier) came back wrong on the CPU and on Vulkan, and a
@@ -30,9 +32,23 @@ from ..lib import builders as extras
 from ..base import Pass, is_inside, nested_ops
 from ..lib.loops import CONDITIONALS, inside_loop
 from .barrier_loop_captures import captures
+from .copy_updated_operands import run_time_true, selected_at_run_time
 
 
-def _barrier(conditional: ir.Operation) -> None:
+def _copy_returned(captured: list[ir.Value], fenced: list[ir.Value],
+                   conditional: ir.Operation, trues: dict) -> None:
+    """Make each branch that returns one of the `captured` values as it is return a run-time
+    copy of it, read through its barrier (`fenced`)."""
+    for region in conditional.regions:
+        ret = list(region.blocks[0].operations)[-1].operation
+        for i, value in enumerate(ret.operands):
+            if value in captured:
+                copied = fenced[captured.index(value)]
+                with ir.InsertionPoint(ret), ret.location:
+                    ret.operands[i] = selected_at_run_time(copied, run_time_true(conditional, trues))
+
+
+def _barrier(conditional: ir.Operation, trues: dict) -> None:
     def reads(user: ir.Operation) -> bool:
         """Whether `user` reads a capture inside `conditional` other than to return it."""
         return user != conditional and is_inside(user, conditional) and not (
@@ -40,8 +56,9 @@ def _barrier(conditional: ir.Operation) -> None:
     read = [v for v in captures(conditional)
             if any(reads(use.owner.operation) for use in v.uses)]
     if read:
-        extras.fence_readers(read, conditional, extras.optimization_barrier, before=True,
-                             reads=reads)
+        fenced = extras.fence_readers(read, conditional, extras.optimization_barrier,
+                                      before=True, reads=reads)
+        _copy_returned(read, fenced, conditional, trues)
 
 
 @dataclasses.dataclass
@@ -52,6 +69,7 @@ class BarrierConditionalCaptures(Pass):
     NAME = "shlo-barrier-conditional-captures"
 
     def run(self, op: ir.Operation) -> None:
+        trues: dict = {}
         for conditional in nested_ops(op, "stablehlo."):
             if conditional.name in CONDITIONALS and not inside_loop(conditional):
-                _barrier(conditional.operation)
+                _barrier(conditional.operation, trues)

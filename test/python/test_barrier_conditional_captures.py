@@ -126,3 +126,26 @@ def test_case_of_a_returned_capture(target):
     here = os.path.join(os.path.dirname(__file__), "..", "fuzz_regressions",
                         "case_of_a_returned_capture_cpu")
     assert fuzz.replay(here, target, InProcess()) is None
+
+
+@pytest.mark.parametrize("target", ["cpu", "vulkan"])
+def test_returned_capture_then_a_loop(target):
+    """A switch whose branches read `m` (fenced) and return it as it is, then a loop with a
+    run-time bound: every call where a returning branch ran failed, on cpu ('transient buffer
+    has not been committed') and vulkan ('transient buffer has no staged Vulkan backing');
+    the branches return a run-time copy (fuzz seed 170 program 129). Against numpy."""
+    if target == "vulkan":
+        vulkan_or_skip()
+
+    def f(a, b, k):
+        m = a <= b
+        r = lax.switch(k, [lambda: ~m, lambda: m, lambda: m])
+        return lax.fori_loop(0, k + 4 - k, lambda _, c: ~c, ~r), m.astype(jnp.int32)
+    rng = np.random.default_rng(0)
+    a, b = (rng.integers(-5, 5, (512, 256)).astype(np.int32) for _ in range(2))
+    m = a <= b
+    run = shlo_jax.jit(f, target=target)
+    for k in (0, 1, 2):
+        out, mask = (np.asarray(v) for v in run(a, b, np.int32(k)))
+        np.testing.assert_array_equal(out, m if k == 0 else ~m, err_msg=f"k = {k}")
+        np.testing.assert_array_equal(mask, m.astype(np.int32), err_msg=f"k = {k}")

@@ -1930,11 +1930,10 @@ def test_dilated_unit_window_vulkan():
         np.testing.assert_array_equal(np.asarray(exe(x)), want, err_msg=f"call {call}")
 
 
-@pytest.mark.xfail(strict=True, reason="open: a while loop counted to a carried bound (4) "
-                   "after a case returning its operand in two branches (seed 170 program 129): "
-                   "'transient buffer has no staged Vulkan backing' at run time on vulkan, "
-                   "also before this session's changes")
 def test_loop_of_carried_bound_after_case_vulkan():
+    """Seed 170 program 129: a while loop counted to a carried bound after a case whose
+    branches read a fenced tensor and two return it as it is: 'transient buffer has no staged
+    Vulkan backing' at every call (shlo-barrier-conditional-captures returns a copy)."""
     from conftest import vulkan_or_skip
     vulkan_or_skip()
     assert replay("loop_of_carried_bound_after_case_vulkan") is None

@@ -26,14 +26,18 @@ func.func @read_in_a_case_and_after(%i: tensor<i32>, %x: tensor<16xf32>, %s: ten
   return %r, %z : tensor<16xf32>, tensor<16xf32>
 }
 
-// A branch that returns a captured tensor as it is returns it unfenced; the other branch
-// reads it through the barrier (shlo-fuzz seed 98 program 669). A conditional inside a loop
-// stays as it is.
+// A branch that returns a captured tensor the other branch reads (through the barrier, fuzz
+// seed 98 program 669) returns a copy of it selected by a run-time true (returned as it is,
+// a loop after the conditional failed at run time: seed 170 program 129).
 // CHECK-LABEL: func.func @returned_as_it_is
+// CHECK:         %[[C:.*]] = stablehlo.constant dense<true> : tensor<i1>
+// CHECK:         %[[TRUE:.*]] = stablehlo.optimization_barrier %[[C]] : tensor<i1>
 // CHECK:         %[[Y:.*]] = stablehlo.sine %arg1
 // CHECK:         %[[B:.*]] = stablehlo.optimization_barrier %[[Y]]
 // CHECK:         "stablehlo.if"
-// CHECK-NEXT:      stablehlo.return %[[Y]]
+// CHECK:           %[[T:.*]] = stablehlo.broadcast_in_dim %[[TRUE]], dims = []
+// CHECK:           %[[COPY:.*]] = stablehlo.select %[[T]], %[[B]], %{{.*}}
+// CHECK-NEXT:      stablehlo.return %[[COPY]]
 // CHECK:           stablehlo.negate %[[B]]
 func.func @returned_as_it_is(%p: tensor<i1>, %x: tensor<16xf32>) -> tensor<16xf32> {
   %y = stablehlo.sine %x : tensor<16xf32>
@@ -46,7 +50,7 @@ func.func @returned_as_it_is(%p: tensor<i1>, %x: tensor<16xf32>) -> tensor<16xf3
   return %a : tensor<16xf32>
 }
 
-// A captured tensor a branch only returns stays unfenced (fenced, Vulkan's runtime failed).
+// A captured tensor a branch only returns stays as it is (fenced, Vulkan's runtime failed).
 // CHECK-LABEL: func.func @only_returned
 // CHECK-NOT:     optimization_barrier
 func.func @only_returned(%p: tensor<i1>, %x: tensor<16xf32>) -> tensor<16xf32> {
