@@ -14,8 +14,8 @@ dimension with one scalar chain: 3x slower and 100x less accurate).
 A dot_general into few results is split the same way along its longest contracting
 dimension, the parts becoming a batch dimension (IREE's product accumulates along the whole
 contraction: a vector dot of 166667 elements was 3.6x slower than XLA's, 2e-6 off against
-its 2e-8), but for a vector dot of whole vectors, which IREE computes as fast as any split
-(docs/performance.md).
+its 2e-8); a float vector dot of whole vectors becomes the sum of its products, split as a
+reduce (`_sum_of_products`: a batched split of it took 1-7x IREE's time; docs/performance.md).
 
 Only reducers that allow the regrouping are split: one operand, a body of one add, multiply,
 maximum, minimum, and or or (associative and commutative). The init value takes part once
@@ -164,11 +164,14 @@ def _dot(op: ir.Operation):
     # every dimension before it is 1
     contiguous = all(n == 1 for n in lt.shape[:lc[i]]) and all(n == 1 for n in rt.shape[:rc[i]])
     last = lc[i] == lt.rank - 1 and rc[i] == rt.rank - 1
-    if results == 1 and last and total % VECTOR == 0:
-        return None     # (IREE's vector dot of whole vectors: as fast, and parts vary by 1-7x)
     point = _parts(size, total, VECTOR if last else 1, contiguous)
     if point is None:
         return None
+    if results == 1 and last and total % VECTOR == 0:
+        # (a batched split of IREE's vector dot of whole vectors took 1-7x its time)
+        float_dot = len(lc) == 1 and is_float(result.element_type) and \
+            ir.FloatType(result.element_type).width >= 32   # (narrower: f32 accumulation)
+        return [_sum_of_products(lhs, rhs, size, result)] if float_dot else None
     parts, piece = point
     def head(v, d):
         return v if piece == size else slice_along(v, d, 0, piece)
@@ -182,6 +185,27 @@ def _dot(op: ir.Operation):
                                  **{**kw, "result_type": result})
     rest.owner.attributes[CANONICAL] = ir.UnitAttr.get()
     return [stablehlo.add(summed, rest)]
+
+
+def _sum_of_products(lhs: ir.Value, rhs: ir.Value, size: int,
+                     result: ir.RankedTensorType) -> ir.Value:
+    """A float vector dot (`size` products, every other dimension 1) as the sum of its
+    products in the result's type, which `_reduce` then splits: IREE's own vector dot of whole
+    vectors sums along the whole contraction in 16 chains (1M uniform values 3.4e-6 off, 4M
+    7.4e-6; XLA 6.7e-8, 3.3e-8), the split sum 5.2e-8 and 2.7e-8 at 1.1-1.2x the dot's time
+    (0.5-0.8x XLA's; docs/performance.md)."""
+    element = result.element_type
+    flat = ir.RankedTensorType.get([size], element)
+
+    def vector(v: ir.Value) -> ir.Value:
+        shape = ir.RankedTensorType(v.type).shape
+        if element_of(v) != element:
+            v = stablehlo.convert(v, result_type=ir.RankedTensorType.get(shape, element))
+        return v if v.type == flat else stablehlo.reshape(v, result_type=flat)
+    zero = stablehlo.constant(0.0, result_type=ir.RankedTensorType.get([], element))
+    total = stablehlo.reduce([stablehlo.multiply(vector(lhs), vector(rhs))], [zero],
+                             dimensions=[0], body=stablehlo.add)
+    return stablehlo.reshape(total, result_type=result)
 
 
 def _complex_sum(op: ir.Operation, min_length: int):

@@ -1937,3 +1937,12 @@ def test_loop_of_carried_bound_after_case_vulkan():
     from conftest import vulkan_or_skip
     vulkan_or_skip()
     assert replay("loop_of_carried_bound_after_case_vulkan") is None
+
+
+def test_slice_of_identity_reduce_cpu():
+    """Seed 174 program 433: a strided slice of a bf16 reduce over no dimensions (of 16x1024;
+    2048x2048 as found): shlo-slice-before-elementwise stopped at the reduce, which
+    shlo-fold-identity-ops then replaced by its input's f32 convert, and IREE's dispatch of the
+    slice computed the whole convert on the stack ('exceeded stack allocation limit', the
+    retry without aggressive fusion too). The identities are folded first now."""
+    assert replay("slice_of_identity_reduce_cpu") is None

@@ -107,22 +107,40 @@ func.func @matvec(%m: tensor<2x8x131072xf32>, %v: tensor<2x131072xf32>) -> tenso
 }
 
 // Negative: a product into more than 64 results, a prime length that is not a leading
-// piece of either operand (rows of a matrix), a short one, a complex one and a vector dot of
-// whole vectors (IREE's own is as fast) stay whole.
+// piece of either operand (rows of a matrix), a short one, a complex one and a bf16 vector
+// dot of whole vectors (IREE accumulates it in f32) stay whole.
 // CHECK-LABEL: func.func @whole_products
 // CHECK-NOT:     shlo.canonical
 // CHECK:         return
 func.func @whole_products(%a: tensor<16x65536xf32>, %b: tensor<65536x16xf32>,
                           %m: tensor<4x166667xf32>, %v: tensor<166667xf32>,
                           %s: tensor<8192xf32>, %c: tensor<65536xcomplex<f32>>,
-                          %w: tensor<1048576xf32>)
-    -> (tensor<16x16xf32>, tensor<4xf32>, tensor<f32>, tensor<complex<f32>>, tensor<f32>) {
+                          %w: tensor<1048576xbf16>)
+    -> (tensor<16x16xf32>, tensor<4xf32>, tensor<f32>, tensor<complex<f32>>, tensor<bf16>) {
   %0 = stablehlo.dot_general %a, %b, contracting_dims = [1] x [0] : (tensor<16x65536xf32>, tensor<65536x16xf32>) -> tensor<16x16xf32>
   %1 = stablehlo.dot_general %m, %v, contracting_dims = [1] x [0] : (tensor<4x166667xf32>, tensor<166667xf32>) -> tensor<4xf32>
   %2 = stablehlo.dot_general %s, %s, contracting_dims = [0] x [0] : (tensor<8192xf32>, tensor<8192xf32>) -> tensor<f32>
   %3 = stablehlo.dot_general %c, %c, contracting_dims = [0] x [0] : (tensor<65536xcomplex<f32>>, tensor<65536xcomplex<f32>>) -> tensor<complex<f32>>
-  %4 = stablehlo.dot_general %w, %w, contracting_dims = [0] x [0] : (tensor<1048576xf32>, tensor<1048576xf32>) -> tensor<f32>
-  return %0, %1, %2, %3, %4 : tensor<16x16xf32>, tensor<4xf32>, tensor<f32>, tensor<complex<f32>>, tensor<f32>
+  %4 = stablehlo.dot_general %w, %w, contracting_dims = [0] x [0] : (tensor<1048576xbf16>, tensor<1048576xbf16>) -> tensor<bf16>
+  return %0, %1, %2, %3, %4 : tensor<16x16xf32>, tensor<4xf32>, tensor<f32>, tensor<complex<f32>>, tensor<bf16>
+}
+
+// A float vector dot of whole vectors (here a row of bf16 into f32) is the sum of its
+// products in the result's type, split as a reduce (IREE's own: 16 chains along the whole
+// contraction, 100x less accurate than XLA at 1M).
+// CHECK-LABEL: func.func @vector_dot_of_whole_vectors
+// CHECK-NOT:     stablehlo.dot_general
+// CHECK-DAG:     %[[X:.*]] = stablehlo.convert %arg0 : (tensor<1x1048576xbf16>) -> tensor<1x1048576xf32>
+// CHECK-DAG:     %[[Y:.*]] = stablehlo.convert %arg1 : (tensor<1048576xbf16>) -> tensor<1048576xf32>
+// CHECK-DAG:     %[[XV:.*]] = stablehlo.reshape %[[X]] : (tensor<1x1048576xf32>) -> tensor<1048576xf32>
+// CHECK:         %[[P:.*]] = stablehlo.multiply %[[XV]], %[[Y]] : tensor<1048576xf32>
+// CHECK:         stablehlo.reshape %[[P]] : (tensor<1048576xf32>) -> tensor<64x16384xf32>
+// CHECK:         stablehlo.reduce({{.*}}) applies stablehlo.add across dimensions = [1] {shlo.canonical} : (tensor<64x16384xf32>, tensor<f32>) -> tensor<64xf32>
+// CHECK:         %[[S:.*]] = stablehlo.reduce({{.*}}) applies stablehlo.add across dimensions = [0] : (tensor<64xf32>, tensor<f32>) -> tensor<f32>
+// CHECK:         stablehlo.reshape %[[S]] : (tensor<f32>) -> tensor<1xf32>
+func.func @vector_dot_of_whole_vectors(%x: tensor<1x1048576xbf16>, %y: tensor<1048576xbf16>) -> tensor<1xf32> {
+  %0 = stablehlo.dot_general %x, %y, contracting_dims = [1] x [0] : (tensor<1x1048576xbf16>, tensor<1048576xbf16>) -> tensor<1xf32>
+  return %0 : tensor<1xf32>
 }
 
 // Negative: a sum whose init is not 0 (it would be added once per part), too few elements,
