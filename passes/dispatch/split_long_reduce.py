@@ -14,8 +14,9 @@ dimension with one scalar chain: 3x slower and 100x less accurate).
 A dot_general into few results is split the same way along its longest contracting
 dimension, the parts becoming a batch dimension (IREE's product accumulates along the whole
 contraction: a vector dot of 166667 elements was 3.6x slower than XLA's, 2e-6 off against
-its 2e-8); a float vector dot of whole vectors becomes the sum of its products, split as a
-reduce (`_sum_of_products`: a batched split of it took 1-7x IREE's time; docs/performance.md).
+its 2e-8); a long f32 or f64 vector dot of whole vectors becomes the sum of its products,
+split as a reduce (`_sum_of_products`; a batched split of it took 1-7x IREE's time;
+docs/performance.md).
 
 Only reducers that allow the regrouping are split: one operand, a body of one add, multiply,
 maximum, minimum, and or or (associative and commutative). The init value takes part once
@@ -57,6 +58,9 @@ PARTS = range(64, 7, -1)        # the parts a split reduction is cut into: the m
 MIN_PART = 4096                 # elements each part reduces, at least
 MAX_RESULTS = 64                # reduces with more results than this keep IREE's threads busy
 VECTOR = 16                     # elements of a vector: what a part holds a whole number of
+# float vector dots of whole vectors summed as a reduce from this length (`_sum_of_products`);
+# shorter ones, and narrower types (accumulated in f32), stay IREE's
+LONG_VECTOR_DOT = 1 << 18
 IDEMPOTENT = frozenset({"stablehlo.maximum", "stablehlo.minimum", "stablehlo.and",
                         "stablehlo.or"})
 
@@ -169,8 +173,8 @@ def _dot(op: ir.Operation):
         return None
     if results == 1 and last and total % VECTOR == 0:
         # (a batched split of IREE's vector dot of whole vectors took 1-7x its time)
-        float_dot = len(lc) == 1 and is_float(result.element_type) and \
-            ir.FloatType(result.element_type).width >= 32   # (narrower: f32 accumulation)
+        float_dot = len(lc) == 1 and size >= LONG_VECTOR_DOT and is_float(
+            result.element_type) and ir.FloatType(result.element_type).width >= 32
         return [_sum_of_products(lhs, rhs, size, result)] if float_dot else None
     parts, piece = point
     def head(v, d):
@@ -193,7 +197,7 @@ def _sum_of_products(lhs: ir.Value, rhs: ir.Value, size: int,
     products in the result's type, which `_reduce` then splits: IREE's own vector dot of whole
     vectors sums along the whole contraction in 16 chains (1M uniform values 3.4e-6 off, 4M
     7.4e-6; XLA 6.7e-8, 3.3e-8), the split sum 5.2e-8 and 2.7e-8 at 1.1-1.2x the dot's time
-    (0.5-0.8x XLA's; docs/performance.md)."""
+    (0.7-1.3x XLA's; docs/performance.md)."""
     element = result.element_type
     flat = ir.RankedTensorType.get([size], element)
 

@@ -12,10 +12,12 @@ else uses it (else the whole op stays and the slice would compute part of it twi
 above it only when nothing else uses them (a slice through part of shlo-accurate-math's complex
 exp, its table lookups left whole, failed IREE 3.13's cpu compile: fuzz seed 71 program 219),
 or only the ops the slice crosses read them (a diamond: bf16 rounding reads a value twice).
-A slice that keeps at most half of an op reading a boolean leaf, stopped there (see
-`_reads_i1_leaf`), reads that op behind a fence too (fused, IREE computed all of it in the
-slice's dispatch: seed 108 program 85), unless IREE folds it to a constant (`x ^ x`: the
-fenced constant failed to compile, seed 125 program 105). Where a slice of FEW_ELEMENTS or
+A slice that keeps at most half of an elementwise op it stops at (one others read, one
+reading a boolean leaf, see `_reads_i1_leaf`, or past its budget) reads that op behind a
+fence: fused, IREE computed all of it in the slice's dispatch (seed 108 program 85), on the
+cpu's stack past its limit (a slice of a compare of two long bf16 chains, each rounding a
+diamond the slice stopped at: seed 174 program 438), unless IREE folds it to a constant
+(`x ^ x`: the fenced constant failed to compile, seed 125 program 105). Where a slice of FEW_ELEMENTS or
 fewer stops at a computed value others read too, it reads it behind a fence (one element of a
 converted value that an `if` also read whole went to Vulkan shared memory whole, and to 4 MiB
 of cpu stack at 1M: seed 66 program 140). Rank-0
@@ -200,9 +202,8 @@ class _Slicer:
             value = op.operands[0]          # reshape(reshape(y)) is reshape(y)
         elif self.few and _is_elementwise(op, self.source) and _users(value) > 1:
             value = fence([value])[0]       # computed whole for its other readers anyway
-        elif self.small and _is_elementwise(op, self.source) and _reads_i1_leaf(op) and \
-                not _folds_to_constant(value):
-            value = fence([value])[0]       # a converted boolean: whole, in its own dispatch
+        elif self.small and _is_elementwise(op, self.source) and not _folds_to_constant(value):
+            value = fence([value])[0]       # whole, in its own dispatch
         if list(ir.RankedTensorType(value.type).shape) != self.reshaped:
             value = stablehlo.reshape(value, result_type=ir.RankedTensorType.get(
                 self.reshaped, element))

@@ -1946,3 +1946,10 @@ def test_slice_of_identity_reduce_cpu():
     slice computed the whole convert on the stack ('exceeded stack allocation limit', the
     retry without aggressive fusion too). The identities are folded first now."""
     assert replay("slice_of_identity_reduce_cpu") is None
+
+
+def test_slice_of_rounded_chains_cpu():
+    """Seed 174 program 438: a strided slice of a compare of two long bf16 chains stopped at
+    the diamonds of shlo's bf16 rounding ('exceeded stack allocation limit' on cpu); the ops
+    a slice stops at are fenced (test_slice_before_elementwise has it in jax)."""
+    assert replay("slice_of_rounded_chains_cpu") is None

@@ -179,3 +179,26 @@ def test_complementary_slices_of_jax_associative_scan_stay_whole():
     np.testing.assert_allclose(total, np.cumsum(x.astype(np.float64), axis=0), rtol=1e-4,
                                atol=1e-4)
     np.testing.assert_array_equal(peak, np.maximum.accumulate(x, axis=1))
+
+
+@pytest.mark.parametrize("target", ["cpu", "vulkan"])
+def test_strided_slice_of_a_compare_of_long_bf16_chains(target):
+    """A strided slice of a compare of two bf16 chains (a tan scaled by a max, both rounded):
+    the slice stopped at the diamonds of shlo's bf16 rounding, and IREE's cpu dispatch of the
+    slice computed the chains whole on its stack ('exceeded stack allocation limit', 16 MiB;
+    fuzz seed 174 program 438). The ops a slice stops at are fenced. Against XLA, 2048x2048."""
+    import jax
+    import jax.numpy as jnp
+    import shlo.jax
+    if target == "vulkan":
+        from conftest import vulkan_or_skip
+        vulkan_or_skip()
+
+    def f(x):
+        a = x.astype(jnp.bfloat16)
+        t = jnp.tan(a / jnp.abs(a).max())
+        s = jnp.maximum(jnp.abs(t).max(), jnp.abs(a).max())
+        return (jnp.round(t / s) < jnp.round(a / s))[2::3, 175:690]
+    x = np.random.default_rng(174).integers(-1000, 1000, (2048, 2048)).astype(np.int32)
+    got = np.asarray(shlo.jax.jit(f, target=target)(x))
+    np.testing.assert_array_equal(got, np.asarray(jax.jit(f, backend="cpu")(x)))
