@@ -181,7 +181,7 @@ def test_complementary_slices_of_jax_associative_scan_stay_whole():
     np.testing.assert_array_equal(peak, np.maximum.accumulate(x, axis=1))
 
 
-@pytest.mark.parametrize("target", ["cpu", "vulkan"])
+@pytest.mark.parametrize("target", ["cpu", pytest.param("vulkan", marks=pytest.mark.slow)])
 def test_strided_slice_of_a_compare_of_long_bf16_chains(target):
     """A strided slice of a compare of two bf16 chains (a tan scaled by a max, both rounded):
     the slice stopped at the diamonds of shlo's bf16 rounding, and IREE's cpu dispatch of the
