@@ -99,6 +99,8 @@ PASSES: dict[str, tuple[str, str]] = {
     "shlo-defer-softmax-division": ("shlo.passes.dispatch.defer_softmax_division",
                                     "DeferSoftmaxDivision"),
     "shlo-fold-self-ops": ("shlo.passes.folding.fold_self_ops", "FoldSelfOps"),
+    "shlo-drop-dead-loop-carries": ("shlo.passes.folding.drop_dead_loop_carries",
+                                    "DropDeadLoopCarries"),
     "shlo-saturate-float-to-int": ("shlo.passes.element_types.saturate_float_to_int",
                                    "SaturateFloatToInt"),
     "shlo-merge-edge-pads": ("shlo.passes.folding.merge_edge_pads", "MergeEdgePads"),

@@ -21,6 +21,7 @@ DEFAULT_PASSES = [
     "shlo-legalize-quantized",
     "shlo-legalize-shape",
     "shlo-fold-self-ops",
+    "shlo-drop-dead-loop-carries",
     "shlo-expand-dynamic-ops",
     "shlo-expand-linalg",
     "shlo-expand-f64-math",

@@ -2,10 +2,12 @@
 
     shlo-fuzz --count 200 --seed 1 --target cpu,vulkan --out fuzz-out
     shlo-fuzz --replay fuzz-out/mismatch-cpu-1-17
+    shlo-fuzz --jax --count 100 --seed 1 --target cpu,vulkan --out fuzz-out
 
 Each program (built with shlo's XlaBuilder API, inputs as runtime arguments) is compiled and
 run by shlo on every target in a child process, and compared with the StableHLO reference
-interpreter and XLA. Failures are shrunk to small reproducers (docs/fuzzing.md).
+interpreter and XLA. Failures are shrunk to small reproducers (docs/fuzzing.md). With --jax
+the programs are whole jax programs, checked against XLA in f32 and f64.
 """
 from __future__ import annotations
 
@@ -35,6 +37,9 @@ def main(argv=None) -> int:
                     help="programs compiled as one module per target (1: one by one); a "
                          "program that fails is checked again alone")
     ap.add_argument("--replay", metavar="DIR", help="rerun a reproducer and compare")
+    ap.add_argument("--jax", action="store_true",
+                    help="whole jax programs (layers, loops, conditionals, training steps) "
+                         "against XLA in f32 and f64, instead of random StableHLO")
     args = ap.parse_args(argv)
 
     from shlo.tools.fuzz import fuzz
@@ -47,6 +52,13 @@ def main(argv=None) -> int:
         return 0 if why is None else 1
     targets = [t for t in args.target.split(",") if t]
     signal.signal(signal.SIGTERM, _interrupt)   # `kill`: stop and print the summary so far
+    if args.jax:
+        from shlo.tools.fuzz import jax_programs
+        result = jax_programs.run(args.count, args.seed, targets, args.out,
+                                  Worker(args.timeout), first=args.first,
+                                  progress=fuzz.Progress(args.count))
+        print(result["summary"])
+        return 1 if result["mismatches"] or result["crashes"] or result["errors"] else 0
     result = fuzz.run(args.count, args.seed, targets, args.out, args.max_elements,
                       args.max_nodes, args.shrink_tests, Worker(args.timeout),
                       first=args.first, shrink_seconds=args.shrink_seconds,

@@ -273,6 +273,11 @@ def load_reproducer(directory: str):
 def replay(directory: str, target: str | None = None, worker: Worker | None = None) -> str | None:
     """None when the reproducer in `directory` now passes on its target (or `target`), else
     what still fails."""
+    with open(os.path.join(directory, "meta.json")) as f:
+        found = json.load(f)
+    if found.get("kind") == "jax":        # a whole jax program (jax_programs.save)
+        from . import jax_programs
+        return jax_programs.replay(directory, target or found["target"], worker or Worker())
     text, ref_text, inputs, metas, meta = load_reproducer(directory)
     target = target or meta["target"]
     worker = worker or Worker()

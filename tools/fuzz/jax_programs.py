@@ -1,0 +1,329 @@
+"""Whole jax programs for `shlo-fuzz --jax`: random stacks of layers (dense, layer norm,
+attention, a 1-D convolution), loops (a scan, a fori_loop counted by an argument), conditionals,
+cumulative sums, sorts, top-k, gathers and scatter-adds, run forward or as a training step (the
+loss and its gradients), compiled by shlo with the defaults and checked against XLA.
+
+The oracle is XLA twice: the function in f32, as shlo computes it, and in f64 (jax's x64 mode).
+An output element of shlo is wrong where its distance to the f64 value is more than TOLERANCE
+times XLA's f32 distance plus RTOL of the output's largest f64 magnitude: as wrong as XLA's
+own rounding, many times over (docs/fuzzing.md, "Whole jax programs").
+"""
+from __future__ import annotations
+
+import dataclasses
+import json
+import os
+import random
+from typing import Callable
+
+import numpy as np
+
+TOLERANCE = 16.0        # shlo's error may be this many times XLA's f32 error ...
+RTOL = 1e-5             # ... plus this much of the output's largest magnitude
+BATCHES = (4, 8, 16, 32, 64, 128)
+FEATURES = (16, 32, 64, 128, 256, 512)
+
+
+@dataclasses.dataclass
+class JaxProgram:
+    """A random program: `fn(*args)` returns a list of f32 arrays; `blocks` names its layers."""
+    name: str
+    blocks: list
+    train: bool
+    fn: Callable
+    args: list
+
+    def describe(self) -> str:
+        kind = "training step (loss, gradients)" if self.train else "forward"
+        return f"{kind} of [{', '.join(self.blocks)}] on x{list(self.args[0].shape)}"
+
+
+# --- layers: name -> (params(rng, F, B) -> dict of arrays, apply(p, x, k, idx, train) -> x) ------
+def _dense_params(rng, f, b):
+    return {"w": rng.standard_normal((f, f)) / np.sqrt(f), "b": rng.standard_normal(f) * 0.1}
+
+
+def _dense(p, x, k, idx, train):
+    import jax
+    return jax.nn.gelu(x @ p["w"] + p["b"])
+
+
+def _layernorm_params(rng, f, b):
+    return {"g": 1 + rng.standard_normal(f) * 0.1, "b": rng.standard_normal(f) * 0.1}
+
+
+def _layernorm(p, x, k, idx, train):
+    import jax.numpy as jnp
+    mean = x.mean(-1, keepdims=True)
+    var = ((x - mean) ** 2).mean(-1, keepdims=True)
+    return (x - mean) / jnp.sqrt(var + 1e-5) * p["g"] + p["b"]
+
+
+def _attention_params(rng, f, b):
+    return {"wq": rng.standard_normal((f, f)) / np.sqrt(f),
+            "wk": rng.standard_normal((f, f)) / np.sqrt(f)}
+
+
+def _attention(p, x, k, idx, train):
+    """Each row a sequence of 8 tokens of f // 8 features; causal softmax attention."""
+    import jax
+    import jax.numpy as jnp
+    b, f = x.shape
+    q, kk = (x @ p[w] for w in ("wq", "wk"))
+    seq = lambda v: v.reshape(b, 8, f // 8)    # noqa: E731
+    scores = jnp.einsum("btd,bsd->bts", seq(q), seq(kk)) / np.sqrt(f // 8)
+    mask = np.tril(np.ones((8, 8), bool))
+    weights = jax.nn.softmax(jnp.where(mask, scores, -1e9), axis=-1)
+    return x + jnp.einsum("bts,bsd->btd", weights, seq(x)).reshape(b, f)
+
+
+def _conv_params(rng, f, b):
+    return {"w": rng.standard_normal((3, 4, 4)) / np.sqrt(12)}
+
+
+def _conv(p, x, k, idx, train):
+    """A 'SAME' convolution of kernel 3 along f // 4 positions of 4 channels."""
+    import jax
+    b, f = x.shape
+    y = jax.lax.conv_general_dilated(x.reshape(b, f // 4, 4), p["w"], (1,), "SAME",
+                                     dimension_numbers=("NWC", "WIO", "NWC"))
+    return jax.numpy.tanh(y.reshape(b, f))
+
+
+def _scan_params(rng, f, b):
+    return {"u": rng.standard_normal((f, f)) / np.sqrt(f) * 0.5}
+
+
+def _scan(p, x, k, idx, train):
+    """An RNN over the rows: h = tanh(h @ u + row), the states stacked."""
+    import jax
+    import jax.numpy as jnp
+
+    def cell(h, row):
+        h = jnp.tanh(h @ p["u"] + row)
+        return h, h
+    return jax.lax.scan(cell, jnp.zeros(x.shape[1], x.dtype), x)[1]
+
+
+def _loop(p, x, k, idx, train):
+    """x <- x / 2 + tanh(x) / 2, k % 3 + 1 times (a fixed 2 in a training step: reverse mode
+    needs a known trip count)."""
+    import jax
+    import jax.numpy as jnp
+    trips = 2 if train else k % 3 + 1
+    return jax.lax.fori_loop(0, trips, lambda i, v: v * 0.5 + jnp.tanh(v) * 0.5, x)
+
+
+def _cond(p, x, k, idx, train):
+    import jax
+    import jax.numpy as jnp
+    return jax.lax.cond(k % 2 == 0, lambda v: jnp.sin(v), lambda v: v * jax.nn.sigmoid(v), x)
+
+
+def _switch(p, x, k, idx, train):
+    import jax
+    import jax.numpy as jnp
+    return jax.lax.switch(k % 3, [lambda v: v, lambda v: jnp.cos(v), lambda v: -v], x)
+
+
+def _cumsum(p, x, k, idx, train):
+    return x.cumsum(axis=1) / np.sqrt(x.shape[1])
+
+
+def _sort(p, x, k, idx, train):
+    import jax.numpy as jnp
+    return jnp.sort(x, axis=1)[:, ::-1] * 0.5 + x * 0.5
+
+
+def _top_k(p, x, k, idx, train):
+    import jax
+    import jax.numpy as jnp
+    top = jax.lax.top_k(x, 4)[0]
+    return x - jnp.mean(top, axis=1, keepdims=True)
+
+
+def _gather(p, x, k, idx, train):
+    return x[idx] * 0.5 + x * 0.5
+
+
+def _scatter(p, x, k, idx, train):
+    import jax.numpy as jnp
+    return jnp.zeros_like(x).at[idx].add(x) * 0.5 + x * 0.5
+
+
+def _center(p, x, k, idx, train):
+    return x - x.mean(axis=0)
+
+
+def _softmax(p, x, k, idx, train):
+    import jax
+    return jax.nn.log_softmax(x, axis=-1)
+
+
+def _none(rng, f, b):
+    return {}
+
+
+LAYERS: dict[str, tuple[Callable, Callable]] = {
+    "dense": (_dense_params, _dense), "layernorm": (_layernorm_params, _layernorm),
+    "attention": (_attention_params, _attention), "conv": (_conv_params, _conv),
+    "scan": (_scan_params, _scan), "loop": (_none, _loop), "cond": (_none, _cond),
+    "switch": (_none, _switch), "cumsum": (_none, _cumsum), "sort": (_none, _sort),
+    "top_k": (_none, _top_k), "gather": (_none, _gather), "scatter": (_none, _scatter),
+    "center": (_none, _center), "log_softmax": (_none, _softmax),
+}
+
+
+def random_program(seed: str) -> JaxProgram:
+    """A program of 2-6 layers (deterministic in `seed`), its inputs drawn with it."""
+    import jax
+    import jax.numpy as jnp
+    rng = random.Random(f"shlo-fuzz-jax:{seed}")
+    nrng = np.random.default_rng(rng.randrange(1 << 63))
+    b, f = rng.choice(BATCHES), rng.choice(FEATURES)
+    names = [rng.choice(sorted(LAYERS)) for _ in range(rng.randint(2, 6))]
+    train = rng.random() < 0.5
+    params = [{n: np.asarray(v, np.float32) for n, v in LAYERS[name][0](nrng, f, b).items()}
+              for name in names]
+    x = nrng.standard_normal((b, f)).astype(np.float32)
+    k = np.int32(nrng.integers(0, 1 << 16))
+    idx = nrng.integers(0, b, b).astype(np.int32)
+    leaves, tree = jax.tree.flatten(params)
+
+    def forward(params, x, k, idx):
+        for name, p in zip(names, params):
+            x = LAYERS[name][1](p, x, k, idx, train)
+        return x
+
+    def fn(x, k, idx, *leaves):
+        ps = jax.tree.unflatten(tree, leaves)
+        if not train:
+            return [forward(ps, x, k, idx)]
+        loss, grads = jax.value_and_grad(
+            lambda ps: jnp.mean(forward(ps, x, k, idx) ** 2))(ps)
+        return [loss, *jax.tree.leaves(grads)]
+    return JaxProgram(str(seed), names, train, fn, [x, k, idx, *leaves])
+
+
+# --- checking ---------------------------------------------------------------------------------
+def lowered(program: JaxProgram) -> str:
+    import jax
+    return jax.jit(program.fn, keep_unused=True).lower(*program.args).as_text()
+
+
+def oracles(program: JaxProgram) -> tuple[list, list]:
+    """XLA's outputs in f32 and in f64 (the float inputs widened, in jax's x64 mode)."""
+    import jax
+    f32 = [np.asarray(o) for o in jax.jit(program.fn, backend="cpu")(*program.args)]
+    wide = [a.astype(np.float64) if a.dtype == np.float32 else a for a in program.args]
+    with jax.enable_x64(True):
+        f64 = [np.asarray(o) for o in jax.jit(program.fn, backend="cpu")(*wide)]
+    return f32, f64
+
+
+def compare(got: list, f32: list, f64: list) -> str | None:
+    """Why shlo's outputs `got` are wrong against XLA's `f32` and `f64` ones, else None."""
+    if len(got) != len(f32):
+        return f"{len(got)} outputs, XLA gives {len(f32)}"
+    for i, (g, a, b) in enumerate(zip(got, f32, f64)):
+        g = np.asarray(g)
+        if g.shape != a.shape or g.dtype != a.dtype:
+            return f"output {i}: {g.dtype}{list(g.shape)}, XLA gives {a.dtype}{list(a.shape)}"
+        g, a, b = (np.asarray(v, np.float64) for v in (g, a, b))
+        finite = np.isfinite(a) & np.isfinite(b)
+        if not np.array_equal(np.isfinite(g) | ~finite, np.ones_like(finite)):
+            return f"output {i}: {int((~np.isfinite(g) & finite).sum())} non-finite elements"
+        scale = float(np.abs(b[finite]).max()) if finite.any() else 0.0
+        err = np.abs(g - b)[finite]
+        allowed = TOLERANCE * np.abs(a - b)[finite] + RTOL * scale
+        bad = err > allowed
+        if bad.any():
+            worst = int(np.argmax(err - allowed))
+            return (f"output {i}: {int(bad.sum())} of {g.size} elements off, worst "
+                    f"{err[worst]:.3g} (XLA f32 {np.abs(a - b)[finite][worst]:.3g}, "
+                    f"magnitude {scale:.3g})")
+    return None
+
+
+def check(program: JaxProgram, target: str, worker) -> tuple[str, str] | None:
+    """(kind, why) where shlo fails `program` on `target` (an error, a crash, a timeout, a
+    mismatch, on either call), else None."""
+    text = lowered(program)
+    r = worker.call(target, text, program.args)
+    if r.status != "ok":
+        return r.status, r.error
+    f32, f64 = oracles(program)
+    why = compare(r.outputs, f32, f64)
+    if why is None and r.repeat is not None:
+        why = compare(r.repeat, f32, f64)
+        why = why and f"on the second call: {why}"
+    return ("mismatch", why) if why else None
+
+
+def save(directory: str, program: JaxProgram, target: str, kind: str, why: str) -> None:
+    """A reproducer: the program's StableHLO, inputs and XLA's outputs, replayed by
+    `shlo-fuzz --replay`."""
+    os.makedirs(directory, exist_ok=True)
+    with open(os.path.join(directory, "program.mlir"), "w") as f:
+        f.write(lowered(program))
+    f32, f64 = oracles(program)
+    for prefix, arrays in (("input", program.args), ("xla_f32", f32), ("xla_f64", f64)):
+        for i, a in enumerate(arrays):
+            np.save(os.path.join(directory, f"{prefix}_{i}.npy"), np.asarray(a))
+    meta = {"kind": "jax", "target": target, "finding": kind, "detail": why,
+            "program": program.describe(), "inputs": len(program.args), "outputs": len(f32)}
+    with open(os.path.join(directory, "meta.json"), "w") as f:
+        json.dump(meta, f, indent=1)
+    with open(os.path.join(directory, "README.txt"), "w") as f:
+        f.write(f"{kind} on {target}: {why}\nprogram: {program.describe()}\n"
+                f"found by shlo-fuzz --jax --seed S --first I --count 1 (S:I = {program.name})\n"
+                f"replay: shlo-fuzz --replay {directory}\n")
+
+
+def replay(directory: str, target: str, worker) -> str | None:
+    """None when the jax reproducer in `directory` passes on `target`, else why not."""
+    with open(os.path.join(directory, "meta.json")) as f:
+        meta = json.load(f)
+    with open(os.path.join(directory, "program.mlir")) as f:
+        text = f.read()
+    load = lambda prefix, n: [np.load(os.path.join(directory, f"{prefix}_{i}.npy"))  # noqa: E731
+                              for i in range(n)]
+    r = worker.call(target, text, load("input", meta["inputs"]))
+    if r.status != "ok":
+        return f"{r.status}: {r.error}"
+    f32, f64 = load("xla_f32", meta["outputs"]), load("xla_f64", meta["outputs"])
+    why = compare(r.outputs, f32, f64)
+    if why is None and r.repeat is not None:
+        why = compare(r.repeat, f32, f64)
+    return why
+
+
+def run(count: int, seed: int, targets: list, out: str | None, worker, first: int = 0,
+        progress=None) -> dict:
+    """Check `count` programs (numbered from `first`) on `targets`; counts and a summary."""
+    counts = dict(programs=0, mismatches=0, crashes=0, errors=0)
+    plural = {"mismatch": "mismatches", "crash": "crashes", "timeout": "crashes",
+              "error": "errors"}
+    try:
+        for i in range(first, first + count):
+            program = random_program(f"{seed}:{i}")
+            for target in targets:
+                found = check(program, target, worker)
+                if found:
+                    kind, why = found
+                    counts[plural[kind]] += 1
+                    print(f"{kind} on {target} (program {seed}:{i}): {why}\n"
+                          f"  {program.describe()}", flush=True)
+                    if out:
+                        save(os.path.join(out, f"jax-{kind}-{target}-{seed}-{i}"), program,
+                             target, kind, why)
+            counts["programs"] += 1
+            if progress:
+                progress.update(counts["programs"], counts)
+    except KeyboardInterrupt:
+        pass
+    finally:
+        worker.close()
+    counts["summary"] = (f"{counts['programs']} jax programs, {counts['mismatches']} "
+                         f"mismatches, {counts['crashes']} crashes, {counts['errors']} errors")
+    return counts
