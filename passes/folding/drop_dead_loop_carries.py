@@ -17,7 +17,7 @@ import dataclasses
 
 from iree.compiler import ir
 
-from ..base import Pass, nested_ops
+from ..base import Pass, is_inside, nested_ops
 
 # ops kept whatever reads their results
 _EFFECTS = frozenset("stablehlo." + name for name in (
@@ -51,7 +51,7 @@ def _live_places(loop: ir.Operation) -> set[int]:
                 roots.append(returned[value.arg_number])
             continue
         producer = value.owner.operation
-        if producer in seen_ops:
+        if producer in seen_ops or not is_inside(producer, loop):     # (a capture)
             continue
         seen_ops.add(producer)
         for inner in nested_ops(producer):
