@@ -1,7 +1,8 @@
 """Whole jax programs for `shlo-fuzz --jax`: random stacks of layers (dense, layer norm,
-attention, a 1-D convolution), loops (a scan, a fori_loop counted by an argument), conditionals,
-cumulative sums, sorts, top-k, gathers and scatter-adds, run forward or as a training step (the
-loss and its gradients), compiled by shlo with the defaults and checked against XLA.
+attention, a 1-D convolution, max pooling, an embedding lookup, dropout), loops (a scan, a
+fori_loop counted by an argument), conditionals, cumulative sums, sorts, top-k, gathers and
+scatter-adds, run forward or as a training step (the loss and its gradients), compiled by shlo
+with the defaults and checked against XLA.
 
 The oracle is XLA twice: the function in f32, as shlo computes it, and in f64 (jax's x64 mode).
 An output element of shlo is wrong where its distance to the f64 value is more than TOLERANCE
@@ -164,6 +165,29 @@ def _softmax(p, x, k, idx, train):
     return jax.nn.log_softmax(x, axis=-1)
 
 
+def _pool(p, x, k, idx, train):
+    """A max over windows of 3 features, stride 1 ('SAME')."""
+    import jax
+    return jax.lax.reduce_window(x, -np.inf, jax.lax.max, (1, 3), (1, 1), "SAME")
+
+
+def _embedding_params(rng, f, b):
+    return {"table": rng.standard_normal((3 * b, f)) * 0.5}
+
+
+def _embedding(p, x, k, idx, train):
+    """Rows of a table looked up by `idx` and `k`, added."""
+    return x + p["table"][idx * 3 + k % 3]
+
+
+def _dropout(p, x, k, idx, train):
+    """Half the elements zeroed by jax.random's threefry bits, keyed by `k`."""
+    import jax
+    import jax.numpy as jnp
+    keep = jax.random.bernoulli(jax.random.key(k), 0.5, x.shape)
+    return jnp.where(keep, x * 2, 0.0)
+
+
 def _none(rng, f, b):
     return {}
 
@@ -174,7 +198,8 @@ LAYERS: dict[str, tuple[Callable, Callable]] = {
     "scan": (_scan_params, _scan), "loop": (_none, _loop), "cond": (_none, _cond),
     "switch": (_none, _switch), "cumsum": (_none, _cumsum), "sort": (_none, _sort),
     "top_k": (_none, _top_k), "gather": (_none, _gather), "scatter": (_none, _scatter),
-    "center": (_none, _center), "log_softmax": (_none, _softmax),
+    "center": (_none, _center), "log_softmax": (_none, _softmax), "pool": (_none, _pool),
+    "embedding": (_embedding_params, _embedding), "dropout": (_none, _dropout),
 }
 
 
