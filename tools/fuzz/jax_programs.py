@@ -1,5 +1,6 @@
 """Whole jax programs for `shlo-fuzz --jax`: random stacks of layers (dense, layer norm,
-attention, a 1-D convolution, max pooling, an embedding lookup, dropout), loops (a scan, a
+attention, a 1-D convolution, max pooling, an embedding lookup, dropout, a linear solve and a
+Cholesky factor), loops (a scan, a
 fori_loop counted by an argument), conditionals, cumulative sums, sorts, top-k, gathers and
 scatter-adds, run forward or as a training step (the loss and its gradients), compiled by shlo
 with the defaults and checked against XLA.
@@ -188,6 +189,32 @@ def _dropout(p, x, k, idx, train):
     return jnp.where(keep, x * 2, 0.0)
 
 
+def _spd_params(rng, f, b):
+    """A well-conditioned symmetric positive definite matrix of min(f, 64) rows."""
+    m = min(f, 64)
+    a = rng.standard_normal((m, m)) / np.sqrt(m)
+    return {"a": a @ a.T + np.eye(m)}
+
+
+def _blocks(x, m):
+    """`x` (B, F) as rows of m features (F is a multiple of m)."""
+    return x.reshape(-1, m)
+
+
+def _solve(p, x, k, idx, train):
+    """x's rows of m features solved against the matrix (LU: jnp.linalg.solve)."""
+    import jax.numpy as jnp
+    m = p["a"].shape[0]
+    return jnp.linalg.solve(p["a"], _blocks(x, m).T).T.reshape(x.shape)
+
+
+def _cholesky(p, x, k, idx, train):
+    """x's rows of m features times the matrix's Cholesky factor."""
+    import jax.numpy as jnp
+    m = p["a"].shape[0]
+    return (_blocks(x, m) @ jnp.linalg.cholesky(p["a"]).T / np.sqrt(m)).reshape(x.shape)
+
+
 def _none(rng, f, b):
     return {}
 
@@ -200,6 +227,7 @@ LAYERS: dict[str, tuple[Callable, Callable]] = {
     "top_k": (_none, _top_k), "gather": (_none, _gather), "scatter": (_none, _scatter),
     "center": (_none, _center), "log_softmax": (_none, _softmax), "pool": (_none, _pool),
     "embedding": (_embedding_params, _embedding), "dropout": (_none, _dropout),
+    "solve": (_spd_params, _solve), "cholesky": (_spd_params, _cholesky),
 }
 
 
