@@ -33,17 +33,32 @@ def test_compare_flags_wrong_elements_only():
     rng = np.random.default_rng(0)
     exact = rng.standard_normal(4096)
     f32 = exact.astype(np.float32)
-    assert J.compare([f32.copy()], [f32], [exact]) is None
+    want = J.Oracle([f32], [exact], [np.abs(f32 - exact)], [float(np.abs(exact).max())])
+    assert J.compare([f32.copy()], want) is None
     ulp = np.nextafter(f32, np.float32(np.inf))     # one ulp off everywhere: XLA's own size
-    assert J.compare([ulp], [f32], [exact]) is None
+    assert J.compare([ulp], want) is None
     wrong = f32.copy()
     wrong[17] += np.float32(1e-3) * np.abs(f32).max()
-    assert "1 of 4096 elements off" in J.compare([wrong], [f32], [exact])
+    assert "1 of 4096 elements off" in J.compare([wrong], want)
     nan = f32.copy()
     nan[5] = np.nan
-    assert "non-finite" in J.compare([nan], [f32], [exact])
-    assert "float32[4095]" in J.compare([f32[1:]], [f32], [exact])
-    assert "2 outputs" in J.compare([f32, f32], [f32], [exact])
+    assert "non-finite" in J.compare([nan], want)
+    assert "float32[4095]" in J.compare([f32[1:]], want)
+    assert "2 outputs" in J.compare([f32, f32], want)
+
+
+def test_a_cancelled_gradient_is_rounded_at_the_others_magnitude():
+    """The gradient of a layer norm's bias before a centering is 0 (XLA f32: 1e-19); summed
+    in another order it is 1e-10, rounding at the magnitude of the other gradients, not an
+    error; 1e-3 is (fuzz seed 2 program 60 as first generated)."""
+    program = J.random_program("2:60", ["gather", "layernorm", "center"], train=True)
+    want = J.oracle(program)
+    assert float(np.abs(want.f64[1]).max()) < 1e-15 < want.magnitudes[1] * J.RTOL / 1e3
+    noisy = [np.asarray(a, np.float32) for a in want.f32]
+    noisy[1] = noisy[1] + np.float32(1e-10)         # (the bias's gradient; the gain's is 2)
+    assert J.compare(noisy, want) is None
+    noisy[1][0] += 1e-3
+    assert "output 1: 1 of" in J.compare(noisy, want)
 
 
 def test_a_run_on_cpu_finds_nothing():
@@ -71,7 +86,7 @@ def test_a_reproducer_replays(tmp_path):
     with open(os.path.join(where, "meta.json")) as f:
         assert json.load(f)["kind"] == "jax"
     assert fuzz.replay(where, None, InProcess()) is None
-    for prefix in ("xla_f32", "xla_f64"):
+    for prefix in ("xla_f32", "xla_f64"):      # (the noise stays)
         path = os.path.join(where, f"{prefix}_0.npy")
         np.save(path, np.load(path) + 1)
     assert "elements off" in fuzz.replay(where, "cpu", InProcess())
