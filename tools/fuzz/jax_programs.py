@@ -426,6 +426,6 @@ def run(count: int, seed: int, targets: list, out: str | None, worker, first: in
         pass
     finally:
         worker.close()
-    counts["summary"] = (f"{counts['programs']} jax programs, {counts['mismatches']} "
-                         f"mismatches, {counts['crashes']} crashes, {counts['errors']} errors")
-    return counts
+    summary = (f"{counts['programs']} jax programs, {counts['mismatches']} mismatches, "
+               f"{counts['crashes']} crashes, {counts['errors']} errors")
+    return {**counts, "summary": summary}
