@@ -13,7 +13,11 @@ results are read through a `stablehlo.optimization_barrier`:
   counted from a constant start to a larger constant bound (lib.loops.Counter.runs, any
   step: shlo-lower-sort's loops step by their unrolled count),
   and loops whose body returns a carried value in another one's place. Counted loops (jax's
-  scan and fori_loop) stay as they are. A fenced loop's result whose operand something else
+  scan and fori_loop) stay as they are, but for one whose result another loop of the
+  function's body takes as an operand (`_feeds_a_loop`): two stacked `lax.scan` RNNs of 16 rows
+  (the cpu runs them 16 steps a trip, shlo-unroll-scan-loops) failed every call on the cpu
+  ("indirect buffer reference slot 0 is out range", found by shlo-fuzz --jax), also with
+  IREE's indirect command buffers off; fenced between the loops, they are right. A fenced loop's result whose operand something else
   reads is also kept alive to the end of its block (`_keep_alive`): after zero trips it is
   that operand's buffer, which IREE otherwise updated in place (a dynamic_update_slice or a
   sort of the result) under the operand's other readers, silently.
@@ -55,28 +59,39 @@ def _condition_only(loop: ir.Operation) -> bool:
                for argument, result in zip(body.arguments, loop.results))
 
 
-def _maybe_empty(loop: ir.Operation) -> bool:
-    """Whether a result may be one of the loop's operands: zero trips are possible, or the
-    body returns one of its arguments in another argument's place (IREE hoists one returned
-    in its own place out of the loop)."""
+def _operand_places(loop: ir.Operation) -> list[int]:
+    """The places whose result may be one of the loop's operands: every place where zero
+    trips are possible, else those the body returns one of its arguments into from another
+    place (IREE hoists one returned in its own place out of the loop). Only those are fenced:
+    a fence on the other results of jax.random's threefry loop (two 4x512 words computed
+    each trip, beside its rotated keys) made a Vulkan call fail ('indirect buffer reference
+    slot 0 is out range', shlo-fuzz --jax seed 3 program 107)."""
     found = counter(loop)
+    if found is None or not found.runs:
+        return list(range(len(loop.results)))
     body = loop.regions[1].blocks[0]
     returned = list(body.operations)[-1].operands
-    return found is None or not found.runs or any(
-        isinstance(r.owner, ir.Block) and r.owner == body and r.arg_number != place
-        for place, r in enumerate(returned))
+    return [place for place, r in enumerate(returned)
+            if isinstance(r.owner, ir.Block) and r.owner == body and r.arg_number != place]
 
 
-def _fence_results(loop: ir.Operation) -> list[ir.Value]:
-    """The loop's static results read through one barrier: the barrier's results (none when
-    nothing reads the loop)."""
-    results = [r for r in loop.results if _static_tensor(r)]
+def _feeds_a_loop(loop: ir.Operation) -> bool:
+    """Whether a loop of the function's body hands a result to another loop as an operand."""
+    return loop.parent.name == "func.func" and any(
+        use.owner.name == "stablehlo.while" for r in loop.results for use in r.uses)
+
+
+def _fence_results(loop: ir.Operation, places: list[int] | None = None) -> list[tuple]:
+    """The loop's static results (at `places`, default all) read through one barrier:
+    (result, the barrier's result) pairs (none when nothing reads the loop)."""
+    results = [r for p, r in enumerate(loop.results)
+               if _static_tensor(r) and (places is None or p in places)]
     if not results or not any(list(r.uses) for r in loop.results):
         return []
-    return extras.fence_readers(results, loop, extras.optimization_barrier)
+    return list(zip(results, extras.fence_readers(results, loop, extras.optimization_barrier)))
 
 
-def _keep_alive(loop: ir.Operation, fenced: list[ir.Value]) -> None:
+def _keep_alive(loop: ir.Operation, fenced: list[tuple]) -> None:
     """Results whose operand something else reads too, kept alive to the end of the loop's
     block (read by a barrier with the block's returned values). After zero trips such a result
     is that operand's buffer, and IREE updated it in place (a dynamic_update_slice or a sort of
@@ -86,8 +101,7 @@ def _keep_alive(loop: ir.Operation, fenced: list[ir.Value]) -> None:
     one (test_in_place_update_of_a_nested_zero_trip_loop_result)."""
     if loop.parent.name != "func.func":
         return
-    static = [r for r in loop.results if _static_tensor(r)]
-    shared = [new for old, new in zip(static, fenced)
+    shared = [new for old, new in fenced
               if any(use.owner.operation != loop for use in
                      loop.operands[ir.OpResult(old).result_number].uses)]
     terminator = list(loop.block.operations)[-1]
@@ -118,5 +132,7 @@ class BarrierLoopResults(Pass):
             elif self.condition_only:
                 if _condition_only(loop):
                     _fence_results(loop)
-            elif _maybe_empty(loop):
-                _keep_alive(loop, _fence_results(loop))
+            elif _operand_places(loop):
+                _keep_alive(loop, _fence_results(loop, _operand_places(loop)))
+            elif _feeds_a_loop(loop):
+                _fence_results(loop)

@@ -9,6 +9,7 @@ import scipy.special
 from jax import lax
 
 import shlo
+import shlo.jax
 from conftest import vulkan_or_skip
 
 
@@ -162,3 +163,42 @@ def test_in_place_update_of_a_nested_zero_trip_loop_result(ctx, target):
         got_acc, got_q = (np.asarray(r) for r in exe(a, b, np.int32(n), np.int32(2)))
         np.testing.assert_array_equal(got_acc, acc, err_msg=f"inner trips {n}")
         np.testing.assert_array_equal(got_q, q, err_msg=f"inner trips {n}")
+
+
+def _stacked_rnn(x, u1, u2, w):
+    """Two lax.scan RNN layers over the rows, then a dense layer."""
+    def layer(u, xs):
+        return lax.scan(lambda h, r: (jax.numpy.tanh(h @ u + r),) * 2,
+                        jax.numpy.zeros(xs.shape[1], xs.dtype), xs)[1]
+    return layer(u2, layer(u1, x)) @ w
+
+
+@pytest.mark.parametrize("target", ["cpu", "vulkan"])
+def test_stacked_scans(target):
+    """Two lax.scan RNN layers of 16 rows then a dense layer failed every call on the cpu
+    ('indirect buffer reference slot 0 is out range'; shlo-fuzz --jax seed 3 program 40): a
+    barrier between the loops (`_feeds_a_loop`). Against XLA."""
+    if target == "vulkan":
+        vulkan_or_skip()
+    rng = np.random.default_rng(3)
+    args = [rng.standard_normal((16, 512)).astype(np.float32)] + [
+        (rng.standard_normal((512, 512)) / 23).astype(np.float32) for _ in range(3)]
+    want = np.asarray(jax.jit(_stacked_rnn, backend="cpu")(*args))
+    run = shlo.jax.jit(_stacked_rnn, target=target)
+    for call in range(2):
+        np.testing.assert_allclose(np.asarray(run(*args)), want, rtol=2e-5, atol=2e-5,
+                                   err_msg=f"call {call}")
+
+
+@pytest.mark.parametrize("target", ["cpu", "vulkan"])
+def test_dropout_after_attention(target):
+    """A 1-D convolution, causal attention and dropout on x[4, 512] failed every call on
+    vulkan ('indirect buffer reference slot 0 is out range') with all of jax.random's threefry
+    loop's results fenced (it rotates its keys between places); only the rotated ones are now
+    (`_operand_places`; shlo-fuzz --jax seed 3 program 107, checked as the fuzzer does)."""
+    from shlo.tools.fuzz import jax_programs
+    from shlo.tools.fuzz.runner import InProcess
+    if target == "vulkan":
+        vulkan_or_skip()
+    program = jax_programs.random_program("3:107", ["conv", "attention", "dropout"], train=False)
+    assert jax_programs.check(program, target, InProcess()) is None

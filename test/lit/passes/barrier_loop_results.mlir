@@ -95,9 +95,10 @@ func.func @bound_computed_at_run_time(%x: tensor<4xf32>, %n: tensor<i32>) -> ten
   return %d : tensor<4xf32>
 }
 
+// A counted loop that swaps two values: those results are fenced, not its counter.
 // DEFAULT-LABEL: func.func @counted_swap
 // DEFAULT:         %[[L:.*]]:3 = stablehlo.while
-// DEFAULT:         stablehlo.optimization_barrier %[[L]]#0, %[[L]]#1, %[[L]]#2
+// DEFAULT:         stablehlo.optimization_barrier %[[L]]#1, %[[L]]#2 :
 // DEFAULT-LABEL: func.func @counted
 // DEFAULT-NOT:     optimization_barrier
 // DEFAULT:         return
@@ -165,4 +166,36 @@ func.func @counted_by_seven(%x: tensor<64xf32>) -> (tensor<64xf32>, tensor<64xf3
   }
   %s = stablehlo.add %r#1, %e#1 : tensor<64xf32>
   return %r#1, %s : tensor<64xf32>, tensor<64xf32>
+}
+
+// A counted loop whose result another loop takes as an operand (stacked scans): fenced.
+// DEFAULT-LABEL: func.func @loop_into_loop
+// DEFAULT:         %[[A:.*]]:2 = stablehlo.while
+// DEFAULT:         %[[F:.*]]:2 = stablehlo.optimization_barrier %[[A]]#0, %[[A]]#1
+// DEFAULT:         %[[B:.*]]:2 = stablehlo.while(%{{.*}} = %{{.*}}, %{{.*}} = %[[F]]#1)
+// DEFAULT-NOT:     optimization_barrier
+// DEFAULT:         return %[[B]]#1
+func.func @loop_into_loop(%x: tensor<4xf32>) -> tensor<4xf32> {
+  %c0 = stablehlo.constant dense<0> : tensor<i32>
+  %c1 = stablehlo.constant dense<1> : tensor<i32>
+  %c3 = stablehlo.constant dense<3> : tensor<i32>
+  %a:2 = stablehlo.while(%i = %c0, %v = %x) : tensor<i32>, tensor<4xf32>
+  cond {
+    %p = stablehlo.compare LT, %i, %c3, SIGNED : (tensor<i32>, tensor<i32>) -> tensor<i1>
+    stablehlo.return %p : tensor<i1>
+  } do {
+    %j = stablehlo.add %i, %c1 : tensor<i32>
+    %w = stablehlo.sine %v : tensor<4xf32>
+    stablehlo.return %j, %w : tensor<i32>, tensor<4xf32>
+  }
+  %b:2 = stablehlo.while(%i = %c0, %v = %a#1) : tensor<i32>, tensor<4xf32>
+  cond {
+    %p = stablehlo.compare LT, %i, %c3, SIGNED : (tensor<i32>, tensor<i32>) -> tensor<i1>
+    stablehlo.return %p : tensor<i1>
+  } do {
+    %j = stablehlo.add %i, %c1 : tensor<i32>
+    %w = stablehlo.cosine %v : tensor<4xf32>
+    stablehlo.return %j, %w : tensor<i32>, tensor<4xf32>
+  }
+  return %b#1 : tensor<4xf32>
 }
