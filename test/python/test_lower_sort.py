@@ -95,10 +95,11 @@ func.func @top_k(%x: tensor<4x1000xf32>) -> (tensor<4x5xf32>, tensor<4x5xi32>) {
 """
 
 
-@pytest.fixture(scope="module", params=["loop", "static"])
+@pytest.fixture(scope="module", params=["loop", pytest.param("static", marks=pytest.mark.slow)])
 def exe(ctx, request):
     """The module compiled with each form of the network: these sorts are short (a loop, by
-    default), and static-from=0 writes their steps in line (the form of long sorts)."""
+    default), and static-from=0 writes their steps in line (the form of long sorts; 46 s to
+    compile cold: `make test-all`, the long sorts below have it in the quick tier)."""
     module = shlo.parse_module(MODULE, context=ctx)
     if request.param == "static":
         LowerSort(static_from=0).apply(module)
@@ -245,7 +246,7 @@ def test_a_long_sort_in_line_on_vulkan(ctx):
 
 
 
-@pytest.mark.parametrize("target", ["cpu", "vulkan"])
+@pytest.mark.parametrize("target", ["cpu", pytest.param("vulkan", marks=pytest.mark.slow)])
 def test_two_long_sorts_of_one_length_in_one_function(ctx, target):
     """jnp.sort(x) and jnp.sort(-x) (also argsorts) of 50000 elements in one function: both
     networks padded to 65536 with one constant, and shared one table of scalars, made equal
