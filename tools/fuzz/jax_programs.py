@@ -1,9 +1,8 @@
 """Whole jax programs for `shlo-fuzz --jax`: random stacks of layers (dense, layer norm,
 attention, a 1-D convolution, max pooling, an embedding lookup, dropout, a linear solve and a
-Cholesky factor), loops (a scan, a
-fori_loop counted by an argument), conditionals, cumulative sums, sorts, top-k, gathers and
-scatter-adds, run forward or as a training step (the loss and its gradients), compiled by shlo
-with the defaults and checked against XLA.
+Cholesky factor), loops (a scan, a fori_loop counted by an argument), conditionals, cumulative
+sums, sorts, top-k, gathers and scatter-adds, run forward or as a training step (the loss and
+its gradients), compiled by shlo with the defaults and checked against XLA.
 
 The oracle is XLA: the function in f32, as shlo computes it, and in f64 (jax's x64 mode), also
 with the float inputs moved by an f32 rounding. An output element of shlo is wrong where its
@@ -23,8 +22,8 @@ from typing import Callable
 
 import numpy as np
 
-TOLERANCE = 16.0        # shlo's error may be this many times XLA's f32 error ...
-RTOL = 1e-5             # ... plus this much of the output's largest magnitude
+TOLERANCE = 16.0        # shlo's error may be this many times an element's rounding noise ...
+RTOL = 1e-5             # ... plus this much of its output's magnitude (`Oracle`)
 BATCHES = (4, 8, 16, 32, 64, 128)
 FEATURES = (16, 32, 64, 128, 256, 512)
 
@@ -277,6 +276,7 @@ def random_program(seed: str, layers: list | None = None,
 
 # --- checking ---------------------------------------------------------------------------------
 def lowered(program: JaxProgram) -> str:
+    """The program's StableHLO text, as jax lowers it (every argument kept)."""
     import jax
     return jax.jit(program.fn, keep_unused=True).lower(*program.args).as_text()
 
