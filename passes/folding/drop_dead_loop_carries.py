@@ -104,5 +104,5 @@ class DropDeadLoopCarries(Pass):
         for loop in nested_ops(op, "stablehlo.while"):       # inner loops first
             loop = loop.operation
             live = _live_places(loop)
-            if len(live) < len(loop.results):
+            if 0 < len(live) < len(loop.results):     # (a loop of no values: left)
                 _drop(loop, sorted(live))
