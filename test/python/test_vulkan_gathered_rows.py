@@ -12,8 +12,8 @@ import pytest
 import shlo.jax
 
 
-@pytest.mark.xfail(strict=True, reason="open: IREE 3.13 on lavapipe sums small gathered rows "
-                   "wrongly (garbage, NaN); not yet worked around")
+@pytest.mark.xfail(strict=False, reason="open: IREE 3.13 on lavapipe sums small gathered rows "
+                   "wrongly (garbage, NaN; non-strict: garbage may differ by machine); not yet worked around")
 @pytest.mark.parametrize("name", ["sum_of_rows_plus_x", "mean_square_of_mixed_rows"])
 def test_small_sum_of_gathered_rows_vulkan(name):
     from conftest import vulkan_or_skip
