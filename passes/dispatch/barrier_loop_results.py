@@ -14,11 +14,11 @@ results are read through a `stablehlo.optimization_barrier`:
   step: shlo-lower-sort's loops step by their unrolled count),
   and loops whose body returns a carried value in another one's place. Counted loops (jax's
   scan and fori_loop) stay as they are, but for one whose result another loop of the
-  function's body takes as an operand (`_feeds_a_loop`): two stacked `lax.scan` RNNs of 16 rows
-  (the cpu runs them 16 steps a trip, shlo-unroll-scan-loops) failed every call on the cpu
-  ("indirect buffer reference slot 0 is out range", found by shlo-fuzz --jax), also with
-  IREE's indirect command buffers off; fenced between the loops, they are right. A fenced loop's result whose operand something else
-  reads is also kept alive to the end of its block (`_keep_alive`): after zero trips it is
+  function's body takes as an operand (`_feeds_a_loop`): two stacked `lax.scan` RNNs of 16
+  rows (the cpu runs them 16 steps a trip, shlo-unroll-scan-loops) failed every call on the
+  cpu ("indirect buffer reference slot 0 is out range", found by shlo-fuzz --jax), also with
+  IREE's indirect command buffers off; fenced between the loops, they are right. A fenced
+  loop's result whose operand something else reads is also kept alive to the end of its block (`_keep_alive`): after zero trips it is
   that operand's buffer, which IREE otherwise updated in place (a dynamic_update_slice or a
   sort of the result) under the operand's other readers, silently.
 - A carried value that only the loop's condition reads (a convergence flag: the body never
@@ -132,7 +132,7 @@ class BarrierLoopResults(Pass):
             elif self.condition_only:
                 if _condition_only(loop):
                     _fence_results(loop)
-            elif _operand_places(loop):
-                _keep_alive(loop, _fence_results(loop, _operand_places(loop)))
+            elif places := _operand_places(loop):
+                _keep_alive(loop, _fence_results(loop, places))
             elif _feeds_a_loop(loop):
                 _fence_results(loop)

@@ -18,6 +18,7 @@ import dataclasses
 from iree.compiler import ir
 
 from ..base import Pass, is_inside, nested_ops
+from ..lib.builders import erase_unread
 
 # ops kept whatever reads their results
 _EFFECTS = frozenset("stablehlo." + name for name in (
@@ -59,19 +60,6 @@ def _live_places(loop: ir.Operation) -> set[int]:
     return live
 
 
-def _erase_unread(block: ir.Block) -> None:
-    """Erase the ops of `block` (last first) whose results nothing reads, but the
-    terminator and ops with side effects."""
-    changed = True
-    while changed:
-        changed = False
-        for op in reversed(list(block.operations)[:-1]):
-            op = op.operation
-            if not _effectful(op) and not any(list(r.uses) for r in op.results):
-                op.erase()
-                changed = True
-
-
 def _drop(loop: ir.Operation, live: list[int]) -> None:
     """Rebuild `loop` carrying only the places `live`."""
     condition, body = (region.blocks[0] for region in loop.regions)
@@ -79,7 +67,9 @@ def _drop(loop: ir.Operation, live: list[int]) -> None:
     with ir.InsertionPoint(terminator), terminator.location:
         ir.Operation.create("stablehlo.return", operands=[terminator.operands[p] for p in live])
     terminator.erase()
-    _erase_unread(body)
+    # the body's ops that computed only the dropped values (any dialect: a reader left would
+    # keep its block argument)
+    erase_unread(loop, lambda o: o.block == body and not _effectful(o), prefix="")
     with ir.InsertionPoint(loop), loop.location:
         rebuilt = ir.Operation.create("stablehlo.while",
                                       results=[loop.results[p].type for p in live],

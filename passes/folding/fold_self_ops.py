@@ -1,8 +1,8 @@
 """shlo-fold-self-ops: fold an integer op of a value with itself into the constant it is.
 
 IREE's StableHLO input folder and arith's folders turn integer `subtract %x, %x`, `xor %x, %x`
-and `compare %x, %x` of integers or booleans (every direction but TOTALORDER) into constants
-after shlo's pipeline has run:
+and `compare %x, %x` of integers or booleans (every direction) into constants after shlo's
+pipeline has run:
 
 - on a dynamic shape IREE then rejects the constant ("'stablehlo.constant' op result #0 must
   be statically shaped"); here it is the constant broadcast to the operand's run-time shape;
@@ -49,9 +49,7 @@ def _constant(value, op: ir.Operation) -> list[ir.Value]:
 
 def _compare(op):
     direction = enum_name(op.attributes["comparison_direction"])
-    if not _folds(op) or direction not in SELF_COMPARISON:
-        return None
-    return _constant(SELF_COMPARISON[direction], op)
+    return _constant(SELF_COMPARISON[direction], op) if _folds(op) else None
 
 
 def _zero(op):

@@ -17,10 +17,10 @@ reading a boolean leaf, see `_reads_i1_leaf`, or past its budget) reads that op 
 fence: fused, IREE computed all of it in the slice's dispatch (seed 108 program 85), on the
 cpu's stack past its limit (a slice of a compare of two long bf16 chains, each rounding a
 diamond the slice stopped at: seed 174 program 438), unless IREE folds it to a constant
-(`x ^ x`: the fenced constant failed to compile, seed 125 program 105). Where a slice of FEW_ELEMENTS or
-fewer stops at a computed value others read too, it reads it behind a fence (one element of a
-converted value that an `if` also read whole went to Vulkan shared memory whole, and to 4 MiB
-of cpu stack at 1M: seed 66 program 140). Rank-0
+(`x ^ x`: the fenced constant failed to compile, seed 125 program 105). Where a slice of
+FEW_ELEMENTS or fewer stops at a computed value others read too, it reads it behind a fence
+(one element of a converted value that an `if` also read whole went to Vulkan shared memory
+whole, and to 4 MiB of cpu stack at 1M: seed 66 program 140). Rank-0
 operands of a ranked op (clamp bounds, a select's scalar predicate) stay as they are; those of
 a rank-0 op are reshaped and sliced like the others; broadcast scalars and
 splat constants become ones of the slice's shape. Each value of a chain is sliced once per
