@@ -57,12 +57,11 @@ def main(argv=None) -> int:
         result = jax_programs.run(args.count, args.seed, targets, args.out,
                                   Worker(args.timeout), first=args.first,
                                   progress=fuzz.Progress(args.count))
-        print(result["summary"])
-        return 1 if result["mismatches"] or result["crashes"] or result["errors"] else 0
-    result = fuzz.run(args.count, args.seed, targets, args.out, args.max_elements,
-                      args.max_nodes, args.shrink_tests, Worker(args.timeout),
-                      first=args.first, shrink_seconds=args.shrink_seconds,
-                      batch=args.batch)
+    else:
+        result = fuzz.run(args.count, args.seed, targets, args.out, args.max_elements,
+                          args.max_nodes, args.shrink_tests, Worker(args.timeout),
+                          first=args.first, shrink_seconds=args.shrink_seconds,
+                          batch=args.batch)
     print(result["summary"])
     return 1 if result["mismatches"] or result["crashes"] or result["errors"] else 0
 

@@ -15,6 +15,7 @@ that cancels to 0 at the other gradients' magnitude, is not an error (docs/fuzzi
 from __future__ import annotations
 
 import dataclasses
+import functools
 import json
 import os
 import random
@@ -31,13 +32,22 @@ FEATURES = (16, 32, 64, 128, 256, 512)
 @dataclasses.dataclass
 class JaxProgram:
     """A random program: `fn(*args)` returns a list of f32 arrays; `blocks` names its layers;
-    `sizes(*args)` gives the largest magnitude of each layer's activation."""
+    `sizes(*args)` gives the largest magnitude of each layer's activation. `text` and `want`
+    (its lowering and XLA's results) are computed once, for every target."""
     name: str
     blocks: list
     train: bool
     fn: Callable
     args: list
     sizes: Callable
+
+    @functools.cached_property
+    def text(self) -> str:
+        return lowered(self)
+
+    @functools.cached_property
+    def want(self) -> "Oracle":
+        return oracle(self)
 
     def describe(self) -> str:
         kind = "training step (loss, gradients)" if self.train else "forward"
@@ -242,7 +252,7 @@ def random_program(seed: str, layers: list | None = None,
     b, f = rng.choice(BATCHES), rng.choice(FEATURES)
     names = [rng.choice(sorted(LAYERS)) for _ in range(rng.randint(2, 6))]
     train = rng.random() < 0.5 if train is None else train
-    names = names if layers is None else list(layers)
+    names = names if layers is None else list(layers)    # (drawn anyway: the later draws stay)
     params = [{n: np.asarray(v, np.float32) for n, v in LAYERS[name][0](nrng, f, b).items()}
               for name in names]
     x = nrng.standard_normal((b, f)).astype(np.float32)
@@ -344,18 +354,22 @@ def compare(got: list, want: Oracle) -> str | None:
     return None
 
 
+def _compare_calls(result, want: Oracle) -> str | None:
+    """`compare` of a worker's first call and, where it differs, its second call."""
+    why = compare(result.outputs, want)
+    if why is None and result.repeat is not None:
+        why = compare(result.repeat, want)
+        why = why and f"on the second call: {why}"
+    return why
+
+
 def check(program: JaxProgram, target: str, worker) -> tuple[str, str] | None:
     """(kind, why) where shlo fails `program` on `target` (an error, a crash, a timeout, a
     mismatch, on either call), else None."""
-    text = lowered(program)
-    r = worker.call(target, text, program.args)
+    r = worker.call(target, program.text, program.args)
     if r.status != "ok":
         return r.status, r.error
-    want = oracle(program)
-    why = compare(r.outputs, want)
-    if why is None and r.repeat is not None:
-        why = compare(r.repeat, want)
-        why = why and f"on the second call: {why}"
+    why = _compare_calls(r, program.want)
     return ("mismatch", why) if why else None
 
 
@@ -364,8 +378,8 @@ def save(directory: str, program: JaxProgram, target: str, kind: str, why: str) 
     `shlo-fuzz --replay`."""
     os.makedirs(directory, exist_ok=True)
     with open(os.path.join(directory, "program.mlir"), "w") as f:
-        f.write(lowered(program))
-    want = oracle(program)
+        f.write(program.text)
+    want = program.want
     for prefix, arrays in (("input", program.args), ("xla_f32", want.f32),
                            ("xla_f64", want.f64), ("noise", want.noise)):
         for i, a in enumerate(arrays):
@@ -393,11 +407,8 @@ def replay(directory: str, target: str, worker) -> str | None:
     if r.status != "ok":
         return f"{r.status}: {r.error}"
     n = meta["outputs"]
-    want = Oracle(load("xla_f32", n), load("xla_f64", n), load("noise", n), meta["magnitudes"])
-    why = compare(r.outputs, want)
-    if why is None and r.repeat is not None:
-        why = compare(r.repeat, want)
-    return why
+    return _compare_calls(r, Oracle(load("xla_f32", n), load("xla_f64", n), load("noise", n),
+                                    meta["magnitudes"]))
 
 
 def run(count: int, seed: int, targets: list, out: str | None, worker, first: int = 0,
