@@ -23,6 +23,8 @@ PASSES: dict[str, tuple[str, str]] = {
                                           "FenceScalarScatterUpdates"),
     "shlo-fence-gathered-slices": ("shlo.passes.dispatch.fence_gathered_slices",
                                    "FenceGatheredSlices"),
+    "shlo-fence-reduced-gathers": ("shlo.passes.dispatch.fence_reduced_gathers",
+                                   "FenceReducedGathers"),
     "shlo-reduce-before-broadcast": ("shlo.passes.dispatch.reduce_before_broadcast",
                                      "ReduceBeforeBroadcast"),
     "shlo-fence-vector-dot-results": ("shlo.passes.dispatch.fence_vector_dot_results",
