@@ -25,6 +25,8 @@ PASSES: dict[str, tuple[str, str]] = {
                                    "FenceGatheredSlices"),
     "shlo-fence-reduced-gathers": ("shlo.passes.dispatch.fence_reduced_gathers",
                                    "FenceReducedGathers"),
+    "shlo-fence-vector-dots-beside-gathers": ("shlo.passes.dispatch.fence_vector_dots_beside_gathers",
+                                              "FenceVectorDotsBesideGathers"),
     "shlo-reduce-before-broadcast": ("shlo.passes.dispatch.reduce_before_broadcast",
                                      "ReduceBeforeBroadcast"),
     "shlo-fence-vector-dot-results": ("shlo.passes.dispatch.fence_vector_dot_results",

@@ -5,7 +5,8 @@ sums, sorts, top-k, gathers and scatter-adds, run forward or as a training step 
 its gradients), compiled by shlo with the defaults and checked against XLA.
 
 The oracle is XLA: the function in f32, as shlo computes it, and in f64 (jax's x64 mode), also
-with the float inputs moved by an f32 rounding. An output element of shlo is wrong where its
+with the float inputs moved by an f32 rounding and with the near ties of its sorts, top-k and
+max pools the other way round (`flip_ties`). An output element of shlo is wrong where its
 distance to the f64 value is more than TOLERANCE times its rounding noise (XLA's f32 distance
 plus how far the inputs' rounding moves the f64 value) plus RTOL of the output's magnitude
 (`Oracle`): rounding at the magnitude of a `cumsum` cancelled by a centering, or a gradient
@@ -40,6 +41,9 @@ class JaxProgram:
     fn: Callable
     args: list
     sizes: Callable
+    # fn with its sorts, top-k and max pools ordering their inputs by `tie(x)` (`flip_ties`),
+    # None when it has none of them
+    ordered_by: Callable[[Callable], Callable] | None = None
 
     @functools.cached_property
     def text(self) -> str:
@@ -182,6 +186,45 @@ def _pool(p, x, k, idx, train):
     return jax.lax.reduce_window(x, -np.inf, jax.lax.max, (1, 3), (1, 1), "SAME")
 
 
+def flip_ties(parity: int) -> Callable:
+    """Keys that order x (B, F) along its rows as x does, except that neighbours in each row's
+    order closer than TIE_SPREAD of their magnitude change places: rank 2j and 2j + 1
+    (`parity` 0) or 2j + 1 and 2j + 2 (1) move towards each other by that much."""
+    import jax
+    import jax.numpy as jnp
+
+    def keys(x):
+        rank = jnp.argsort(jnp.argsort(x, axis=1, stable=True), axis=1, stable=True)
+        toward = jnp.where(rank % 2 == parity, 1.0, -1.0).astype(x.dtype)
+        return jax.lax.stop_gradient(x + TIE_SPREAD * jnp.abs(x) * toward)
+    return keys
+
+
+def _sort_by(p, x, k, idx, train, tie):
+    import jax.numpy as jnp
+    order = jnp.argsort(tie(x), axis=1, stable=True)[:, ::-1]
+    return jnp.take_along_axis(x, order, axis=1) * 0.5 + x * 0.5
+
+
+def _top_k_by(p, x, k, idx, train, tie):
+    import jax
+    import jax.numpy as jnp
+    top = jnp.take_along_axis(x, jax.lax.top_k(tie(x), 4)[1], axis=1)
+    return x - jnp.mean(top, axis=1, keepdims=True)
+
+
+def _pool_by(p, x, k, idx, train, tie):
+    import jax.numpy as jnp
+
+    def windows(v):             # each feature's window of 3 ('SAME': -inf past the ends)
+        pad = jnp.full((v.shape[0], 1), -jnp.inf, v.dtype)
+        return jnp.stack([jnp.concatenate([pad, v[:, :-1]], 1), v,
+                          jnp.concatenate([v[:, 1:], pad], 1)], 1)
+    values = windows(x)
+    choice = jnp.argmax(windows(tie(x)), axis=1)
+    return jnp.take_along_axis(values, choice[:, None], axis=1)[:, 0]
+
+
 def _embedding_params(rng, f, b):
     return {"table": rng.standard_normal((3 * b, f)) * 0.5}
 
@@ -241,6 +284,12 @@ LAYERS: dict[str, tuple[Callable, Callable]] = {
 }
 
 
+# the layers whose result or gradient follows an order of their input: for the oracle, each
+# computed again with nearly tied inputs in the other order (`Oracle`)
+ORDERED: dict[str, Callable] = {"sort": _sort_by, "top_k": _top_k_by, "pool": _pool_by}
+TIE_SPREAD = 256 * float(np.finfo(np.float32).eps)
+
+
 def random_program(seed: str, layers: list | None = None,
                    train: bool | None = None) -> JaxProgram:
     """A program of 2-6 layers (deterministic in `seed`), its inputs drawn with it; `layers`
@@ -260,28 +309,29 @@ def random_program(seed: str, layers: list | None = None,
     idx = nrng.integers(0, b, b).astype(np.int32)
     leaves, tree = jax.tree.flatten(params)
 
-    def activations(params, x, k, idx):
+    def activations(params, x, k, idx, tie=None):
         found = []
         for name, p in zip(names, params):
-            x = LAYERS[name][1](p, x, k, idx, train)
+            x = LAYERS[name][1](p, x, k, idx, train) if tie is None or name not in ORDERED \
+                else ORDERED[name](p, x, k, idx, train, tie)
             found.append(x)
         return found
-
-    def forward(params, x, k, idx):
-        return activations(params, x, k, idx)[-1]
 
     def sizes(x, k, idx, *leaves):
         ps = jax.tree.unflatten(tree, leaves)
         return [jnp.max(jnp.abs(a)) for a in activations(ps, x, k, idx)]
 
-    def fn(x, k, idx, *leaves):
-        ps = jax.tree.unflatten(tree, leaves)
-        if not train:
-            return [forward(ps, x, k, idx)]
-        loss, grads = jax.value_and_grad(
-            lambda ps: jnp.mean(forward(ps, x, k, idx) ** 2))(ps)
-        return [loss, *jax.tree.leaves(grads)]
-    return JaxProgram(str(seed), names, train, fn, [x, k, idx, *leaves], sizes)
+    def ordered_by(tie):
+        def fn(x, k, idx, *leaves):
+            ps = jax.tree.unflatten(tree, leaves)
+            if not train:
+                return [activations(ps, x, k, idx, tie)[-1]]
+            loss, grads = jax.value_and_grad(
+                lambda ps: jnp.mean(activations(ps, x, k, idx, tie)[-1] ** 2))(ps)
+            return [loss, *jax.tree.leaves(grads)]
+        return fn
+    return JaxProgram(str(seed), names, train, ordered_by(None), [x, k, idx, *leaves], sizes,
+                      ordered_by if ORDERED.keys() & set(names) else None)
 
 
 # --- checking ---------------------------------------------------------------------------------
@@ -294,7 +344,8 @@ def lowered(program: JaxProgram) -> str:
 @dataclasses.dataclass
 class Oracle:
     """XLA's outputs in f32 and f64, each element's rounding noise (XLA's f32 error plus how
-    far the f64 result moves when the float inputs move by an f32 rounding), and each output's
+    far the f64 result moves when the float inputs move by an f32 rounding, or when the sorts,
+    top-k and max pools take nearly tied inputs the other way round), and each output's
     magnitude: its largest f64 value (a gradient's: the largest of any gradient, as a
     gradient that cancels to 0 is rounded at the others' magnitude) times the program's
     cancellation (its layers' largest activation over its last one's, at least 1)."""
@@ -317,9 +368,13 @@ def oracle(program: JaxProgram) -> Oracle:
         moved = [[np.asarray(o, np.float64) for o in run(*[
             a * (1 + rng.uniform(-eps, eps, a.shape)) if a.dtype == np.float64 else a
             for a in wide])] for _ in range(2)]
+        if program.ordered_by is not None:        # near ties the other way round
+            moved += [[np.asarray(o, np.float64) for o in jax.jit(
+                program.ordered_by(flip_ties(parity)), backend="cpu")(*wide)]
+                for parity in (0, 1)]
         sizes = [float(v) for v in jax.jit(program.sizes, backend="cpu")(*wide)]
     noise = [np.abs(np.asarray(a, np.float64) - b)
-             + np.maximum(*(np.abs(m[i] - b) for m in moved))
+             + np.max([np.abs(m[i] - b) for m in moved], axis=0)
              for i, (a, b) in enumerate(zip(f32, f64))]
     finite = [v for v in sizes if np.isfinite(v)]
     last = sizes[-1] if np.isfinite(sizes[-1]) and sizes[-1] > 0 else 0.0
