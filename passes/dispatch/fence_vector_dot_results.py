@@ -30,10 +30,10 @@ VIEWS = ("stablehlo.reshape", "stablehlo.broadcast_in_dim", "stablehlo.transpose
          "stablehlo.slice")
 
 
-def is_vector_dot(op: ir.Operation) -> bool:
+def is_vector_dot(op: ir.Operation, *, vectors: bool = False) -> bool:
     """Whether dot_general `op`, without batch dims, has an operand with free (not
     contracting) dims, all of size 1 (IREE reshapes them away; a rank-1 operand or a batched
-    product compiles)."""
+    product compiles); `vectors`: an operand without free dims counts too."""
     _, numbers = arguments(op)
     if numbers.get("lhs_batching_dimensions"):
         return False
@@ -41,7 +41,7 @@ def is_vector_dot(op: ir.Operation) -> bool:
         t = ir.RankedTensorType(op.operands[index].type)
         contracting = set(numbers.get(f"{side}_contracting_dimensions") or ())
         free = [t.shape[d] for d in range(t.rank) if d not in contracting]
-        if t.has_static_shape and free and math.prod(free) == 1:
+        if t.has_static_shape and (free or vectors) and math.prod(free) == 1:
             return True
     return False
 

@@ -17,34 +17,18 @@ operands), at most MAX_STEPS ops, to a gather or reverse.
 from __future__ import annotations
 
 import dataclasses
-import math
 
 from iree.compiler import ir
 
-from shlo.dialect.rebuild import arguments
 from ..base import Pass, nested_ops
 from ..lib import builders as extras
 from ..lib.elementwise import ELEMENTWISE_OPS
+from .fence_vector_dot_results import is_vector_dot
 
 INDEXED = frozenset({"stablehlo.gather", "stablehlo.reverse"})
 VIEWS = frozenset({"stablehlo.reshape", "stablehlo.broadcast_in_dim", "stablehlo.transpose",
                    "stablehlo.slice", "stablehlo.dynamic_slice"})
 MAX_STEPS = 256
-
-
-def is_vector_product(op: ir.Operation) -> bool:
-    """Whether dot_general `op` has no batch dims and an operand whose free (not contracting)
-    dims hold one element (a rank-1 operand included)."""
-    _, numbers = arguments(op)
-    if numbers.get("lhs_batching_dimensions"):
-        return False
-    for index, side in enumerate(("lhs", "rhs")):
-        t = ir.RankedTensorType(op.operands[index].type)
-        contracting = set(numbers.get(f"{side}_contracting_dimensions") or ())
-        if t.has_static_shape and math.prod(t.shape[d] for d in range(t.rank)
-                                            if d not in contracting) == 1:
-            return True
-    return False
 
 
 def _producer_operands(value: ir.Value) -> list[ir.Value]:
@@ -108,5 +92,5 @@ class FenceVectorDotsBesideGathers(Pass):
 
     def run(self, op: ir.Operation) -> None:
         for dot in nested_ops(op, "stablehlo.dot_general"):
-            if is_vector_product(dot) and _beside_indexed(dot.results[0]):
+            if is_vector_dot(dot, vectors=True) and _beside_indexed(dot.results[0]):
                 extras.fence_uses(dot.results[0], lambda v: extras.fence([v])[0])
