@@ -18,9 +18,10 @@ results are read through a `stablehlo.optimization_barrier`:
   rows (the cpu runs them 16 steps a trip, shlo-unroll-scan-loops) failed every call on the
   cpu ("indirect buffer reference slot 0 is out range", found by shlo-fuzz --jax), also with
   IREE's indirect command buffers off; fenced between the loops, they are right. A fenced
-  loop's result whose operand something else reads is also kept alive to the end of its block (`_keep_alive`): after zero trips it is
-  that operand's buffer, which IREE otherwise updated in place (a dynamic_update_slice or a
-  sort of the result) under the operand's other readers, silently.
+  loop's result whose operand something else reads and that an op may update in place is
+  also kept alive to the end of its block (`_keep_alive`): after zero trips it is that
+  operand's buffer, which IREE otherwise updated in place (a dynamic_update_slice or a sort
+  of the result) under the operand's other readers, silently.
 - A carried value that only the loop's condition reads (a convergence flag: the body never
   reads it, nothing reads the loop's result) is dropped by the scf canonicalizer from the
   values the condition hands to the body, and IREE's stream conversion then assumes both
@@ -91,19 +92,44 @@ def _fence_results(loop: ir.Operation, places: list[int] | None = None) -> list[
     return list(zip(results, extras.fence_readers(results, loop, extras.optimization_barrier)))
 
 
+# ops whose result IREE may write into an operand's buffer (tied dispatch results, carried or
+# captured buffers), and ops whose result is a view of their operand's buffer
+UPDATES_IN_PLACE = frozenset({
+    "stablehlo.dynamic_update_slice", "stablehlo.scatter", "stablehlo.sort",
+    "stablehlo.while", "stablehlo.case", "stablehlo.if", "stablehlo.custom_call"})
+VIEWS = frozenset({"stablehlo.reshape", "stablehlo.bitcast_convert", "stablehlo.slice",
+                   "stablehlo.optimization_barrier"})
+
+
+def _updated_in_place(value: ir.Value, steps: int = 64) -> bool:
+    """Whether an op that may update its operand in place reads `value` (through views;
+    True past `steps` ops)."""
+    for use in value.uses:
+        owner = use.owner.operation
+        if owner.name in UPDATES_IN_PLACE or steps <= 0:
+            return True
+        if owner.name in VIEWS and any(_updated_in_place(r, steps - 1) for r in owner.results):
+            return True
+    return False
+
+
 def _keep_alive(loop: ir.Operation, fenced: list[tuple]) -> None:
-    """Results whose operand something else reads too, kept alive to the end of the loop's
-    block (read by a barrier with the block's returned values). After zero trips such a result
-    is that operand's buffer, and IREE updated it in place (a dynamic_update_slice or a sort of
-    the result, where it is the last use) under the operand's other readers: silently wrong.
+    """Results whose operand something else reads too and that an op may update in place,
+    kept alive to the end of the loop's block (read by a barrier with the block's returned
+    values). After zero trips such a result is that operand's buffer, and IREE updated it in
+    place (a dynamic_update_slice or a sort of the result, where it is the last use) under the
+    operand's other readers: silently wrong. Results only read by ops that write a buffer of
+    their own are left alone: kept alive, jax.random's threefry keys made a Vulkan call fail
+    ('indirect buffer reference slot 0 is out range', shlo-fuzz --jax seed 5 program 62).
     Loops in a function's body only: barriers before the terminators of loop bodies made
     complex eig (nested QR loops) NaN, and a nested loop's updated result was right without
     one (test_in_place_update_of_a_nested_zero_trip_loop_result)."""
     if loop.parent.name != "func.func":
         return
     shared = [new for old, new in fenced
-              if any(use.owner.operation != loop for use in
-                     loop.operands[ir.OpResult(old).result_number].uses)]
+              if _updated_in_place(new) and any(
+                  use.owner.operation != loop
+                  for use in loop.operands[ir.OpResult(old).result_number].uses)]
     terminator = list(loop.block.operations)[-1]
     returned = [(i, v) for i, v in enumerate(terminator.operands) if _static_tensor(v)]
     if not shared or not returned:

@@ -202,3 +202,19 @@ def test_dropout_after_attention(target):
         vulkan_or_skip()
     program = jax_programs.random_program("3:107", ["conv", "attention", "dropout"], train=False)
     assert jax_programs.check(program, target, InProcess()) is None
+
+
+@pytest.mark.parametrize("target", ["cpu", "vulkan"])
+def test_threefry_keys_read_after_a_cholesky(target):
+    """A training step of cholesky, scatter, conv, top-k and dropout on x[4, 16] failed every
+    call on vulkan ('indirect buffer reference slot 0 is out range') with the threefry loop's
+    rotated keys kept alive to the end of the function; they are only read by ops that write
+    buffers of their own, and are no longer (`_updated_in_place`; shlo-fuzz --jax seed 5
+    program 62, checked as the fuzzer does)."""
+    from shlo.tools.fuzz import jax_programs
+    from shlo.tools.fuzz.runner import InProcess
+    if target == "vulkan":
+        vulkan_or_skip()
+    program = jax_programs.random_program(
+        "5:62", ["cholesky", "scatter", "conv", "top_k", "dropout"], train=True)
+    assert jax_programs.check(program, target, InProcess()) is None

@@ -199,3 +199,56 @@ func.func @loop_into_loop(%x: tensor<4xf32>) -> tensor<4xf32> {
   }
   return %b#1 : tensor<4xf32>
 }
+
+// A loop that may run no trip returns its operand %x, which the function reads again. Its
+// result, updated in place by a dynamic_update_slice (through a reshape, a view), is kept
+// alive to the end of the function: read with the returned values by a second barrier, so
+// IREE copies before updating. A result only an elementwise op reads (it writes a buffer of its
+// own) needs no such barrier.
+// DEFAULT-LABEL: func.func @zero_trips_then_updated_in_place
+// DEFAULT:         %[[L:.*]]:2 = stablehlo.while
+// DEFAULT:         %[[B:.*]]:2 = stablehlo.optimization_barrier %[[L]]#0, %[[L]]#1
+// DEFAULT:         %[[R:.*]] = stablehlo.reshape %[[B]]#1
+// DEFAULT:         %[[U:.*]] = stablehlo.dynamic_update_slice %[[R]]
+// DEFAULT:         %[[K:.*]]:3 = stablehlo.optimization_barrier %[[U]], %{{.*}}, %[[B]]#1
+// DEFAULT:         return %[[K]]#0, %[[K]]#1
+// DEFAULT-LABEL: func.func @zero_trips_then_read
+// DEFAULT:         %[[L:.*]]:2 = stablehlo.while
+// DEFAULT:         %[[B:.*]]:2 = stablehlo.optimization_barrier %[[L]]#0, %[[L]]#1
+// DEFAULT-NOT:     optimization_barrier
+// DEFAULT:         return
+func.func @zero_trips_then_updated_in_place(%x: tensor<4xf32>, %n: tensor<i32>) -> (tensor<2x2xf32>, tensor<4xf32>) {
+  %c0 = stablehlo.constant dense<0> : tensor<i32>
+  %c1 = stablehlo.constant dense<1> : tensor<i32>
+  %r:2 = stablehlo.while(%i = %c0, %v = %x) : tensor<i32>, tensor<4xf32>
+  cond {
+    %p = stablehlo.compare LT, %i, %n, SIGNED : (tensor<i32>, tensor<i32>) -> tensor<i1>
+    stablehlo.return %p : tensor<i1>
+  } do {
+    %j = stablehlo.add %i, %c1 : tensor<i32>
+    %w = stablehlo.add %v, %v : tensor<4xf32>
+    stablehlo.return %j, %w : tensor<i32>, tensor<4xf32>
+  }
+  %m = stablehlo.reshape %r#1 : (tensor<4xf32>) -> tensor<2x2xf32>
+  %z = stablehlo.constant dense<7.0> : tensor<1x1xf32>
+  %u = stablehlo.dynamic_update_slice %m, %z, %c0, %c1 : (tensor<2x2xf32>, tensor<1x1xf32>, tensor<i32>, tensor<i32>) -> tensor<2x2xf32>
+  %d = stablehlo.negate %x : tensor<4xf32>
+  return %u, %d : tensor<2x2xf32>, tensor<4xf32>
+}
+
+func.func @zero_trips_then_read(%x: tensor<4xf32>, %n: tensor<i32>) -> (tensor<4xf32>, tensor<4xf32>) {
+  %c0 = stablehlo.constant dense<0> : tensor<i32>
+  %c1 = stablehlo.constant dense<1> : tensor<i32>
+  %r:2 = stablehlo.while(%i = %c0, %v = %x) : tensor<i32>, tensor<4xf32>
+  cond {
+    %p = stablehlo.compare LT, %i, %n, SIGNED : (tensor<i32>, tensor<i32>) -> tensor<i1>
+    stablehlo.return %p : tensor<i1>
+  } do {
+    %j = stablehlo.add %i, %c1 : tensor<i32>
+    %w = stablehlo.add %v, %v : tensor<4xf32>
+    stablehlo.return %j, %w : tensor<i32>, tensor<4xf32>
+  }
+  %e = stablehlo.exponential %r#1 : tensor<4xf32>
+  %d = stablehlo.negate %x : tensor<4xf32>
+  return %e, %d : tensor<4xf32>, tensor<4xf32>
+}
