@@ -14,7 +14,11 @@ non-constant op computes (lib's `captures`); function arguments and block argume
 they are. A branch's return of a fenced capture as it is becomes a run-time copy of it
 (`copy_updated_operands.selected_at_run_time`): returned fenced, Vulkan's runtime failed;
 returned as it is, a while loop with a run-time bound after the conditional failed every call
-on cpu and vulkan (IREE's transient buffers, fuzz seed 170 program 129).
+on cpu and vulkan (IREE's transient buffers, fuzz seed 170 program 129). So does a branch's
+return of any other computed static tensor from outside, of rank 0 too, that no branch reads:
+the conditional's result was that tensor's buffer, which IREE deallocated after the result's
+last use while the tensor was still to be read (Vulkan, every call, with IREE alone too:
+'copy source buffer has been queued for deallocation', fuzz seed 178 program 197).
 
 Conditionals inside while loops stay as they are: a loop body that IREE compiled only with
 the barrier (or with a fusion barrier) came back wrong on the CPU and on Vulkan, and a
@@ -29,9 +33,9 @@ import dataclasses
 from iree.compiler import ir
 
 from ..lib import builders as extras
-from ..base import Pass, is_inside, nested_ops
+from ..base import Pass, defining_op, is_inside, nested_ops
 from ..lib.loops import CONDITIONALS, inside_loop
-from .barrier_loop_captures import captures
+from .barrier_loop_captures import FREE, captures
 from .copy_updated_operands import run_time_true, selected_at_run_time
 
 
@@ -46,6 +50,33 @@ def _copy_returned(captured: list[ir.Value], fenced: list[ir.Value],
                 copied = fenced[captured.index(value)]
                 with ir.InsertionPoint(ret), ret.location:
                     ret.operands[i] = selected_at_run_time(copied, run_time_true(conditional, trues))
+
+
+def _returned_captures(conditional: ir.Operation) -> list[tuple[ir.Operation, int]]:
+    """(return op, operand index) of each branch's return of a static tensor (of any rank) that
+    a computing op outside the conditional defines, as it is."""
+    found = []
+    for region in conditional.regions:
+        ret = list(region.blocks[0].operations)[-1].operation
+        for i, value in enumerate(ret.operands):
+            producer = defining_op(value)
+            t = value.type.maybe_downcast()
+            if (producer is not None and producer.name not in FREE
+                    and not is_inside(producer, conditional)
+                    and isinstance(t, ir.RankedTensorType) and t.has_static_shape):
+                found.append((ret, i))
+    return found
+
+
+def _copy_returned_captures(conditional: ir.Operation, trues: dict) -> None:
+    """Make each branch that returns a capture as it is return a run-time copy of it: else
+    the conditional's result is the capture's buffer, which IREE deallocated after the
+    result's last use while the capture was still to be read (Vulkan: 'copy source buffer has
+    been queued for deallocation', every call; shlo-fuzz seed 178 program 197)."""
+    for ret, i in _returned_captures(conditional):
+        with ir.InsertionPoint(ret), ret.location:
+            ret.operands[i] = selected_at_run_time(ret.operands[i],
+                                                   run_time_true(conditional, trues))
 
 
 def _barrier(conditional: ir.Operation, trues: dict) -> None:
@@ -73,3 +104,4 @@ class BarrierConditionalCaptures(Pass):
         for conditional in nested_ops(op, "stablehlo."):
             if conditional.name in CONDITIONALS and not inside_loop(conditional):
                 _barrier(conditional.operation, trues)
+                _copy_returned_captures(conditional.operation, trues)

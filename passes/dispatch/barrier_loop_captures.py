@@ -23,7 +23,7 @@ from ..lib import builders as extras
 from ..base import Pass, defining_op, is_inside, nested_ops
 
 # Producers IREE folds or treats as free: a barrier would only stop that.
-_FREE = frozenset({"stablehlo.constant", "arith.constant"})
+FREE = frozenset({"stablehlo.constant", "arith.constant"})
 
 
 def captures(holder: ir.Operation) -> list[ir.Value]:
@@ -36,7 +36,7 @@ def captures(holder: ir.Operation) -> list[ir.Value]:
             return ir.WalkResult.ADVANCE
         for v in o.operands:
             producer = defining_op(v)
-            if (producer is None or producer.name in _FREE or is_inside(producer, holder)
+            if (producer is None or producer.name in FREE or is_inside(producer, holder)
                     or v in found):
                 continue
             t = v.type.maybe_downcast()

@@ -149,3 +149,39 @@ def test_returned_capture_then_a_loop(target):
         out, mask = (np.asarray(v) for v in run(a, b, np.int32(k)))
         np.testing.assert_array_equal(out, m if k == 0 else ~m, err_msg=f"k = {k}")
         np.testing.assert_array_equal(mask, m.astype(np.int32), err_msg=f"k = {k}")
+
+
+@pytest.mark.parametrize("shape", [(), (65536,)], ids=["scalar", "65536"])
+@pytest.mark.parametrize("target", ["cpu", "vulkan"])
+def test_capture_only_returned_then_read(target, shape):
+    """A cond that returns a tensor computed before it as it is on one branch, the tensor read
+    after the cond and returned too: every call where that branch ran failed on vulkan ('copy
+    source buffer has been queued for deallocation', with IREE alone too; shlo-fuzz seed 178
+    program 197, a ui8 scalar); the branch returns a run-time copy. Against numpy, both
+    branches."""
+    if target == "vulkan":
+        vulkan_or_skip()
+
+    def f(a, b, p):
+        s = a + b
+        r = lax.cond(p, lambda: -a, lambda: s)
+        return s, jnp.minimum(r, s)
+    rng = np.random.default_rng(1)
+    a, b = (rng.standard_normal(shape).astype(np.float32) for _ in range(2))
+    run = shlo_jax.jit(f, target=target)
+    for p in (False, True, False):
+        s, m = (np.asarray(v) for v in run(a, b, np.bool_(p)))
+        np.testing.assert_array_equal(s, a + b, err_msg=f"p = {p}")
+        np.testing.assert_array_equal(m, np.minimum(-a if p else a + b, a + b), err_msg=f"p = {p}")
+
+
+def test_conditional_returning_a_capture_replays():
+    """The fuzzer's reproducer (seed 178 program 197) replayed on vulkan against the reference
+    interpreter and XLA."""
+    import os
+    from shlo.tools.fuzz import fuzz
+    from shlo.tools.fuzz.runner import InProcess
+    vulkan_or_skip()
+    here = os.path.join(os.path.dirname(__file__), "..", "fuzz_regressions",
+                        "conditional_returning_a_capture_vulkan")
+    assert fuzz.replay(here, "vulkan", InProcess()) is None

@@ -50,9 +50,20 @@ func.func @returned_as_it_is(%p: tensor<i1>, %x: tensor<16xf32>) -> tensor<16xf3
   return %a : tensor<16xf32>
 }
 
-// A captured tensor a branch only returns stays as it is (fenced, Vulkan's runtime failed).
+// A captured tensor a branch only returns is not fenced (fenced, Vulkan's runtime failed), but
+// the branch returns a run-time copy of it, a scalar too (returned as it is, the conditional's
+// result is the capture's buffer, which IREE deallocated after the result's last use while the
+// function still returned the capture: fuzz seed 178 program 197). Function arguments and
+// constants stay as they are.
 // CHECK-LABEL: func.func @only_returned
+// CHECK:         %[[C:.*]] = stablehlo.constant dense<true> : tensor<i1>
+// CHECK:         %[[TRUE:.*]] = stablehlo.optimization_barrier %[[C]] : tensor<i1>
+// CHECK:         %[[Y:.*]] = stablehlo.sine %arg1
 // CHECK-NOT:     optimization_barrier
+// CHECK:         "stablehlo.if"
+// CHECK:           %[[T:.*]] = stablehlo.broadcast_in_dim %[[TRUE]], dims = []
+// CHECK:           %[[COPY:.*]] = stablehlo.select %[[T]], %[[Y]], %{{.*}}
+// CHECK-NEXT:      stablehlo.return %[[COPY]]
 func.func @only_returned(%p: tensor<i1>, %x: tensor<16xf32>) -> tensor<16xf32> {
   %y = stablehlo.sine %x : tensor<16xf32>
   %a = "stablehlo.if"(%p) ({
@@ -62,6 +73,25 @@ func.func @only_returned(%p: tensor<i1>, %x: tensor<16xf32>) -> tensor<16xf32> {
     stablehlo.return %e : tensor<16xf32>
   }) : (tensor<i1>) -> tensor<16xf32>
   return %a : tensor<16xf32>
+}
+
+// CHECK-LABEL: func.func @scalar_only_returned
+// CHECK:         %[[TRUE:.*]] = stablehlo.optimization_barrier
+// CHECK:         %[[S:.*]] = stablehlo.add %arg1, %arg2 : tensor<f32>
+// CHECK:         "stablehlo.if"
+// CHECK:           stablehlo.return %arg1
+// CHECK:           %[[COPY:.*]] = stablehlo.select %{{.*}}, %[[S]], %{{.*}} : tensor<i1>, tensor<f32>
+// CHECK-NEXT:      stablehlo.return %[[COPY]]
+// CHECK:         stablehlo.minimum
+func.func @scalar_only_returned(%p: tensor<i1>, %a: tensor<f32>, %b: tensor<f32>) -> (tensor<f32>, tensor<f32>) {
+  %s = stablehlo.add %a, %b : tensor<f32>
+  %r = "stablehlo.if"(%p) ({
+    stablehlo.return %a : tensor<f32>
+  }, {
+    stablehlo.return %s : tensor<f32>
+  }) : (tensor<i1>) -> tensor<f32>
+  %m = stablehlo.minimum %r, %s : tensor<f32>
+  return %s, %m : tensor<f32>, tensor<f32>
 }
 
 // CHECK-LABEL: func.func @if_in_a_loop
