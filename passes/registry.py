@@ -131,6 +131,8 @@ PASSES: dict[str, tuple[str, str]] = {
     "shlo-recompute-loop-captures": ("shlo.passes.dispatch.recompute_loop_captures",
                                      "RecomputeLoopCaptures"),
     "shlo-barrier-loop-results": ("shlo.passes.dispatch.barrier_loop_results", "BarrierLoopResults"),
+    "shlo-copy-rotated-loop-carries": ("shlo.passes.dispatch.copy_rotated_loop_carries",
+                                       "CopyRotatedLoopCarries"),
     "shlo-loop-fusion-barriers": ("shlo.passes.dispatch.loop_fusion_barriers", "LoopFusionBarriers"),
     "shlo-read-condition-values": ("shlo.passes.dispatch.read_condition_values",
                                    "ReadConditionValues"),

@@ -72,6 +72,7 @@ DEFAULT_PASSES = [
     "shlo-fold-constant-scalars",
     "canonicalize",
     "cse",
+    "shlo-copy-rotated-loop-carries",
     "shlo-barrier-conditional-captures",
     "shlo-recompute-loop-captures",
     "shlo-fence-transposed-variadic-reduces",

@@ -46,6 +46,7 @@ from iree.compiler import ir
 from ..lib import builders as extras
 from ..base import Pass, nested_ops
 from ..lib.loops import counter
+from .copy_rotated_loop_carries import rotated_places
 
 
 def _static_tensor(value: ir.Value) -> bool:
@@ -70,10 +71,7 @@ def _operand_places(loop: ir.Operation) -> list[int]:
     found = counter(loop)
     if found is None or not found.runs:
         return list(range(len(loop.results)))
-    body = loop.regions[1].blocks[0]
-    returned = list(body.operations)[-1].operands
-    return [place for place, r in enumerate(returned)
-            if isinstance(r.owner, ir.Block) and r.owner == body and r.arg_number != place]
+    return rotated_places(loop)
 
 
 def _feeds_a_loop(loop: ir.Operation) -> bool:
