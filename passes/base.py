@@ -63,6 +63,12 @@ def nested_ops(op: ir.Operation, prefix: str = "") -> list[ir.Operation]:
     return found
 
 
+def is_static_tensor(value: ir.Value) -> bool:
+    """Whether `value` is a ranked tensor of static shape."""
+    t = value.type.maybe_downcast()
+    return isinstance(t, ir.RankedTensorType) and t.has_static_shape
+
+
 def defining_op(value: ir.Value) -> ir.Operation | None:
     """The op whose result `value` is, or None for a block argument."""
     owner = value.owner

@@ -33,7 +33,7 @@ import dataclasses
 from iree.compiler import ir
 
 from ..lib import builders as extras
-from ..base import Pass, defining_op, is_inside, nested_ops
+from ..base import Pass, defining_op, is_inside, is_static_tensor, nested_ops
 from ..lib.loops import CONDITIONALS, inside_loop
 from .barrier_loop_captures import FREE, captures
 from .copy_updated_operands import run_time_true, selected_at_run_time
@@ -60,10 +60,8 @@ def _returned_captures(conditional: ir.Operation) -> list[tuple[ir.Operation, in
         ret = list(region.blocks[0].operations)[-1].operation
         for i, value in enumerate(ret.operands):
             producer = defining_op(value)
-            t = value.type.maybe_downcast()
             if (producer is not None and producer.name not in FREE
-                    and not is_inside(producer, conditional)
-                    and isinstance(t, ir.RankedTensorType) and t.has_static_shape):
+                    and not is_inside(producer, conditional) and is_static_tensor(value)):
                 found.append((ret, i))
     return found
 

@@ -44,14 +44,9 @@ import dataclasses
 from iree.compiler import ir
 
 from ..lib import builders as extras
-from ..base import Pass, nested_ops
+from ..base import Pass, is_static_tensor, nested_ops
 from ..lib.loops import counter
 from .copy_rotated_loop_carries import rotated_places
-
-
-def _static_tensor(value: ir.Value) -> bool:
-    t = value.type.maybe_downcast()
-    return isinstance(t, ir.RankedTensorType) and t.has_static_shape
 
 
 def _condition_only(loop: ir.Operation) -> bool:
@@ -84,7 +79,7 @@ def _fence_results(loop: ir.Operation, places: list[int] | None = None) -> list[
     """The loop's static results (at `places`, default all) read through one barrier:
     (result, the barrier's result) pairs (none when nothing reads the loop)."""
     results = [r for p, r in enumerate(loop.results)
-               if _static_tensor(r) and (places is None or p in places)]
+               if is_static_tensor(r) and (places is None or p in places)]
     if not results or not any(list(r.uses) for r in loop.results):
         return []
     return list(zip(results, extras.fence_readers(results, loop, extras.optimization_barrier)))
@@ -129,7 +124,7 @@ def _keep_alive(loop: ir.Operation, fenced: list[tuple]) -> None:
                   use.owner.operation != loop
                   for use in loop.operands[ir.OpResult(old).result_number].uses)]
     terminator = list(loop.block.operations)[-1]
-    returned = [(i, v) for i, v in enumerate(terminator.operands) if _static_tensor(v)]
+    returned = [(i, v) for i, v in enumerate(terminator.operands) if is_static_tensor(v)]
     if not shared or not returned:
         return
     with ir.InsertionPoint(terminator), loop.location:

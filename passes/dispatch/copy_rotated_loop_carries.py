@@ -24,7 +24,7 @@ import dataclasses
 
 from iree.compiler import ir
 
-from ..base import Pass, nested_ops
+from ..base import Pass, is_static_tensor, nested_ops
 from .copy_updated_operands import run_time_true, selected_at_run_time
 
 
@@ -34,11 +34,6 @@ def rotated_places(loop: ir.Operation) -> list[int]:
     returned = list(body.operations)[-1].operands
     return [place for place, r in enumerate(returned)
             if isinstance(r.owner, ir.Block) and r.owner == body and r.arg_number != place]
-
-
-def _static_tensor(value: ir.Value) -> bool:
-    t = value.type.maybe_downcast()
-    return isinstance(t, ir.RankedTensorType) and t.has_static_shape
 
 
 @dataclasses.dataclass
@@ -57,7 +52,7 @@ class CopyRotatedLoopCarries(Pass):
             terminator = list(loop.regions[1].blocks[0].operations)[-1].operation
             for place in rotated_places(loop):
                 value = terminator.operands[place]
-                if _static_tensor(value):
+                if is_static_tensor(value):
                     with ir.InsertionPoint(terminator), terminator.location:
                         terminator.operands[place] = selected_at_run_time(
                             value, run_time_true(loop, trues))
