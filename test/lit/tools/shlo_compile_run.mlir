@@ -21,6 +21,7 @@
 // STAGES:      {{[0-9]+}}-shlo-legalize-chlo.mlir
 // STAGES:      {{[0-9]+}}-canonicalize.mlir
 // STAGES-NEXT: {{[0-9]+}}-cse.mlir
+// STAGES-NEXT: {{[0-9]+}}-shlo-copy-rotated-loop-carries.mlir
 // STAGES-NEXT: {{[0-9]+}}-shlo-barrier-conditional-captures.mlir
 // STAGES-NEXT: {{[0-9]+}}-shlo-recompute-loop-captures.mlir
 // STAGES-NEXT: {{[0-9]+}}-shlo-fence-transposed-variadic-reduces.mlir
