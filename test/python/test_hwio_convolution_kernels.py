@@ -48,3 +48,20 @@ def test_kernel_is_transposed_behind_a_fence(ctx):
     text = str(module)
     assert "x[0, 1, o, i]" not in text and text.count("x[0, 1, i, o]") == 2
     assert "compute_barrier" in text
+
+
+def test_padded_convolution_of_an_o0i1_kernel_replays():
+    """shlo-fuzz seed 180 program 20 on vulkan, against the reference interpreter and XLA: an
+    s8 convolution of a 1x1 image (lhs [b, f, 1, 0], dilated [1, 2], padded [[0, 1], [1, 0]])
+    with a 2x2 kernel laid out [o, 0, i, 1], reshaped from a padded converted vector, gave 2
+    where 1 is right, every run (f32 alike with IREE alone); with the kernel in HWIO
+    (shlo-hwio-convolution-kernels, now on Vulkan too) it is right."""
+    import os
+
+    from conftest import vulkan_or_skip
+    from shlo.tools.fuzz import fuzz
+    from shlo.tools.fuzz.runner import InProcess
+    vulkan_or_skip()
+    here = os.path.join(os.path.dirname(__file__), "..", "fuzz_regressions",
+                        "padded_convolution_of_oi_kernel_vulkan")
+    assert fuzz.replay(here, "vulkan", InProcess()) is None

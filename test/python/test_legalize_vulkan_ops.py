@@ -331,8 +331,9 @@ def test_only_vulkan_adds_the_pass_to_its_default_pipeline(ctx, target, tmp_path
     stages = [name[4:-5] for name in sorted(p.name for p in tmp_path.iterdir())]
     if target == "vulkan":
         last = stages.index("canonicalize")     # (the long reductions split after it)
-        assert stages[last - 5:last] == ["shlo-legalize-vulkan-ops", "shlo-fence-reduced-gathers",
+        assert stages[last - 6:last] == ["shlo-legalize-vulkan-ops", "shlo-fence-reduced-gathers",
                                          "shlo-fence-vector-dots-beside-gathers",
+                                         "shlo-hwio-convolution-kernels",
                                          "shlo-split-long-reduce", "shlo-loop-fusion-barriers"]
     else:
         assert "shlo-legalize-vulkan-ops" not in stages
