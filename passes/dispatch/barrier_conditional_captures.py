@@ -33,61 +33,45 @@ import dataclasses
 from iree.compiler import ir
 
 from ..lib import builders as extras
-from ..base import Pass, defining_op, is_inside, is_static_tensor, nested_ops
+from ..base import Pass, is_inside, is_static_tensor, nested_ops
 from ..lib.loops import CONDITIONALS, inside_loop
-from .barrier_loop_captures import FREE, captures
+from .barrier_loop_captures import captures, computed_outside
 from .copy_updated_operands import run_time_true, selected_at_run_time
 
 
-def _copy_returned(captured: list[ir.Value], fenced: list[ir.Value],
-                   conditional: ir.Operation, trues: dict) -> None:
-    """Make each branch that returns one of the `captured` values as it is return a run-time
-    copy of it, read through its barrier (`fenced`)."""
+def _copy_returned(conditional: ir.Operation, fenced: dict, trues: dict) -> None:
+    """Make each branch that returns a computed static tensor from outside as it is return a
+    run-time copy of it: of its barrier's result where it is fenced (`fenced`: capture ->
+    barrier result), else of the tensor itself (returned as it is, the conditional's result is
+    the tensor's buffer, which IREE deallocated after the result's last use while the tensor
+    was still to be read: Vulkan, 'copy source buffer has been queued for deallocation', every
+    call; shlo-fuzz seed 178 program 197)."""
     for region in conditional.regions:
         ret = list(region.blocks[0].operations)[-1].operation
         for i, value in enumerate(ret.operands):
-            if value in captured:
-                copied = fenced[captured.index(value)]
-                with ir.InsertionPoint(ret), ret.location:
-                    ret.operands[i] = selected_at_run_time(copied, run_time_true(conditional, trues))
+            if value in fenced:
+                copied = fenced[value]
+            elif computed_outside(value, conditional) and is_static_tensor(value):
+                copied = value
+            else:
+                continue
+            with ir.InsertionPoint(ret), ret.location:
+                ret.operands[i] = selected_at_run_time(copied, run_time_true(conditional, trues))
 
 
-def _returned_captures(conditional: ir.Operation) -> list[tuple[ir.Operation, int]]:
-    """(return op, operand index) of each branch's return of a static tensor (of any rank) that
-    a computing op outside the conditional defines, as it is."""
-    found = []
-    for region in conditional.regions:
-        ret = list(region.blocks[0].operations)[-1].operation
-        for i, value in enumerate(ret.operands):
-            producer = defining_op(value)
-            if (producer is not None and producer.name not in FREE
-                    and not is_inside(producer, conditional) and is_static_tensor(value)):
-                found.append((ret, i))
-    return found
-
-
-def _copy_returned_captures(conditional: ir.Operation, trues: dict) -> None:
-    """Make each branch that returns a capture as it is return a run-time copy of it: else
-    the conditional's result is the capture's buffer, which IREE deallocated after the
-    result's last use while the capture was still to be read (Vulkan: 'copy source buffer has
-    been queued for deallocation', every call; shlo-fuzz seed 178 program 197)."""
-    for ret, i in _returned_captures(conditional):
-        with ir.InsertionPoint(ret), ret.location:
-            ret.operands[i] = selected_at_run_time(ret.operands[i],
-                                                   run_time_true(conditional, trues))
-
-
-def _barrier(conditional: ir.Operation, trues: dict) -> None:
+def _barrier(conditional: ir.Operation) -> dict:
+    """Fence the captures a branch reads other than to return them: capture -> the barrier's
+    result."""
     def reads(user: ir.Operation) -> bool:
         """Whether `user` reads a capture inside `conditional` other than to return it."""
         return user != conditional and is_inside(user, conditional) and not (
             user.name == "stablehlo.return" and user.parent == conditional)
     read = [v for v in captures(conditional)
             if any(reads(use.owner.operation) for use in v.uses)]
-    if read:
-        fenced = extras.fence_readers(read, conditional, extras.optimization_barrier,
-                                      before=True, reads=reads)
-        _copy_returned(read, fenced, conditional, trues)
+    if not read:
+        return {}
+    return dict(zip(read, extras.fence_readers(read, conditional, extras.optimization_barrier,
+                                               before=True, reads=reads)))
 
 
 @dataclasses.dataclass
@@ -101,5 +85,4 @@ class BarrierConditionalCaptures(Pass):
         trues: dict = {}
         for conditional in nested_ops(op, "stablehlo."):
             if conditional.name in CONDITIONALS and not inside_loop(conditional):
-                _barrier(conditional.operation, trues)
-                _copy_returned_captures(conditional.operation, trues)
+                _copy_returned(conditional.operation, _barrier(conditional.operation), trues)

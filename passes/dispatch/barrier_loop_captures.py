@@ -20,10 +20,17 @@ import dataclasses
 from iree.compiler import ir
 
 from ..lib import builders as extras
-from ..base import Pass, defining_op, is_inside, nested_ops
+from ..base import Pass, defining_op, is_inside, is_static_tensor, nested_ops
 
 # Producers IREE folds or treats as free: a barrier would only stop that.
-FREE = frozenset({"stablehlo.constant", "arith.constant"})
+_FREE = frozenset({"stablehlo.constant", "arith.constant"})
+
+
+def computed_outside(value: ir.Value, holder: ir.Operation) -> bool:
+    """Whether a computing op (not a constant) outside `holder` defines `value`."""
+    producer = defining_op(value)
+    return (producer is not None and producer.name not in _FREE
+            and not is_inside(producer, holder))
 
 
 def captures(holder: ir.Operation) -> list[ir.Value]:
@@ -35,12 +42,9 @@ def captures(holder: ir.Operation) -> list[ir.Value]:
         if o.operation == holder:
             return ir.WalkResult.ADVANCE
         for v in o.operands:
-            producer = defining_op(v)
-            if (producer is None or producer.name in FREE or is_inside(producer, holder)
-                    or v in found):
+            if v in found or not computed_outside(v, holder):
                 continue
-            t = v.type.maybe_downcast()
-            if isinstance(t, ir.RankedTensorType) and t.rank > 0 and t.has_static_shape:
+            if is_static_tensor(v) and ir.RankedTensorType(v.type).rank > 0:
                 found.append(v)
         return ir.WalkResult.ADVANCE
     holder.walk(visit)

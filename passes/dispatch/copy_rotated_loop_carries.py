@@ -47,8 +47,6 @@ class CopyRotatedLoopCarries(Pass):
         trues: dict = {}
         for loop in nested_ops(op, "stablehlo.while"):
             loop = loop.operation
-            if loop.name != "stablehlo.while":
-                continue
             terminator = list(loop.regions[1].blocks[0].operations)[-1].operation
             for place in rotated_places(loop):
                 value = terminator.operands[place]
