@@ -15,6 +15,8 @@ whole-matrix ops:
   used for the result;
 * sweeps repeat while some pair has |G_pq|^2 > M eps^2 G_pp G_qq (columns not yet orthogonal
   relative to their own lengths, so small singular values come out accurate), at most 40;
+* V, orthonormal only to about N eps after the sweeps, is made orthonormal by one
+  Newton-Schulz step and W recomputed as a V (its rotated columns are as far off);
 * s is the column norms, sorted descending (a permutation matrix reorders W and V); u comes
   from a Householder QR of W (padded with zero columns to M x M): its Q, each column times
   the sign (complex: the phase) of R's diagonal, is W's normalised columns where they are not
@@ -30,8 +32,8 @@ from shlo.passes.lib.expr import (Num, any_over, conj, float_info, is_complex, r
     select, sqrt)
 from ..registry import register_custom_call
 from .ffi_calls import broadcast_scalar, positions, scalar_constant, householder_qr, q_from_reflectors
-from .syevd import (Tournament, adjoint, broadcast, diagonal_of, identity_matrix, matmul, leading_block, polar,
-    sort_columns)
+from .syevd import (Tournament, adjoint, broadcast, diagonal_of, identity_matrix, matmul, leading_block,
+    orthonormalized, polar, sort_columns)
 
 
 def _pad_columns(x: Num, extra: int) -> Num:
@@ -98,11 +100,13 @@ def svd(a: Num) -> tuple[Num, Num, Num]:
     wide = m < n
     W = adjoint(a, batch) if wide else a
     M, N = (n, m) if wide else (m, n)
-    if N % 2:
-        W = _pad_columns(W, 1)
-    W, V = one_sided_jacobi(W, batch)
-    if N % 2:
-        W, V = leading_block(W, M, N), leading_block(V, N, N)
+    _, V = one_sided_jacobi(_pad_columns(W, 1) if N % 2 else W, batch)
+    if N % 2:       # the padded column: a zero no rotation couples
+        V = leading_block(V, N, N)
+    # W's columns again from the orthonormalized rotations: rotated step by step they (and V)
+    # are about N eps off; recomputed, s and u are as accurate as LAPACK's
+    V = orthonormalized(V, batch)
+    W = matmul(W, V, batch)
     norms = sqrt(real(diagonal_of(matmul(adjoint(W, batch), W, batch), batch)))  # [..., N]
     s, (W, V) = sort_columns(norms, batch, "GT", W, V)    # descending; W, V follow
     # u: Q of W's QR, its columns signed (given the phase) of R's diagonal
