@@ -153,3 +153,12 @@ def test_a_reproducer_replays(tmp_path):
         path = os.path.join(where, f"{prefix}_0.npy")
         np.save(path, np.load(path) + 1)
     assert "elements off" in fuzz.replay(where, "cpu", InProcess())
+
+
+def test_a_program_xla_cannot_run_is_skipped():
+    """Seed 10 program 44 (a bf16 product after a solve): XLA's CPU fails ("Unsupported element
+    type for DotThunk::Execute: BF16 x BF16 = F32"); without an oracle the program is skipped
+    and counted, and the run goes on (it stopped the fuzzer)."""
+    result = J.run(1, 10, ["cpu"], None, InProcess(), first=44)
+    assert result["summary"] == ("0 jax programs, 0 mismatches, 0 crashes, 0 errors, "
+                                 "1 skipped (XLA fails)")
