@@ -9,12 +9,14 @@ whole-matrix ops:
 
 * a wide matrix is decomposed through its adjoint (a^H = u' s v'^H gives a = v' s u'^H), so
   W (M x N) has M >= N; N is padded to even with a zero column;
-* every step of the parallel cyclic schedule of shlo.passes.custom_calls.lapack.syevd (`Tournament`) forms
-  G = W^H W and applies the m/2 rotations that zero G's pairs to W's columns, W <- W J, and to
-  V <- V J: W's columns become orthogonal without G's squared condition number ever being
-  used for the result;
+* every round of the parallel cyclic schedule of shlo.passes.custom_calls.lapack.syevd
+  (`Tournament`) forms the pairs' entries of G = W^H W (column norms and the inner product of
+  each column with its partner) and applies the m/2 rotations that zero them to W's columns,
+  W <- W J, and to V <- V J: W's columns become orthogonal without G's squared condition
+  number ever being used for the result;
 * sweeps repeat while some pair has |G_pq|^2 > M eps^2 G_pp G_qq (columns not yet orthogonal
-  relative to their own lengths, so small singular values come out accurate), at most 40;
+  relative to their own lengths, so small singular values come out accurate), at most 40,
+  and one more follows (`Tournament.sweeps`);
 * V, orthonormal only to about N eps after the sweeps, is made orthonormal by one
   Newton-Schulz step and W recomputed as a V (its rotated columns are as far off);
 * s is the column norms, sorted descending (a permutation matrix reorders W and V); u comes
@@ -29,11 +31,11 @@ from iree.compiler import ir
 
 from shlo.dialect import stablehlo
 from shlo.passes.lib.expr import (Num, any_over, conj, float_info, is_complex, real, real_element,
-    select, sqrt)
+    select, sqrt, sum_over)
 from ..registry import register_custom_call
 from .ffi_calls import broadcast_scalar, positions, scalar_constant, householder_qr, q_from_reflectors
 from .syevd import (Tournament, adjoint, broadcast, diagonal_of, identity_matrix, matmul, leading_block,
-    orthonormalized, polar, sort_columns)
+    orthonormalized, polar, sort_columns, swapped)
 
 
 def _pad_columns(x: Num, extra: int) -> Num:
@@ -77,9 +79,12 @@ def one_sided_jacobi(W: Num, batch: int) -> tuple[Num, Num]:
         bad = rows.ne(columns) & (squares > dp * dq * tolerance)
         return any_over(bad, range(batch + 2))
 
-    def step(k: Num, W: Num, V: Num) -> tuple[Num, Num]:
-        J = tournament.rotation(k, gram(W), batch)
-        return matmul(W, J, batch), matmul(V, J, batch)
+    def step(W: Num, V: Num) -> tuple[Num, Num]:
+        """One round: the pairs' entries of W^H W, their rotations, every column one seat on."""
+        J = tournament.rotation(sum_over(conj(W) * W, [batch]),
+                                sum_over(conj(W) * swapped(W, batch + 1), [batch]))
+        return (tournament.next_round(J.columns(W), batch + 1),
+                tournament.next_round(J.columns(V), batch + 1))
 
     return tournament.sweeps(W, identity_matrix(list(W.type.shape[:-2]), N, element), step,
                              unconverged)
