@@ -731,3 +731,19 @@ def test_svd_of_a_wide_complex_matrix_on_the_cpu_decomposition():
         u, s, vt = (np.asarray(x) for x in shlo.compile(fn.lower(a).as_text(), target=CPU)(a))
         np.testing.assert_allclose(s, np.linalg.svd(a, compute_uv=False), rtol=1e-5, atol=1e-5)
         np.testing.assert_allclose((u * s) @ vt, a, atol=1e-5)
+
+
+@pytest.mark.xfail(strict=True, raises=shlo.CompileError,
+                   reason="IREE 3.13's stream scheduling: 'failed to solve for timepoint "
+                          "coverage' (docs/iree_gaps.md, JAX's LAPACK calls)")
+def test_solve_of_16_rows_on_the_cpu_decomposition():
+    """jnp.linalg.solve of 16 rows or more on the cpu with lapack=stablehlo: the two
+    substitution loops, each run 16 steps a trip by shlo-unroll-scan-loops (10 or fewer
+    compile), beside the pivots' permutation loop fail IREE's compile. The default cpu
+    (LAPACK on the host) and Vulkan are right; numpy is the oracle once it compiles."""
+    rng = np.random.default_rng(16)
+    a = rng.standard_normal((16, 16)).astype(np.float32)
+    b = rng.standard_normal((16, 8)).astype(np.float32)
+    got = shlo.compile(jax.jit(jnp.linalg.solve).lower(a, b).as_text(), target=CPU)(a, b)
+    np.testing.assert_allclose(got, np.linalg.solve(a.astype(np.float64), b), rtol=1e-4,
+                               atol=1e-4)
