@@ -210,9 +210,8 @@ class Tournament:
         """Sweeps of the m - 1 rounds, `step(A, V) -> (A, V)`, while `unconverged(A)` (a
         boolean scalar) held before the last one and fewer than MAX_SWEEPS have run: one
         sweep more after the test passes, which squares what was left (quadratic
-        convergence). The test runs in the body, the condition reads its flag (a flag
-        computed in the condition failed IREE's runtime after an svd of a wide complex
-        matrix: "ref is null" in hal.buffer.subspan, docs/iree_gaps.md)."""
+        convergence). The test runs in the body and the condition reads its flag
+        (docs/iree_gaps.md, JAX's LAPACK calls)."""
         i32 = ir.IntegerType.get_signless(32)
 
         def sweep_cond(sweep, A, V, more):
