@@ -173,6 +173,38 @@ def test_eigenvalues_only(dtype):
         np.testing.assert_allclose(g, np.linalg.eigvalsh(m), rtol=tol, atol=tol * np.abs(w).max())
 
 
+def test_eigenvectors_read_only_in_a_branch_or_a_loop_body():
+    """eigh whose eigenvectors only a `lax.cond` branch or a scan body reads (a region's
+    `stablehlo.return`): they were taken for unread, syevd ran with mode N and the vectors
+    came back as the input matrix (found by shlo-fuzz --jax, seed 11 program 42: [eigh, cond]
+    on the default cpu, every element off). numpy's eigh and XLA are the oracles."""
+    rng = np.random.default_rng(42)
+    g = rng.standard_normal((3, 64, 64))
+    spd = (g @ np.swapaxes(g, 1, 2) / 64 + np.eye(64)).astype(np.float32)
+    x = rng.standard_normal((8, 64)).astype(np.float32)
+
+    def tanh_of(m):
+        w, v = jnp.linalg.eigh(m)
+        return (v * jnp.tanh(w)) @ v.T
+
+    def in_a_branch(a, x, k):
+        return jax.lax.cond(k % 2 == 0, lambda m: x @ tanh_of(m), lambda m: -x @ tanh_of(m),
+                            a[0])
+
+    def in_a_scan(a, x, k):
+        return jax.lax.scan(lambda c, m: (c @ tanh_of(m), None), x + k, a)[0]
+
+    for fn in (in_a_branch, in_a_scan):
+        for k in (np.int32(0), np.int32(1)):
+            got = shlo.compile(jax.jit(fn).lower(spd, x, k).as_text(), target="cpu")(spd, x, k)
+            np.testing.assert_allclose(got, jax.jit(fn)(spd, x, k), rtol=1e-4, atol=1e-4)
+        w, v = np.linalg.eigh(spd[0].astype(np.float64))
+        want = x @ ((v * np.tanh(w)) @ v.T)
+        np.testing.assert_allclose(shlo.compile(jax.jit(in_a_branch).lower(spd, x, np.int32(0)).as_text(),
+                                                target="cpu")(spd, x, np.int32(0)), want,
+                                   rtol=1e-4, atol=1e-4)
+
+
 def test_small_calls_run_openblas_on_one_thread(monkeypatch):
     """LAPACK calls on matrices of at most ONE_THREAD_DIMENSION rows and columns run with
     OpenBLAS's thread-local count at 1 (restored after); larger ones keep OpenBLAS's own."""

@@ -68,11 +68,14 @@ _PURE = frozenset(("tensor.cast",))
 
 def _dead(value: ir.Value, depth: int = 12) -> bool:
     """Whether nothing but side-effect-free StableHLO ops whose results are all dead reads
-    `value` (the pass runs before canonicalize: jax's select of the unread result stays)."""
+    `value` (the pass runs before canonicalize: jax's select of the unread result stays). An
+    op without results (a region's `stablehlo.return`: the value leaves a cond branch or a
+    loop body) is a reader."""
     for use in value.uses:
         owner = use.owner
         name = owner.name
         if depth == 0 or not (name in _PURE or name.startswith("stablehlo.")) or owner.regions \
+                or not len(owner.results) \
                 or name in ("stablehlo.custom_call", "stablehlo.optimization_barrier"):
             return False
         if not all(_dead(r, depth - 1) for r in owner.results):
