@@ -264,6 +264,16 @@ def _spd_params(rng, f, b):
     return {"a": a @ a.T + np.eye(m)}
 
 
+def _separated_params(rng, f, b):
+    """A symmetric matrix of min(f, 64) rows whose eigenvalues lie in [1, 3] at least 1/m
+    apart: eigh's gradient divides by their gaps, and a random matrix's (2e-4) make its f32
+    rounding, XLA's as much as shlo's, far larger than the noise the oracle samples."""
+    m = min(f, 64)
+    q = np.linalg.qr(rng.standard_normal((m, m)))[0]
+    values = 1 + 2 * (np.arange(m) + 0.25 + 0.5 * rng.random(m)) / m
+    return {"a": (q * values) @ q.T}
+
+
 def _blocks(x, m):
     """`x` (B, F) as rows of m features (F is a multiple of m)."""
     return x.reshape(-1, m)
@@ -406,7 +416,7 @@ LAYERS: dict[str, tuple[Callable, Callable]] = {
     "center": (_none, _center), "log_softmax": (_none, _softmax), "pool": (_none, _pool),
     "embedding": (_embedding_params, _embedding), "dropout": (_none, _dropout),
     "solve": (_spd_params, _solve), "cholesky": (_spd_params, _cholesky),
-    "eigh": (_spd_params, _eigh), "svd": (_spd_params, _svd), "qr": (_spd_params, _qr),
+    "eigh": (_separated_params, _eigh), "svd": (_spd_params, _svd), "qr": (_spd_params, _qr),
     "triangular": (_spd_params, _triangular), "slogdet": (_spd_params, _slogdet),
     "while": (_none, _while), "fft": (_none, _fft), "cummax": (_none, _cummax),
     "bf16": (_dense_params, _bf16), "int8": (_dense_params, _int8),
