@@ -75,7 +75,7 @@ def _dead(value: ir.Value, depth: int = 12) -> bool:
         owner = use.owner
         name = owner.name
         if depth == 0 or not (name in _PURE or name.startswith("stablehlo.")) or owner.regions \
-                or not len(owner.results) \
+                or not owner.results \
                 or name in ("stablehlo.custom_call", "stablehlo.optimization_barrier"):
             return False
         if not all(_dead(r, depth - 1) for r in owner.results):

@@ -154,17 +154,17 @@ class Rotation:
 
     def columns(self, X: Num) -> Num:
         """X J: column p becomes c x_p - sq x_q, column q s x_p + cq x_q."""
-        axis = X.type.rank - 1
-        own = select(self.first, self.c, self.cq)
-        partner = select(self.first, -self.sq, self.s)
-        return (X * _broadcast_along(own, X, axis)
-                + swapped(X, axis) * _broadcast_along(partner, X, axis))
+        return self._paired(X, X.type.rank - 1, select(self.first, self.c, self.cq),
+                            select(self.first, -self.sq, self.s))
 
     def rows(self, X: Num) -> Num:
         """J^H X: row p becomes c x_p - conj(sq) x_q, row q s x_p + conj(cq) x_q."""
-        axis = X.type.rank - 2
-        own = select(self.first, self.c, conj(self.cq))
-        partner = select(self.first, -conj(self.sq), self.s)
+        return self._paired(X, X.type.rank - 2, select(self.first, self.c, conj(self.cq)),
+                            select(self.first, -conj(self.sq), self.s))
+
+    @staticmethod
+    def _paired(X: Num, axis: int, own: Num, partner: Num) -> Num:
+        """Each index along `axis` times `own`, plus its partner times `partner`."""
         return (X * _broadcast_along(own, X, axis)
                 + swapped(X, axis) * _broadcast_along(partner, X, axis))
 
@@ -243,10 +243,10 @@ class Tournament:
         Loan's sym.schur2). Both indices of a pair compute it from the same numbers: p's."""
         i32 = ir.IntegerType.get_signless(32)
         shape = list(diagonal.type.shape)
-        index = Num(stablehlo.iota(iota_dimension=len(shape) - 1,
+        last = len(shape) - 1
+        index = Num(stablehlo.iota(iota_dimension=last,
                                     result_type=ir.RankedTensorType.get(shape, i32)))
         first = (index % 2).eq(0)
-        last = len(shape) - 1
         gpp = select(first, diagonal, swapped(diagonal, last))
         gqq = select(first, swapped(diagonal, last), diagonal)
         gpq = select(first, partner, swapped(partner, last))
