@@ -10,7 +10,8 @@ on a carried integer scalar that starts at a constant and that the body steps by
 constant; `factor` is the largest number up to `max-factor` that divides the trip count and keeps
 the unrolled body within `max-ops` ops (compile time grows with it: transformer_decode's 226-op
 body took 26 s to compile at 24 steps a trip against 8 s at 16; loops it divides by no such
-number above 1 stay as they are). The condition is unchanged: i reaches N exactly.
+number above 1 stay as they are). The condition is unchanged: i reaches N exactly. A factor
+that is the trip count replaces the loop by its body repeated (IREE would inline its one trip).
 
 A counted loop of at most `max-full-trips` trips (jax.random's threefry: 5 trips carrying a
 key and counters) whose unrolled body stays within `max-ops` ops is replaced by its body
@@ -26,6 +27,8 @@ import dataclasses
 from iree.compiler import ir
 
 from ..base import Pass, clone_ops, defined_by, nested_ops
+from shlo.dialect import stablehlo
+from ..lib.expr import const
 from ..lib.loops import CONDITIONALS, counter, trip_count
 
 
@@ -105,16 +108,31 @@ def returns_an_updated_tensor_elsewhere(loop: ir.Operation, places: list[int]) -
 
 
 def unroll(loop: ir.Operation, factor: int) -> None:
-    """Repeat the body `factor` times in place, each copy reading the previous one's results."""
+    """Repeat the body `factor` times in place, each copy reading the previous one's results;
+    a counter `i` stepped by a constant k is read as `i + j*k` in copy j and returned as
+    `i + factor*k` (the chain `((i + k) + k) ...` IREE computed on the device and read back,
+    each copy a host wait: at 12 or more copies a trip its stream timepoint analysis gave up,
+    docs/iree_gaps.md#shlo-unroll-scan-loops)."""
     body = loop.regions[1].blocks[0]
     ops = list(body.operations)
     terminator, ops = ops[-1], ops[:-1]
+    found = counter(loop)
+    step = None if found is None else found.step
+
+    def counted(values: list, copies: int) -> list:
+        if step is not None:
+            i = body.arguments[found.index]
+            with ir.InsertionPoint(terminator), terminator.location:
+                values[found.index] = stablehlo.add(i, const(copies * step, i))
+        return values
+
     values = list(terminator.operands)
-    for _ in range(factor - 1):
+    for copies in range(1, factor):
+        values = counted(values, copies)
         with ir.InsertionPoint(terminator):
             mapping = clone_ops(ops, dict(zip(body.arguments, values)))
         values = [mapping.get(v, v) for v in terminator.operands]
-    for i, value in enumerate(values):
+    for i, value in enumerate(counted(values, factor)):
         terminator.operands[i] = value
 
 
@@ -147,7 +165,11 @@ class UnrollScanLoops(Pass):
             if not places or returns_an_updated_tensor_elsewhere(loop, places):
                 continue
             size = max(1, len(loop.regions[1].blocks[0].operations) - 1)
+            # all trips in one (IREE then inlines the loop): not for complex carries, as above
             factor = max((f for f in range(1, self.max_factor + 1)
-                          if count % f == 0 and (f == 1 or f * size <= self.max_ops)))
-            if factor > 1:
+                          if count % f == 0 and (f == 1 or f * size <= self.max_ops) and
+                          (f < count or not _carries_complex(loop))))
+            if factor == count and _counts_from_zero_up(loop):
+                unroll_fully(loop, count)
+            elif factor > 1:
                 unroll(loop, factor)

@@ -733,17 +733,19 @@ def test_svd_of_a_wide_complex_matrix_on_the_cpu_decomposition():
         np.testing.assert_allclose((u * s) @ vt, a, atol=1e-5)
 
 
-@pytest.mark.xfail(strict=True, raises=shlo.CompileError,
-                   reason="IREE 3.13's stream scheduling: 'failed to solve for timepoint "
-                          "coverage' (docs/iree_gaps.md, JAX's LAPACK calls)")
-def test_solve_of_16_rows_on_the_cpu_decomposition():
-    """jnp.linalg.solve of 16 rows or more on the cpu with lapack=stablehlo: the two
-    substitution loops, each run 16 steps a trip by shlo-unroll-scan-loops (10 or fewer
-    compile), beside the pivots' permutation loop fail IREE's compile. The default cpu
-    (LAPACK on the host) and Vulkan are right; numpy is the oracle once it compiles."""
-    rng = np.random.default_rng(16)
-    a = rng.standard_normal((16, 16)).astype(np.float32)
-    b = rng.standard_normal((16, 8)).astype(np.float32)
-    got = shlo.compile(jax.jit(jnp.linalg.solve).lower(a, b).as_text(), target=CPU)(a, b)
-    np.testing.assert_allclose(got, np.linalg.solve(a.astype(np.float64), b), rtol=1e-4,
-                               atol=1e-4)
+@pytest.mark.parametrize("n", [16, 24, 64])
+def test_solve_and_inverse_of_16_rows_or_more_on_the_cpu_decomposition(n):
+    """jnp.linalg.solve and inv of 16 rows or more on the cpu with lapack=stablehlo: getrs'
+    two substitution loops run 16 or 24 steps a trip (shlo-unroll-scan-loops) beside the
+    pivots' permutation loop. With each copy's counter chained `((i + 1) + 1) ...`, IREE
+    read every copy's index back and its timepoint analysis gave up ("failed to solve for
+    timepoint coverage"). numpy in f64 is the oracle."""
+    rng = np.random.default_rng(n)
+    a = rng.standard_normal((n, n)).astype(np.float32)
+    b = rng.standard_normal((n, 8)).astype(np.float32)
+    fn = jax.jit(lambda a, b: (jnp.linalg.solve(a, b), jnp.linalg.inv(a)))
+    x, inv = shlo.compile(fn.lower(a, b).as_text(), target=CPU)(a, b)
+    a64 = a.astype(np.float64)
+    scale = np.linalg.cond(a64) * np.finfo(np.float32).eps * 4
+    np.testing.assert_allclose(x, np.linalg.solve(a64, b), atol=scale * np.abs(x).max())
+    np.testing.assert_allclose(inv, np.linalg.inv(a64), atol=scale * np.abs(inv).max())

@@ -7,9 +7,7 @@ from iree.compiler import ir
 from ...base import defined_by
 from ...dispatch.unroll_scan_loops import (returns_an_updated_tensor_elsewhere, op_count,
                                            unroll, updated_places)
-from ...lib.expr import const
 from ...lib.loops import Counter, constant_int, counter, trip_count
-from shlo.dialect import stablehlo
 from .loops import counter_wrap
 
 MIN_TRIPS = 256         # loops of fewer trips stay as they are
@@ -47,31 +45,6 @@ def _merge_counter_copies(loop: ir.Operation, found: Counter) -> None:
                 op.erase()
 
 
-def _count_from_the_argument(loop: ir.Operation, found: Counter) -> None:
-    """After unrolling: each copy's counter `((i + k) + k) ...` as `i + j*k` and the value
-    returned for the next trip as `i + factor*k`, the form IREE keeps on the host (a chain of
-    adds it computed on the device and read back, each copy a host wait)."""
-    step = found.step
-    if step is None:
-        return
-    body = loop.regions[1].blocks[0]
-    argument = body.arguments[found.index]
-    chain, value = [], list(body.operations)[-1].operands[found.index]
-    while (add := defined_by(value, "stablehlo.add")) is not None:
-        a, b = add.operands
-        if constant_int(b) != step and constant_int(a) != step:
-            break
-        chain.append(add)
-        value = a if constant_int(b) == step else b
-    if value != argument or len(chain) < 2:
-        return
-    for j, add in enumerate(reversed(chain), start=1):
-        if j > 1:
-            with ir.InsertionPoint(add), add.location:
-                add.results[0].replace_all_uses_with(
-                    stablehlo.add(argument, const(j * step, argument)))
-
-
 def unroll_long_loop(loop: ir.Operation) -> None:
     """A counted loop of MIN_TRIPS trips or more with its body repeated up to MAX_FACTOR times
     a trip (the largest factor of the trip count within MAX_OPS ops), its counter's copies
@@ -87,4 +60,3 @@ def unroll_long_loop(loop: ir.Operation) -> None:
                  if count % f == 0 and (f == 1 or f * size <= MAX_OPS))
     if factor > 1:
         unroll(loop, factor)
-        _count_from_the_argument(loop, found)
