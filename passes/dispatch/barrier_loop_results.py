@@ -9,9 +9,10 @@ results are read through a `stablehlo.optimization_barrier`:
   allocation that values read after the loop still live in ("transient buffer has not been
   committed" in hal.device.queue.dealloca on cpu, "has no staged Vulkan backing" on vulkan, in
   30-100 % of runs). Read by a barrier, the results are not deallocated. By default (in the
-  default pipeline) the pass fences the loops whose results may be their operands: loops not
-  counted from a constant start to a larger constant bound (lib.loops.Counter.runs, any
-  step: shlo-lower-sort's loops step by their unrolled count),
+  default pipeline) the pass fences the loops whose results may be their operands: loops whose
+  condition does not fold to true on their constant operands (lib.loops.first_trip_runs: a
+  counter from a constant start below a constant bound, any step, as shlo-lower-sort's loops
+  step by their unrolled count; and a convergence flag carried from true beside it),
   and loops whose body returns a carried value in another one's place. Counted loops (jax's
   scan and fori_loop) stay as they are, but for one whose result another loop of the
   function's body takes as an operand (`_feeds_a_loop`): two stacked `lax.scan` RNNs of 16
@@ -45,7 +46,7 @@ from iree.compiler import ir
 
 from ..lib import builders as extras
 from ..base import Pass, is_static_tensor, nested_ops
-from ..lib.loops import counter
+from ..lib.loops import first_trip_runs
 from .copy_rotated_loop_carries import rotated_places
 
 
@@ -63,8 +64,7 @@ def _operand_places(loop: ir.Operation) -> list[int]:
     a fence on the other results of jax.random's threefry loop (two 4x512 words computed
     each trip, beside its rotated keys) made a Vulkan call fail ('indirect buffer reference
     slot 0 is out range', shlo-fuzz --jax seed 3 program 107)."""
-    found = counter(loop)
-    if found is None or not found.runs:
+    if not first_trip_runs(loop):
         return list(range(len(loop.results)))
     return rotated_places(loop)
 

@@ -54,13 +54,6 @@ class Counter:
         return self.bound - self.start
 
     @property
-    def runs(self) -> bool:
-        """Whether the first trip certainly runs: the condition is `i < N` alone, from a
-        constant start below a constant N (any step)."""
-        return self.alone and self.start is not None and self.bound is not None and \
-            self.start < self.bound
-
-    @property
     def range(self) -> tuple[int, int] | None:
         """[low, high] of the counter inside the body: it counts up by a constant k >= 0 with
         no wrap-around (N + k fits its type) from a constant start to a constant N, signed."""
@@ -99,6 +92,52 @@ def counter(loop: ir.Operation) -> Counter | None:
                    bound=constant_int(bound), step=constant_int(step), width=element.width,
                    signed=element.is_signless and "UNSIGNED" not in kind,
                    alone=len(ops) == 2 and ops[0] == compare)
+
+
+_SIGNED_COMPARISONS = {"LT": int.__lt__, "LE": int.__le__, "GT": int.__gt__,
+                       "GE": int.__ge__, "EQ": int.__eq__, "NE": int.__ne__}
+_LOGICAL = {"stablehlo.and": all, "stablehlo.or": any}
+
+
+def _is_boolean(value: ir.Value) -> bool:
+    t = ir.RankedTensorType(value.type).element_type
+    return isinstance(t, ir.IntegerType) and ir.IntegerType(t).width == 1
+
+
+def first_trip_runs(loop: ir.Operation) -> bool:
+    """Whether the loop's condition is certainly true on its operands: it folds to true from
+    the operands that are constants through signed comparisons of integer scalars and
+    and/or/not of booleans (`i < N` from a constant start below N; `i < N and go` with `go`
+    carried from true: a convergence loop's first sweep)."""
+    cond = loop.regions[0].blocks[0]
+    known: dict = {}
+    for argument, operand in zip(cond.arguments, loop.operands):
+        value = constant_int(operand)
+        if value is not None and ir.RankedTensorType(argument.type).rank == 0:
+            known[argument] = value
+    ops = list(cond.operations)
+    for op in ops[:-1]:
+        values = [known[v] if v in known else constant_int(v) for v in op.operands]
+        if None in values:
+            continue
+        elif op.name == "stablehlo.compare":
+            direction = str(op.attributes["comparison_direction"]).split()[-1].rstrip(">")
+            kind = str(op.attributes["compare_type"]) if "compare_type" in op.attributes \
+                else ""
+            if "SIGNED" not in kind or "UNSIGNED" in kind:
+                continue
+            value = _SIGNED_COMPARISONS[direction](*values)
+        elif not _is_boolean(op.results[0]):
+            continue
+        elif op.name in _LOGICAL:
+            value = _LOGICAL[op.name](bool(v) for v in values)
+        elif op.name == "stablehlo.not":
+            value = not values[0]
+        else:
+            continue
+        if value is not None:
+            known[op.results[0]] = value
+    return bool(known.get(ops[-1].operands[0], False))
 
 
 def trip_count(loop: ir.Operation) -> int | None:

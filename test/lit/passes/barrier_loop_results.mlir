@@ -69,9 +69,10 @@ func.func @dead_loop_and_dynamic_results(%v: tensor<?xf32>) -> (tensor<i64>, ten
 // operands then, here the caller's argument, so its results go through a barrier; so do those
 // of a counted loop whose body returns a carried value in another one's place (after two trips
 // the loop returns its operands). A counted loop (constant start below a constant bound, step
-// 1) stays as it is, as do the loops of the functions above: the first is not a plain count.
+// 1) stays as it is, as do the loops of the functions above: the first one's condition, a
+// count and a flag carried from true, folds to true on its operands, so its first trip runs.
 // DEFAULT-LABEL: func.func @flag_read_by_the_condition_only
-// DEFAULT:         stablehlo.optimization_barrier
+// DEFAULT-NOT:     optimization_barrier
 // DEFAULT-LABEL: func.func @dead_loop_and_dynamic_results
 // DEFAULT-NOT:     optimization_barrier
 // DEFAULT-LABEL: func.func @bound_computed_at_run_time
@@ -251,4 +252,26 @@ func.func @zero_trips_then_read(%x: tensor<4xf32>, %n: tensor<i32>) -> (tensor<4
   %e = stablehlo.exponential %r#1 : tensor<4xf32>
   %d = stablehlo.negate %x : tensor<4xf32>
   return %e, %d : tensor<4xf32>, tensor<4xf32>
+}
+
+// A flag carried from an argument: the first trip may not run, the results are fenced (and
+// with condition-only, the flag being read by the condition only).
+// CHECK-LABEL: func.func @flag_from_an_argument
+// CHECK:         stablehlo.optimization_barrier
+// DEFAULT-LABEL: func.func @flag_from_an_argument
+// DEFAULT:         %[[L:.*]]:2 = stablehlo.while
+// DEFAULT:         %[[B:.*]]:2 = stablehlo.optimization_barrier %[[L]]#0, %[[L]]#1 : tensor<i1>, tensor<4xf32>
+// DEFAULT:         return %[[B]]#1 : tensor<4xf32>
+func.func @flag_from_an_argument(%x: tensor<4xf32>, %go: tensor<i1>) -> tensor<4xf32> {
+  %r:2 = stablehlo.while(%flag = %go, %v = %x) : tensor<i1>, tensor<4xf32>
+  cond {
+    %t = stablehlo.constant dense<true> : tensor<i1>
+    %a = stablehlo.and %flag, %t : tensor<i1>
+    stablehlo.return %a : tensor<i1>
+  } do {
+    %w = stablehlo.add %v, %v : tensor<4xf32>
+    %f = stablehlo.constant dense<false> : tensor<i1>
+    stablehlo.return %f, %w : tensor<i1>, tensor<4xf32>
+  }
+  return %r#1 : tensor<4xf32>
 }
