@@ -27,9 +27,9 @@ import dataclasses
 from iree.compiler import ir
 
 from ..base import Pass, clone_ops, defined_by, nested_ops
-from shlo.dialect import stablehlo
 from ..lib.expr import const
 from ..lib.loops import CONDITIONALS, counter, trip_count
+from shlo.dialect import stablehlo
 
 
 def _counts_from_zero_up(loop: ir.Operation) -> bool:

@@ -104,6 +104,21 @@ def _is_boolean(value: ir.Value) -> bool:
     return isinstance(t, ir.IntegerType) and ir.IntegerType(t).width == 1
 
 
+def _fold(op: ir.Operation, values: list[int]) -> int | bool | None:
+    """The value of a signed integer comparison or a boolean and/or/not of known values."""
+    if op.name == "stablehlo.compare":
+        kind = str(op.attributes["compare_type"]) if "compare_type" in op.attributes else ""
+        if "SIGNED" not in kind or "UNSIGNED" in kind:
+            return None
+        direction = str(op.attributes["comparison_direction"]).split()[-1].rstrip(">")
+        return _SIGNED_COMPARISONS[direction](*values)
+    if not _is_boolean(op.results[0]):
+        return None
+    if op.name in _LOGICAL:
+        return _LOGICAL[op.name](bool(v) for v in values)
+    return not values[0] if op.name == "stablehlo.not" else None
+
+
 def first_trip_runs(loop: ir.Operation) -> bool:
     """Whether the loop's condition is certainly true on its operands: it folds to true from
     the operands that are constants through signed comparisons of integer scalars and
@@ -118,23 +133,7 @@ def first_trip_runs(loop: ir.Operation) -> bool:
     ops = list(cond.operations)
     for op in ops[:-1]:
         values = [known[v] if v in known else constant_int(v) for v in op.operands]
-        if None in values:
-            continue
-        elif op.name == "stablehlo.compare":
-            direction = str(op.attributes["comparison_direction"]).split()[-1].rstrip(">")
-            kind = str(op.attributes["compare_type"]) if "compare_type" in op.attributes \
-                else ""
-            if "SIGNED" not in kind or "UNSIGNED" in kind:
-                continue
-            value = _SIGNED_COMPARISONS[direction](*values)
-        elif not _is_boolean(op.results[0]):
-            continue
-        elif op.name in _LOGICAL:
-            value = _LOGICAL[op.name](bool(v) for v in values)
-        elif op.name == "stablehlo.not":
-            value = not values[0]
-        else:
-            continue
+        value = None if None in values else _fold(op, values)
         if value is not None:
             known[op.results[0]] = value
     return bool(known.get(ops[-1].operands[0], False))

@@ -275,3 +275,59 @@ func.func @flag_from_an_argument(%x: tensor<4xf32>, %go: tensor<i1>) -> tensor<4
   }
   return %r#1 : tensor<4xf32>
 }
+
+// Conditions that do not fold to true: a count that starts past its bound, and an unsigned
+// comparison (not folded) beside a flag carried from `not false`: both loops are fenced.
+// DEFAULT-LABEL: func.func @first_trip_not_certain
+// DEFAULT:         %[[A:.*]]:2 = stablehlo.while
+// DEFAULT:         stablehlo.optimization_barrier %[[A]]#0, %[[A]]#1
+// DEFAULT:         %[[U:.*]]:3 = stablehlo.while
+// DEFAULT:         stablehlo.optimization_barrier %[[U]]#0, %[[U]]#1, %[[U]]#2
+func.func @first_trip_not_certain(%x: tensor<4xf32>) -> (tensor<4xf32>, tensor<4xf32>) {
+  %c1 = stablehlo.constant dense<1> : tensor<i32>
+  %c3 = stablehlo.constant dense<3> : tensor<i32>
+  %c5 = stablehlo.constant dense<5> : tensor<i32>
+  %f = stablehlo.constant dense<false> : tensor<i1>
+  %a:2 = stablehlo.while(%i = %c5, %v = %x) : tensor<i32>, tensor<4xf32>
+  cond {
+    %p = stablehlo.compare LT, %i, %c3, SIGNED : (tensor<i32>, tensor<i32>) -> tensor<i1>
+    stablehlo.return %p : tensor<i1>
+  } do {
+    %j = stablehlo.add %i, %c1 : tensor<i32>
+    %w = stablehlo.add %v, %v : tensor<4xf32>
+    stablehlo.return %j, %w : tensor<i32>, tensor<4xf32>
+  }
+  %u:3 = stablehlo.while(%i = %c1, %stop = %f, %v = %x) : tensor<i32>, tensor<i1>, tensor<4xf32>
+  cond {
+    %p = stablehlo.compare LT, %i, %c3, UNSIGNED : (tensor<i32>, tensor<i32>) -> tensor<i1>
+    %go = stablehlo.not %stop : tensor<i1>
+    %q = stablehlo.and %p, %go : tensor<i1>
+    stablehlo.return %q : tensor<i1>
+  } do {
+    %j = stablehlo.add %i, %c1 : tensor<i32>
+    %w = stablehlo.add %v, %v : tensor<4xf32>
+    stablehlo.return %j, %stop, %w : tensor<i32>, tensor<i1>, tensor<4xf32>
+  }
+  return %a#1, %u#2 : tensor<4xf32>, tensor<4xf32>
+}
+
+// The same count from below its bound, compared as signed, and `not false`: no barrier.
+// DEFAULT-LABEL: func.func @first_trip_certain
+// DEFAULT-NOT:     optimization_barrier
+func.func @first_trip_certain(%x: tensor<4xf32>) -> tensor<4xf32> {
+  %c1 = stablehlo.constant dense<1> : tensor<i32>
+  %c3 = stablehlo.constant dense<3> : tensor<i32>
+  %f = stablehlo.constant dense<false> : tensor<i1>
+  %u:3 = stablehlo.while(%i = %c1, %stop = %f, %v = %x) : tensor<i32>, tensor<i1>, tensor<4xf32>
+  cond {
+    %p = stablehlo.compare LT, %i, %c3, SIGNED : (tensor<i32>, tensor<i32>) -> tensor<i1>
+    %go = stablehlo.not %stop : tensor<i1>
+    %q = stablehlo.and %p, %go : tensor<i1>
+    stablehlo.return %q : tensor<i1>
+  } do {
+    %j = stablehlo.add %i, %c1 : tensor<i32>
+    %w = stablehlo.add %v, %v : tensor<4xf32>
+    stablehlo.return %j, %stop, %w : tensor<i32>, tensor<i1>, tensor<4xf32>
+  }
+  return %u#2 : tensor<4xf32>
+}
