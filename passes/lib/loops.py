@@ -100,15 +100,19 @@ _LOGICAL = {"stablehlo.and": all, "stablehlo.or": any}
 
 
 def _is_boolean(value: ir.Value) -> bool:
-    t = ir.RankedTensorType(value.type).element_type
+    t = ir.RankedTensorType(value.type).element_type.maybe_downcast()
     return isinstance(t, ir.IntegerType) and ir.IntegerType(t).width == 1
 
 
 def _fold(op: ir.Operation, values: list[int]) -> int | bool | None:
-    """The value of a signed integer comparison or a boolean and/or/not of known values."""
+    """The value of a signed integer comparison (compare_type SIGNED or left out, as StableHLO
+    reads it for signless integers) or a boolean and/or/not of known values."""
     if op.name == "stablehlo.compare":
+        element = ir.RankedTensorType(op.operands[0].type).element_type.maybe_downcast()
+        if not isinstance(element, ir.IntegerType) or ir.IntegerType(element).is_unsigned:
+            return None
         kind = str(op.attributes["compare_type"]) if "compare_type" in op.attributes else ""
-        if "SIGNED" not in kind or "UNSIGNED" in kind:
+        if "UNSIGNED" in kind or (kind and "SIGNED" not in kind):
             return None
         direction = str(op.attributes["comparison_direction"]).split()[-1].rstrip(">")
         return _SIGNED_COMPARISONS[direction](*values)
