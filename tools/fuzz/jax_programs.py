@@ -363,16 +363,23 @@ def _cummax(p, x, k, idx, train):
     return jax.lax.cummax(x, axis=1) * 0.5 + x * 0.5
 
 
-def _bf16(p, x, k, idx, train):
+def _nudged(x, tie):
+    """x, or with `tie` (flip_ties) its values moved by their rounding noise, in value only:
+    a value within that of a rounding tie rounds the other way (the oracle's flipped runs)."""
+    import jax
+    return x if tie is None else x + jax.lax.stop_gradient(tie(x) - x)
+
+
+def _bf16(p, x, k, idx, train, tie=None):
     """A mixed-precision dense layer: bf16 operands, f32 products (preferred_element_type)."""
     import jax
     import jax.numpy as jnp
-    y = jnp.dot(x.astype(jnp.bfloat16), p["w"].astype(jnp.bfloat16),
+    y = jnp.dot(_nudged(x, tie).astype(jnp.bfloat16), p["w"].astype(jnp.bfloat16),
                 preferred_element_type=jnp.float32)
     return jax.nn.relu(y + p["b"]) + x * 0.1
 
 
-def _int8(p, x, k, idx, train):
+def _int8(p, x, k, idx, train, tie=None):
     """A quantized dense layer: x and the weights rounded to int8 at their own scales, an
     int8 x int8 -> int32 product, scaled back (plus x, which the gradient flows through)."""
     import jax
@@ -380,7 +387,7 @@ def _int8(p, x, k, idx, train):
     quantized = lambda v, scale: jnp.clip(jnp.round(v / scale), -127, 127).astype(jnp.int8)  # noqa: E731
     xs = jax.lax.stop_gradient(jnp.max(jnp.abs(x)) / 127)
     ws = jax.lax.stop_gradient(jnp.max(jnp.abs(p["w"])) / 127)
-    product = jax.lax.dot(quantized(x, xs), quantized(p["w"], ws),
+    product = jax.lax.dot(quantized(_nudged(x, tie), xs), quantized(p["w"], ws),
                           preferred_element_type=jnp.int32)
     return product.astype(jnp.float32) * (xs * ws) + x
 
@@ -426,8 +433,10 @@ LAYERS: dict[str, tuple[Callable, Callable]] = {
 
 # the layers whose result or gradient follows an order of their input: for the oracle, each
 # computed again with nearly tied inputs in the other order (`Oracle`)
+# layers whose result jumps where inputs cross: orders, and roundings to a narrow type (a value
+# one f32 rounding from a bf16 or int8 rounding tie may round either way)
 ORDERED: dict[str, Callable] = {"sort": _sort_by, "top_k": _top_k_by, "pool": _pool_by,
-                                "argmax": _argmax_by}
+                                "argmax": _argmax_by, "bf16": _bf16, "int8": _int8}
 TIE_SPREAD = 256 * float(np.finfo(np.float32).eps)
 
 
@@ -486,8 +495,9 @@ def lowered(program: JaxProgram) -> str:
 class Oracle:
     """XLA's outputs in f32 and f64, each element's rounding noise (XLA's f32 error plus how
     far the f64 result moves when the float inputs move by an f32 rounding, or when the sorts,
-    top-k, max pools and argmax take nearly tied inputs the other way round, plus the bf16
-    rounding of a training step's gradients through a bf16 layer), and each output's
+    top-k, max pools and argmax take nearly tied inputs the other way round or the bf16 and
+    int8 layers round values near a rounding tie the other way, plus the bf16 rounding of a
+    training step's gradients through a bf16 layer), and each output's
     magnitude: its largest f64 value (a gradient's: the largest of any gradient, as a
     gradient that cancels to 0 is rounded at the others' magnitude) times the program's
     cancellation (its layers' largest activation over its last one's, at least 1)."""
