@@ -331,7 +331,10 @@ RETRIES: tuple[Retry, ...] = (
         then_what="a constant expression hoisted into the initializer, with a data-tiling "
                   "relayout"),
     Retry("cpu-large-vectors", ("One or more operations with large vector sizes",),
-          NO_AGGRESSIVE_FUSION, (), "a fused dispatch vectorizes a whole row at once", _CPU),
+          NO_AGGRESSIVE_FUSION, (), "a fused dispatch vectorizes a whole row at once", _CPU,
+          then=NO_MULTI_USE_FUSION,
+          then_what="a gather's dispatch that also writes the data-tiled operand of a bf16 "
+                    "matmul (a second, encoded result)"),
     Retry("cpu-complex-padding", (
         "'vector.transfer_read' op requires valid padding vector elemental type",),
         NO_DATA_TILING, (), "a data-tiled matmul of run-time size fused with complex results "

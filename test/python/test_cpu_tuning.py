@@ -136,6 +136,19 @@ def test_a_vae_step_compiles_through_the_second_retry():
         np.testing.assert_allclose(g, w, rtol=1e-4, atol=1e-6)
 
 
+def test_a_gathered_bf16_layer_input_compiles_through_the_second_retry():
+    """[sort, gather, roll, gather, bf16] forward on x[128, 256] (shlo-fuzz --jax seed 15
+    program 80): IREE fused the last gather with the relayout of the bf16 matmul's data-tiled
+    operand into one dispatch of two results, "One or more operations with large vector sizes
+    (32768 bytes)", without aggressive fusion too (measured on an AMX machine); cpu-large-
+    vectors' second retry compiles it without multi-use fusion. Checked against XLA as the
+    fuzzer checks it."""
+    from shlo.tools.fuzz import jax_programs
+    from shlo.tools.fuzz.runner import InProcess
+    program = jax_programs.random_program("15:80", ["sort", "gather", "roll", "gather", "bf16"])
+    assert jax_programs.check(program, "cpu", InProcess()) is None
+
+
 _SANITIZED_PRODUCT = """
 func.func @main(%x: tensor<3x12xf32>, %c: tensor<12x12xf32>) -> tensor<3x12xf32> {
   %z = stablehlo.constant dense<0.0> : tensor<3x12xf32>
