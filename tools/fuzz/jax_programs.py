@@ -431,10 +431,9 @@ LAYERS: dict[str, tuple[Callable, Callable]] = {
 }
 
 
-# the layers whose result or gradient follows an order of their input: for the oracle, each
-# computed again with nearly tied inputs in the other order (`Oracle`)
-# layers whose result jumps where inputs cross: orders, and roundings to a narrow type (a value
-# one f32 rounding from a bf16 or int8 rounding tie may round either way)
+# the layers whose result or gradient follows an order of their input, or a rounding to a
+# narrow type (a value one f32 rounding from a bf16 or int8 rounding tie may round either way):
+# for the oracle, each computed again with nearly tied inputs the other way (`Oracle`)
 ORDERED: dict[str, Callable] = {"sort": _sort_by, "top_k": _top_k_by, "pool": _pool_by,
                                 "argmax": _argmax_by, "bf16": _bf16, "int8": _int8}
 TIE_SPREAD = 256 * float(np.finfo(np.float32).eps)
