@@ -12,7 +12,7 @@ for the tensors there, as it waits for the conditional's predicate anyway; the o
 conditional read the tensors themselves. Statically shaped tensors of rank 1 or more that a
 non-constant op computes (lib's `captures`); function arguments and block arguments stay as
 they are. A branch's return of a fenced capture as it is becomes a run-time copy of it
-(`copy_updated_operands.selected_at_run_time`): returned fenced, Vulkan's runtime failed;
+(`copy_updated_operands.run_time_copy`): returned fenced, Vulkan's runtime failed;
 returned as it is, a while loop with a run-time bound after the conditional failed every call
 on cpu and vulkan (IREE's transient buffers, fuzz seed 170 program 129). So does a branch's
 return of any other computed static tensor from outside, of rank 0 too, that no branch reads:
@@ -36,7 +36,7 @@ from ..lib import builders as extras
 from ..base import Pass, is_inside, is_static_tensor, nested_ops
 from ..lib.loops import CONDITIONALS, inside_loop
 from .barrier_loop_captures import captures, computed_outside
-from .copy_updated_operands import run_time_true, selected_at_run_time
+from .copy_updated_operands import run_time_copy
 
 
 def _copy_returned(conditional: ir.Operation, fenced: dict, trues: dict) -> None:
@@ -56,7 +56,7 @@ def _copy_returned(conditional: ir.Operation, fenced: dict, trues: dict) -> None
             else:
                 continue
             with ir.InsertionPoint(ret), ret.location:
-                ret.operands[i] = selected_at_run_time(copied, run_time_true(conditional, trues))
+                ret.operands[i] = run_time_copy(copied, conditional, trues)
 
 
 def _barrier(conditional: ir.Operation) -> dict:

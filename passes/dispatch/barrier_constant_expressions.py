@@ -12,7 +12,7 @@ computes wrongly, made to depend on a value read through a `stablehlo.optimizati
   zeros, for `return a, dynamic_update_slice(a, x, i)`.)
 - With `loops=true` (the Vulkan target), a while loop of constants alone (its operands and
   every value its regions read from outside) carries its largest value selected by a
-  run-time `true` (`copy_updated_operands.selected_at_run_time`). IREE hoisted such a loop
+  run-time `true` (`copy_updated_operands.run_time_copy`). IREE hoisted such a loop
   into a module initializer whose stream timepoints never settled: "maximum iteration count
   exceeded in fixed point pipeline" for `jnp.zeros(131584).at[::2].add(1)`, whose scatter
   shlo-split-long-reduce cut into a loop of chunks (fuzz seed 99 program 13); cpu compiled
@@ -33,7 +33,7 @@ import math
 from iree.compiler import ir
 
 from ..base import Pass, defining_op, from_constants, is_inside, nested_ops, on_constants
-from .copy_updated_operands import function_body_op, run_time_true, selected_at_run_time
+from .copy_updated_operands import function_body_op, run_time_copy
 from ..lib import builders as extras
 from ..lib.expr import element_of, is_complex
 
@@ -115,6 +115,5 @@ class BarrierConstantExpressions(Pass):
         for loop in [o.operation for o in nested_ops(op, "stablehlo.while")]:
             place = _largest_carried(loop) if _loop_of_constants(loop) else None
             if place is not None:
-                true = run_time_true(loop, trues)
                 with ir.InsertionPoint(loop), loop.location:
-                    loop.operands[place] = selected_at_run_time(loop.operands[place], true)
+                    loop.operands[place] = run_time_copy(loop.operands[place], loop, trues)

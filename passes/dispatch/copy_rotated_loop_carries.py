@@ -9,7 +9,7 @@ capacity" (a null buffer reached hal.command_buffer.copy_buffer: shlo-fuzz --jax
 programs 84 and 87, seed 6 programs 50 and 69; docs/iree_gaps.md#shlo-copy-rotated-loop-carries).
 Whether it failed depended on unrelated barriers elsewhere in the function. Returned as
 select(broadcast(true), x, 0), the true read through a barrier at the function's top
-(`copy_updated_operands.selected_at_run_time`), each such value gets a buffer of its own every
+(`copy_updated_operands.run_time_copy`), each such value gets a buffer of its own every
 trip, and every one of those programs runs right. A value returned in its own place is
 loop-invariant and stays as it is; so do values of dynamic shape.
 
@@ -25,7 +25,7 @@ import dataclasses
 from iree.compiler import ir
 
 from ..base import Pass, is_static_tensor, nested_ops
-from .copy_updated_operands import run_time_true, selected_at_run_time
+from .copy_updated_operands import run_time_copy
 
 
 def rotated_places(loop: ir.Operation) -> list[int]:
@@ -52,5 +52,4 @@ class CopyRotatedLoopCarries(Pass):
                 value = terminator.operands[place]
                 if is_static_tensor(value):
                     with ir.InsertionPoint(terminator), terminator.location:
-                        terminator.operands[place] = selected_at_run_time(
-                            value, run_time_true(loop, trues))
+                        terminator.operands[place] = run_time_copy(value, loop, trues)

@@ -56,6 +56,24 @@ def run_time_true(at: ir.Operation, trues: dict) -> ir.Value:
     return trues[function]
 
 
+def run_time_copy(value: ir.Value, at: ir.Operation, trues: dict) -> ir.Value:
+    """`value` copied at run time (`selected_at_run_time`) at the insertion point, by the
+    run-time true of the function that holds `at`; each further copy of the same value by a
+    true of its own (the k-th: a constant k read through a barrier, compared with 0). Two
+    equal copies are one value to IREE's CSE: two scatters into copies of one zero buffer
+    then updated one buffer, each result the other's, silently (fuzz seed 186 program 182)."""
+    copies = trues.setdefault("copies", {})
+    k = copies[value] = copies.get(value, -1) + 1
+    true = run_time_true(at, trues)
+    if k:
+        with ir.InsertionPoint(true.owner.operation.block.operations[0]), at.location:
+            i32 = ir.RankedTensorType.get([], ir.IntegerType.get_signless(32))
+            fenced = extras.optimization_barrier([stablehlo.constant(k, result_type=i32)])[0]
+            true = stablehlo.compare(fenced, stablehlo.constant(0, result_type=i32),
+                                     comparison_direction="NE")
+    return selected_at_run_time(value, true)
+
+
 def selected_at_run_time(value: ir.Value, true: ir.Value) -> ir.Value:
     """select(broadcast(`true`), value, zeros): `value`, computed by IREE into a buffer of its
     own (a scalar predicate would only pick one of two buffers on the host)."""
@@ -122,6 +140,5 @@ class CopyUpdatedOperands(Pass):
             for index in IN_PLACE[update.name](update):
                 value = update.operands[index]
                 if _copied(value) and _read_elsewhere(value, update, index, inputs):
-                    true = run_time_true(update, trues)
                     with ir.InsertionPoint(update), update.location:
-                        update.operands[index] = selected_at_run_time(value, true)
+                        update.operands[index] = run_time_copy(value, update, trues)

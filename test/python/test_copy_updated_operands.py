@@ -123,3 +123,51 @@ def test_fuzz_program_with_a_scatter():
     want = np.zeros(64, np.float32)
     np.add.at(want, i[:, 0], 1)
     np.testing.assert_array_equal(h, want)
+
+
+@pytest.mark.parametrize("target", ["cpu", "vulkan"])
+def test_two_updates_of_one_value_get_two_copies(target):
+    """Fuzz seed 186 program 182 (test/fuzz_regressions/two_scatters_into_copies_of_one_buffer):
+    two select_and_scatters of one operand shape expand to two scatters into one zero buffer,
+    and the pass gave both the same copy, `select(true, zeros, 0)` twice, which IREE's CSE made
+    one value: each result came back as the other's, silently, on cpu and vulkan. The second
+    copy of a value now selects by a true of its own. Replayed against the reference
+    interpreter and XLA."""
+    import os
+
+    from conftest import vulkan_or_skip
+    from shlo.tools.fuzz import fuzz
+    from shlo.tools.fuzz.runner import InProcess
+    if target == "vulkan":
+        vulkan_or_skip()
+    here = os.path.join(os.path.dirname(__file__), "..", "fuzz_regressions",
+                        "two_scatters_into_copies_of_one_buffer")
+    assert fuzz.replay(here, target, InProcess()) is None
+
+
+def test_each_copy_of_a_value_selects_by_a_true_of_its_own(ctx):
+    """The pass's IR: two scatters of one computed value get copies by two different trues."""
+    from shlo.passes.pipeline import run_pipeline
+    from shlo.module_io import parse_module
+    text = """func.func @main(%x: tensor<8xf32>, %i: tensor<2x1xi32>, %u: tensor<2xf32>)
+    -> (tensor<8xf32>, tensor<8xf32>) {
+  %z = stablehlo.multiply %x, %x : tensor<8xf32>
+  %a = "stablehlo.scatter"(%z, %i, %u) <{scatter_dimension_numbers = #stablehlo.scatter<
+      inserted_window_dims = [0], scatter_dims_to_operand_dims = [0], index_vector_dim = 1>}> ({
+  ^bb0(%p: tensor<f32>, %q: tensor<f32>):
+    stablehlo.return %q : tensor<f32>
+  }) : (tensor<8xf32>, tensor<2x1xi32>, tensor<2xf32>) -> tensor<8xf32>
+  %b = "stablehlo.scatter"(%z, %i, %u) <{scatter_dimension_numbers = #stablehlo.scatter<
+      inserted_window_dims = [0], scatter_dims_to_operand_dims = [0], index_vector_dim = 1>}> ({
+  ^bb0(%p: tensor<f32>, %q: tensor<f32>):
+    stablehlo.return %q : tensor<f32>
+  }) : (tensor<8xf32>, tensor<2x1xi32>, tensor<2xf32>) -> tensor<8xf32>
+  return %a, %b : tensor<8xf32>, tensor<8xf32>
+}"""
+    module = parse_module(text)
+    run_pipeline(module, "shlo-copy-updated-operands, cse")
+    scatters = [op for op in module.body.operations[0].regions[0].blocks[0].operations
+                if op.name == "stablehlo.scatter"]
+    copies = [s.operands[0].owner for s in scatters]
+    assert all(c.name == "stablehlo.select" for c in copies)
+    assert copies[0] != copies[1] and copies[0].operands[0] != copies[1].operands[0]
