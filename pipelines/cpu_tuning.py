@@ -342,6 +342,10 @@ RETRIES: tuple[Retry, ...] = (
     Retry("cpu-bool-pack", ("'linalg.pack' op expected padding_value has",), NO_DATA_TILING, (),
           "data tiling of a matmul whose operand is computed from a boolean argument (i1 "
           "packed as i8)", _CPU),
+    Retry("cpu-load-from-buffer", (
+        "'iree_codegen.load_from_buffer' op buffer and tensor shapes must be compatible",),
+        NO_DATA_TILING, (), "data tiling of a matmul whose operand is a padded, reshaped "
+                            "argument, beside a constant expression (threefry bits)", _CPU),
     Retry("cpu-delinearize", (
         "'affine.delinearize_index' op no basis element may be statically non-positive",),
         NO_DATA_TILING, (), "data tiling of a matmul of run-time size fed by a softmax "

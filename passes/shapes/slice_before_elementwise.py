@@ -37,6 +37,7 @@ from iree.compiler import ir
 
 from shlo.dialect import stablehlo
 from shlo.dialect.attributes import enum_name
+from shlo.dialect.rebuild import arguments
 from ..base import Pass, is_splat_constant, nested_ops
 from ..folding.fold_self_ops import SELF_COMPARISON
 from ..lib.builders import erase_unread, fence
@@ -75,6 +76,14 @@ def _is_elementwise(op: ir.Operation | None, shape: list[int]) -> bool:
         return False
     types = [_static(v) for v in op.operands]
     return all(t is not None and (list(t.shape) == shape or t.rank == 0) for t in types)
+
+
+def _product_without_contraction(op: ir.Operation | None) -> bool:
+    """A dot_general that contracts no dimension: an elementwise product to IREE, which fused
+    a slice of it the same way (the whole product of bf16[16384] on the cpu's stack for one
+    element: fuzz seed 183 program 159)."""
+    return op is not None and op.name == "stablehlo.dot_general" and \
+        not arguments(op)[1]["lhs_contracting_dimensions"]
 
 
 # a slice of at most this many elements slices boolean leaves too (a computed scalar or index)
@@ -202,7 +211,8 @@ class _Slicer:
             value = op.operands[0]          # reshape(reshape(y)) is reshape(y)
         elif self.few and _is_elementwise(op, self.source) and _users(value) > 1:
             value = fence([value])[0]       # computed whole for its other readers anyway
-        elif self.small and _is_elementwise(op, self.source) and not _folds_to_constant(value):
+        elif self.small and (_is_elementwise(op, self.source) or _product_without_contraction(
+                op)) and not _folds_to_constant(value):
             value = fence([value])[0]       # whole, in its own dispatch
         if list(ir.RankedTensorType(value.type).shape) != self.reshaped:
             value = stablehlo.reshape(value, result_type=ir.RankedTensorType.get(

@@ -179,3 +179,17 @@ def test_a_product_of_a_sanitized_value_minus_that_value_compiles():
     want = np.clip(np.where(np.isfinite(m), m, 0), -1e4, 1e4) @ c - m
     np.testing.assert_allclose(shlo.compile(_SANITIZED_PRODUCT, "cpu", cache=False)(x, c), want,
                                rtol=1e-5, atol=1e-5)
+
+
+def test_a_matmul_of_a_padded_argument_beside_threefry_compiles_through_the_retry():
+    """Fuzz seed 183 program 1656 (test/fuzz_regressions/matmul_of_padded_argument_beside_
+    threefry_cpu): a dot_general of a select of threefry bits and a padded, reshaped argument
+    failed IREE's cpu compile with data tiling ("'iree_codegen.load_from_buffer' op buffer and
+    tensor shapes must be compatible"); cpu-load-from-buffer compiles it again without."""
+    import os
+
+    from shlo.tools.fuzz import fuzz
+    from shlo.tools.fuzz.runner import InProcess
+    here = os.path.join(os.path.dirname(__file__), "..", "fuzz_regressions",
+                        "matmul_of_padded_argument_beside_threefry_cpu")
+    assert fuzz.replay(here, "cpu", InProcess()) is None

@@ -202,3 +202,23 @@ def test_strided_slice_of_a_compare_of_long_bf16_chains(target):
     x = np.random.default_rng(174).integers(-1000, 1000, (2048, 2048)).astype(np.int32)
     got = np.asarray(shlo.jax.jit(f, target=target)(x))
     np.testing.assert_array_equal(got, np.asarray(jax.jit(f, backend="cpu")(x)))
+
+
+@pytest.mark.parametrize("target", ["cpu", "vulkan"])
+def test_one_element_of_an_uncontracted_bf16_product(target):
+    """Fuzz seed 183 program 159 (test/fuzz_regressions/slice_of_uncontracted_bf16_product_cpu):
+    one element of `x * x` written as a dot_general of bf16[16384] contracting nothing (a
+    scatter's update; a sort reads the product whole) stopped the slice at the dot_general,
+    which IREE makes an elementwise product and fused with the slice: the whole product in
+    f32 on the cpu's stack, 'exceeded stack allocation limit' after every retry. A small slice
+    reads such a product behind a fence. Replayed against the interpreter and XLA."""
+    import os
+
+    from conftest import vulkan_or_skip
+    from shlo.tools.fuzz import fuzz
+    from shlo.tools.fuzz.runner import InProcess
+    if target == "vulkan":
+        vulkan_or_skip()
+    here = os.path.join(os.path.dirname(__file__), "..", "fuzz_regressions",
+                        "slice_of_uncontracted_bf16_product_cpu")
+    assert fuzz.replay(here, target, InProcess()) is None
