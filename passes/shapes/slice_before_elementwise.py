@@ -17,7 +17,8 @@ reading a boolean leaf, see `_reads_i1_leaf`, or past its budget) reads that op 
 fence: fused, IREE computed all of it in the slice's dispatch (seed 108 program 85), on the
 cpu's stack past its limit (a slice of a compare of two long bf16 chains, each rounding a
 diamond the slice stopped at: seed 174 program 438), unless IREE folds it to a constant
-(`x ^ x`: the fenced constant failed to compile, seed 125 program 105). Where a slice of
+(`x ^ x`: the fenced constant failed to compile, seed 125 program 105); so is a dot_general
+that contracts nothing, an elementwise product to IREE (seed 183 program 159). Where a slice of
 FEW_ELEMENTS or fewer stops at a computed value others read too, it reads it behind a fence
 (one element of a converted value that an `if` also read whole went to Vulkan shared memory
 whole, and to 4 MiB of cpu stack at 1M: seed 66 program 140). Rank-0
