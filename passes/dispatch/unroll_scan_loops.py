@@ -117,13 +117,13 @@ def unroll(loop: ir.Operation, factor: int) -> None:
     ops = list(body.operations)
     terminator, ops = ops[-1], ops[:-1]
     found = counter(loop)
-    step = None if found is None else found.step
+    place, step = (None, None) if found is None else (found.index, found.step)
 
     def counted(values: list, copies: int) -> list:
-        if step is not None:
-            i = body.arguments[found.index]
+        if place is not None and step is not None:
+            i = body.arguments[place]
             with ir.InsertionPoint(terminator), terminator.location:
-                values[found.index] = stablehlo.add(i, const(copies * step, i))
+                values[place] = stablehlo.add(i, const(copies * step, i))
         return values
 
     values = list(terminator.operands)

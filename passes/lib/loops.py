@@ -136,8 +136,9 @@ def first_trip_runs(loop: ir.Operation) -> bool:
             known[argument] = value
     ops = list(cond.operations)
     for op in ops[:-1]:
-        values = [known[v] if v in known else constant_int(v) for v in op.operands]
-        value = None if None in values else _fold(op, values)
+        found = [known[v] if v in known else constant_int(v) for v in op.operands]
+        values = [v for v in found if v is not None]
+        value = _fold(op, values) if len(values) == len(found) else None
         if value is not None:
             known[op.results[0]] = value
     return bool(known.get(ops[-1].operands[0], False))
