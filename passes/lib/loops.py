@@ -99,6 +99,15 @@ _SIGNED_COMPARISONS = {"LT": int.__lt__, "LE": int.__le__, "GT": int.__gt__,
 _LOGICAL = {"stablehlo.and": all, "stablehlo.or": any}
 
 
+def _integer_constant(value: ir.Value) -> int | None:
+    """`constant_int` of an integer or boolean tensor (None for other element types)."""
+    t = value.type.maybe_downcast()
+    if not isinstance(t, ir.RankedTensorType) or \
+            not isinstance(t.element_type.maybe_downcast(), ir.IntegerType):
+        return None
+    return constant_int(value)
+
+
 def _is_boolean(value: ir.Value) -> bool:
     t = ir.RankedTensorType(value.type).element_type.maybe_downcast()
     return isinstance(t, ir.IntegerType) and ir.IntegerType(t).width == 1
@@ -131,12 +140,12 @@ def first_trip_runs(loop: ir.Operation) -> bool:
     cond = loop.regions[0].blocks[0]
     known: dict = {}
     for argument, operand in zip(cond.arguments, loop.operands):
-        value = constant_int(operand)
+        value = _integer_constant(operand)
         if value is not None and ir.RankedTensorType(argument.type).rank == 0:
             known[argument] = value
     ops = list(cond.operations)
     for op in ops[:-1]:
-        found = [known[v] if v in known else constant_int(v) for v in op.operands]
+        found = [known[v] if v in known else _integer_constant(v) for v in op.operands]
         values = [v for v in found if v is not None]
         value = _fold(op, values) if len(values) == len(found) else None
         if value is not None:

@@ -331,3 +331,24 @@ func.func @first_trip_certain(%x: tensor<4xf32>) -> tensor<4xf32> {
   }
   return %u#2 : tensor<4xf32>
 }
+
+// A complex constant carried beside the count: the condition still folds (complex and float
+// operands are not read as integers), no barrier.
+// DEFAULT-LABEL: func.func @complex_carry_beside_a_count
+// DEFAULT-NOT:     optimization_barrier
+func.func @complex_carry_beside_a_count() -> tensor<2xcomplex<f32>> {
+  %c0 = stablehlo.constant dense<0> : tensor<i32>
+  %c1 = stablehlo.constant dense<1> : tensor<i32>
+  %c3 = stablehlo.constant dense<3> : tensor<i32>
+  %z = stablehlo.constant dense<(0.0, 0.0)> : tensor<2xcomplex<f32>>
+  %r:2 = stablehlo.while(%i = %c0, %v = %z) : tensor<i32>, tensor<2xcomplex<f32>>
+  cond {
+    %p = stablehlo.compare LT, %i, %c3, SIGNED : (tensor<i32>, tensor<i32>) -> tensor<i1>
+    stablehlo.return %p : tensor<i1>
+  } do {
+    %j = stablehlo.add %i, %c1 : tensor<i32>
+    %w = stablehlo.add %v, %v : tensor<2xcomplex<f32>>
+    stablehlo.return %j, %w : tensor<i32>, tensor<2xcomplex<f32>>
+  }
+  return %r#1 : tensor<2xcomplex<f32>>
+}
