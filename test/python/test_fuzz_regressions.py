@@ -1953,3 +1953,15 @@ def test_slice_of_rounded_chains_cpu():
     the diamonds of shlo's bf16 rounding ('exceeded stack allocation limit' on cpu); the ops
     a slice stops at are fenced (test_slice_before_elementwise has it in jax)."""
     assert replay("slice_of_rounded_chains_cpu") is None
+
+
+@pytest.mark.xfail(strict=True, reason="open: IREE's vulkan compile of a dynamic_update_slice "
+                   "of an argument by a 1-element window max of it, at an index computed from "
+                   "it, fails ('failed to legalize hal.interface.binding.subspan'), also before "
+                   "2026-12-03's changes")
+def test_update_by_identity_window_of_two_vulkan():
+    """Seed 188 program 67 (shrunk from 4 nodes): `dynamic_update_slice(x, w[:1], w[0] % 4)`
+    with w a reduce_window (max, window 1) of s32[2]: a compile error on vulkan, loud."""
+    from conftest import vulkan_or_skip
+    vulkan_or_skip()
+    assert replay("update_by_identity_window_of_two_vulkan") is None
