@@ -469,6 +469,10 @@ def constant_values(value: ir.Value):
     op = owner.operation
     if op.name not in ("stablehlo.constant", "chlo.constant", "arith.constant"):
         return None
+    shaped = value.type.maybe_downcast()
+    if isinstance(shaped, ir.ShapedType) and isinstance(shaped.element_type.maybe_downcast(),
+                                                        ir.ComplexType):
+        return None         # (reading a complex dense attribute raises in the bindings)
     attr = op.attributes["value"]
     if not isinstance(attr.maybe_downcast(), ir.DenseIntElementsAttr):
         return None

@@ -8,6 +8,8 @@ import dataclasses
 
 from iree.compiler import ir
 
+from shlo.dialect.elementwise import compare_kind, compare_scalars
+from shlo.dialect import types as T
 from shlo.dialect.types import constant_values
 from ..base import defined_by
 
@@ -94,38 +96,15 @@ def counter(loop: ir.Operation) -> Counter | None:
                    alone=len(ops) == 2 and ops[0] == compare)
 
 
-_SIGNED_COMPARISONS = {"LT": int.__lt__, "LE": int.__le__, "GT": int.__gt__,
-                       "GE": int.__ge__, "EQ": int.__eq__, "NE": int.__ne__}
 _LOGICAL = {"stablehlo.and": all, "stablehlo.or": any}
 
 
-def _integer_constant(value: ir.Value) -> int | None:
-    """`constant_int` of an integer or boolean tensor (None for other element types)."""
-    t = value.type.maybe_downcast()
-    if not isinstance(t, ir.RankedTensorType) or \
-            not isinstance(t.element_type.maybe_downcast(), ir.IntegerType):
-        return None
-    return constant_int(value)
-
-
-def _is_boolean(value: ir.Value) -> bool:
-    t = ir.RankedTensorType(value.type).element_type.maybe_downcast()
-    return isinstance(t, ir.IntegerType) and ir.IntegerType(t).width == 1
-
-
 def _fold(op: ir.Operation, values: list[int]) -> int | bool | None:
-    """The value of a signed integer comparison (compare_type SIGNED or left out, as StableHLO
-    reads it for signless integers) or a boolean and/or/not of known values."""
+    """The value of a signed integer comparison (compare_type SIGNED, or left out on signed
+    integers: `compare_kind`) or a boolean and/or/not of known values."""
     if op.name == "stablehlo.compare":
-        element = ir.RankedTensorType(op.operands[0].type).element_type.maybe_downcast()
-        if not isinstance(element, ir.IntegerType) or ir.IntegerType(element).is_unsigned:
-            return None
-        kind = str(op.attributes["compare_type"]) if "compare_type" in op.attributes else ""
-        if "UNSIGNED" in kind or (kind and "SIGNED" not in kind):
-            return None
-        direction = str(op.attributes["comparison_direction"]).split()[-1].rstrip(">")
-        return _SIGNED_COMPARISONS[direction](*values)
-    if not _is_boolean(op.results[0]):
+        return compare_scalars(op, *values) if compare_kind(op) == "SIGNED" else None
+    if T.kind(ir.RankedTensorType(op.results[0].type).element_type) != T.BOOL:
         return None
     if op.name in _LOGICAL:
         return _LOGICAL[op.name](bool(v) for v in values)
@@ -140,12 +119,12 @@ def first_trip_runs(loop: ir.Operation) -> bool:
     cond = loop.regions[0].blocks[0]
     known: dict = {}
     for argument, operand in zip(cond.arguments, loop.operands):
-        value = _integer_constant(operand)
+        value = constant_int(operand)
         if value is not None and ir.RankedTensorType(argument.type).rank == 0:
             known[argument] = value
     ops = list(cond.operations)
     for op in ops[:-1]:
-        found = [known[v] if v in known else _integer_constant(v) for v in op.operands]
+        found = [known[v] if v in known else constant_int(v) for v in op.operands]
         values = [v for v in found if v is not None]
         value = _fold(op, values) if len(values) == len(found) else None
         if value is not None:

@@ -121,3 +121,21 @@ def test_element_classes():
                  "index": types.OTHER, "tf32": types.OTHER, "i3": types.OTHER}
     assert types.describe(types.SINT_FP_C) == "signed integer, floating-point or complex"
     assert types.describe(types.BOOL_INT) == "bool or integer"
+
+
+def test_constant_values_of_integers_only():
+    """constant_values reads integer constants, and gives None for float and complex ones
+    (reading a complex dense attribute raised in the bindings: a loop carrying a complex
+    constant stopped shlo-barrier-loop-results)."""
+    from shlo.dialect.types import constant_values
+    from shlo.module_io import parse_module
+    module = parse_module("""func.func @f() -> (tensor<2xi32>, tensor<2xf32>, tensor<2xcomplex<f32>>) {
+  %i = stablehlo.constant dense<[3, 4]> : tensor<2xi32>
+  %f = stablehlo.constant dense<1.5> : tensor<2xf32>
+  %c = stablehlo.constant dense<(0.0, 1.0)> : tensor<2xcomplex<f32>>
+  return %i, %f, %c : tensor<2xi32>, tensor<2xf32>, tensor<2xcomplex<f32>>
+}""")
+    i, f, c = (op.results[0] for op in list(
+        module.body.operations[0].regions[0].blocks[0].operations)[:3])
+    assert constant_values(i).tolist() == [3, 4]
+    assert constant_values(f) is None and constant_values(c) is None
