@@ -12,7 +12,9 @@ value IREE will see.
 
 Folded: a reduce over no dimensions (each result is its input whatever the body and init: the
 spec lets the init be applied no times; XLA and IREE do so, the reference interpreter applies
-it once); a map whose body returns an argument; a while whose condition is the constant false;
+it once); a reduce_window of one-element windows whose init is the body's identity (IREE folds
+it, and a dynamic_update_slice of x by a slice of it then failed to compile on vulkan, fuzz
+seed 188, update_by_identity_window_of_two_vulkan); a map whose body returns an argument; a while whose condition is the constant false;
 the value-preserving cases of shlo-simplify that return an existing value
 (EXISTING_VALUE_RULES: x + 0, x * 1, select on a constant, pad by zero, ...);
 maximum/minimum/and/or of a value with itself; a clamp whose bounds are the type's extremes
@@ -33,8 +35,10 @@ from typing import Callable
 import numpy as np
 from iree.compiler import ir
 
-from ..base import Pass, is_inside, nested_ops
+from ..base import Pass, binary_body, is_inside, nested_ops
+from ..custom_calls.cumulative_window import IDENTITIES, is_identity
 from ..lib.builders import erase_unread
+from ..lib.expr import element_of, is_float
 from ..shapes.refine_fold import int_attr, ints
 from .simplify import EXISTING_VALUE_RULES
 from .simplify_fold import array_of, kind
@@ -122,6 +126,29 @@ def _reduce(op):
     return list(op.operands[:n]) if not ints(op, "dimensions") else None
 
 
+_UNIT_WINDOW = ("window_dimensions", "window_strides", "base_dilations", "window_dilations")
+
+
+def _reduce_window(op):
+    """Windows of one element each (sizes, strides and dilations 1, no padding) starting from
+    the body's identity (-0.0 for a float sum): the result is the input."""
+    combine = binary_body(op)
+    if len(op.results) != 1 or combine is None or combine.name not in IDENTITIES:
+        return None
+    unit = all(all(v == 1 for v in ints(op, name)) for name in _UNIT_WINDOW
+               if name in op.attributes)
+    if "padding" in op.attributes:
+        unit = unit and not np.array(ir.DenseIntElementsAttr(op.attributes["padding"])).any()
+    init = op.operands[1]
+    if not unit or not is_identity(init, combine.name):
+        return None
+    if combine.name == "stablehlo.add" and is_float(element_of(init)):
+        value = array_of(init)
+        if value is None or not np.signbit(value).all():
+            return None             # +0.0 + -0.0 is +0.0
+    return [op.operands[0]]
+
+
 def _map(op):
     block = op.regions[0].blocks[0]
     returned = list(block.operations)[-1].operation.operands[0]
@@ -177,7 +204,8 @@ RULES = {
     "stablehlo.transpose": _identity_dims("permutation"),
     "stablehlo.broadcast_in_dim": _identity_dims("broadcast_dimensions", static=True),
     "stablehlo.concatenate": _concatenate,
-    "stablehlo.reduce": _reduce, "stablehlo.map": _map, "stablehlo.while": _while,
+    "stablehlo.reduce": _reduce, "stablehlo.reduce_window": _reduce_window,
+    "stablehlo.map": _map, "stablehlo.while": _while,
     "stablehlo.if": _branch, "stablehlo.case": _branch,
 }
 

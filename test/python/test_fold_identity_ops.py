@@ -17,6 +17,11 @@ SORT_BODY = """({
       %c = stablehlo.compare LT, %p, %q, TOTALORDER : (tensor<f32>, tensor<f32>) -> tensor<i1>
       stablehlo.return %c : tensor<i1>
     })"""
+MAX_BODY = """({
+    ^bb0(%p: tensor<f32>, %q: tensor<f32>):
+      %c = stablehlo.maximum %p, %q : tensor<f32>
+      stablehlo.return %c : tensor<f32>
+    })"""
 ADD_BODY = """({
     ^bb0(%p: tensor<f32>, %q: tensor<f32>):
       %c = stablehlo.add %p, %q : tensor<f32>
@@ -56,6 +61,8 @@ FOLDED = {
     "slice_whole": f"%r = stablehlo.slice %x [0:4, 0:4] : ({T}) -> {T}",
     "dynamic_slice_whole": f"%r = stablehlo.dynamic_slice %x, %k, %k, sizes = [4, 4] : ({T}, tensor<i32>, tensor<i32>) -> {T}",
     "dynamic_update_slice_whole": f"%r = stablehlo.dynamic_update_slice %n, %x, %k, %k : ({T}, {T}, tensor<i32>, tensor<i32>) -> {T}",
+    "reduce_window_add_minus_zero": f"%r = \"stablehlo.reduce_window\"(%x, %m0) <{{window_dimensions = array<i64: 1, 1>}}> {ADD_BODY} : ({T}, tensor<f32>) -> {T}",
+    "reduce_window_max_infinity": f"%r = \"stablehlo.reduce_window\"(%x, %lo) <{{window_dimensions = array<i64: 1, 1>, window_strides = array<i64: 1, 1>}}> {MAX_BODY} : ({T}, tensor<f32>) -> {T}",
     "map_argument": f"%r = \"stablehlo.map\"(%y, %x) <{{dimensions = array<i64: 0, 1>}}> ({{\n  ^bb0(%p: tensor<f32>, %q: tensor<f32>):\n    stablehlo.return %q : tensor<f32>\n  }}) : ({T}, {T}) -> {T}",
     "while_false": f"%r = stablehlo.while(%w = %x) : {T}\n   cond {{\n    stablehlo.return %false : tensor<i1>\n  }} do {{\n    %s = stablehlo.negate %w : {T}\n    stablehlo.return %s : {T}\n  }}",
     "if_true": f"%r = \"stablehlo.if\"(%true) ({{\n    %s = stablehlo.sine %y : {T}\n    %t = stablehlo.add %s, %x : {T}\n    stablehlo.return %t : {T}\n  }}, {{\n    stablehlo.return %n : {T}\n  }}) : (tensor<i1>) -> {T}",
@@ -74,6 +81,7 @@ KEPT = {
     "case_two_branches": f"%r = \"stablehlo.case\"(%k) ({{\n    stablehlo.return %n : {T}\n  }}, {{\n    stablehlo.return %x : {T}\n  }}) : (tensor<i32>) -> {T}",
     "while_argument": f"%r = stablehlo.while(%w = %x) : {T}\n   cond {{\n    stablehlo.return %b : tensor<i1>\n  }} do {{\n    %s = stablehlo.negate %w : {T}\n    stablehlo.return %s : {T}\n  }}",
     "sort": f"%r = \"stablehlo.sort\"(%x) <{{dimension = 1 : i64, is_stable = false}}> {SORT_BODY} : ({T}) -> {T}",
+    "reduce_window_add_plus_zero": f"%r = \"stablehlo.reduce_window\"(%x, %zero) <{{window_dimensions = array<i64: 1, 1>}}> {ADD_BODY} : ({T}, tensor<f32>) -> {T}",
     "reduce_window_one": f"%r = \"stablehlo.reduce_window\"(%x, %five) <{{window_dimensions = array<i64: 1, 1>}}> {ADD_BODY} : ({T}, tensor<f32>) -> {T}",
 }
 

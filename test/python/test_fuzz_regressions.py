@@ -1955,13 +1955,12 @@ def test_slice_of_rounded_chains_cpu():
     assert replay("slice_of_rounded_chains_cpu") is None
 
 
-@pytest.mark.xfail(strict=True, reason="open: IREE's vulkan compile of a dynamic_update_slice "
-                   "of an argument by a 1-element window max of it, at an index computed from "
-                   "it, fails ('failed to legalize hal.interface.binding.subspan'), also before "
-                   "2026-12-03's changes")
 def test_update_by_identity_window_of_two_vulkan():
     """Seed 188 program 67 (shrunk from 4 nodes): `dynamic_update_slice(x, w[:1], w[0] % 4)`
-    with w a reduce_window (max, window 1) of s32[2]: a compile error on vulkan, loud."""
+    with w a reduce_window (max, window 1) of s32[2]: IREE folded the window to x, and its
+    in-place copy of x[:1] into x failed to compile on vulkan ('failed to legalize
+    hal.interface.binding.subspan'). shlo-fold-identity-ops folds such windows first, so
+    shlo-copy-overlapping-updates sees the update read x."""
     from conftest import vulkan_or_skip
     vulkan_or_skip()
     assert replay("update_by_identity_window_of_two_vulkan") is None

@@ -70,3 +70,42 @@ func.func @clamp_by_itself(%x: tensor<4xi1>, %y: tensor<4xi1>) -> (tensor<4xi1>,
   %1 = stablehlo.clamp %y, %x, %x : tensor<4xi1>
   return %0, %1 : tensor<4xi1>, tensor<4xi1>
 }
+
+// One-element windows from the body's identity return the input (max from INT_MIN, a float
+// sum from -0.0); a float sum from +0.0 (it turns -0.0 into +0.0), a window of two and a
+// padded window are kept.
+// CHECK-LABEL: func.func @unit_windows
+// CHECK-COUNT-3: stablehlo.reduce_window
+// CHECK-NOT:     stablehlo.reduce_window
+// CHECK:         return %arg0, %arg1, %{{.*}}, %{{.*}}, %{{.*}} :
+func.func @unit_windows(%i: tensor<8xi32>, %f: tensor<8xf32>) -> (tensor<8xi32>, tensor<8xf32>, tensor<8xf32>, tensor<7xi32>, tensor<10xi32>) {
+  %min = stablehlo.constant dense<-2147483648> : tensor<i32>
+  %nz = stablehlo.constant dense<-0.0> : tensor<f32>
+  %pz = stablehlo.constant dense<0.0> : tensor<f32>
+  %0 = "stablehlo.reduce_window"(%i, %min) <{window_dimensions = array<i64: 1>, window_strides = array<i64: 1>}> ({
+  ^bb0(%a: tensor<i32>, %b: tensor<i32>):
+    %m = stablehlo.maximum %a, %b : tensor<i32>
+    stablehlo.return %m : tensor<i32>
+  }) : (tensor<8xi32>, tensor<i32>) -> tensor<8xi32>
+  %1 = "stablehlo.reduce_window"(%f, %nz) <{window_dimensions = array<i64: 1>}> ({
+  ^bb0(%a: tensor<f32>, %b: tensor<f32>):
+    %s = stablehlo.add %b, %a : tensor<f32>
+    stablehlo.return %s : tensor<f32>
+  }) : (tensor<8xf32>, tensor<f32>) -> tensor<8xf32>
+  %2 = "stablehlo.reduce_window"(%f, %pz) <{window_dimensions = array<i64: 1>}> ({
+  ^bb0(%a: tensor<f32>, %b: tensor<f32>):
+    %s = stablehlo.add %a, %b : tensor<f32>
+    stablehlo.return %s : tensor<f32>
+  }) : (tensor<8xf32>, tensor<f32>) -> tensor<8xf32>
+  %3 = "stablehlo.reduce_window"(%i, %min) <{window_dimensions = array<i64: 2>}> ({
+  ^bb0(%a: tensor<i32>, %b: tensor<i32>):
+    %m = stablehlo.maximum %a, %b : tensor<i32>
+    stablehlo.return %m : tensor<i32>
+  }) : (tensor<8xi32>, tensor<i32>) -> tensor<7xi32>
+  %4 = "stablehlo.reduce_window"(%i, %min) <{window_dimensions = array<i64: 1>, padding = dense<1> : tensor<1x2xi64>}> ({
+  ^bb0(%a: tensor<i32>, %b: tensor<i32>):
+    %m = stablehlo.maximum %a, %b : tensor<i32>
+    stablehlo.return %m : tensor<i32>
+  }) : (tensor<8xi32>, tensor<i32>) -> tensor<10xi32>
+  return %0, %1, %2, %3, %4 : tensor<8xi32>, tensor<8xf32>, tensor<8xf32>, tensor<7xi32>, tensor<10xi32>
+}
