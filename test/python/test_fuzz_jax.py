@@ -196,3 +196,20 @@ def test_the_eigh_layer_s_eigenvalues_are_apart():
         values = np.linalg.eigvalsh(a.astype(np.float64))
         assert np.allclose(a, a.T) and np.diff(values).min() >= 0.99 / len(a)
         assert 1 <= values.min() and values.max() <= 3 + 1e-6
+
+
+def test_layers_added_later_are_drawn_from_their_seed_on():
+    """A recorded seed draws the programs it drew (docs/fuzzing.md); later seeds draw the new
+    layers too."""
+    new = set(J.SINCE_SEED)
+    assert not new & set(J.layer_names("17:3")) and new <= set(J.layer_names("18:0"))
+    assert J.layer_names("gap:0") == sorted(J.LAYERS)
+    drawn = {name for i in range(200) for name in J.random_program(f"18:{i}").blocks}
+    assert new <= drawn
+
+
+@pytest.mark.parametrize("layer", sorted(J.SINCE_SEED))
+@pytest.mark.parametrize("train", [False, True])
+def test_a_new_layer_agrees_with_xla_on_cpu(layer, train):
+    program = J.random_program(f"new:{layer}", [layer, "dense"], train=train)
+    assert J.check(program, "cpu", InProcess()) is None

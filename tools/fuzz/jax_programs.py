@@ -1,10 +1,12 @@
 """Whole jax programs for `shlo-fuzz --jax`: random stacks of layers (dense, mixed-precision
-bf16 and int8-quantized dense, one under jax.checkpoint, layer norm, attention, a 1-D
-convolution, an FFT filter, max pooling, an embedding lookup, dropout, and linear algebra: a
-solve, Cholesky, a triangular solve, QR, eigh, svd, slogdet), loops (a scan, a fori_loop
-counted by an argument, a while loop that runs on its data), conditionals, cumulative sums and
-maxima, sorts, top-k, argmax, rolls, gathers and scatter-adds, run forward or as a training step
-(the loss and its gradients), compiled by shlo with the defaults and checked against XLA.
+bf16 and int8-quantized dense, one under jax.checkpoint, one mapped over rows by lax.map,
+layer norm, attention, a 1-D and a strided 2-D convolution, an FFT filter, max pooling, an
+embedding lookup, dropout, and linear algebra: a solve, an inverse, Cholesky, a triangular
+solve, QR, eigh, svd, slogdet), loops (a scan, a fori_loop counted by an argument, a while
+loop that runs on its data), conditionals, cumulative sums and maxima, a linear recurrence by
+associative_scan, sorts, top-k, argmax, rolls (by an argument, and per row under vmap),
+gathers, scatter-adds and segment sums, run forward or as a training step (the loss and its
+gradients), compiled by shlo with the defaults and checked against XLA.
 
 The oracle is XLA: the function in f32, as shlo computes it, and in f64 (jax's x64 mode), also
 with the float inputs moved by an f32 rounding and with the near ties of its sorts, top-k and
@@ -410,6 +412,64 @@ def _argmax(p, x, k, idx, train):
     return _argmax_by(p, x, k, idx, train, lambda v: v)
 
 
+def _conv2d_params(rng, f, b):
+    return {"w": rng.standard_normal((3, 3, 4, 4)) / np.sqrt(36)}
+
+
+def _conv2d(p, x, k, idx, train):
+    """A 'SAME' 3x3 convolution, stride 2 down the rows, of an image of f // 16 by 4 pixels of
+    4 channels (NHWC), its rows repeated back up to f // 16 (a CNN's downsampling: the
+    gradient dilates its input)."""
+    import jax
+    import jax.numpy as jnp
+    b, f = x.shape
+    h = f // 16
+    y = jax.lax.conv_general_dilated(x.reshape(b, h, 4, 4), p["w"], (2, 1), "SAME",
+                                     dimension_numbers=("NHWC", "HWIO", "NHWC"))
+    return jnp.tanh(jnp.repeat(y, 2, axis=1)[:, :h].reshape(b, f)) + x * 0.5
+
+
+def _linear_scan(p, x, k, idx, train):
+    """h_t = a_t h_(t-1) + x_t along each row with a = sigmoid(x), by
+    jax.lax.associative_scan (a linear recurrence, as state-space models compute it)."""
+    import jax
+    a = jax.nn.sigmoid(x)
+    combine = lambda u, v: (u[0] * v[0], v[0] * u[1] + v[1])    # noqa: E731
+    return jax.lax.associative_scan(combine, (a, x), axis=1)[1] * 0.5
+
+
+def _segment_sum(p, x, k, idx, train):
+    """Each row's features summed into f // 4 segments that `k` chooses
+    (jax.ops.segment_sum along the features: a scatter-add), read back per feature."""
+    import jax
+    import jax.numpy as jnp
+    f = x.shape[1]
+    segment = (jnp.arange(f) * 5 + k) % (f // 4)
+    sums = jax.ops.segment_sum(x.T, segment, num_segments=f // 4).T
+    return sums[:, segment] * 0.5 + x * 0.5
+
+
+def _inv(p, x, k, idx, train):
+    """x's rows of m features times the matrix's inverse (jnp.linalg.inv)."""
+    import jax.numpy as jnp
+    m = p["a"].shape[0]
+    return (_blocks(x, m) @ jnp.linalg.inv(p["a"])).reshape(x.shape) / 2
+
+
+def _row_map(p, x, k, idx, train):
+    """A dense layer applied row by row by jax.lax.map (a loop that slices and updates)."""
+    import jax
+    import jax.numpy as jnp
+    return jax.lax.map(lambda row: jnp.tanh(row @ p["w"]) + row * 0.5, x)
+
+
+def _row_roll(p, x, k, idx, train):
+    """Row i rolled by idx[i] features (a shift per row under jax.vmap: a gather)."""
+    import jax
+    import jax.numpy as jnp
+    return jax.vmap(jnp.roll)(x, idx) * 0.5 + x * 0.5
+
+
 def _none(rng, f, b):
     return {}
 
@@ -428,7 +488,21 @@ LAYERS: dict[str, tuple[Callable, Callable]] = {
     "while": (_none, _while), "fft": (_none, _fft), "cummax": (_none, _cummax),
     "bf16": (_dense_params, _bf16), "int8": (_dense_params, _int8),
     "remat": (_dense_params, _remat), "roll": (_none, _roll), "argmax": (_none, _argmax),
+    "conv2d": (_conv2d_params, _conv2d), "linear_scan": (_none, _linear_scan),
+    "segment_sum": (_none, _segment_sum), "inv": (_spd_params, _inv),
+    "row_map": (_dense_params, _row_map), "row_roll": (_none, _row_roll),
 }
+# the first seed that draws each layer added since seed 10 (an earlier seed draws the programs
+# docs/fuzzing.md recorded for it); a seed that is not a number draws every layer
+SINCE_SEED = {name: 18 for name in ("conv2d", "linear_scan", "segment_sum", "inv", "row_map",
+                                    "row_roll")}
+
+
+def layer_names(seed: str) -> list[str]:
+    """The layers that programs of `seed` ("seed:index") draw from, sorted."""
+    head = str(seed).split(":")[0]
+    first = int(head) if head.isdigit() else None
+    return sorted(n for n in LAYERS if first is None or SINCE_SEED.get(n, 0) <= first)
 
 
 # the layers whose result or gradient follows an order of their input, or a rounding to a
@@ -448,7 +522,7 @@ def random_program(seed: str, layers: list | None = None,
     rng = random.Random(f"shlo-fuzz-jax:{seed}")
     nrng = np.random.default_rng(rng.randrange(1 << 63))
     b, f = rng.choice(BATCHES), rng.choice(FEATURES)
-    names = [rng.choice(sorted(LAYERS)) for _ in range(rng.randint(2, 6))]
+    names = [rng.choice(layer_names(seed)) for _ in range(rng.randint(2, 6))]
     train = rng.random() < 0.5 if train is None else train
     names = names if layers is None else list(layers)    # (drawn anyway: the later draws stay)
     params = [{n: np.asarray(v, np.float32) for n, v in LAYERS[name][0](nrng, f, b).items()}
