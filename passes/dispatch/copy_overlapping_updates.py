@@ -20,6 +20,12 @@ with the start indices clamped as dynamic_update_slice clamps them (the update l
 constant, never in x's buffer); the form dynamic_slice(pad(u), ...) fails to compile on vulkan
 for a 3-D update.
 
+An update computed from x by ops that may return an operand unchanged (`_may_return`: not
+a product, a transcendental function, a compare, ...; float arithmetic only by itself or by
+0, +-1, +-inf) is read through a copy: IREE folds identities shlo does not know into their
+operand (`maximum(x, -inf)`, a shift by 0, before shlo-fold-identity-ops knew them) and then
+copied a view of x into x in place.
+
 IREE writes a computed value that only an update reads straight into the update's
 destination, and first moves the ops that compute the destination (a pad's splat of its
 padding value, a dynamic_update_slice's operand, a concatenate's earlier inputs) above the
@@ -32,12 +38,14 @@ from __future__ import annotations
 
 import dataclasses
 
+import numpy as np
 from iree.compiler import ir
 
 from shlo.dialect import stablehlo
 from ..base import BUFFER_VIEWS, Pass, nested_ops
+from ..folding.simplify_fold import array_of
 from ..lib import builders as extras
-from ..lib.expr import bit_width, is_complex
+from ..lib.expr import bit_width, element_of, is_complex, is_float
 from ..op_rules import apply_rules
 
 
@@ -128,6 +136,8 @@ class CopyOverlappingUpdates(Pass):
     def run(self, op: ir.Operation) -> None:
         if any(_rewrite_needed(o) for o in nested_ops(op, "stablehlo.dynamic_update_slice")):
             apply_rules(op, {"stablehlo.dynamic_update_slice": _rewrite}, self.NAME)
+        for update in nested_ops(op, "stablehlo.dynamic_update_slice"):
+            _copy_computed_update(update)
         for scatter in nested_ops(op, "stablehlo.scatter"):
             _copy_own_updates(scatter)
         for update in nested_ops(op):
@@ -206,6 +216,73 @@ def _rewrite_needed(op: ir.Operation) -> bool:
                     for source in _same_buffer_sources(op.operands[0]))
                 or (not _is_constant(op.operands[0])
                     and _read_in_earlier_regions(op.operands[0], op))))
+
+
+def _copy_computed_update(op: ir.Operation) -> None:
+    """dynamic_update_slice(x, u, i) with u computed from x by ops that may return an
+    operand unchanged: u read through a copy. IREE folds some such ops into their operand
+    that shlo does not (an identity it does not know: `maximum(x, -inf)`, a shift by 0),
+    and then copied a view of x into x in place, overlapping: silently wrong on llvm-cpu,
+    a dispatch SPIR-V cannot compile on vulkan."""
+    operand, update = op.operands[0], op.operands[1]
+    with op.location:           # (reading a splat constant makes a type)
+        if not (isinstance(update, ir.OpResult)
+                and ir.RankedTensorType(update.type).has_static_shape
+                and update.owner.name not in (extras.FUSION_BARRIER,
+                                              "stablehlo.optimization_barrier")
+                and any(_may_be_view_of(update, source)
+                        for source in _same_buffer_sources(operand))):
+            return
+    with ir.InsertionPoint(op), op.location:
+        op.operands[1] = _copy(update)
+
+
+# ops whose result is never one of their operands, whatever the others: a value computed
+# through one of them is no view of that operand
+_COMPUTING = frozenset(f"stablehlo.{name}" for name in (
+    "dot_general", "dot", "convolution", "exponential", "exponential_minus_one", "log",
+    "log_plus_one", "logistic", "tanh", "sine", "cosine", "tan", "sqrt", "rsqrt", "cbrt",
+    "atan2", "abs", "sign", "floor", "ceil", "round_nearest_afz", "round_nearest_even",
+    "compare", "is_finite", "popcnt", "count_leading_zeros", "gather", "scatter",
+    "fft", "cholesky", "triangular_solve", "custom_call", "rng", "rng_bit_generator",
+    "iota", "constant"))
+
+
+_FLOAT_ARITHMETIC = frozenset(f"stablehlo.{name}" for name in (
+    "add", "subtract", "multiply", "divide", "power", "maximum", "minimum", "remainder"))
+_FOLDING_CONSTANTS = (0.0, 1.0, -1.0, np.inf, -np.inf)
+
+
+def _may_return(op: ir.Operation, k: int) -> bool:
+    """Whether `op` may return its operand `k` unchanged: not an op of _COMPUTING; real float
+    arithmetic only by a constant of 0, 1, -1 or +-inf, or the maximum or minimum of a value
+    and itself (IREE folds no other float arithmetic: no fast math)."""
+    if op.name in _COMPUTING:
+        return False
+    if op.name not in _FLOAT_ARITHMETIC or not is_float(element_of(op.results[0])):
+        return True
+    other = op.operands[1 - k]
+    if other == op.operands[k]:
+        return op.name in ("stablehlo.maximum", "stablehlo.minimum")
+    values = array_of(_back(other, ("stablehlo.broadcast_in_dim", "stablehlo.reshape",
+                                    "stablehlo.convert")))
+    return values is not None and bool(
+        np.isin(values.astype(np.float64), _FOLDING_CONSTANTS).all())
+
+
+def _may_be_view_of(value: ir.Value, source: ir.Value) -> bool:
+    """Whether `value` is `source` or computed from it by ops that may return that operand
+    unchanged (`_may_return`)."""
+    stack, seen = [value], set()
+    while stack:
+        value = stack.pop()
+        if value == source:
+            return True
+        if isinstance(value, ir.OpResult) and value.owner.operation not in seen:
+            op = value.owner.operation
+            seen.add(op)
+            stack.extend(v for k, v in enumerate(op.operands) if _may_return(op, k))
+    return False
 
 
 def _is_constant(value: ir.Value) -> bool:

@@ -17,7 +17,10 @@ it, and a dynamic_update_slice of x by a slice of it then failed to compile on v
 seed 188, update_by_identity_window_of_two_vulkan); a map whose body returns an argument; a while whose condition is the constant false;
 the value-preserving cases of shlo-simplify that return an existing value
 (EXISTING_VALUE_RULES: x + 0, x * 1, select on a constant, pad by zero, ...);
-maximum/minimum/and/or of a value with itself; a clamp whose bounds are the type's extremes
+maximum/minimum/and/or of a value with itself; maximum by the type's lowest value and
+minimum by its highest; a shift by 0; a reduce_precision to a format no narrower than its
+f16/bf16/f32/f64 type (IREE folds these too: a dynamic_update_slice of x by a slice of one
+of them failed to compile on vulkan); a clamp whose bounds are the type's extremes
 (-inf and +inf for floats), or of a value by itself; real of a real tensor, and of a real
 tensor converted to complex; a convert, reshape, bitcast_convert, slice, dynamic_slice,
 dynamic_reshape that keeps the type; a transpose or broadcast_in_dim with the identity
@@ -38,7 +41,7 @@ from iree.compiler import ir
 from ..base import Pass, binary_body, is_inside, nested_ops
 from ..custom_calls.cumulative_window import IDENTITIES, is_identity
 from ..lib.builders import erase_unread
-from ..lib.expr import element_of, is_float
+from ..lib.expr import element_of, float_info, is_float
 from ..shapes.refine_fold import int_attr, ints
 from .simplify import EXISTING_VALUE_RULES
 from .simplify_fold import array_of, kind
@@ -95,24 +98,59 @@ def _self_or_existing(name: str):
     return lambda op: _self(op) if op.operands[0] == op.operands[1] else _existing(name)(op)
 
 
-def _extremes(low: np.ndarray, high: np.ndarray) -> bool:
-    if kind(low.dtype) == "b":
-        return not low.any() and bool(high.all())
-    if kind(low.dtype) == "f":
-        return bool(np.all(low.astype(np.float64) == -np.inf)
-                    and np.all(high.astype(np.float64) == np.inf))
-    info = np.iinfo(low.dtype)
-    return bool(np.all(low == info.min) and np.all(high == info.max))
+def _is_bound(a: np.ndarray | None, lowest: bool) -> bool:
+    """Whether `a` is non-empty and each element its type's lowest (or highest) value: -inf
+    (+inf) for floats, false (true) for booleans."""
+    if a is None or a.size == 0 or kind(a.dtype) not in "bfiu":
+        return False
+    if kind(a.dtype) == "b":
+        return not a.any() if lowest else bool(a.all())
+    if kind(a.dtype) == "f":
+        return bool(np.all(a.astype(np.float64) == (-np.inf if lowest else np.inf)))
+    info = np.iinfo(a.dtype)
+    return bool(np.all(a == (info.min if lowest else info.max)))
 
 
 def _clamp(op):
     low, x, high = op.operands
     if low == x == high:
         return [x]                          # clamp(x, x, x) (fuzz seed 101 program 294)
-    lo, hi = array_of(low), array_of(high)
-    whole = lo is not None and hi is not None and lo.size > 0 and hi.size > 0 \
-        and _extremes(lo, hi)
+    whole = _is_bound(array_of(low), lowest=True) and _is_bound(array_of(high), lowest=False)
     return [x if whole else None]
+
+
+def _bounded(name: str):
+    """x for `name`(x, x), and for maximum by the type's lowest value or minimum by its
+    highest (either operand)."""
+    lowest = name == "stablehlo.maximum"
+
+    def rule(op):
+        x, y = op.operands
+        if x == y or _is_bound(array_of(y), lowest):
+            return [x]
+        return [y if _is_bound(array_of(x), lowest) else None]
+    return rule
+
+
+def _shift(op):
+    """A shift by 0."""
+    amount = array_of(op.operands[1])
+    return [op.operands[0] if amount is not None and amount.size and not amount.any() else None]
+
+
+_IEEE_FLOATS = ("f16", "bf16", "f32", "f64")
+
+
+def _reduce_precision(op):
+    """To a format with at least its type's exponent and mantissa bits (f16, bf16, f32,
+    f64): the input."""
+    element = element_of(op.operands[0])
+    if str(element) not in _IEEE_FLOATS:
+        return None
+    info = float_info(element)
+    wide = (int_attr(op, "mantissa_bits") >= info.mantissa_bits
+            and int_attr(op, "exponent_bits") >= info.bits - 1 - info.mantissa_bits)
+    return [op.operands[0] if wide else None]
 
 
 def _existing(name: str):
@@ -194,7 +232,11 @@ def _branch(op):
 RULES = {
     **{name: _existing(name) for name in EXISTING_VALUE_RULES},
     "stablehlo.real": _real,
-    "stablehlo.maximum": _self, "stablehlo.minimum": _self,
+    "stablehlo.maximum": _bounded("stablehlo.maximum"),
+    "stablehlo.minimum": _bounded("stablehlo.minimum"),
+    **{name: _shift for name in ("stablehlo.shift_left", "stablehlo.shift_right_logical",
+                                 "stablehlo.shift_right_arithmetic")},
+    "stablehlo.reduce_precision": _reduce_precision,
     "stablehlo.and": _self_or_existing("stablehlo.and"),
     "stablehlo.or": _self_or_existing("stablehlo.or"),
     "stablehlo.clamp": _clamp,

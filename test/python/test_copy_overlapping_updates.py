@@ -355,3 +355,38 @@ def test_reduce_of_an_update_of_its_own_slice(target):
                 _dus(x, x[:-2], [i]).astype(np.float64))
             np.testing.assert_allclose(np.asarray(exe(x, np.int32(i))), want, rtol=2e-5,
                                        err_msg=f"{n} values, start {i}")
+
+
+# identities IREE folds into their operand: the update is then a view of x
+FOLDED_BY_IREE = {
+    "maximum_by_minus_infinity": lambda v: jnp.maximum(v, -jnp.inf),
+    "shift_by_zero": lambda v: lax.bitcast_convert_type(
+        lax.shift_left(lax.bitcast_convert_type(v, jnp.int32), jnp.int32(0)), jnp.float32),
+    "reduce_precision_to_f32": lambda v: lax.reduce_precision(v, 8, 23),
+    "window_of_one": lambda v: lax.reduce_window(v, -jnp.inf, lax.max, (1,), (1,), "VALID"),
+}
+
+
+@pytest.mark.parametrize("target", TARGETS)
+@pytest.mark.parametrize("identity", list(FOLDED_BY_IREE))
+@pytest.mark.parametrize("fold", [True, False], ids=["default", "without-fold-identity-ops"])
+def test_update_by_an_identity_iree_folds(target, identity, fold):
+    """dynamic_update_slice(x, g(x)[:k], i) with g an identity IREE folds (2^20 f32, the
+    update overlapping where it lands, against numpy): with shlo's pipeline IREE copied a
+    view of x into x in place, silently wrong on cpu (524287 of 2^20 elements for i = 1) and
+    failing to compile on vulkan. shlo-fold-identity-ops folds these; an identity it does not
+    know (the pipeline without the fold) is caught by shlo-copy-overlapping-updates' copy of
+    an update computed from its operand by ops that may return it."""
+    from shlo.tools.bench_models import pipeline_without
+    _target(target)
+    n, k = 1 << 20, 1 << 19
+    x = np.random.default_rng(6).standard_normal(n).astype(np.float32)
+
+    def f(x, i):
+        return lax.dynamic_update_slice(x, FOLDED_BY_IREE[identity](x)[:k], (i,))
+    text = jax.jit(f).lower(x, np.int32(0)).as_text()
+    without = {} if fold else {"pipeline": pipeline_without(target, ["shlo-fold-identity-ops"])}
+    exe = shlo.compile(text, target=target, **without)
+    for i in (1, 7, k // 3):
+        np.testing.assert_array_equal(np.asarray(exe(x, np.int32(i))), _dus(x, x[:k], [i]),
+                                      err_msg=f"i={i}")

@@ -46,6 +46,33 @@ func.func @computed(%a: tensor<8x8xf32>, %i: tensor<i64>) -> tensor<8x8xf32> {
   return %2 : tensor<8x8xf32>
 }
 
+// An update computed from the operand by ops that may return it unchanged (IREE folds
+// maximum by -inf into its operand, then copied the view in place): read through a copy,
+// a select by a barrier's true, fenced. Float arithmetic by other constants is left alone.
+// CHECK-LABEL: func.func @may_be_a_view
+// CHECK:         %[[M:.*]] = stablehlo.maximum
+// CHECK:         %[[U:.*]] = stablehlo.slice %[[M]]
+// CHECK:         %[[T:.*]] = stablehlo.optimization_barrier
+// CHECK:         %[[B:.*]] = stablehlo.broadcast_in_dim %[[T]]
+// CHECK:         %[[C:.*]] = stablehlo.select %[[B]], %[[U]]
+// CHECK:         %[[F:.*]] = iree_tensor_ext.compute_barrier.start %[[C]]
+// CHECK:         stablehlo.dynamic_update_slice %arg0, %[[F]], %arg1
+// CHECK:         %[[S:.*]] = stablehlo.multiply
+// CHECK-NOT:     stablehlo.optimization_barrier
+// CHECK:         stablehlo.dynamic_update_slice %arg0, %[[S]], %arg1
+func.func @may_be_a_view(%a: tensor<1000xf32>, %i: tensor<i32>) -> (tensor<1000xf32>, tensor<1000xf32>) {
+  %inf = stablehlo.constant dense<0xFF800000> : tensor<f32>
+  %b = stablehlo.broadcast_in_dim %inf, dims = [] : (tensor<f32>) -> tensor<1000xf32>
+  %0 = stablehlo.maximum %a, %b : tensor<1000xf32>
+  %1 = stablehlo.slice %0 [0:10] : (tensor<1000xf32>) -> tensor<10xf32>
+  %2 = stablehlo.dynamic_update_slice %a, %1, %i : (tensor<1000xf32>, tensor<10xf32>, tensor<i32>) -> tensor<1000xf32>
+  %c = stablehlo.constant dense<0.9> : tensor<10xf32>
+  %3 = stablehlo.slice %a [0:10] : (tensor<1000xf32>) -> tensor<10xf32>
+  %4 = stablehlo.multiply %3, %c : tensor<10xf32>
+  %5 = stablehlo.dynamic_update_slice %a, %4, %i : (tensor<1000xf32>, tensor<10xf32>, tensor<i32>) -> tensor<1000xf32>
+  return %2, %5 : tensor<1000xf32>, tensor<1000xf32>
+}
+
 // An update that does not read the operand is left alone.
 // CHECK-LABEL: func.func @independent
 // CHECK:         stablehlo.dynamic_update_slice %arg0, %arg1, %arg2
