@@ -43,7 +43,7 @@ from ..custom_calls.cumulative_window import IDENTITIES, is_identity
 from ..lib.builders import erase_unread
 from ..lib.expr import element_of, float_info, is_float
 from ..shapes.refine_fold import int_attr, ints
-from .simplify import EXISTING_VALUE_RULES
+from .simplify import EXISTING_VALUE_RULES, all_elements
 from .simplify_fold import array_of, kind
 
 
@@ -124,18 +124,20 @@ def _bounded(name: str):
     highest (either operand)."""
     lowest = name == "stablehlo.maximum"
 
+    def bound(a):
+        return _is_bound(a, lowest)
+
     def rule(op):
         x, y = op.operands
-        if x == y or _is_bound(array_of(y), lowest):
+        if x == y or all_elements(y, bound):
             return [x]
-        return [y if _is_bound(array_of(x), lowest) else None]
+        return [y if all_elements(x, bound) else None]
     return rule
 
 
 def _shift(op):
     """A shift by 0."""
-    amount = array_of(op.operands[1])
-    return [op.operands[0] if amount is not None and amount.size and not amount.any() else None]
+    return [op.operands[0] if all_elements(op.operands[1], lambda a: a == 0) else None]
 
 
 _IEEE_FLOATS = ("f16", "bf16", "f32", "f64")

@@ -50,7 +50,7 @@ from .simplify_fold import (FOLDERS, array_of, fold, kind, plain_static, signed_
 
 # ---- what a constant operand holds ----------------------------------------------------------
 
-def _all(value: ir.Value, test) -> bool:
+def all_elements(value: ir.Value, test) -> bool:
     """`value` is a foldable constant, or a broadcast_in_dim of one, whose elements all pass
     `test(array)`."""
     inner = defined_by(value, "stablehlo.broadcast_in_dim")
@@ -67,9 +67,9 @@ def _one(a): return a == 1
 
 
 def _other(op: ir.Operation, test) -> ir.Value | None:
-    """For a commutative op: the operand whose partner passes `_all(partner, test)`."""
+    """For a commutative op: the operand whose partner passes `all_elements(partner, test)`."""
     x, y = op.operands
-    return x if _all(y, test) else y if _all(x, test) else None
+    return x if all_elements(y, test) else y if all_elements(x, test) else None
 
 
 # ---- elementwise identities -----------------------------------------------------------------
@@ -80,7 +80,7 @@ def _add(op):
 
 def _subtract(op):
     x, y = op.operands
-    return x if _all(y, lambda a: _int_zero(a) | _plus_zero(a)) else None
+    return x if all_elements(y, lambda a: _int_zero(a) | _plus_zero(a)) else None
 
 
 def _multiply(op):
@@ -88,23 +88,23 @@ def _multiply(op):
     if kept is not None:
         return kept
     x, y = op.operands
-    return y if _all(y, _int_zero) else x if _all(x, _int_zero) else None
+    return y if all_elements(y, _int_zero) else x if all_elements(x, _int_zero) else None
 
 
 def _divide(op):
     x, y = op.operands
-    return x if _all(y, _one) else None
+    return x if all_elements(y, _one) else None
 
 
 def _and(op):
     x, y = op.operands
-    zero = y if _all(y, _zero_bits) else x if _all(x, _zero_bits) else None
+    zero = y if all_elements(y, _zero_bits) else x if all_elements(x, _zero_bits) else None
     return zero if zero is not None else _other(op, _one_bits)
 
 
 def _or(op):
     x, y = op.operands
-    ones = y if _all(y, _one_bits) else x if _all(x, _one_bits) else None
+    ones = y if all_elements(y, _one_bits) else x if all_elements(x, _one_bits) else None
     return ones if ones is not None else _other(op, _zero_bits)
 
 
@@ -123,7 +123,7 @@ def _select(op):
     pred, on_true, on_false = op.operands
     if on_true == on_false:
         return on_true
-    return on_true if _all(pred, lambda a: a) else on_false if _all(pred, lambda a: ~a) else None
+    return on_true if all_elements(pred, lambda a: a) else on_false if all_elements(pred, lambda a: ~a) else None
 
 
 def _compare(op):

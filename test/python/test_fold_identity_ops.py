@@ -39,6 +39,7 @@ CONSTANTS = [
     "%hi = stablehlo.constant dense<0x7F800000> : tensor<f32>",
     "%m0 = stablehlo.constant dense<-0.0> : tensor<f32>",
     f"%ones = stablehlo.broadcast_in_dim %one, dims = [] : (tensor<f32>) -> {T}",
+    f"%ones_inf = stablehlo.broadcast_in_dim %hi, dims = [] : (tensor<f32>) -> {T}",
     f"%n = stablehlo.negate %x : {T}",
 ]
 # name -> the op that defines %r from %x (and %y, %b, %k), an identity for every input
@@ -63,6 +64,10 @@ FOLDED = {
     "dynamic_update_slice_whole": f"%r = stablehlo.dynamic_update_slice %n, %x, %k, %k : ({T}, {T}, tensor<i32>, tensor<i32>) -> {T}",
     "reduce_window_add_minus_zero": f"%r = \"stablehlo.reduce_window\"(%x, %m0) <{{window_dimensions = array<i64: 1, 1>}}> {ADD_BODY} : ({T}, tensor<f32>) -> {T}",
     "reduce_window_max_infinity": f"%r = \"stablehlo.reduce_window\"(%x, %lo) <{{window_dimensions = array<i64: 1, 1>, window_strides = array<i64: 1, 1>}}> {MAX_BODY} : ({T}, tensor<f32>) -> {T}",
+    "maximum_minus_infinity": f"%mi = stablehlo.broadcast_in_dim %lo, dims = [] : (tensor<f32>) -> {T}\n  %r = stablehlo.maximum %mi, %x : {T}",
+    "minimum_infinity": f"%r = stablehlo.minimum %x, %ones_inf : {T}",
+    "shift_by_zero": f"%xi = stablehlo.bitcast_convert %x : ({T}) -> tensor<4x4xi32>\n  %z = stablehlo.constant dense<0> : tensor<4x4xi32>\n  %s = stablehlo.shift_right_arithmetic %xi, %z : tensor<4x4xi32>\n  %r = stablehlo.bitcast_convert %s : (tensor<4x4xi32>) -> {T}",
+    "reduce_precision_e8m23": f"%r = stablehlo.reduce_precision %x, format = e8m23 : {T}",
     "map_argument": f"%r = \"stablehlo.map\"(%y, %x) <{{dimensions = array<i64: 0, 1>}}> ({{\n  ^bb0(%p: tensor<f32>, %q: tensor<f32>):\n    stablehlo.return %q : tensor<f32>\n  }}) : ({T}, {T}) -> {T}",
     "while_false": f"%r = stablehlo.while(%w = %x) : {T}\n   cond {{\n    stablehlo.return %false : tensor<i1>\n  }} do {{\n    %s = stablehlo.negate %w : {T}\n    stablehlo.return %s : {T}\n  }}",
     "if_true": f"%r = \"stablehlo.if\"(%true) ({{\n    %s = stablehlo.sine %y : {T}\n    %t = stablehlo.add %s, %x : {T}\n    stablehlo.return %t : {T}\n  }}, {{\n    stablehlo.return %n : {T}\n  }}) : (tensor<i1>) -> {T}",
@@ -81,6 +86,9 @@ KEPT = {
     "case_two_branches": f"%r = \"stablehlo.case\"(%k) ({{\n    stablehlo.return %n : {T}\n  }}, {{\n    stablehlo.return %x : {T}\n  }}) : (tensor<i32>) -> {T}",
     "while_argument": f"%r = stablehlo.while(%w = %x) : {T}\n   cond {{\n    stablehlo.return %b : tensor<i1>\n  }} do {{\n    %s = stablehlo.negate %w : {T}\n    stablehlo.return %s : {T}\n  }}",
     "sort": f"%r = \"stablehlo.sort\"(%x) <{{dimension = 1 : i64, is_stable = false}}> {SORT_BODY} : ({T}) -> {T}",
+    "maximum_finite": f"%m5 = stablehlo.broadcast_in_dim %five, dims = [] : (tensor<f32>) -> {T}\n  %r = stablehlo.maximum %x, %m5 : {T}",
+    "minimum_minus_infinity": f"%mi = stablehlo.broadcast_in_dim %lo, dims = [] : (tensor<f32>) -> {T}\n  %r = stablehlo.minimum %x, %mi : {T}",
+    "reduce_precision_e5m10": f"%r = stablehlo.reduce_precision %x, format = e5m10 : {T}",
     "reduce_window_add_plus_zero": f"%r = \"stablehlo.reduce_window\"(%x, %zero) <{{window_dimensions = array<i64: 1, 1>}}> {ADD_BODY} : ({T}, tensor<f32>) -> {T}",
     "reduce_window_one": f"%r = \"stablehlo.reduce_window\"(%x, %five) <{{window_dimensions = array<i64: 1, 1>}}> {ADD_BODY} : ({T}, tensor<f32>) -> {T}",
 }
@@ -120,6 +128,8 @@ def test_identity_is_folded_and_computes_the_same(folded, name):
     original, after = folded[name]
     if name == "if_true":       # its branch inlined
         assert "stablehlo.if" not in after and "stablehlo.sine" in after, after
+    elif name == "shift_by_zero":   # (the bitcasts stay)
+        assert "stablehlo.shift" not in after, after
     else:
         assert "\n  return %arg0 :" in after, after
     assert "stablehlo.while" not in after and "stablehlo.case" not in after, after
