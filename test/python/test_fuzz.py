@@ -210,3 +210,40 @@ def test_linear_algebra_programs_agree_and_a_wrong_factor_is_found(kind):
             assert compare([got], checked.oracles, metas) is not None
     finally:
         fuzzer.close()
+
+
+def test_identity_operands_return_the_other_operand():
+    """The generator's identity constants (`identity_value`) leave every value as it is, -0,
+    infinities, NaN and the integer extremes included (numpy); +0.0 for a float sum is the
+    look-alike that does not."""
+    ops = {"Add": np.add, "Sub": np.subtract, "Mul": np.multiply, "Pow": np.power,
+           "Max": np.maximum, "Min": np.minimum, "And": np.bitwise_and, "Or": np.bitwise_or,
+           "Xor": np.bitwise_xor, "ShiftLeft": np.left_shift,
+           "ShiftRightArithmetic": np.right_shift, "ShiftRightLogical": np.right_shift}
+    checked = 0
+    for dtype in P.DTYPES:
+        t = P.NUMPY[dtype]
+        if dtype in P.INTS:
+            info = np.iinfo(t)
+            x = np.array([0, 1, 7, info.min, info.max, info.max // 3], t)
+        elif dtype == "PRED":
+            x = np.array([False, True])
+        else:
+            x = np.array([0.0, -0.0, 1.5, -2.0, np.inf, -np.inf, np.nan, 1e-30], t)
+        names = {"PRED": P.BINARY_PRED, "C64": P.BINARY_COMPLEX}.get(
+            dtype, P.BINARY_INT if dtype in P.INTS else P.BINARY_FLOAT)
+        for name in names:
+            value = P.identity_value(name, dtype)
+            if value is None:
+                continue
+            op = ops.get(name, np.floor_divide if dtype in P.INTS else np.true_divide)
+            if dtype == "PRED":
+                op = {"And": np.logical_and, "Min": np.logical_and}.get(name, np.logical_or)
+            with np.errstate(all="ignore"):
+                got = op(x, np.array(value).astype(t))
+            assert got.dtype == x.dtype and got.tobytes() == x.tobytes(), (dtype, name)
+            checked += 1
+    assert checked > 80
+    with np.errstate(all="ignore"):
+        assert np.signbit(np.float32(-0.0) + np.float32(P.identity_value("Add", "F32", True))) \
+            == np.False_

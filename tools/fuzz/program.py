@@ -474,14 +474,46 @@ BINARY_PRED = ("And", "Or", "Xor", "Max", "Min", "Add")
 BINARY_COMPLEX = {"Add": 1, "Sub": 1, "Mul": 2, "Div": 4}
 
 
+IDENTITY_RATE = 0.15     # binary ops whose second operand is the op's identity (or +0.0)
+
+
+def identity_value(name: str, dtype: str, plus_zero: bool = False):
+    """The constant that makes `name`(x, .) return x for every x of `dtype` (`plus_zero`: a
+    float sum by +0.0 instead, which turns -0 into +0: a look-alike); None for ops without
+    one. IREE folds such ops into their operand after shlo's passes looked."""
+    if dtype == "PRED":
+        return {"And": True, "Min": True}.get(name, False)
+    if dtype in INTS:
+        lowest, highest = _int_bounds(dtype)
+        return {"Add": 0, "Sub": 0, "Or": 0, "Xor": 0, "ShiftLeft": 0,
+                "ShiftRightArithmetic": 0, "ShiftRightLogical": 0, "Mul": 1, "Div": 1,
+                "And": -1 if dtype in SIGNED else highest, "Max": lowest,
+                "Min": highest}.get(name)
+    value = {"Add": 0.0 if plus_zero else -0.0, "Sub": 0.0, "Mul": 1.0, "Div": 1.0,
+             "Pow": 1.0, "Max": -np.inf, "Min": np.inf}.get(name)
+    if dtype == "C64":      # (x * (1 + 0j) is NaN for an infinite x: only sums)
+        return complex(value, value) if name in ("Add", "Sub") else None
+    return value
+
+
+def _maybe_identity(b: Builder, rng, name: str, a: Val, c: Val) -> Val:
+    """`c`, or (IDENTITY_RATE of the time) `name`'s identity as an exact constant."""
+    if rng.random() >= IDENTITY_RATE:
+        return c
+    value = identity_value(name, a.dtype, plus_zero=rng.random() < 0.5)
+    return c if value is None else Val(b.const(value, a.dtype, a.shape), a.shape, a.dtype)
+
+
 def binary(b: Builder, rng, a: Val, others) -> Val:
     c = b.coerce(others[0], a.shape, a.dtype) if others else a
     fragile = a.fragile or c.fragile
     if a.dtype == "PRED":
-        return Val(xla.OPS[rng.choice(BINARY_PRED)](a.op, c.op), a.shape, "PRED", 0.0, False,
-                   fragile)
+        name = rng.choice(BINARY_PRED)
+        c = _maybe_identity(b, rng, name, a, c)
+        return Val(xla.OPS[name](a.op, c.op), a.shape, "PRED", 0.0, False, fragile)
     if a.dtype in INTS:
         name = rng.choice(BINARY_INT)
+        c = _maybe_identity(b, rng, name, a, c)
         rhs = c.op
         if name in ("Div", "Rem"):      # no division by zero, no MIN / -1
             bad = xla.Or(xla.Eq(rhs, b.const(0, a.dtype, a.shape)),
@@ -493,6 +525,7 @@ def binary(b: Builder, rng, a: Val, others) -> Val:
         return Val(xla.OPS[name](a.op, rhs), a.shape, a.dtype, 0.0, False, fragile)
     if a.dtype == "C64":
         name = rng.choice(sorted(BINARY_COMPLEX))
+        c = _maybe_identity(b, rng, name, a, c)
         if name == "Div" and c.err > 0:     # an inexact divisor is 0 or a rounding error
             name = "Mul"    # (an fft's empty bin): z / z would be 0 or 1 by luck (seed 31:26)
         rhs = c.op
@@ -503,6 +536,7 @@ def binary(b: Builder, rng, a: Val, others) -> Val:
         return Val(xla.OPS[name](a.op, rhs), a.shape, "C64",
                    2 * max(a.err, c.err) + BINARY_COMPLEX[name] * eps("F32"), True, fragile)
     name = rng.choice(sorted(BINARY_FLOAT))
+    c = _maybe_identity(b, rng, name, a, c)
     if name == "Div" and c.err > 0 and c.cancel:    # a cancelled divisor is 0 or a rounding
         name = "Mul"    # error (an fft's exact 0 against IREE's 1e-15): x / x would be 0 or 1
     if name == "Pow" and c.err > 0 and c.cancel:    # a cancelled exponent's rounding error is
