@@ -21,8 +21,8 @@ constant, never in x's buffer); the form dynamic_slice(pad(u), ...) fails to com
 for a 3-D update.
 
 An update computed from x by ops that may return an operand unchanged (`_may_return`: not
-a product, a transcendental function, a compare, ...; float arithmetic only by itself or by
-0, +-1, +-inf) is read through a copy: IREE folds identities shlo does not know into their
+a product, a transcendental function, a compare, ...; float arithmetic only by 0, +-1 or
++-inf, or a maximum or minimum of a value and itself) is read through a copy: IREE folds identities shlo does not know into their
 operand (`maximum(x, -inf)`, a shift by 0, before shlo-fold-identity-ops knew them) and then
 copied a view of x into x in place.
 

@@ -12,16 +12,16 @@ value IREE will see.
 
 Folded: a reduce over no dimensions (each result is its input whatever the body and init: the
 spec lets the init be applied no times; XLA and IREE do so, the reference interpreter applies
-it once); a reduce_window of one-element windows whose init is the body's identity (IREE folds
-it, and a dynamic_update_slice of x by a slice of it then failed to compile on vulkan, fuzz
-seed 188, update_by_identity_window_of_two_vulkan); a map whose body returns an argument; a while whose condition is the constant false;
-the value-preserving cases of shlo-simplify that return an existing value
-(EXISTING_VALUE_RULES: x + 0, x * 1, select on a constant, pad by zero, ...);
-maximum/minimum/and/or of a value with itself; maximum by the type's lowest value and
-minimum by its highest; a shift by 0; a reduce_precision to a format no narrower than its
-f16/bf16/f32/f64 type (IREE folds these too: a dynamic_update_slice of x by a slice of one
-of them failed to compile on vulkan); a clamp whose bounds are the type's extremes
-(-inf and +inf for floats), or of a value by itself; real of a real tensor, and of a real
+it once); a reduce_window of one-element windows whose init is the body's identity (IREE
+folds it, and a dynamic_update_slice of x by a slice of it then failed to compile on vulkan,
+fuzz seed 188, update_by_identity_window_of_two_vulkan); a map whose body returns an
+argument; a while whose condition is the constant false; the value-preserving cases of
+shlo-simplify that return an existing value (EXISTING_VALUE_RULES: x + 0, x * 1, select on a
+constant, pad by zero, ...); maximum/minimum/and/or of a value with itself; maximum by the
+type's lowest value and minimum by its highest; a shift by 0; a reduce_precision to a format
+no narrower than its f16/bf16/f32/f64 type (IREE folds these too: a dynamic_update_slice of x
+by a slice of one of them failed to compile on vulkan); a clamp whose bounds are the type's
+extremes (-inf and +inf for floats), or of a value by itself; real of a real tensor, and of a real
 tensor converted to complex; a convert, reshape, bitcast_convert, slice, dynamic_slice,
 dynamic_reshape that keeps the type; a transpose or broadcast_in_dim with the identity
 dimensions that keeps the type; a concatenate with one non-empty operand (a
