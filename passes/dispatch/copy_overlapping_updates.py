@@ -22,9 +22,11 @@ for a 3-D update.
 
 An update computed from x by ops that may return an operand unchanged (`_may_return`: not
 a product, a transcendental function, a compare, ...; float arithmetic only by 0, +-1 or
-+-inf, or a maximum or minimum of a value and itself) is read through a copy: IREE folds identities shlo does not know into their
-operand (`maximum(x, -inf)`, a shift by 0, before shlo-fold-identity-ops knew them) and then
-copied a view of x into x in place.
++-inf, or a maximum or minimum of a value and itself) is read through a copy: IREE folds
+identities shlo does not know into their operand (`maximum(x, -inf)`, a shift by 0, before
+shlo-fold-identity-ops knew them) and then copied a view of x into x in place. An update
+computed from x at starts all computed from constants has them read through a barrier: IREE
+wrote the update's dispatch straight into x's buffer at that start while it read x.
 
 IREE writes a computed value that only an update reads straight into the update's
 destination, and first moves the ops that compute the destination (a pad's splat of its
@@ -137,7 +139,7 @@ class CopyOverlappingUpdates(Pass):
         if any(_rewrite_needed(o) for o in nested_ops(op, "stablehlo.dynamic_update_slice")):
             apply_rules(op, {"stablehlo.dynamic_update_slice": _rewrite}, self.NAME)
         for update in nested_ops(op, "stablehlo.dynamic_update_slice"):
-            _copy_computed_update(update)
+            _protect_own_update(update)
         for scatter in nested_ops(op, "stablehlo.scatter"):
             _copy_own_updates(scatter)
         for update in nested_ops(op):
@@ -218,23 +220,44 @@ def _rewrite_needed(op: ir.Operation) -> bool:
                     and _read_in_earlier_regions(op.operands[0], op))))
 
 
-def _copy_computed_update(op: ir.Operation) -> None:
-    """dynamic_update_slice(x, u, i) with u computed from x by ops that may return an
-    operand unchanged: u read through a copy. IREE folds some such ops into their operand
-    that shlo does not (an identity it does not know: `maximum(x, -inf)`, a shift by 0),
-    and then copied a view of x into x in place, overlapping: silently wrong on llvm-cpu,
-    a dispatch SPIR-V cannot compile on vulkan."""
+def _protect_own_update(op: ir.Operation) -> None:
+    """dynamic_update_slice(x, u, i) with u computed from x: start indices all computed from
+    constants read through an optimization_barrier, and u through a copy where the ops
+    that compute it may return x unchanged (`_may_be_view_of`).
+    IREE writes u's dispatch straight into x's buffer at a start it knows at compile time,
+    while that dispatch reads x: `d = x.at[1:].set(...); d.at[4:k + 4].set(-d[:k])` came out
+    wrong on cpu and vulkan (a quarter of 2^17), also without shlo's passes (a start known
+    only at run time was right). And IREE folds some ops into their operand that shlo does
+    not (an identity it does not know), and then copied a view of x into x in place,
+    overlapping: silently wrong on llvm-cpu, a dispatch SPIR-V cannot compile on vulkan."""
     operand, update = op.operands[0], op.operands[1]
-    with op.location:           # (reading a splat constant makes a type)
-        if not (isinstance(update, ir.OpResult)
-                and ir.RankedTensorType(update.type).has_static_shape
-                and update.owner.name not in (extras.FUSION_BARRIER,
-                                              "stablehlo.optimization_barrier")
-                and any(_may_be_view_of(update, source)
-                        for source in _same_buffer_sources(operand))):
-            return
-    with ir.InsertionPoint(op), op.location:
-        op.operands[1] = _copy(update)
+    if not (isinstance(update, ir.OpResult)
+            and ir.RankedTensorType(update.type).has_static_shape):
+        return
+    sources = _same_buffer_sources(operand)
+    if not any(_reads(update, source) for source in sources):
+        return
+    with ir.InsertionPoint(op), op.location:     # (reading a splat constant makes a type)
+        if update.owner.name not in (extras.FUSION_BARRIER, "stablehlo.optimization_barrier") \
+                and any(_may_be_view_of(update, source) for source in sources):
+            op.operands[1] = _copy(update)
+        starts = list(op.operands[2:])
+        if not any(_reads(start, None) for start in starts):      # (a start known at run
+            for k, start in enumerate(extras.optimization_barrier(starts)):  # time: right)
+                op.operands[2 + k] = start
+
+
+def _reads(value: ir.Value, source: ir.Value | None) -> bool:
+    """Whether `value` is `source` or computed from it (None: from any block argument)."""
+    stack, seen = [value], set()
+    while stack:
+        value = stack.pop()
+        if isinstance(value, ir.BlockArgument) if source is None else value == source:
+            return True
+        if isinstance(value, ir.OpResult) and value.owner.operation not in seen:
+            seen.add(value.owner.operation)
+            stack.extend(value.owner.operands)
+    return False
 
 
 # ops whose result is never one of their operands, whatever the others: a value computed

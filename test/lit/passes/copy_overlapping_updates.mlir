@@ -73,6 +73,27 @@ func.func @may_be_a_view(%a: tensor<1000xf32>, %i: tensor<i32>) -> (tensor<1000x
   return %2, %5 : tensor<1000xf32>, tensor<1000xf32>
 }
 
+// An update computed from the operand at starts known when compiling: the starts read
+// through a barrier (IREE wrote the update's dispatch into the operand while it read it);
+// a start known at run time is left as it is.
+// CHECK-LABEL: func.func @constant_start
+// CHECK:         %[[N:.*]] = stablehlo.tanh
+// CHECK:         %[[I:.*]] = stablehlo.optimization_barrier %c
+// CHECK:         stablehlo.dynamic_update_slice %arg0, %[[N]], %[[I]]
+// CHECK:         %[[M:.*]] = stablehlo.tanh
+// CHECK-NOT:     stablehlo.optimization_barrier
+// CHECK:         stablehlo.dynamic_update_slice %arg0, %[[M]], %arg1
+func.func @constant_start(%a: tensor<1000xf32>, %i: tensor<i32>) -> (tensor<1000xf32>, tensor<1000xf32>) {
+  %c = stablehlo.constant dense<4> : tensor<i32>
+  %0 = stablehlo.slice %a [0:10] : (tensor<1000xf32>) -> tensor<10xf32>
+  %1 = stablehlo.tanh %0 : tensor<10xf32>
+  %2 = stablehlo.dynamic_update_slice %a, %1, %c : (tensor<1000xf32>, tensor<10xf32>, tensor<i32>) -> tensor<1000xf32>
+  %3 = stablehlo.slice %a [0:10] : (tensor<1000xf32>) -> tensor<10xf32>
+  %4 = stablehlo.tanh %3 : tensor<10xf32>
+  %5 = stablehlo.dynamic_update_slice %a, %4, %i : (tensor<1000xf32>, tensor<10xf32>, tensor<i32>) -> tensor<1000xf32>
+  return %2, %5 : tensor<1000xf32>, tensor<1000xf32>
+}
+
 // An update that does not read the operand is left alone.
 // CHECK-LABEL: func.func @independent
 // CHECK:         stablehlo.dynamic_update_slice %arg0, %arg1, %arg2
