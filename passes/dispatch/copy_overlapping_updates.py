@@ -221,43 +221,65 @@ def _rewrite_needed(op: ir.Operation) -> bool:
 
 
 def _protect_own_update(op: ir.Operation) -> None:
-    """dynamic_update_slice(x, u, i) with u computed from x: start indices all computed from
-    constants read through an optimization_barrier, and u through a copy where the ops
-    that compute it may return x unchanged (`_may_be_view_of`).
+    """dynamic_update_slice(x, u, i) with u computed from x, or from a value x may be after
+    IREE's folds (`_views`): start indices all computed from constants read through an
+    optimization_barrier, and u through a copy where it may be a view of such a value.
     IREE writes u's dispatch straight into x's buffer at a start it knows at compile time,
     while that dispatch reads x: `d = x.at[1:].set(...); d.at[4:k + 4].set(-d[:k])` came out
     wrong on cpu and vulkan (a quarter of 2^17), also without shlo's passes (a start known
     only at run time was right). And IREE folds some ops into their operand that shlo does
-    not (an identity it does not know), and then copied a view of x into x in place,
-    overlapping: silently wrong on llvm-cpu, a dispatch SPIR-V cannot compile on vulkan."""
+    not (an identity it does not know: `maximum(v, -inf)`, `select(v <= 0, 0, v)` of an
+    unsigned v), and then copied a view of v into v in place, overlapping: silently wrong on
+    llvm-cpu, a dispatch SPIR-V cannot compile on vulkan."""
     operand, update = op.operands[0], op.operands[1]
     if not (isinstance(update, ir.OpResult)
             and ir.RankedTensorType(update.type).has_static_shape):
         return
-    sources = _same_buffer_sources(operand)
-    if not any(_reads(update, source) for source in sources):
-        return
-    with ir.InsertionPoint(op), op.location:     # (reading a splat constant makes a type)
-        if update.owner.name not in (extras.FUSION_BARRIER, "stablehlo.optimization_barrier") \
-                and any(_may_be_view_of(update, source) for source in sources):
+    with op.location:               # (reading a splat constant makes a type)
+        views = _views(operand)
+        if not _reads(update, views):
+            return
+        copy = update.owner.name not in (extras.FUSION_BARRIER,
+                                         "stablehlo.optimization_barrier") \
+            and any(u == v for u in _views(update) for v in views)
+    with ir.InsertionPoint(op), op.location:
+        if copy:
             op.operands[1] = _copy(update)
         starts = list(op.operands[2:])
-        if not any(_reads(start, None) for start in starts):      # (a start known at run
-            for k, start in enumerate(extras.optimization_barrier(starts)):  # time: right)
+        if not _reads(starts, None):        # (a start known only at run time: right)
+            for k, start in enumerate(extras.optimization_barrier(starts)):
                 op.operands[2 + k] = start
 
 
-def _reads(value: ir.Value, source: ir.Value | None) -> bool:
-    """Whether `value` is `source` or computed from it (None: from any block argument)."""
-    stack, seen = [value], set()
+def _reads(values, sources: list[ir.Value] | None) -> bool:
+    """Whether one of `values` (a value or a list) is one of `sources` or computed from one
+    (None: from a block argument)."""
+    stack, seen = list(values) if isinstance(values, list) else [values], set()
     while stack:
         value = stack.pop()
-        if isinstance(value, ir.BlockArgument) if source is None else value == source:
+        if isinstance(value, ir.BlockArgument) if sources is None else \
+                any(value == source for source in sources):
             return True
         if isinstance(value, ir.OpResult) and value.owner.operation not in seen:
             seen.add(value.owner.operation)
             stack.extend(value.owner.operands)
     return False
+
+
+def _views(value: ir.Value) -> list[ir.Value]:
+    """`value` and the values it may be after IREE's folds: followed back through the
+    operands that ops may return unchanged (`_may_return`)."""
+    found, stack, seen = [], [value], set()
+    while stack:
+        value = stack.pop()
+        if any(value == f for f in found):
+            continue
+        found.append(value)
+        if isinstance(value, ir.OpResult) and value.owner.operation not in seen:
+            op = value.owner.operation
+            seen.add(op)
+            stack.extend(v for k, v in enumerate(op.operands) if _may_return(op, k))
+    return found
 
 
 # ops whose result is never one of their operands, whatever the others: a value computed
@@ -291,21 +313,6 @@ def _may_return(op: ir.Operation, k: int) -> bool:
                                     "stablehlo.convert")))
     return values is not None and bool(
         np.isin(values.astype(np.float64), _FOLDING_CONSTANTS).all())
-
-
-def _may_be_view_of(value: ir.Value, source: ir.Value) -> bool:
-    """Whether `value` is `source` or computed from it by ops that may return that operand
-    unchanged (`_may_return`)."""
-    stack, seen = [value], set()
-    while stack:
-        value = stack.pop()
-        if value == source:
-            return True
-        if isinstance(value, ir.OpResult) and value.owner.operation not in seen:
-            op = value.owner.operation
-            seen.add(op)
-            stack.extend(v for k, v in enumerate(op.operands) if _may_return(op, k))
-    return False
 
 
 def _is_constant(value: ir.Value) -> bool:

@@ -1964,3 +1964,14 @@ def test_update_by_identity_window_of_two_vulkan():
     from conftest import vulkan_or_skip
     vulkan_or_skip()
     assert replay("update_by_identity_window_of_two_vulkan") is None
+
+
+def test_update_of_folded_select_vulkan():
+    """Seed 189 program 131 (from the generator's identity operands): `dynamic_update_slice(
+    select(x <= 0, 0, x), x[:1], i)` of a u8[2] x: IREE folded the select (x <= 0 is x == 0
+    for unsigned x) to x and copied x[:1] into x in place, which failed to compile on vulkan
+    ('failed to legalize hal.interface.binding.subspan'). shlo-copy-overlapping-updates
+    copies an update read from a value its operand may be after IREE's folds."""
+    from conftest import vulkan_or_skip
+    vulkan_or_skip()
+    assert replay("update_of_folded_select_vulkan") is None
