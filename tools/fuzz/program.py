@@ -1032,16 +1032,25 @@ def dynamic_slice(b: Builder, rng, a: Val, others) -> Val:
     return dataclasses.replace(a, op=xla.DynamicSlice(a.op, idx, sizes), shape=tuple(sizes))
 
 
+SELF_UPDATE_RATE = 0.2  # updates computed from the operand itself, at constant starts
+
+
 def dynamic_update_slice(b: Builder, rng, a: Val, others) -> Val:
     if not a.shape:
         return a
     src = b.pick_exact(others, rng)
     sizes = [rng.randint(0, d) for d in a.shape]
-    source = others[0] if others else a
-    if b.aliased(1):
-        b.xla_wrong.append("dynamic_update_slice of a view of its own operand")
-    upd = b.coerce(source, sizes, a.dtype)
-    idx = [b.scalar_index(src, rng, d) for d in a.shape]
+    if rng.random() < SELF_UPDATE_RATE:     # -a[...] written back into a where IREE knows
+        upd = b.coerce(a, sizes, a.dtype)   # the start when compiling (2026-12-03)
+        upd = dataclasses.replace(upd, op=xla.Not(upd.op) if a.dtype == "PRED"
+                                  else xla.Neg(upd.op))
+        idx = [b.const(rng.randint(-1, d + 1), "S32") for d in a.shape]
+    else:
+        source = others[0] if others else a
+        if b.aliased(1):
+            b.xla_wrong.append("dynamic_update_slice of a view of its own operand")
+        upd = b.coerce(source, sizes, a.dtype)
+        idx = [b.scalar_index(src, rng, d) for d in a.shape]
     return Val(xla.DynamicUpdateSlice(a.op, upd.op, idx), a.shape, a.dtype, max(a.err, upd.err),
                a.cancel or upd.cancel, a.fragile or upd.fragile)
 
