@@ -142,9 +142,10 @@ class CopyOverlappingUpdates(Pass):
             _protect_own_update(update)
         for scatter in nested_ops(op, "stablehlo.scatter"):
             _copy_own_updates(scatter)
+        after = _after_control_flow(op)
         for update in nested_ops(op):
             if update.name in _UPDATES:
-                _fence_updates_after_control_flow(update)
+                _fence_updates_after_control_flow(update, after)
 
 
 def _back(value: ir.Value, names) -> ir.Value:
@@ -222,7 +223,7 @@ def _rewrite_needed(op: ir.Operation) -> bool:
 
 def _protect_own_update(op: ir.Operation) -> None:
     """dynamic_update_slice(x, u, i) with u computed from x, or from a value x may be after
-    IREE's folds (`_views`): start indices all computed from constants read through an
+    IREE's folds (`_may_return`): start indices all computed from constants read through an
     optimization_barrier, and u through a copy where it may be a view of such a value.
     IREE writes u's dispatch straight into x's buffer at a start it knows at compile time,
     while that dispatch reads x: `d = x.at[1:].set(...); d.at[4:k + 4].set(-d[:k])` came out
@@ -236,61 +237,79 @@ def _protect_own_update(op: ir.Operation) -> None:
             and ir.RankedTensorType(update.type).has_static_shape):
         return
     with op.location:               # (reading a splat constant makes a type)
-        views = _views(operand)
-        if not _reads(update, views):
+        views, cut = _behind([operand], _may_return)
+        if not (cut or _reaches([update], views.__contains__, _any_operand, True)):
             return
         copy = update.owner.name not in (extras.FUSION_BARRIER,
                                          "stablehlo.optimization_barrier") \
-            and any(u == v for u in _views(update) for v in views)
+            and (cut or _reaches([update], views.__contains__, _may_return, True))
     with ir.InsertionPoint(op), op.location:
         if copy:
             op.operands[1] = _copy(update)
         starts = list(op.operands[2:])
-        if not _reads(starts, None):        # (a start known only at run time: right)
+        if not _reaches(starts, _is_argument, _any_operand, False):
+            # all known when compiling (a start known only at run time was right)
             for k, start in enumerate(extras.optimization_barrier(starts)):
                 op.operands[2 + k] = start
 
 
-def _reads(values, sources: list[ir.Value] | None) -> bool:
-    """Whether one of `values` (a value or a list) is one of `sources` or computed from one
-    (None: from a block argument)."""
-    stack, seen = list(values) if isinstance(values, list) else [values], set()
+_WALK_LIMIT = 4096      # ops followed back from a value, at most: past it, assume the worst
+
+
+def _any_operand(op: ir.Operation, k: int) -> bool:
+    return True
+
+
+def _is_argument(value: ir.Value) -> bool:
+    return isinstance(value, ir.BlockArgument)
+
+
+def _reaches(values: list[ir.Value], found, follow, past_limit: bool) -> bool:
+    """Whether `found(v)` holds for one of `values` or of the values they are computed from
+    through the operands k of ops for which `follow(op, k)` holds (`past_limit` when the
+    walk passes _WALK_LIMIT ops first)."""
+    stack, seen = list(values), set()
     while stack:
         value = stack.pop()
-        if isinstance(value, ir.BlockArgument) if sources is None else \
-                any(value == source for source in sources):
+        if found(value):
             return True
-        if isinstance(value, ir.OpResult) and value.owner.operation not in seen:
-            seen.add(value.owner.operation)
-            stack.extend(value.owner.operands)
-    return False
-
-
-def _views(value: ir.Value) -> list[ir.Value]:
-    """`value` and the values it may be after IREE's folds: followed back through the
-    operands that ops may return unchanged (`_may_return`)."""
-    found, stack, seen = [], [value], set()
-    while stack:
-        value = stack.pop()
-        if any(value == f for f in found):
-            continue
-        found.append(value)
         if isinstance(value, ir.OpResult) and value.owner.operation not in seen:
             op = value.owner.operation
             seen.add(op)
-            stack.extend(v for k, v in enumerate(op.operands) if _may_return(op, k))
-    return found
+            if len(seen) > _WALK_LIMIT:
+                return past_limit
+            stack.extend(v for k, v in enumerate(op.operands) if follow(op, k))
+    return False
+
+
+def _behind(values: list[ir.Value], follow) -> tuple[set, bool]:
+    """The values `values` are, or are computed from through the operands k of ops for which
+    `follow(op, k)` holds; and whether the walk stopped at _WALK_LIMIT ops."""
+    found, stack, seen = set(), list(values), set()
+    while stack:
+        value = stack.pop()
+        if value in found:
+            continue
+        found.add(value)
+        if isinstance(value, ir.OpResult) and value.owner.operation not in seen:
+            op = value.owner.operation
+            seen.add(op)
+            if len(seen) > _WALK_LIMIT:
+                return found, True
+            stack.extend(v for k, v in enumerate(op.operands) if follow(op, k))
+    return found, False
 
 
 # ops whose result is never one of their operands, whatever the others: a value computed
-# through one of them is no view of that operand
+# through one of them is no view of that operand (a dynamic_update_slice of an empty update
+# is folded before: chains of updates are not followed)
 _COMPUTING = frozenset(f"stablehlo.{name}" for name in (
     "dot_general", "dot", "convolution", "exponential", "exponential_minus_one", "log",
     "log_plus_one", "logistic", "tanh", "sine", "cosine", "tan", "sqrt", "rsqrt", "cbrt",
     "atan2", "abs", "sign", "floor", "ceil", "round_nearest_afz", "round_nearest_even",
     "compare", "is_finite", "popcnt", "count_leading_zeros", "gather", "scatter",
     "fft", "cholesky", "triangular_solve", "custom_call", "rng", "rng_bit_generator",
-    "iota", "constant"))
+    "iota", "constant", "dynamic_update_slice"))
 
 
 _FLOAT_ARITHMETIC = frozenset(f"stablehlo.{name}" for name in (
@@ -365,21 +384,16 @@ _UPDATES = {"stablehlo.pad": ((0,), (1,)),
             "stablehlo.concatenate": (None, None)}
 
 
-def _after_control_flow(value: ir.Value, block: ir.Block) -> bool:
-    """Whether `value` is computed, in `block`, from the results of a while, if or case."""
-    seen, stack = set(), [value]
-    while stack:
-        v = stack.pop()
-        if not isinstance(v, ir.OpResult) or v in seen:
-            continue
-        seen.add(v)
-        producer = v.owner.operation
-        if producer.block != block:
-            continue
-        if producer.name in _CONTROL_FLOW:
-            return True
-        stack.extend(producer.operands)
-    return False
+def _after_control_flow(root: ir.Operation) -> set:
+    """The ops in `root` computed, in their block, from the results of a while, if or case
+    (one walk: the ops of a block come in order)."""
+    found: set = set()
+    for op in nested_ops(root):
+        if op.name in _CONTROL_FLOW or any(
+                isinstance(v, ir.OpResult) and v.owner.operation in found
+                and v.owner.operation.block == op.block for v in op.operands):
+            found.add(op)
+    return found
 
 
 # ops IREE computes no dispatch for: their result is their operand's buffer, or a range of it
@@ -395,17 +409,19 @@ def _computed(value: ir.Value) -> bool:
         "stablehlo.constant", "stablehlo.optimization_barrier")
 
 
-def _fence_updates_after_control_flow(op: ir.Operation) -> None:
+def _fence_updates_after_control_flow(op: ir.Operation, after: set) -> None:
     """Each computed value that only a pad, dynamic_update_slice or concatenate reads and
-    writes into a buffer computed from a while, if or case, read through an
-    optimization_barrier of its own. Static shapes."""
+    writes into a buffer computed from a while, if or case (its op in `after`, in `op`'s
+    block), read through an optimization_barrier of its own. Static shapes."""
     written, destination = _UPDATES[op.name]
     every = range(len(op.operands))
     for k in (every if written is None else written):
         value = op.operands[k]
         if _computed(value) and \
                 ir.RankedTensorType(value.type).has_static_shape and \
-                any(i != k and _after_control_flow(op.operands[i], op.block)
+                any(i != k and isinstance(op.operands[i], ir.OpResult)
+                    and op.operands[i].owner.operation in after
+                    and op.operands[i].owner.operation.block == op.block
                     for i in (every if destination is None else destination)):
             with ir.InsertionPoint(op), op.location:
                 op.operands[k] = extras.optimization_barrier([value])[0]
