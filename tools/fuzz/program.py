@@ -492,7 +492,7 @@ def identity_value(name: str, dtype: str, plus_zero: bool = False):
     value = {"Add": 0.0 if plus_zero else -0.0, "Sub": 0.0, "Mul": 1.0, "Div": 1.0,
              "Pow": 1.0, "Max": -np.inf, "Min": np.inf}.get(name)
     if dtype == "C64":      # (x * (1 + 0j) is NaN for an infinite x: only sums)
-        return complex(value, value) if name in ("Add", "Sub") else None
+        return complex(value, value) if value is not None and name in ("Add", "Sub") else None
     return value
 
 
