@@ -264,39 +264,43 @@ def _is_argument(value: ir.Value) -> bool:
     return isinstance(value, ir.BlockArgument)
 
 
-def _reaches(values: list[ir.Value], found, follow, past_limit: bool) -> bool:
-    """Whether `found(v)` holds for one of `values` or of the values they are computed from
-    through the operands k of ops for which `follow(op, k)` holds (`past_limit` when the
-    walk passes _WALK_LIMIT ops first)."""
-    stack, seen = list(values), set()
+def _walk(values: list[ir.Value], follow):
+    """`values` and the values they are computed from through the operands k of ops for
+    which `follow(op, k)` holds, each once; then None if the walk passes _WALK_LIMIT ops."""
+    stack, seen, ops = list(values), set(), set()
     while stack:
         value = stack.pop()
+        if value in seen:
+            continue
+        seen.add(value)
+        yield value
+        if isinstance(value, ir.OpResult) and value.owner.operation not in ops:
+            op = value.owner.operation
+            ops.add(op)
+            if len(ops) > _WALK_LIMIT:
+                yield None
+                return
+            stack.extend(v for k, v in enumerate(op.operands) if follow(op, k))
+
+
+def _reaches(values: list[ir.Value], found, follow, past_limit: bool) -> bool:
+    """Whether `found(v)` holds for a value `_walk(values, follow)` yields (`past_limit` when
+    the walk passes its limit first)."""
+    for value in _walk(values, follow):
+        if value is None:
+            return past_limit
         if found(value):
             return True
-        if isinstance(value, ir.OpResult) and value.owner.operation not in seen:
-            op = value.owner.operation
-            seen.add(op)
-            if len(seen) > _WALK_LIMIT:
-                return past_limit
-            stack.extend(v for k, v in enumerate(op.operands) if follow(op, k))
     return False
 
 
 def _behind(values: list[ir.Value], follow) -> tuple[set, bool]:
-    """The values `values` are, or are computed from through the operands k of ops for which
-    `follow(op, k)` holds; and whether the walk stopped at _WALK_LIMIT ops."""
-    found, stack, seen = set(), list(values), set()
-    while stack:
-        value = stack.pop()
-        if value in found:
-            continue
+    """The values `_walk(values, follow)` yields, and whether it passed its limit."""
+    found: set[ir.Value] = set()
+    for value in _walk(values, follow):
+        if value is None:
+            return found, True
         found.add(value)
-        if isinstance(value, ir.OpResult) and value.owner.operation not in seen:
-            op = value.owner.operation
-            seen.add(op)
-            if len(seen) > _WALK_LIMIT:
-                return found, True
-            stack.extend(v for k, v in enumerate(op.operands) if follow(op, k))
     return found, False
 
 
