@@ -21,8 +21,8 @@ constant, never in x's buffer); the form dynamic_slice(pad(u), ...) fails to com
 for a 3-D update.
 
 An update computed from x by ops that may return an operand unchanged (`_may_return`: not
-a product, a transcendental function, a compare, ...; float arithmetic only by 0, +-1 or
-+-inf, or a maximum or minimum of a value and itself) is read through a copy: IREE folds
+a product, a transcendental function, a compare, ...; float arithmetic only by its identity
+constant, or a maximum or minimum of a value and itself) is read through a copy: IREE folds
 identities shlo does not know into their operand (`maximum(x, -inf)`, a shift by 0, before
 shlo-fold-identity-ops knew them) and then copied a view of x into x in place. An update
 computed from x at starts all computed from constants has them read through a barrier: IREE
@@ -316,18 +316,21 @@ _COMPUTING = frozenset(f"stablehlo.{name}" for name in (
     "iota", "constant", "dynamic_update_slice"))
 
 
-_FLOAT_ARITHMETIC = frozenset(f"stablehlo.{name}" for name in (
-    "add", "subtract", "multiply", "divide", "power", "maximum", "minimum", "remainder"))
-_FOLDING_CONSTANTS = (0.0, 1.0, -1.0, np.inf, -np.inf)
+# real float arithmetic -> the constants by which it may return its other operand (+-0 alike)
+_FOLDING_CONSTANTS = {f"stablehlo.{name}": values for name, values in (
+    ("add", (0.0,)), ("subtract", (0.0,)), ("multiply", (1.0,)), ("divide", (1.0,)),
+    ("power", (1.0,)), ("maximum", (-np.inf,)), ("minimum", (np.inf,)),
+    ("remainder", (np.inf, -np.inf)))}
 
 
 def _may_return(op: ir.Operation, k: int) -> bool:
     """Whether `op` may return its operand `k` unchanged: not an op of _COMPUTING; real float
-    arithmetic only by a constant of 0, 1, -1 or +-inf, or the maximum or minimum of a value
-    and itself (IREE folds no other float arithmetic: no fast math)."""
+    arithmetic only by its identity constant (x + 0, x * 1, max(x, -inf), ...), or the
+    maximum or minimum of a value and itself (IREE folds no other float arithmetic: no fast
+    math)."""
     if op.name in _COMPUTING:
         return False
-    if op.name not in _FLOAT_ARITHMETIC or not is_float(element_of(op.results[0])):
+    if op.name not in _FOLDING_CONSTANTS or not is_float(element_of(op.results[0])):
         return True
     other = op.operands[1 - k]
     if other == op.operands[k]:
@@ -335,7 +338,7 @@ def _may_return(op: ir.Operation, k: int) -> bool:
     values = array_of(_back(other, ("stablehlo.broadcast_in_dim", "stablehlo.reshape",
                                     "stablehlo.convert")))
     return values is not None and bool(
-        np.isin(values.astype(np.float64), _FOLDING_CONSTANTS).all())
+        np.isin(values.astype(np.float64), _FOLDING_CONSTANTS[op.name]).all())
 
 
 def _is_constant(value: ir.Value) -> bool:
