@@ -18,7 +18,10 @@ on cpu and vulkan (IREE's transient buffers, fuzz seed 170 program 129). So does
 return of any other computed static tensor from outside, of rank 0 too, that no branch reads:
 the conditional's result was that tensor's buffer, which IREE deallocated after the result's
 last use while the tensor was still to be read (Vulkan, every call, with IREE alone too:
-'copy source buffer has been queued for deallocation', fuzz seed 178 program 197).
+'copy source buffer has been queued for deallocation', fuzz seed 178 program 197). And so
+does a branch's return of a static tensor the branch computes: IREE merged `x + x` in a
+branch with an equal `reshape(x) + reshape(x)` before the conditional, and the same followed
+(fuzz seed 190 program 115).
 
 Conditionals inside while loops stay as they are: a loop body that IREE compiled only with
 the barrier (or with a fusion barrier) came back wrong on the CPU and on Vulkan, and a
@@ -51,12 +54,21 @@ def _copy_returned(conditional: ir.Operation, fenced: dict, trues: dict) -> None
         for i, value in enumerate(ret.operands):
             if value in fenced:
                 copied = fenced[value]
-            elif computed_outside(value, conditional) and is_static_tensor(value):
+            elif is_static_tensor(value) and (computed_outside(value, conditional)
+                                              or _computed_in(value, region)):
                 copied = value
             else:
                 continue
             with ir.InsertionPoint(ret), ret.location:
                 ret.operands[i] = run_time_copy(copied, conditional, trues)
+
+
+def _computed_in(value: ir.Value, region: ir.Region) -> bool:
+    """Whether a computing op (not a constant) of `region` (a branch) defines `value`: IREE
+    may merge its dispatch with an equal one outside the conditional (`x + x` in a branch,
+    `reshape(x) + reshape(x)` before it), whose buffer then is the conditional's result."""
+    return (isinstance(value, ir.OpResult) and value.owner.name != "stablehlo.constant"
+            and value.owner.operation.block == region.blocks[0])
 
 
 def _barrier(conditional: ir.Operation) -> dict:

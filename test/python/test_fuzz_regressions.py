@@ -1966,6 +1966,18 @@ def test_update_by_identity_window_of_two_vulkan():
     assert replay("update_by_identity_window_of_two_vulkan") is None
 
 
+def test_branch_equal_to_value_before_it_vulkan():
+    """Seed 190 program 115: `r = reshape(x) + reshape(x); c = if p { x + x } else {
+    sin(x) }; return r, transpose(c)`: IREE merged the branch's `x + x` with r, made r's
+    buffer the conditional's result and deallocated it after the transpose while r was still
+    to be returned ('copy source buffer has been queued for deallocation' every call on
+    vulkan, also with IREE alone). shlo-barrier-conditional-captures returns a run-time copy
+    of a value a branch computes."""
+    from conftest import vulkan_or_skip
+    vulkan_or_skip()
+    assert replay("branch_equal_to_value_before_it_vulkan") is None
+
+
 def test_update_of_folded_select_vulkan():
     """Seed 189 program 131 (from the generator's identity operands): `dynamic_update_slice(
     select(x <= 0, 0, x), x[:1], i)` of a u8[2] x: IREE folded the select (x <= 0 is x == 0

@@ -354,6 +354,9 @@ UNARY_FLOAT = {  # name -> (xla function, ULPs of error, exact?)
     "Logistic": 4, "Floor": 0, "Ceil": 0, "RoundNearestEven": 0, "Round": 0, "Sign": 0,
     "Cbrt": 4, "Expm1": 4, "Log1p": 4, "Tan": 8, "IsFinite": 0,
 }
+# XLA's f64 functions further off than UNARY_FLOAT allows (the oracle where the interpreter is
+# too slow): log1p 57 and 86 ulps from mpmath where shlo was exact (seeds 183 and 190)
+XLA_F64_ULPS = {"Log1p": 16}
 UNARY_COMPLEX = {"Neg": 0, "Exp": 8, "Abs": 4, "Sqrt": 8, "Log": 8, "Real": 0, "Imag": 0}
 UNARY_INT = ("Neg", "Abs", "Not", "PopulationCount", "Clz", "Sign")
 DISCONTINUOUS = {"Floor", "Ceil", "RoundNearestEven", "Round", "Sign", "IsFinite"}
@@ -449,7 +452,7 @@ def unary(b: Builder, rng, a: Val, others) -> Val:
         return dataclasses.replace(a, op=xla.OPS[name](a.op))
     a = _float_of(b, a, rng)
     name = rng.choice(sorted(UNARY_FLOAT))
-    ulps = UNARY_FLOAT[name]
+    ulps = XLA_F64_ULPS.get(name, UNARY_FLOAT[name]) if a.dtype == "F64" else UNARY_FLOAT[name]
     x = a.op
     if a.cancel and name in EDGE:   # a cancelled value's sign is noise (an fft round trip's
         x = xla.Add(xla.Abs(x), b.const(1, a.dtype, a.shape))   # -1e-8): off the edge

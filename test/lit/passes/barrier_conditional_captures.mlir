@@ -75,6 +75,29 @@ func.func @only_returned(%p: tensor<i1>, %x: tensor<16xf32>) -> tensor<16xf32> {
   return %a : tensor<16xf32>
 }
 
+// A value a branch computes is returned as a run-time copy too: IREE merged `x + x` in a branch
+// with the same sum before the conditional, made that sum's buffer the conditional's result
+// and deallocated it while the function still returned the sum (fuzz seed 190 program 115).
+// CHECK-LABEL: func.func @computed_in_a_branch
+// CHECK:         "stablehlo.if"
+// CHECK:           %[[S:.*]] = stablehlo.add %arg1, %arg1
+// CHECK:           %[[C:.*]] = stablehlo.select %{{.*}}, %[[S]], %{{.*}}
+// CHECK-NEXT:      stablehlo.return %[[C]]
+// CHECK:           %[[N:.*]] = stablehlo.sine %arg1
+// CHECK:           %[[D:.*]] = stablehlo.select %{{.*}}, %[[N]], %{{.*}}
+// CHECK-NEXT:      stablehlo.return %[[D]]
+func.func @computed_in_a_branch(%p: tensor<i1>, %x: tensor<16xf32>) -> (tensor<16xf32>, tensor<16xf32>) {
+  %r = stablehlo.add %x, %x : tensor<16xf32>
+  %a = "stablehlo.if"(%p) ({
+    %s = stablehlo.add %x, %x : tensor<16xf32>
+    stablehlo.return %s : tensor<16xf32>
+  }, {
+    %n = stablehlo.sine %x : tensor<16xf32>
+    stablehlo.return %n : tensor<16xf32>
+  }) : (tensor<i1>) -> tensor<16xf32>
+  return %r, %a : tensor<16xf32>, tensor<16xf32>
+}
+
 // CHECK-LABEL: func.func @scalar_only_returned
 // CHECK:         %[[TRUE:.*]] = stablehlo.optimization_barrier
 // CHECK:         %[[S:.*]] = stablehlo.add %arg1, %arg2 : tensor<f32>
