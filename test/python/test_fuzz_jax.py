@@ -219,7 +219,8 @@ def test_a_new_layer_agrees_with_xla_on_cpu(layer, train):
                    "lax.cond, then eigh's Jacobi loop: eigh's matrix function comes back "
                    "wrong (0.96 off, at times 1e4), also before this session's changes; "
                    "right without shlo-read-condition-values or shlo-legalize-vulkan-ops, "
-                   "right on the cpu with the same decomposition")
+                   "or with every loop's results fenced (shlo-barrier-loop-results"
+                   "{every-loop=true}), and on the cpu with the same decomposition")
 def test_int8_then_cond_then_eigh_vulkan():
     """shlo-fuzz --jax seed 19 program 42 ([int8, switch, eigh, int8] forward: 15848 of 16384
     outputs off on vulkan), reduced to its first three layers; against XLA."""
