@@ -1966,13 +1966,15 @@ def test_update_by_identity_window_of_two_vulkan():
     assert replay("update_by_identity_window_of_two_vulkan") is None
 
 
-@pytest.mark.xfail(strict=True, reason="open (2026-12-03): IREE's llvm-cpu compile of a "
+@pytest.mark.xfail(strict=False, reason="open (2026-12-03): IREE's llvm-cpu compile of a "
                    "dot_general of f32[16, 33] by a zero-padded reshape of itself "
                    "(f32[16, 33, 2, 8]) into a compare, a slice and a scaled norm fails with "
                    "'large vector sizes (32768 bytes)', also through both retries "
-                   "(cpu-large-vectors): loud")
+                   "(cpu-large-vectors): loud; found on an AVX-512 machine, whose vectors "
+                   "may compile elsewhere")
 def test_product_of_padded_reshape_large_vectors_cpu():
-    """Seed 187 program 582 (shrunk from 7 nodes): a compile error on the cpu."""
+    """Seed 187 program 582 (shrunk from 7 nodes): a compile error on the cpu (not strict:
+    the vector sizes follow the host CPU's features)."""
     assert replay("product_of_padded_reshape_large_vectors_cpu") is None
 
 
