@@ -215,7 +215,7 @@ def test_a_new_layer_agrees_with_xla_on_cpu(layer, train):
     assert J.check(program, "cpu", InProcess()) is None
 
 
-@pytest.mark.xfail(strict=True, reason="open (2026-12-03): on vulkan, an int8 layer, a "
+@pytest.mark.xfail(strict=False, reason="open (2026-12-03): on vulkan, an int8 layer, a "
                    "lax.cond, then eigh's Jacobi loop: eigh's matrix function comes back "
                    "wrong (0.96 off, at times 1e4), also before this session's changes; "
                    "right without shlo-read-condition-values or shlo-legalize-vulkan-ops, "
@@ -223,7 +223,9 @@ def test_a_new_layer_agrees_with_xla_on_cpu(layer, train):
                    "{every-loop=true}), and on the cpu with the same decomposition")
 def test_int8_then_cond_then_eigh_vulkan():
     """shlo-fuzz --jax seed 19 program 42 ([int8, switch, eigh, int8] forward: 15848 of 16384
-    outputs off on vulkan), reduced to its first three layers; against XLA."""
+    outputs off on vulkan), reduced to its first three layers; against XLA. Wrong in every
+    run here, by amounts that vary (a race or a stale buffer): not strict, as lavapipe's
+    threads and vectors follow the machine."""
     vulkan_or_skip()
     program = J.random_program("19:42", ["int8", "cond", "eigh"], train=False)
     assert J.check(program, "vulkan", InProcess()) is None
