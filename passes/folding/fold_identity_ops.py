@@ -44,7 +44,7 @@ from ..lib.builders import erase_unread
 from ..lib.expr import element_of, float_info, is_float
 from ..shapes.refine_fold import int_attr, ints
 from .simplify import EXISTING_VALUE_RULES, all_elements
-from .simplify_fold import array_of, kind
+from .simplify_fold import array_of
 
 
 def _operand_if(condition: Callable[[ir.Operation], bool]):
@@ -98,41 +98,22 @@ def _self_or_existing(name: str):
     return lambda op: _self(op) if op.operands[0] == op.operands[1] else _existing(name)(op)
 
 
-def _is_bound(a: np.ndarray | None, lowest: bool) -> bool:
-    """Whether `a` is non-empty and each element its type's lowest (or highest) value: -inf
-    (+inf) for floats, false (true) for booleans."""
-    if a is None or a.size == 0 or kind(a.dtype) not in "bfiu":
-        return False
-    if kind(a.dtype) == "b":
-        return not a.any() if lowest else bool(a.all())
-    if kind(a.dtype) == "f":
-        return bool(np.all(a.astype(np.float64) == (-np.inf if lowest else np.inf)))
-    info = np.iinfo(a.dtype)
-    return bool(np.all(a == (info.min if lowest else info.max)))
-
-
 def _clamp(op):
     low, x, high = op.operands
     if low == x == high:
         return [x]                          # clamp(x, x, x) (fuzz seed 101 program 294)
-    whole = _is_bound(array_of(low), lowest=True) and _is_bound(array_of(high), lowest=False)
+    # the type's whole range: the lowest value (-inf) is maximum's identity, the highest minimum's
+    whole = is_identity(low, "stablehlo.maximum") and is_identity(high, "stablehlo.minimum")
     return [x if whole else None]
 
 
-def _bounded(name: str):
-    """x for `name`(x, x), and for maximum by the type's lowest value or minimum by its
-    highest (either operand)."""
-    lowest = name == "stablehlo.maximum"
-
-    def bound(a):
-        return _is_bound(a, lowest)
-
-    def rule(op):
-        x, y = op.operands
-        if x == y or all_elements(y, bound):
-            return [x]
-        return [y if all_elements(x, bound) else None]
-    return rule
+def _bounded(op):
+    """x for maximum(x, x), and for maximum by the type's lowest value or minimum by its
+    highest (the op's identity, either operand)."""
+    x, y = op.operands
+    if x == y or is_identity(y, op.name):
+        return [x]
+    return [y if is_identity(x, op.name) else None]
 
 
 def _shift(op):
@@ -234,8 +215,7 @@ def _branch(op):
 RULES = {
     **{name: _existing(name) for name in EXISTING_VALUE_RULES},
     "stablehlo.real": _real,
-    "stablehlo.maximum": _bounded("stablehlo.maximum"),
-    "stablehlo.minimum": _bounded("stablehlo.minimum"),
+    "stablehlo.maximum": _bounded, "stablehlo.minimum": _bounded,
     **{name: _shift for name in ("stablehlo.shift_left", "stablehlo.shift_right_logical",
                                  "stablehlo.shift_right_arithmetic")},
     "stablehlo.reduce_precision": _reduce_precision,

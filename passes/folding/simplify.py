@@ -123,7 +123,9 @@ def _select(op):
     pred, on_true, on_false = op.operands
     if on_true == on_false:
         return on_true
-    return on_true if all_elements(pred, lambda a: a) else on_false if all_elements(pred, lambda a: ~a) else None
+    if all_elements(pred, lambda a: a):
+        return on_true
+    return on_false if all_elements(pred, lambda a: ~a) else None
 
 
 def _compare(op):
